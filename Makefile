@@ -1,0 +1,65 @@
+# The README's two commands: `make run` and `make test`. Everything else they need
+# (virtual environments, packages, the dictionary, dynalite) is set up here on first use.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+SAM_VENV := .venv-sam
+DICT := shared/harftet/words/data/words.txt.gz
+PORT ?= 3000
+export SAM_CLI_TELEMETRY := 0
+
+.PHONY: run test lint typecheck dictionary bench sam-validate sam-build clean
+
+run: $(VENV)/.installed $(DICT)
+	PORT=$(PORT) $(PY) -m harftet.localstack
+
+test: $(VENV)/.installed $(DICT) node_modules/.installed $(SAM_VENV)/.installed
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+	$(VENV)/bin/pytest -n 2 -q
+
+lint: $(VENV)/.installed
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+typecheck: $(VENV)/.installed
+	$(VENV)/bin/mypy
+
+dictionary: $(DICT)
+
+bench: $(VENV)/.installed $(DICT) node_modules/.installed
+	$(PY) -m bench
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $@
+
+$(DICT): $(VENV)/.installed shared/harftet/words/build.py shared/harftet/words/allow.txt shared/harftet/words/deny.txt
+	$(PY) -m harftet.words.build
+
+# dynalite: a second, independent DynamoDB implementation the store tests run against.
+node_modules/.installed: package.json
+	npm install --no-audit --no-fund --loglevel=error
+	touch $@
+
+# AWS SAM CLI lives in its own virtual environment (it pins its own boto3/pydantic).
+$(SAM_VENV)/.installed:
+	test -x $(SAM_VENV)/bin/python || $(PYTHON) -m venv $(SAM_VENV)
+	$(SAM_VENV)/bin/pip install -q 'aws-sam-cli>=1.170,<2'
+	touch $@
+
+sam-validate: $(SAM_VENV)/.installed
+	$(SAM_VENV)/bin/sam validate --lint
+
+# The python3.12 runtime needs a python3.12 on PATH (no Docker here). Under pyenv, expose the
+# newest installed 3.12 next to the current version; elsewhere, install Python 3.12.
+sam-build: $(SAM_VENV)/.installed $(DICT)
+	py312=$$(pyenv versions --bare 2>/dev/null | grep -E '^3\.12(\.[0-9]+)?$$' | sort -V | tail -n 1); \
+	if [ -n "$$py312" ]; then export PYENV_VERSION="$$(pyenv version-name):$$py312"; fi; \
+	$(SAM_VENV)/bin/sam build
+
+clean:
+	rm -rf $(VENV) $(SAM_VENV) node_modules .aws-sam .cache

@@ -1,0 +1,70 @@
+"""Harftet's benchmarks: each compares a measurement with a baseline taken in the same run.
+
+Run them all with ``make bench`` (``.venv/bin/python -m bench``); the results are written to
+bench/RESULTS.md. Goals are on ratios, never on absolute times: these machines are noisy.
+"""
+
+from __future__ import annotations
+
+import math
+import socket
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+"""The repository root."""
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """One row of RESULTS.md: a measurement, its same-run baseline and the goal on their ratio.
+
+    ``goal`` is the largest acceptable ``value / baseline``; rows without a baseline or goal
+    are informational.
+    """
+
+    name: str
+    value: float
+    unit: str
+    detail: str = ""
+    baseline_name: str = ""
+    baseline: float | None = None
+    baseline_detail: str = ""
+    goal: float | None = None
+
+    @property
+    def ratio(self) -> float | None:
+        """value / baseline, when there is a baseline."""
+        if self.baseline is None or self.baseline == 0:
+            return None
+        return self.value / self.baseline
+
+    @property
+    def passed(self) -> bool | None:
+        """True/False against the goal; None when the row has no goal."""
+        ratio = self.ratio
+        if ratio is None or self.goal is None:
+            return None
+        return ratio <= self.goal
+
+
+def median(values: Sequence[float]) -> float:
+    """The median of ``values``."""
+    return statistics.median(values)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q`` quantile (0..1) of ``values``, nearest rank."""
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q * len(ordered)))
+    return ordered[rank - 1]
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port

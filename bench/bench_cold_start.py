@@ -1,0 +1,159 @@
+"""Cold start: importing the REST handler versus importing boto3 and powertools' resolver alone.
+
+Each sample is a fresh interpreter; the time is taken inside it with perf_counter around the
+imports, so interpreter start-up is excluded. Handler: functions/rest/app.py imported by
+file path (boto3, powertools, the pydantic models, the service, the wired default service and
+its boto3 client) and then ``harftet.words.default_words()``, so the dictionary load is always
+included — whether the handler loads it at import or lazily. Baseline: ``import boto3; from
+aws_lambda_powertools.event_handler import APIGatewayRestResolver``. The two alternate, and
+the goal is median(handler) / median(baseline) ≤ 1.25.
+
+Run: ``.venv/bin/python -m bench.bench_cold_start``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+from bench import ROOT, Result, median
+from bench.bench_move_path import HANDLER_PATH, handler_env
+
+GOAL = 1.25
+RUNS = 9
+# No endpoint is contacted at import; this one would refuse the connection if it were.
+UNUSED_ENDPOINT = "http://127.0.0.1:9"
+
+HANDLER_CODE = f"""
+import time
+t0 = time.perf_counter()
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("harftet_rest_app", {str(HANDLER_PATH)!r})
+module = importlib.util.module_from_spec(spec)
+sys.modules[spec.name] = module
+spec.loader.exec_module(module)
+t1 = time.perf_counter()
+import harftet.words
+eager = harftet.words.default_words.cache_info().currsize > 0
+words = harftet.words.default_words()
+t2 = time.perf_counter()
+import json
+times = {{"import": (t1 - t0) * 1e3, "words": (t2 - t1) * 1e3}}
+print(json.dumps({{**times, "eager": eager, "n": len(words)}}))
+"""
+
+BASELINE_CODE = """
+import time
+t0 = time.perf_counter()
+import boto3
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver
+t1 = time.perf_counter()
+import json
+print(json.dumps({"import": (t1 - t0) * 1e3, "words": 0.0}))
+"""
+
+# Run once before timing: the handler must import with every outbound connection refused
+# (no SSM, no DynamoDB call at import). It also leaves the .pyc files written.
+NO_NETWORK_CHECK = """
+import socket
+def refuse(*args, **kwargs):
+    raise RuntimeError(f"network call at import: {args}")
+socket.socket.connect = refuse
+socket.socket.connect_ex = refuse
+socket.create_connection = refuse
+"""
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "POWERTOOLS_"))}
+    env.update(handler_env(UNUSED_ENDPOINT))
+    env.pop("TOKEN_SECRET_PARAM", None)
+    return env
+
+
+def sample(code: str) -> dict[str, float]:
+    """One fresh interpreter running ``code``; the dict it prints."""
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"cold-start sample failed:\n{done.stderr}")
+    value: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return value
+
+
+def measure(runs: int = RUNS) -> dict[str, list[float]]:
+    """Alternating handler/baseline samples (ms), after one untimed no-network check of each."""
+    checked = sample(NO_NETWORK_CHECK + HANDLER_CODE)
+    sample(BASELINE_CODE)
+    samples: dict[str, list[float]] = {"handler": [], "import": [], "words": [], "baseline": []}
+    for i in range(runs):
+        order = ("handler", "baseline") if i % 2 == 0 else ("baseline", "handler")
+        for kind in order:
+            if kind == "handler":
+                s = sample(HANDLER_CODE)
+                samples["handler"].append(s["import"] + s["words"])
+                samples["import"].append(s["import"])
+                samples["words"].append(s["words"])
+            else:
+                samples["baseline"].append(sample(BASELINE_CODE)["import"])
+    samples["eager"] = [float(checked["eager"])]
+    samples["words_count"] = [float(checked["n"])]
+    return samples
+
+
+def run(runs: int = RUNS) -> list[Result]:
+    """The RESULTS.md rows: handler + dictionary (the goal), and the handler import alone."""
+    s = measure(runs)
+    handler, baseline = median(s["handler"]), median(s["baseline"])
+    when = "at import" if s["eager"][0] else "lazily (on first use), so loaded here after import"
+    base = "import boto3 + APIGatewayRestResolver"
+    base_detail = f"min {min(s['baseline']):.0f} ms; n={len(s['baseline'])}"
+    return [
+        Result(
+            name="cold start: REST handler import + dictionary",
+            value=handler,
+            unit="ms",
+            detail=(
+                f"min {min(s['handler']):.0f} ms; import {median(s['import']):.0f} ms + "
+                f"dictionary {median(s['words']):.0f} ms ({int(s['words_count'][0])} words, "
+                f"the handler loads it {when}); n={len(s['handler'])}"
+            ),
+            baseline_name=base,
+            baseline=baseline,
+            baseline_detail=base_detail,
+            goal=GOAL,
+        ),
+        Result(
+            name="cold start: REST handler import alone",
+            value=median(s["import"]),
+            unit="ms",
+            detail="informational: without the dictionary",
+            baseline_name=base,
+            baseline=baseline,
+            baseline_detail=base_detail,
+        ),
+    ]
+
+
+def main() -> None:
+    """Print both rows."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=RUNS)
+    args = parser.parse_args()
+    for r in run(args.runs):
+        ratio = f"{r.ratio:.2f}×" if r.ratio is not None else "-"
+        print(json.dumps({"name": r.name, "ms": round(r.value, 1), "detail": r.detail}))
+        print(f"  baseline {r.baseline_name}: {r.baseline:.1f} ms ({r.baseline_detail}) → {ratio}")
+
+
+if __name__ == "__main__":
+    main()

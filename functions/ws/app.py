@@ -1,0 +1,78 @@
+"""WebSocket API: $connect (token checked), $disconnect, and $default for ping and move."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools import Logger, Tracer
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from harftet.api.errors import BodyError, error_response, parse_json
+from harftet.api.models import MAX_BODY_BYTES, MoveRequest, WsMove
+from harftet.identity import Caller, UnauthorizedError
+from harftet.store.errors import NotFoundError
+from harftet.wiring import default_service
+
+logger = Logger()
+tracer = Tracer()
+service = default_service()
+OK = {"statusCode": 200}
+
+
+def _connect(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
+    query = event.get("queryStringParameters") or {}
+    try:
+        caller = service.tokens.verify(query.get("token"))
+        table_id = query.get("tableId")
+        if not table_id:
+            return {"statusCode": 400, "body": "tableId is required"}
+        service.connect(caller, table_id, connection_id)
+    except UnauthorizedError:
+        return {"statusCode": 401, "body": "unauthorized"}
+    except NotFoundError:
+        return {"statusCode": 404, "body": "no such table"}
+    return OK
+
+
+def _message(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
+    """Handle one client message; rejections are answered on the socket."""
+    send = service.send
+    assert send is not None
+    try:
+        message = parse_json(event.get("body"), limit=MAX_BODY_BYTES)
+        action = message.get("action") if isinstance(message, dict) else None
+        if action == "ping":
+            send(connection_id, {"type": "pong"})
+            return OK
+        if action != "move":
+            raise BodyError('unknown action: send {"action": "ping"} or {"action": "move", ...}')
+        connection = service.connection(connection_id)
+        if connection is None:
+            raise UnauthorizedError("this connection is not registered: reconnect")
+        caller = Caller(str(connection["playerId"]), "")
+        target = WsMove.model_validate({k: message.get(k) for k in ("action", "tableId")})
+        body = {k: v for k, v in message.items() if k not in ("action", "tableId")}
+        request = MoveRequest.model_validate({"body": body})
+        service.move(
+            caller, target.tableId, request.body.version, request.body.moveId, request.move()
+        )
+    except Exception as error:  # every rejection is answered on the socket
+        status, payload = error_response(error)
+        if status >= 500:
+            logger.exception("unexpected error")
+        send(connection_id, {"type": "error", **payload})
+    return OK
+
+
+@logger.inject_lambda_context
+@tracer.capture_lambda_handler
+def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    context_ = event.get("requestContext", {})
+    route = context_.get("routeKey")
+    connection_id = context_["connectionId"]
+    logger.append_keys(connection_id=connection_id, route=route)
+    if route == "$connect":
+        return _connect(event, connection_id)
+    if route == "$disconnect":
+        service.disconnect(connection_id)
+        return OK
+    return _message(event, connection_id)

@@ -1,0 +1,73 @@
+"""The one map from exceptions to API errors: ``{"error": {"code", "message", ...}}``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import ValidationError
+
+from harftet.engine.errors import EngineError
+from harftet.identity import UnauthorizedError
+from harftet.service import BadRequestError, BannedError, BusyError, StaleVersionError
+from harftet.store.errors import NotFoundError
+
+
+class BodyError(Exception):
+    """The body is not a JSON object we can read (malformed, too large, not an object)."""
+
+
+def _validation_message(error: ValidationError) -> str:
+    parts = []
+    for item in error.errors()[:3]:
+        where = ".".join(str(p) for p in item["loc"] if p not in ("body",)) or "body"
+        if item["type"] == "extra_forbidden":
+            parts.append(f"unknown field '{where}'")
+        else:
+            parts.append(f"'{where}': {item['msg']}")
+    more = len(error.errors()) - len(parts)
+    return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")
+
+
+def error_response(error: Exception) -> tuple[int, dict[str, Any]]:
+    """The status and body for ``error``; unexpected errors are a plain 500."""
+    extra: dict[str, Any] = {}
+    if isinstance(error, ValidationError):
+        status, code, message = 400, "bad_request", _validation_message(error)
+    elif isinstance(error, BodyError | BadRequestError):
+        status, code, message = 400, "bad_request", str(error)
+    elif isinstance(error, UnauthorizedError):
+        status, code, message = 401, "unauthorized", str(error)
+    elif isinstance(error, BannedError):
+        status, code, message = 403, "banned", str(error)
+        extra["bannedUntil"] = int(error.until)
+    elif isinstance(error, NotFoundError):
+        status, code, message = 404, "not_found", str(error)
+    elif isinstance(error, StaleVersionError):
+        status, code, message = 409, "stale_version", str(error)
+        extra["view"] = error.view
+    elif isinstance(error, EngineError):
+        status, code, message = error.status, error.code, error.message
+        if error.meld is not None:
+            extra["meld"] = error.meld
+    elif isinstance(error, BusyError):
+        status, code, message = 503, "busy", str(error)
+    else:
+        status, code, message = 500, "internal", "something went wrong on our side"
+    body: dict[str, Any] = {"error": {"code": code, "message": message, **extra}}
+    if "view" in extra:  # API.md: the 409 body also carries the current view at top level
+        body["view"] = extra.pop("view")
+        body["error"].pop("view")
+    return status, body
+
+
+def parse_json(body: str | None, *, limit: int) -> Any:
+    """The JSON value of a request body, or BodyError saying what is wrong with it."""
+    if body is None or body.strip() == "":
+        return {}
+    if len(body.encode()) > limit:
+        raise BodyError(f"the body is larger than {limit} bytes")
+    try:
+        return json.loads(body)
+    except (json.JSONDecodeError, RecursionError) as error:
+        raise BodyError(f"the body is not valid JSON: {error}") from error

@@ -1,0 +1,99 @@
+"""Request bodies, validated strictly: unknown fields, wrong types and out-of-range values
+are refused with a message that names the field."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints
+
+from harftet.engine.moves import Draw, Lay, Move, Pass
+from harftet.engine.state import Placed
+
+MAX_BODY_BYTES = 64 * 1024
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=32)]
+MoveId = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[\w.:-]+$")]
+TileId = Annotated[StrictInt, Field(ge=0, le=105)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class CreatePlayer(Strict):
+    name: Name
+
+
+class CreateTable(Strict):
+    game: Literal["harftet", "kastet"]
+    seats: Annotated[StrictInt, Field(ge=2, le=4)] = 4
+    hands: Annotated[StrictInt, Field(ge=1, le=21)] = 11
+    partners: StrictBool = False
+    turnSeconds: Annotated[StrictInt, Field(ge=10, le=600)] = 45
+    seed: Annotated[StrictInt, Field(ge=0, lt=2**63)] | None = None
+
+
+class SitDown(Strict):
+    bot: StrictBool = False
+
+
+class KastetFace(Strict):
+    color: Literal["red", "yellow", "blue", "black"]
+    number: Annotated[StrictInt, Field(ge=1, le=13)]
+
+
+class TileRef(Strict):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    id: TileId
+    as_: Annotated[str, StringConstraints(min_length=1, max_length=2)] | KastetFace | None = Field(
+        default=None, alias="as"
+    )
+
+    def placed(self) -> Placed:
+        face = self.as_.model_dump() if isinstance(self.as_, KastetFace) else self.as_
+        return Placed(self.id, face)  # the engine normalizes the raw face
+
+
+Meld = Annotated[list[TileRef], Field(min_length=1, max_length=106)]
+
+
+class MoveBase(Strict):
+    version: Annotated[StrictInt, Field(ge=0)]
+    moveId: MoveId
+
+
+class DrawMove(MoveBase):
+    type: Literal["draw"]
+
+
+class PassMove(MoveBase):
+    type: Literal["pass"]
+
+
+class LayMove(MoveBase):
+    type: Literal["lay"]
+    series: Annotated[list[Meld], Field(max_length=106)]
+    pairs: Annotated[list[Meld], Field(max_length=53)] = []
+
+    def move(self) -> Lay:
+        return Lay(
+            series=tuple(tuple(t.placed() for t in meld) for meld in self.series),
+            pairs=tuple(tuple(t.placed() for t in meld) for meld in self.pairs),
+        )
+
+
+class MoveRequest(Strict):
+    body: Annotated[DrawMove | PassMove | LayMove, Field(discriminator="type")]
+
+    def move(self) -> Move:
+        body = self.body
+        if isinstance(body, LayMove):
+            return body.move()
+        return Draw() if isinstance(body, DrawMove) else Pass()
+
+
+class WsMove(Strict):
+    """A move sent over the WebSocket: the REST body plus ``action`` and ``tableId``."""
+
+    action: Literal["move"]
+    tableId: Annotated[str, StringConstraints(min_length=1, max_length=64)]

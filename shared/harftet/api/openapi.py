@@ -1,0 +1,244 @@
+"""The OpenAPI document, generated from the request models and the response shapes below.
+
+Run ``python -m harftet.api.openapi > docs/openapi.json``; a test keeps the committed copy
+current.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from .models import CreatePlayer, CreateTable, DrawMove, LayMove, PassMove, SitDown
+
+
+class Tile(BaseModel):
+    id: int = Field(ge=0, le=105)
+    letter: str | None = Field(None, description="Harftet: one letter or a two-letter tile")
+    value: int | None = Field(None, description="Harftet: the tile's points")
+    color: Literal["red", "yellow", "blue", "black"] | None = None
+    number: int | None = Field(None, ge=1, le=13, description="Kastet: the number")
+    joker: bool | None = None
+    as_: str | dict[str, Any] | None = Field(None, alias="as", description="a joker's face")
+
+
+class SeatView(BaseModel):
+    seat: int
+    playerId: str | None
+    name: str | None
+    connected: bool
+    bot: bool
+    vacant: bool = Field(description="vacated during a game, offered to substitutes")
+    tiles: int = Field(description="how many tiles the seat holds")
+    penalty: int = Field(description="total penalty of the hands played")
+
+
+class TurnView(BaseModel):
+    seat: int
+    laid: bool
+    deadline: float | None = Field(description="epoch seconds when the turn times out")
+
+
+class HandResultView(BaseModel):
+    hand: int
+    finisher: int | None
+    penalties: list[int]
+
+
+class TableView(BaseModel):
+    tableId: str
+    game: Literal["harftet", "kastet"]
+    version: int
+    status: Literal["waiting", "playing", "paused", "finished"]
+    manager: str | None
+    hands: int
+    handNumber: int
+    partners: bool
+    turnSeconds: int
+    createdAt: float
+    seats: list[SeatView | None]
+    turn: TurnView | None
+    pile: int = Field(description="tiles left in the pile")
+    series: list[list[Tile]]
+    pairs: list[list[Tile]]
+    seat: int | None = Field(None, description="the caller's seat; absent for spectators")
+    hand: list[Tile] | None = Field(None, description="the caller's own hand only")
+    handResults: list[HandResultView]
+    result: dict[str, Any] | None = Field(
+        description="when finished: penalties, points per seat, rating changes per player"
+    )
+
+
+class LobbyEntry(BaseModel):
+    tableId: str
+    game: str
+    status: str
+    seats: int
+    taken: int
+    players: list[str | None]
+    manager: str | None
+    hands: int
+    partners: bool
+    turnSeconds: int
+    createdAt: float
+
+
+class Lobby(BaseModel):
+    tables: list[LobbyEntry]
+
+
+class Player(BaseModel):
+    playerId: str
+    name: str
+    rating: int
+    gamesPlayed: int
+    gamesAbandoned: int
+    bannedUntil: int | None
+
+
+class NewPlayer(Player):
+    token: str = Field(description="send as Authorization: Bearer <token>")
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+    meld: int | None = Field(None, description="illegal_move: index of the offending meld")
+    bannedUntil: int | None = None
+
+
+class Error(BaseModel):
+    error: ErrorDetail
+    view: TableView | None = Field(None, description="stale_version: the current view")
+
+
+ERRORS = {
+    "400": "bad_request: malformed JSON, wrong types, unknown fields, out-of-range values",
+    "401": "unauthorized: missing, forged or expired token",
+    "403": "not_your_turn, not_seated, not_manager, banned",
+    "404": "not_found",
+    "409": "stale_version (with the current view), seat_taken, wrong_status",
+    "422": "illegal_move (the message names the meld or tile and why)",
+    "429": "rate_limited",
+}
+
+ROUTES: list[tuple[str, str, str, type[BaseModel] | None, str, type[BaseModel], bool]] = [
+    # method, path, summary, request model, success status, response model, authenticated
+    ("post", "/players", "Create a guest player", CreatePlayer, "201", NewPlayer, False),
+    ("get", "/players/{playerId}", "A player's profile", None, "200", Player, True),
+    (
+        "post",
+        "/tables",
+        "Create a table (you manage it from seat 0)",
+        CreateTable,
+        "201",
+        TableView,
+        True,
+    ),
+    ("get", "/tables", "The lobby: waiting tables", None, "200", Lobby, True),
+    (
+        "get",
+        "/tables/{tableId}",
+        "The table as the caller may see it",
+        None,
+        "200",
+        TableView,
+        True,
+    ),
+    (
+        "post",
+        "/tables/{tableId}/seats/{seat}",
+        "Sit down (or seat a computer player)",
+        SitDown,
+        "200",
+        TableView,
+        True,
+    ),
+    ("delete", "/tables/{tableId}/seats/{seat}", "Leave the seat", None, "200", TableView, True),
+    ("post", "/tables/{tableId}/start", "Start the game (manager)", None, "200", TableView, True),
+    (
+        "post",
+        "/tables/{tableId}/continue",
+        "Continue a paused game (manager)",
+        None,
+        "200",
+        TableView,
+        True,
+    ),
+    ("post", "/tables/{tableId}/moves", "Draw, lay or pass", None, "200", TableView, True),
+]
+
+
+def document() -> dict[str, Any]:
+    """The whole OpenAPI 3.1 document."""
+    schemas: dict[str, Any] = {}
+
+    def ref(model: type[BaseModel]) -> dict[str, str]:
+        schema = model.model_json_schema(ref_template="#/components/schemas/{model}", by_alias=True)
+        schemas.update(schema.pop("$defs", {}))
+        schemas[model.__name__] = schema
+        return {"$ref": f"#/components/schemas/{model.__name__}"}
+
+    move_body: dict[str, Any] = {
+        "oneOf": [ref(DrawMove), ref(PassMove), ref(LayMove)],
+        "discriminator": {"propertyName": "type"},
+    }
+    error = ref(Error)
+    paths: dict[str, Any] = {}
+    for method, path, summary, request, status, response, auth in ROUTES:
+        operation: dict[str, Any] = {
+            "summary": summary,
+            "responses": {
+                status: {"description": "success", "content": _json(ref(response))},
+                **{
+                    code: {"description": text, "content": _json(error)}
+                    for code, text in ERRORS.items()
+                },
+            },
+        }
+        parameters: list[dict[str, Any]] = [
+            {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+            for name in ("playerId", "tableId", "seat")
+            if "{" + name + "}" in path
+        ]
+        if path == "/tables" and method == "get":
+            parameters.append(
+                {"name": "status", "in": "query", "schema": {"type": "string", "enum": ["waiting"]}}
+            )
+        if parameters:
+            operation["parameters"] = parameters
+        body = move_body if path.endswith("/moves") else (ref(request) if request else None)
+        if body is not None:
+            operation["requestBody"] = {"required": True, "content": _json(body)}
+        if auth:
+            operation["security"] = [{"bearer": []}]
+        paths.setdefault(path, {})[method] = operation
+    paths["/health"] = {
+        "get": {"summary": "Ready check", "responses": {"200": {"description": "ready"}}}
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Harftet",
+            "version": "1.0.0",
+            "description": "Online tables of Kastet and Harftet. WebSocket: connect to "
+            "/ws?token=T&tableId=ID; every change to the table pushes "
+            '{"type": "table", "view": TableView}; send {"action": "ping"} or '
+            '{"action": "move", "tableId": ID, ...move body}.',
+        },
+        "paths": paths,
+        "components": {
+            "schemas": dict(sorted(schemas.items())),
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        },
+    }
+
+
+def _json(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"application/json": {"schema": schema}}
+
+
+if __name__ == "__main__":
+    print(json.dumps(document(), indent=2, ensure_ascii=False))

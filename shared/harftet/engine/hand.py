@@ -1,0 +1,248 @@
+"""Playing a hand: dealing, drawing, laying, passing, and the end of a hand.
+
+Every function here that takes a Table either documents that it changes it (``deal``,
+called on a clone) or leaves it untouched and returns a new one (``apply_move``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from .effects import Outcome
+from .errors import IllegalMoveError, NotYourTurnError, WrongStatusError
+from .moves import Draw, Lay, Move, Pass
+from .rules import DEAL_SIZE, MAX_HAND, MAX_SERIES, Rules, rules_for
+from .scoring import settle
+from .state import HandResult, Placed, Table
+from .tiles import TILE_COUNT, hand_value
+
+FINISH_PENALTY = -50
+
+
+def deal(table: Table, now: float) -> None:
+    """Start hand ``table.hand_number`` on ``table`` (changed in place: pass a clone)."""
+    ids = list(range(TILE_COUNT))
+    random.Random(f"{table.seed}:{table.hand_number}").shuffle(ids)
+    n = len(table.seats)
+    for i, seat in enumerate(table.seats):
+        seat.hand = ids[i * DEAL_SIZE : (i + 1) * DEAL_SIZE]
+    table.pile = ids[n * DEAL_SIZE :]
+    table.series = []
+    table.pairs = []
+    table.first_seat = (table.hand_number - 1) % n
+    table.turn_seat = table.first_seat
+    table.laid = False
+    table.passes = 0
+    table.deadline = now + table.turn_seconds
+
+
+def legal_to_draw(table: Table, seat: int) -> bool:
+    """Whether ``seat`` may draw now: its turn, no lay yet, under 22 tiles, pile not empty."""
+    return (
+        table.status == "playing"
+        and table.turn_seat == seat
+        and not table.laid
+        and len(table.seats[seat].hand) < MAX_HAND
+        and bool(table.pile)
+    )
+
+
+def legal_to_pass_without_lay(table: Table, seat: int) -> bool:
+    """Whether ``seat`` may pass without laying: it holds 22 tiles or the pile is empty."""
+    return len(table.seats[seat].hand) >= MAX_HAND or not table.pile
+
+
+def forced_move(table: Table) -> Move:
+    """What the turn timer plays for the seat in turn: a draw if allowed, else a pass."""
+    assert table.turn_seat is not None
+    return Draw() if legal_to_draw(table, table.turn_seat) else Pass()
+
+
+def apply_move(
+    table: Table,
+    seat: int,
+    move: Move,
+    now: float,
+    *,
+    forced: bool = False,
+    rules: Rules | None = None,
+) -> Outcome:
+    """Play ``move`` for ``seat``; returns the new table (``table`` is never changed)."""
+    if table.status != "playing":
+        raise WrongStatusError(f"the table is {table.status}, not playing")
+    if table.turn_seat != seat:
+        raise NotYourTurnError(f"it is seat {table.turn_seat}'s turn")
+    rules = rules or rules_for(table.game)
+    if isinstance(move, Draw):
+        _check_draw(table, seat)
+        new = table.clone()
+        new.seats[seat].hand.append(new.pile.pop())
+        new.passes = 0
+        _next_turn(new, now)
+        outcome = Outcome(new)
+    elif isinstance(move, Pass):
+        if not table.laid and not legal_to_pass_without_lay(table, seat):
+            raise IllegalMoveError(
+                "draw or lay: you may pass without laying only with 22 tiles or an empty pile"
+            )
+        new = table.clone()
+        outcome = _pass(new, seat, now, rules)
+    elif isinstance(move, Lay):
+        series, pairs, added = _validate_lay(table, seat, move, rules)
+        new = table.clone()
+        new.series = series
+        new.pairs.extend(pairs)
+        new.seats[seat].hand = [t for t in new.seats[seat].hand if t not in added]
+        new.laid = True
+        new.passes = 0
+        outcome = Outcome(new)
+    else:
+        raise IllegalMoveError(f"unknown move {move!r}")
+    if not forced:
+        outcome.table.seats[seat].timeouts = 0
+    return outcome
+
+
+def _check_draw(table: Table, seat: int) -> None:
+    if table.laid:
+        raise IllegalMoveError("you laid this turn: you may not draw after a lay, pass instead")
+    if len(table.seats[seat].hand) >= MAX_HAND:
+        raise IllegalMoveError(f"you hold {MAX_HAND} tiles, the most allowed: lay or pass")
+    if not table.pile:
+        raise IllegalMoveError("the pile is empty: lay or pass")
+
+
+def _next_turn(table: Table, now: float) -> None:
+    assert table.turn_seat is not None
+    table.turn_seat = (table.turn_seat + 1) % len(table.seats)
+    table.laid = False
+    table.deadline = now + table.turn_seconds
+
+
+def _pass(table: Table, seat: int, now: float, rules: Rules) -> Outcome:
+    """End the turn; finish the hand on an empty hand or after a full round of passes."""
+    if table.laid and not table.seats[seat].hand:
+        return _end_hand(table, seat, now, rules)
+    if not table.laid:
+        table.passes += 1
+        if table.passes >= len(table.seats):
+            return _end_hand(table, None, now, rules)
+    _next_turn(table, now)
+    return Outcome(table)
+
+
+def _end_hand(table: Table, finisher: int | None, now: float, rules: Rules) -> Outcome:
+    """Score the hand; deal the next one, or finish the game and settle it."""
+    penalties = [
+        FINISH_PENALTY if i == finisher else hand_penalty(seat.hand, rules)
+        for i, seat in enumerate(table.seats)
+    ]
+    table.hand_results.append(HandResult(table.hand_number, finisher, penalties))
+    for seat, p in zip(table.seats, penalties, strict=True):
+        seat.penalty += p
+    if table.hand_number < table.hands:
+        table.hand_number += 1
+        deal(table, now)
+        return Outcome(table)
+    table.status = "finished"
+    table.turn_seat = None
+    table.deadline = None
+    table.laid = False
+    table.passes = 0
+    return Outcome(table, settle(table))
+
+
+def _meld_label(kind: str, i: int) -> str:
+    return f"{kind} {i + 1} (index {i})"
+
+
+def _validate_lay(
+    table: Table, seat: int, lay: Lay, rules: Rules
+) -> tuple[list[list[Placed]], list[list[Placed]], set[int]]:
+    """Check a lay in time linear in its tiles; returns (series, new pairs, added ids).
+
+    Errors about a series meld carry ``meld`` = its 0-based index in ``lay.series`` and say
+    "series meld i+1 (index i)"; errors about a new pair say "pair j+1 (index j)" and carry
+    no index. A joker already on the series area may be declared anew; sent without a
+    face, it keeps the one it had.
+    """
+    if len(lay.series) > MAX_SERIES:
+        raise IllegalMoveError(
+            f"the series area holds at most {MAX_SERIES} melds, this lay has {len(lay.series)}",
+            meld=MAX_SERIES,
+        )
+    on_series = {p.id: p.face for meld in table.series for p in meld}
+    on_pairs = {p.id for pair in table.pairs for p in pair}
+    hand = set(table.seats[seat].hand)
+    tiles = rules.tiles
+    seen: set[int] = set()
+    added: set[int] = set()
+
+    def place(raw: Placed, label: str, index: int | None, in_pair: bool) -> Placed:
+        def fail(reason: str) -> IllegalMoveError:
+            return IllegalMoveError(f"{label}: {reason}", meld=index)
+
+        tid = raw.id
+        if isinstance(tid, bool) or not isinstance(tid, int) or not 0 <= tid < TILE_COUNT:
+            raise fail(f"unknown tile id {tid!r}")
+        if tid in seen:
+            raise fail(f"tile {tid} appears more than once")
+        seen.add(tid)
+        if tid in on_pairs:
+            raise fail(f"tile {tid} is in the pair area: pairs are frozen")
+        if tid in on_series:
+            if in_pair:
+                raise fail(f"tile {tid} is on the series area: pairs are laid from your hand")
+        elif tid in hand:
+            added.add(tid)
+        else:
+            raise fail(f"tile {tid} is not in your hand")
+        if tiles[tid].joker:
+            if raw.face is None:
+                if on_series.get(tid) is not None and not in_pair:
+                    return Placed(tid, on_series[tid])  # a joker moved on keeps its face
+                raise fail(f'joker {tid} needs a declared face ("as")')
+            try:
+                return Placed(tid, rules.normalize_face(raw.face))
+            except IllegalMoveError as e:
+                raise fail(f"joker {tid}: {e.message}") from None
+        if raw.face is not None:
+            raise fail(f"tile {tid} is not a joker and cannot be declared as anything")
+        return raw
+
+    series = [
+        [place(p, _meld_label("series meld", i), i, False) for p in meld]
+        for i, meld in enumerate(lay.series)
+    ]
+    pairs = [
+        [place(p, _meld_label("pair", j), None, True) for p in pair]
+        for j, pair in enumerate(lay.pairs)
+    ]
+    missing = on_series.keys() - seen
+    if missing:
+        raise IllegalMoveError(
+            f"tile {min(missing)} was on the table and is missing: "
+            "tiles on the table never return to a hand"
+        )
+    if not added:
+        raise IllegalMoveError("a lay must add at least one tile from your hand")
+    if pairs and len(series) != MAX_SERIES:
+        raise IllegalMoveError(
+            f"the pair area opens only when all {MAX_SERIES} series places are filled "
+            f"(this lay has {len(series)} series melds)"
+        )
+    for i, meld in enumerate(series):
+        reason = rules.check_series(rules.faces(meld))
+        if reason:
+            raise IllegalMoveError(f"{_meld_label('series meld', i)}: {reason}", meld=i)
+    for j, pair in enumerate(pairs):
+        reason = rules.check_pair(rules.faces(pair))
+        if reason:
+            raise IllegalMoveError(f"{_meld_label('pair', j)}: {reason}")
+    return series, pairs, added
+
+
+def hand_penalty(hand: Sequence[int], rules: Rules) -> int:
+    """The sum of the hand values of ``hand`` (each joker 50)."""
+    return sum(hand_value(rules.tiles[t]) for t in hand)

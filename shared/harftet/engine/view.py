@@ -1,0 +1,90 @@
+"""The one place that decides what a viewer may see of a table.
+
+A seated player sees their own hand and everybody's tile counts; anybody else sees the
+spectator view. Neither ever holds another hand's tiles, the pile order or the seed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .state import Placed, Table
+from .tiles import tile_json, tiles_for
+
+
+def table_view(table: Table, viewer: str | None) -> dict[str, Any]:
+    """The table as ``viewer`` (a player id, or None for a spectator) may see it."""
+    tiles = tiles_for(table.game)
+
+    def placed(meld: list[Placed]) -> list[dict[str, Any]]:
+        return [tile_json(tiles[p.id], p.face) for p in meld]
+
+    started = table.hand_number > 0
+    seats: list[dict[str, Any] | None] = []
+    for i, chair in enumerate(table.seats):
+        occupant = chair.occupant
+        if occupant is None and not started:
+            seats.append(None)
+            continue
+        seats.append(
+            {
+                "seat": i,
+                "playerId": occupant.player_id if occupant else None,
+                "name": occupant.name if occupant else None,
+                "connected": chair.connected if occupant else False,
+                "bot": occupant.bot if occupant else False,
+                "vacant": occupant is None,
+                "tiles": len(chair.hand),
+                "penalty": chair.penalty,
+            }
+        )
+    view: dict[str, Any] = {
+        "tableId": table.table_id,
+        "game": table.game,
+        "version": 0,  # the store's version; the service fills it in
+        "status": table.status,
+        "manager": table.manager,
+        "hands": table.hands,
+        "handNumber": table.hand_number,
+        "partners": table.partners,
+        "turnSeconds": table.turn_seconds,
+        "createdAt": table.created_at,
+        "seats": seats,
+        "turn": None,
+        "pile": len(table.pile),
+        "series": [placed(m) for m in table.series],
+        "pairs": [placed(m) for m in table.pairs],
+        "handResults": [
+            {"hand": r.hand, "finisher": r.finisher, "penalties": list(r.penalties)}
+            for r in table.hand_results
+        ],
+        "result": table.result,
+    }
+    if table.status in ("playing", "paused") and table.turn_seat is not None:
+        view["turn"] = {
+            "seat": table.turn_seat,
+            "laid": table.laid,
+            "deadline": table.deadline if table.status == "playing" else None,
+        }
+    mine = table.seat_of(viewer) if viewer is not None else None
+    if mine is not None:
+        view["seat"] = mine
+        view["hand"] = [tile_json(tiles[i]) for i in table.seats[mine].hand]
+    return view
+
+
+def lobby_summary(table: Table) -> dict[str, Any]:
+    """The short description of a table that the lobby lists."""
+    return {
+        "tableId": table.table_id,
+        "game": table.game,
+        "status": table.status,
+        "seats": len(table.seats),
+        "taken": sum(1 for s in table.seats if s.occupant is not None),
+        "players": [s.occupant.name if s.occupant else None for s in table.seats],
+        "manager": table.manager,
+        "hands": table.hands,
+        "partners": table.partners,
+        "turnSeconds": table.turn_seconds,
+        "createdAt": table.created_at,
+    }

@@ -1,0 +1,80 @@
+"""Signed, expiring bearer tokens: the token alone says who is calling."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from functools import cache
+
+import jwt
+
+TOKEN_DAYS = 30
+ISSUER = "harftet"
+
+
+class UnauthorizedError(Exception):
+    """Missing, forged or expired token."""
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    player_id: str
+    name: str
+
+
+class Tokens:
+    """Issues and verifies HS256 JWTs with one secret."""
+
+    def __init__(self, secret: str, lifetime: int = TOKEN_DAYS * 86400) -> None:
+        if len(secret) < 32:
+            raise ValueError("the token signing secret must have at least 32 characters")
+        self._secret = secret
+        self._lifetime = lifetime
+
+    def issue(self, player_id: str, name: str, now: float | None = None) -> str:
+        """A token for this player."""
+        issued = int(time.time() if now is None else now)
+        claims = {"sub": player_id, "name": name, "iss": ISSUER, "iat": issued}
+        claims["exp"] = issued + self._lifetime
+        return jwt.encode(claims, self._secret, algorithm="HS256")
+
+    def verify(self, token: str | None) -> Caller:
+        """The caller the token names; UnauthorizedError if it is missing, forged or expired."""
+        if not token:
+            raise UnauthorizedError("missing bearer token: send Authorization: Bearer <token>")
+        try:
+            claims = jwt.decode(
+                token,
+                self._secret,
+                algorithms=["HS256"],
+                issuer=ISSUER,
+                options={"require": ["sub", "exp", "iat"]},
+            )
+        except jwt.ExpiredSignatureError as error:
+            raise UnauthorizedError("the token has expired: create a new player") from error
+        except jwt.InvalidTokenError as error:
+            raise UnauthorizedError("the token is not valid") from error
+        return Caller(player_id=str(claims["sub"]), name=str(claims.get("name", "")))
+
+
+def bearer(header: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header."""
+    if not header:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+@cache
+def default_tokens() -> Tokens:
+    """Tokens signed with TOKEN_SECRET, or the SSM SecureString named by TOKEN_SECRET_PARAM."""
+    secret = os.environ.get("TOKEN_SECRET")
+    if not secret:
+        name = os.environ.get("TOKEN_SECRET_PARAM")
+        if not name:
+            raise RuntimeError("set TOKEN_SECRET or TOKEN_SECRET_PARAM")
+        from aws_lambda_powertools.utilities.parameters import get_parameter
+
+        secret = get_parameter(name, decrypt=True, max_age=3600)
+    return Tokens(str(secret))

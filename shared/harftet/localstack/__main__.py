@@ -1,0 +1,99 @@
+"""`python -m harftet.localstack` (what `make run` calls): the whole backend on one local port."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import os
+import sys
+from pathlib import Path
+
+from harftet.localstack.stack import DEFAULT_HANDLERS, StackOptions, serve
+
+
+def _handler(value: str) -> Path | None:
+    return None if value.lower() == "none" else Path(value)
+
+
+def _assignment(value: str) -> tuple[str, str]:
+    key, sep, val = value.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {value!r}")
+    return key, val
+
+
+def parse_args(argv: list[str] | None = None) -> StackOptions:
+    """The command line (and PORT / SWEEP_SECONDS from the environment) as StackOptions."""
+    parser = argparse.ArgumentParser(
+        prog="python -m harftet.localstack",
+        description="Serve the Harftet handlers over real HTTP and WebSocket, with moto DynamoDB.",
+    )
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument(
+        "--port", type=int, default=int(os.environ.get("PORT", "3000")), help="0: a free port"
+    )
+    for name in ("rest", "ws", "sweeper"):
+        parser.add_argument(
+            f"--{name}",
+            type=_handler,
+            default=DEFAULT_HANDLERS[name],
+            metavar="PATH|none",
+            help=f"the {name} handler file (default: %(default)s)",
+        )
+    parser.add_argument("--template", type=Path, default=None, help="template.yaml to read")
+    parser.add_argument(
+        "--sweep-seconds", type=float, default=float(os.environ.get("SWEEP_SECONDS", "2"))
+    )
+    parser.add_argument(
+        "--concurrency", type=int, default=8, help="execution environments per function"
+    )
+    parser.add_argument(
+        "--env",
+        type=_assignment,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an extra environment variable for the handlers (repeatable)",
+    )
+    parser.add_argument("--ready-file", type=Path, help="write the URLs here as JSON once ready")
+    parser.add_argument("--exit-with-parent", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--access-log", action="store_true", help="log every HTTP request")
+    parser.add_argument("--quiet", action="store_true", help="no banner")
+    parser.add_argument(
+        "--proxy-all",
+        action="store_true",
+        help="send every path to the REST handler instead of template.yaml's routes only",
+    )
+    args = parser.parse_args(argv)
+    return StackOptions(
+        host=args.host,
+        port=args.port,
+        rest_handler=args.rest,
+        ws_handler=args.ws,
+        sweeper=args.sweeper,
+        template=args.template,
+        sweep_seconds=args.sweep_seconds,
+        max_concurrency=args.concurrency,
+        env=dict(args.env),
+        ready_file=args.ready_file,
+        exit_with_parent=args.exit_with_parent,
+        access_log=args.access_log,
+        quiet=args.quiet,
+        proxy_all=args.proxy_all,
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the local stack until Ctrl-C."""
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    options = parse_args(argv)
+    for path in (options.rest_handler, options.ws_handler, options.sweeper):
+        if path is not None and not path.is_file():
+            sys.exit(f"handler file not found: {path}")
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn re-raises Ctrl-C after a clean stop
+        serve(options)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,306 @@
+"""The whole local stack: moto's DynamoDB with the template's tables, the handlers' environment,
+and the emulator served by uvicorn. `serve` runs it in this process (what `make run` does);
+`launch` runs it as a child process and returns its URLs (what the e2e fixtures do).
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import json
+import logging
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+FUNCTIONS = REPO_ROOT / "functions"
+DEFAULT_HANDLERS = {
+    "rest": FUNCTIONS / "rest" / "app.py",
+    "ws": FUNCTIONS / "ws" / "app.py",
+    "sweeper": FUNCTIONS / "sweeper" / "app.py",
+}
+log = logging.getLogger("harftet.localstack")
+
+
+def shared_imports(handler_files: list[Path]) -> list[str]:
+    """The `harftet.*` modules the handler files import (absolute imports, at any level)."""
+    modules: set[str] = set()
+    for path in handler_files:
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+        except (OSError, SyntaxError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            modules.update(n for n in names if n == "harftet" or n.startswith("harftet."))
+    # `from harftet.x import name` also lists harftet.x.name, which preload.py tries and skips.
+    return sorted(modules)
+
+
+def handler_env(
+    *, port: int, dynamodb_endpoint: str, tables: Mapping[str, str], overrides: Mapping[str, str]
+) -> dict[str, str]:
+    """The handlers' environment: template.yaml's Globals, pointed at the local services."""
+    keep = os.environ.get
+    env = {
+        "TABLES_TABLE": tables["TablesTable"],
+        "PLAYERS_TABLE": tables["PlayersTable"],
+        "CONNECTIONS_TABLE": tables["ConnectionsTable"],
+        "AWS_ENDPOINT_URL_DYNAMODB": dynamodb_endpoint,  # boto3 reads it for every DynamoDB client
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "AWS_REGION": "us-east-1",
+        "AWS_ACCESS_KEY_ID": "local",
+        "AWS_SECRET_ACCESS_KEY": "local",
+        # The Management API is served on our own port, at the root (no stage path).
+        "WS_ENDPOINT": f"http://127.0.0.1:{port}",
+        "TOKEN_SECRET": keep("TOKEN_SECRET") or secrets.token_urlsafe(32),
+        "TEST_MODE": keep("TEST_MODE", "1"),
+        "POWERTOOLS_SERVICE_NAME": "harftet",
+        "POWERTOOLS_METRICS_NAMESPACE": "Harftet",
+        "POWERTOOLS_TRACE_DISABLED": "true",
+        # EMF blobs would interleave with the logs; set it to false to see them on stdout.
+        "POWERTOOLS_METRICS_DISABLED": keep("POWERTOOLS_METRICS_DISABLED", "true"),
+        "LOG_LEVEL": keep("LOG_LEVEL", "INFO"),
+    }
+    env.update(overrides)
+    return env
+
+
+@dataclass
+class StackOptions:
+    """How to run the stack; a handler of None is left out."""
+
+    host: str = "127.0.0.1"
+    port: int = 3000
+    rest_handler: Path | None = DEFAULT_HANDLERS["rest"]
+    ws_handler: Path | None = DEFAULT_HANDLERS["ws"]
+    sweeper: Path | None = DEFAULT_HANDLERS["sweeper"]
+    template: Path | None = None
+    sweep_seconds: float = 2.0
+    max_concurrency: int = 8
+    env: dict[str, str] = field(default_factory=dict)
+    ready_file: Path | None = None
+    exit_with_parent: bool = False
+    access_log: bool = False
+    quiet: bool = False
+    proxy_all: bool = False  # ignore template.yaml's routes: every path reaches the handler
+
+
+def serve(options: StackOptions) -> None:
+    """Start everything, print where it is, and serve until SIGINT/SIGTERM; then shut down."""
+    started = time.perf_counter()
+    from harftet.localstack.dynamo import DEFAULT_TABLE_NAMES, MotoDynamo
+    from harftet.localstack.runtime import start_forkserver
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((options.host, options.port))
+    port = sock.getsockname()[1]
+    dynamo = MotoDynamo(options.host)
+    endpoint = dynamo.bind()
+    env = handler_env(
+        port=port, dynamodb_endpoint=endpoint, tables=DEFAULT_TABLE_NAMES, overrides=options.env
+    )
+    # This process takes the handlers' environment too, so that the forkserver can import our
+    # shared modules once for every execution environment (they may read it at import time).
+    os.environ.update(env)
+    handlers = [p for p in (options.rest_handler, options.ws_handler, options.sweeper) if p]
+    start_forkserver(shared_imports(handlers))  # its imports overlap with ours below
+    import uvicorn
+
+    from harftet.localstack.dynamo import create_tables
+    from harftet.localstack.emulator import MAX_WS_MESSAGE, create_app
+    from harftet.localstack.template import read_template
+
+    try:
+        dynamo.start()
+        create_tables(dynamo.client(), DEFAULT_TABLE_NAMES, template_path=options.template)
+        settings = read_template(options.template)
+        if options.proxy_all:
+            settings.rest_routes = None
+        app = create_app(
+            rest_handler=options.rest_handler,
+            ws_handler=options.ws_handler,
+            sweeper=options.sweeper,
+            env=env,
+            sweep_seconds=options.sweep_seconds,
+            max_concurrency=options.max_concurrency,
+            settings=settings,
+        )
+        config = uvicorn.Config(
+            app,
+            lifespan="on",
+            log_level="warning",
+            access_log=options.access_log,
+            ws_max_size=MAX_WS_MESSAGE,
+            timeout_graceful_shutdown=5,
+        )
+        server = uvicorn.Server(config)
+        urls = {
+            "base_url": f"http://{options.host}:{port}",
+            "ws_url": f"ws://{options.host}:{port}/ws",
+            "play_url": f"http://{options.host}:{port}/play/",
+            "dynamodb_endpoint": endpoint,
+        }
+
+        def announce() -> None:
+            while not server.started:
+                if server.should_exit:
+                    return
+                time.sleep(0.01)
+            if not options.quiet:
+                _print_banner(urls, time.perf_counter() - started, app.state.emulator)
+            if options.ready_file is not None:
+                _write_json(options.ready_file, {**urls, "env": env, "pid": os.getpid()})
+
+        threading.Thread(target=announce, name="announce", daemon=True).start()
+        if options.exit_with_parent:
+            _exit_with_parent(server)
+        server.run(sockets=[sock])
+    finally:
+        dynamo.stop()
+        sock.close()
+
+
+def _print_banner(urls: Mapping[str, str], seconds: float, emulator: Any) -> None:
+    handlers = ", ".join(f"{f.spec.name} ← {_relative(f.spec.path)}" for f in emulator.functions)
+    print(
+        f"Harftet local stack ready in {seconds:.1f} s\n"
+        f"  REST API     {urls['base_url']}/\n"
+        f"  WebSocket    {urls['ws_url']}   (Management API: {urls['base_url']}/@connections/ID)\n"
+        f"  Web client   {urls['play_url']}\n"
+        f"  DynamoDB     {urls['dynamodb_endpoint']}   (moto, in memory)\n"
+        f"  Functions    {handlers or 'none'}\n"
+        "Ctrl-C to stop.",
+        flush=True,
+    )
+
+
+def _relative(path: str) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(REPO_ROOT))
+    except ValueError:
+        return path
+
+
+def _write_json(path: Path, data: Mapping[str, Any]) -> None:
+    partial = path.with_suffix(".partial")
+    partial.write_text(json.dumps(data))
+    partial.replace(path)  # atomic: a reader never sees half a file
+
+
+def _exit_with_parent(server: Any) -> None:
+    """Shut down when the process that launched us dies (a killed test run leaves no stack)."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        server.should_exit = True
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+# --- a stack in a child process ------------------------------------------------------------------
+
+
+@dataclass
+class RunningStack:
+    """A stack started by `launch`: its URLs, its handlers' environment, its log file."""
+
+    base_url: str
+    ws_url: str
+    dynamodb_endpoint: str
+    env: dict[str, str]
+    log_path: Path
+    process: subprocess.Popen[bytes]
+
+    def log_tail(self, lines: int = 60) -> str:
+        """The end of the stack's combined stdout/stderr."""
+        return _tail(self.log_path, lines)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop the stack (SIGINT, then SIGKILL of its process group if it lingers)."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(timeout)
+        # Its own session: the group is the stack and the workers it forked.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout)
+
+
+def launch(
+    workdir: Path,
+    *,
+    rest_handler: Path | None = DEFAULT_HANDLERS["rest"],
+    ws_handler: Path | None = DEFAULT_HANDLERS["ws"],
+    sweeper: Path | None = DEFAULT_HANDLERS["sweeper"],
+    env: Mapping[str, str] | None = None,
+    sweep_seconds: float | None = None,
+    proxy_all: bool = False,
+    timeout: float = 30.0,
+) -> RunningStack:
+    """Run `python -m harftet.localstack` on a free port and wait until /health says ready."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    ready = workdir / "ready.json"
+    ready.unlink(missing_ok=True)
+    log_path = workdir / "stack.log"
+    command = [sys.executable, "-m", "harftet.localstack", "--port", "0", "--quiet"]
+    command += ["--ready-file", str(ready), "--exit-with-parent"]
+    for option, path in (("--rest", rest_handler), ("--ws", ws_handler), ("--sweeper", sweeper)):
+        command += [option, str(path) if path is not None else "none"]
+    if proxy_all:
+        command.append("--proxy-all")
+    if sweep_seconds is not None:
+        command += ["--sweep-seconds", str(sweep_seconds)]
+    for key, value in (env or {}).items():
+        command += ["--env", f"{key}={value}"]
+    with log_path.open("wb") as log_file:
+        process = subprocess.Popen(
+            command,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            cwd=REPO_ROOT,
+            start_new_session=True,
+        )
+    deadline = time.monotonic() + timeout
+    while not ready.exists():
+        if process.poll() is not None or time.monotonic() > deadline:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+            raise RuntimeError(f"the local stack did not start:\n{_tail(log_path, 60)}")
+        time.sleep(0.02)
+    info = json.loads(ready.read_text())
+    return RunningStack(
+        base_url=info["base_url"],
+        ws_url=info["ws_url"],
+        dynamodb_endpoint=info["dynamodb_endpoint"],
+        env=info["env"],
+        log_path=log_path,
+        process=process,
+    )
+
+
+def _tail(path: Path, lines: int) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return ""

@@ -1,0 +1,138 @@
+"""What the emulator takes from template.yaml: the REST routes, the gateway responses, and each
+function's timeout and memory, so that the local API refuses and answers what API Gateway would.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from starlette.responses import Response
+
+HTTP_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+# API Gateway's defaults for the gateway responses the emulator produces.
+DEFAULT_STATUS = {
+    "MISSING_AUTHENTICATION_TOKEN": 403,
+    "REQUEST_TOO_LARGE": 413,
+    "DEFAULT_4XX": 400,
+    "DEFAULT_5XX": 502,
+}
+
+
+@dataclass(frozen=True)
+class RestRoute:
+    """One method on one resource of the REST API, e.g. POST /tables/{tableId}/moves."""
+
+    method: str
+    resource: str
+    pattern: re.Pattern[str] = field(compare=False)
+
+    @classmethod
+    def parse(cls, method: str, resource: str) -> RestRoute:
+        """A route from an API event's Method (or `any`) and Path."""
+        regex = ""
+        for part in re.split(r"(\{[^}]+\})", resource):
+            if part.startswith("{") and part.endswith("+}"):
+                regex += f"(?P<{part[1:-2]}>.+)"
+            elif part.startswith("{"):
+                regex += f"(?P<{part[1:-1]}>[^/]+)"
+            else:
+                regex += re.escape(part)
+        return cls(method.upper(), resource, re.compile(f"^{regex}$"))
+
+    def match(self, method: str, path: str) -> dict[str, str] | None:
+        """The path parameters if this route serves the request, else None."""
+        if self.method not in ("ANY", method):
+            return None
+        found = self.pattern.match(path)
+        return None if found is None else found.groupdict()
+
+    @property
+    def literal_weight(self) -> tuple[int, int]:
+        """Sort key: literal resources beat parameters, and parameters beat greedy ones."""
+        return (self.resource.count("+}"), self.resource.count("{"))
+
+
+def find_route(
+    routes: list[RestRoute], method: str, path: str
+) -> tuple[str, dict[str, str] | None] | None:
+    """(resource, pathParameters) of the route serving the request, or None if none does."""
+    path = path.rstrip("/") or "/"
+    for route in sorted(routes, key=lambda r: r.literal_weight):
+        params = route.match(method, path)
+        if params is not None:
+            return route.resource, params or None
+    return None
+
+
+@dataclass
+class GatewayResponses:
+    """The API's GatewayResponses: API Gateway's own refusals, rendered as the template says."""
+
+    config: dict[str, Any] = field(default_factory=dict)
+
+    def render(self, kind: str, message: str, status: int | None = None) -> Response:
+        """The response API Gateway sends for `kind` (e.g. MISSING_AUTHENTICATION_TOKEN)."""
+        status = status or DEFAULT_STATUS.get(kind, 500)
+        family = "DEFAULT_4XX" if status < 500 else "DEFAULT_5XX"
+        specific = self.config.get(kind) or {}
+        fallback = self.config.get(family) or {}
+        status = int(specific.get("StatusCode", status))
+        templates = specific.get("ResponseTemplates") or fallback.get("ResponseTemplates") or {}
+        body = templates.get("application/json")
+        if body is None:
+            body = json.dumps({"message": message})
+        else:
+            body = body.replace("$context.error.messageString", json.dumps(message))
+            body = body.replace("$context.error.message", message)
+        headers = {"x-amzn-ErrorType": _error_type(kind)}
+        return Response(body, status_code=status, media_type="application/json", headers=headers)
+
+
+def _error_type(kind: str) -> str:
+    return {
+        "MISSING_AUTHENTICATION_TOKEN": "MissingAuthenticationTokenException",
+        "REQUEST_TOO_LARGE": "RequestTooLargeException",
+    }.get(kind, "InternalServerErrorException")
+
+
+@dataclass
+class TemplateSettings:
+    """The emulator's settings read from template.yaml."""
+
+    rest_routes: list[RestRoute] | None  # None: every path reaches the handler (/{proxy+})
+    gateway_responses: GatewayResponses
+    timeouts: dict[str, float]  # by function folder name: rest, ws, sweeper
+    memory: dict[str, int]
+
+
+def read_template(template_path: str | os.PathLike[str] | None = None) -> TemplateSettings:
+    """The REST routes, gateway responses, timeouts and memory sizes declared in template.yaml."""
+    from harftet.store.schema import load_template
+
+    template = load_template(template_path)
+    resources: dict[str, Any] = template.get("Resources", {})
+    defaults = template.get("Globals", {}).get("Function", {})
+    routes: list[RestRoute] = []
+    gateway: dict[str, Any] = {}
+    timeouts: dict[str, float] = {}
+    memory: dict[str, int] = {}
+    for resource in resources.values():
+        props = resource.get("Properties") or {}
+        if resource.get("Type") == "AWS::Serverless::Api":
+            gateway.update(props.get("GatewayResponses") or {})
+        if resource.get("Type") != "AWS::Serverless::Function":
+            continue
+        name = Path(str(props.get("CodeUri", ""))).name
+        timeouts[name] = float(props.get("Timeout", defaults.get("Timeout", 3)))
+        memory[name] = int(props.get("MemorySize", defaults.get("MemorySize", 128)))
+        for event in (props.get("Events") or {}).values():
+            if event.get("Type") == "Api":
+                api = event.get("Properties") or {}
+                routes.append(RestRoute.parse(api["Method"], api["Path"]))
+    return TemplateSettings(routes, GatewayResponses(gateway), timeouts, memory)

@@ -1,0 +1,381 @@
+"""Use cases: create players and tables, sit, start, continue, move, leave, presence, sweep.
+
+Every change to a table goes through ``_write``: a strongly consistent read, the due timed
+events (lazy enforcement), the engine, then one conditional write on the version read —
+with any rating changes in the same transaction. Save first, then push.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import secrets
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from harftet.engine import bot, hand
+from harftet.engine import table as life
+from harftet.engine.effects import Outcome
+from harftet.engine.errors import EngineError, NotManagerError, NotSeatedError
+from harftet.engine.moves import Move
+from harftet.engine.state import GameName, Occupant, Table
+from harftet.engine.view import lobby_summary, table_view
+from harftet.identity import Caller, Tokens
+from harftet.push import Sender, fan_out
+from harftet.store.connections import ConnectionStore
+from harftet.store.errors import NotFoundError, VersionConflictError
+from harftet.store.players import PlayerStore, player_update
+from harftet.store.tables import StoredTable, TableStore
+
+logger = logging.getLogger(__name__)
+
+Change = Callable[[Table, float], Outcome]
+BOT_MOVES_PER_CALL = 400
+
+
+class StaleVersionError(Exception):
+    """The client's version is not the table's: it must resync from ``view``."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        super().__init__("the table has changed since your version: resync from the view")
+        self.view = view
+
+
+class BannedError(Exception):
+    """The player may not sit down until ``until`` (epoch seconds)."""
+
+    def __init__(self, until: float) -> None:
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(until))
+        super().__init__(f"you left too many games: you may sit down again at {stamp}")
+        self.until = until
+
+
+class BadRequestError(Exception):
+    """A well-formed request the API refuses (e.g. a seed outside test mode)."""
+
+
+class BusyError(Exception):
+    """Too many writers on one table: a server-side writer gave up after its retries."""
+
+
+def _public_player(item: dict[str, Any]) -> dict[str, Any]:
+    banned = item.get("bannedUntil")
+    return {
+        "playerId": item["playerId"],
+        "name": item["name"],
+        "rating": int(item.get("rating", 0)),
+        "gamesPlayed": int(item.get("gamesPlayed", 0)),
+        "gamesAbandoned": int(item.get("gamesAbandoned", 0)),
+        "bannedUntil": int(banned) if banned is not None and banned > time.time() else None,
+    }
+
+
+class Service:
+    """The application's use cases over injected stores, sender, tokens and clock."""
+
+    def __init__(
+        self,
+        tables: TableStore,
+        players: PlayerStore,
+        connections: ConnectionStore,
+        tokens: Tokens,
+        send: Sender | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+        test_mode: bool = False,
+        retries: int = 10,
+    ) -> None:
+        self.tables = tables
+        self.players = players
+        self.connections = connections
+        self.tokens = tokens
+        self.send = send
+        self.clock = clock
+        self.test_mode = test_mode
+        self.retries = retries
+
+    # -- players ---------------------------------------------------------------------
+    def create_player(self, name: str) -> dict[str, Any]:
+        """A guest account and its token."""
+        player_id = uuid.uuid4().hex
+        item = self.players.create(player_id, name, self.clock())
+        token = self.tokens.issue(player_id, name)  # wall-clock time, like its verification
+        return {**_public_player(item), "token": token}
+
+    def player(self, player_id: str) -> dict[str, Any]:
+        """A player's public profile."""
+        try:
+            return _public_player(self.players.get(player_id))
+        except NotFoundError as error:
+            raise NotFoundError(f"no player {player_id}") from error
+
+    def _occupant(self, caller: Caller) -> Occupant:
+        """The caller as somebody about to sit down (refused while banned)."""
+        try:
+            item = self.players.get(caller.player_id)
+        except NotFoundError as error:
+            raise NotFoundError("your player no longer exists") from error
+        banned = item.get("bannedUntil")
+        if banned is not None and float(banned) > self.clock():
+            raise BannedError(float(banned))
+        return Occupant(caller.player_id, str(item["name"]), rating=int(item.get("rating", 0)))
+
+    # -- tables ----------------------------------------------------------------------
+    def create_table(
+        self,
+        caller: Caller,
+        *,
+        game: GameName,
+        seats: int,
+        hands: int,
+        partners: bool,
+        turn_seconds: int,
+        seed: int | None = None,
+    ) -> dict[str, Any]:
+        """A new waiting table; the caller manages it from seat 0."""
+        if seed is not None and not self.test_mode:
+            raise BadRequestError("seed is accepted only when the operator enables test mode")
+        creator = self._occupant(caller)
+        table = life.new_table(
+            secrets.token_urlsafe(9),
+            game,
+            creator,
+            seed=secrets.randbits(63) if seed is None else seed,
+            now=self.clock(),
+            seats=seats,
+            hands=hands,
+            partners=partners,
+            turn_seconds=turn_seconds,
+        )
+        version = self.tables.create(table)
+        return self._view(StoredTable(table, version), caller.player_id)
+
+    def lobby(self) -> list[dict[str, Any]]:
+        """Tables waiting for players."""
+        return [lobby_summary(t) for t in self.tables.lobby()]
+
+    def view(self, caller: Caller | None, table_id: str) -> dict[str, Any]:
+        """The table as the caller may see it (timed events due now are applied first)."""
+        stored = self._current(table_id)
+        return self._view(stored, caller.player_id if caller else None)
+
+    def sit(self, caller: Caller, table_id: str, seat: int, *, bot: bool = False) -> dict[str, Any]:
+        """Sit down (or, for the manager, seat a computer player)."""
+        if bot:
+            change: Change = lambda t, now: life.seat_bot(t, seat, caller.player_id, now)  # noqa: E731
+        else:
+            occupant = self._occupant(caller)
+            change = lambda t, now: life.sit(t, seat, occupant, now)  # noqa: E731
+        stored = self._write(table_id, change)
+        return self._view(self._run_bots(stored), caller.player_id)
+
+    def leave(self, caller: Caller, table_id: str, seat: int) -> dict[str, Any]:
+        """Stand up from ``seat`` (the manager may also remove a computer player before start)."""
+
+        def change(table: Table, now: float) -> Outcome:
+            life._seat_index(table, seat)
+            occupant = table.seats[seat].occupant
+            if occupant is not None and occupant.bot and table.status == "waiting":
+                if table.manager != caller.player_id:
+                    raise NotManagerError("only the table manager can remove a computer player")
+                return life.leave(table, occupant.player_id, now)
+            if table.seat_of(caller.player_id) != seat:
+                raise NotSeatedError(f"you do not sit at seat {seat}")
+            return life.leave(table, caller.player_id, now)
+
+        stored = self._write(table_id, change)
+        return self._view(self._run_bots(stored), caller.player_id)
+
+    def start(self, caller: Caller, table_id: str) -> dict[str, Any]:
+        """The manager starts the game."""
+        stored = self._write(table_id, lambda t, now: life.start(t, caller.player_id, now))
+        return self._view(self._run_bots(stored), caller.player_id)
+
+    def continue_game(self, caller: Caller, table_id: str) -> dict[str, Any]:
+        """The manager resumes a paused game."""
+        stored = self._write(table_id, lambda t, now: life.continue_game(t, caller.player_id, now))
+        return self._view(self._run_bots(stored), caller.player_id)
+
+    def move(
+        self, caller: Caller, table_id: str, version: int, move_id: str, move: Move
+    ) -> dict[str, Any]:
+        """Apply one move at ``version``; a repeated ``move_id`` returns the same answer."""
+
+        def change(table: Table, now: float) -> Outcome:
+            seat = table.seat_of(caller.player_id)
+            if seat is None:
+                raise NotSeatedError("you do not sit at this table")
+            return hand.apply_move(table, seat, move, now)
+
+        stored = self._write(
+            table_id, change, expected_version=version, move_key=f"{caller.player_id}:{move_id}"
+        )
+        return self._view(self._run_bots(stored), caller.player_id)
+
+    # -- live ------------------------------------------------------------------------
+    def connect(self, caller: Caller, table_id: str, connection_id: str) -> None:
+        """A WebSocket opened on a table: a seated player is connected again."""
+        stored = self.tables.get(table_id)
+        if stored.table.seat_of(caller.player_id) is not None or any(
+            s.original and s.original.player_id == caller.player_id for s in stored.table.seats
+        ):
+            self._write(table_id, lambda t, now: life.reconnect(t, caller.player_id, now))
+        # Registered after the commit: API Gateway refuses posts until $connect returns.
+        self.connections.add(connection_id, table_id, caller.player_id, self.clock())
+
+    def disconnect(self, connection_id: str) -> None:
+        """A WebSocket closed: with no other connection left, the player counts as gone."""
+        old = self.connections.remove(connection_id)
+        if old is not None:
+            self._presence_lost(str(old["tableId"]), str(old["playerId"]))
+
+    def connection(self, connection_id: str) -> dict[str, Any] | None:
+        """What a connection is watching."""
+        return self.connections.get(connection_id)
+
+    def _presence_lost(self, table_id: str, player_id: str) -> None:
+        others = [c for c in self.connections.for_table(table_id) if c["playerId"] == player_id]
+        if not others:
+            with contextlib.suppress(NotFoundError):
+                self._write(table_id, lambda t, now: life.disconnect(t, player_id, now))
+
+    def sweep(self, limit: int = 100) -> int:
+        """Apply the timed events of every table that is due now; returns how many."""
+        done = 0
+        for table_id in self.tables.due(self.clock(), limit):
+            try:
+                self._run_bots(self._current(table_id))
+                done += 1
+            except Exception:  # one broken table must not stop the sweep
+                logger.exception("sweeping a table failed", extra={"tableId": table_id})
+        return done
+
+    def sweep_for(self, seconds: float, sleep: Callable[[float], None] = time.sleep) -> int:
+        """Sweep now, then keep sweeping as events fall due during the next ``seconds``:
+        a per-minute schedule still ends turns on time, and an idle minute costs one query."""
+        end = self.clock() + seconds
+        done = self.sweep()
+        while True:
+            due = self.tables.next_due()
+            now = self.clock()
+            if due is None or due > end:
+                return done
+            if due > now:
+                sleep(min(due, end) - now)
+            done += self.sweep()
+
+    # -- the one write path ----------------------------------------------------------
+    def _current(self, table_id: str) -> StoredTable:
+        """The table with the timed events that are due now applied (lazy enforcement)."""
+        for _ in range(self.retries):
+            stored = self.tables.get(table_id)
+            outcome = life.sweep(stored.table, self.clock())
+            if outcome is None:
+                return stored
+            try:
+                return self._commit(stored, outcome)
+            except VersionConflictError:
+                continue
+        raise BusyError("the table is too busy right now: try again")
+
+    def _write(
+        self,
+        table_id: str,
+        change: Change,
+        *,
+        expected_version: int | None = None,
+        move_key: str | None = None,
+    ) -> StoredTable:
+        """Read, apply ``change``, write on the version read. A client write that names a
+        version gets StaleVersionError on any mismatch; other writers retry on conflict."""
+        for _ in range(self.retries):
+            stored = self._current(table_id)
+            if move_key is not None and move_key in stored.moves:
+                return stored  # the same move again: same answer, nothing changes
+            if expected_version is not None and stored.version != expected_version:
+                raise StaleVersionError(self._view(stored, _player_of(move_key)))
+            outcome = change(stored.table, self.clock())
+            if outcome.table is stored.table:
+                return stored
+            try:
+                return self._commit(stored, outcome, move_key)
+            except VersionConflictError as conflict:
+                if expected_version is not None and conflict.current is not None:
+                    raise StaleVersionError(
+                        self._view(conflict.current, _player_of(move_key))
+                    ) from conflict
+        raise BusyError("the table is too busy right now: try again")
+
+    def _commit(
+        self, stored: StoredTable, outcome: Outcome, move_key: str | None = None
+    ) -> StoredTable:
+        """One conditional write (with rating changes in the same transaction), then push."""
+        now = self.clock()
+        updates = []
+        for change in outcome.effects:
+            player = self.players.get(change.player_id) if change.reason == "leave" else None
+            updates.append(player_update(change, player, now))
+        new = self.tables.save(
+            stored, outcome.table, move_id=move_key, player_updates=updates, now=now
+        )
+        self._push(new)
+        return new
+
+    def _run_bots(self, stored: StoredTable) -> StoredTable:
+        """Let computer players whose turn it is move, through the same write path."""
+        for _ in range(BOT_MOVES_PER_CALL):
+            if not life.is_bot_turn(stored.table):
+                return stored
+
+            def change(table: Table, now: float) -> Outcome:
+                if not life.is_bot_turn(table):
+                    return Outcome(table)
+                seat = table.turn_seat
+                assert seat is not None
+                return hand.apply_move(table, seat, bot.choose_move(table, seat), now)
+
+            stored = self._write(stored.table.table_id, change)
+        return stored
+
+    # -- views and pushes ------------------------------------------------------------
+    def _view(self, stored: StoredTable, viewer: str | None) -> dict[str, Any]:
+        view = table_view(stored.table, viewer)
+        view["version"] = stored.version
+        return view
+
+    def _push(self, stored: StoredTable) -> None:
+        """Send every connection of the table its own player's view; drop gone ones."""
+        if self.send is None:
+            return
+        table_id = stored.table.table_id
+        connections = self.connections.for_table(table_id)
+        if not connections:
+            return
+        views: dict[str, dict[str, Any]] = {}
+        messages = []
+        for connection in connections:
+            player_id = str(connection["playerId"])
+            if player_id not in views:
+                views[player_id] = {"type": "table", "view": self._view(stored, player_id)}
+            messages.append((str(connection["connectionId"]), views[player_id]))
+        for gone in fan_out(self.send, messages):
+            old = self.connections.remove(gone)
+            if old is not None:
+                self._presence_lost(table_id, str(old["playerId"]))
+
+
+def _player_of(move_key: str | None) -> str | None:
+    return move_key.split(":", 1)[0] if move_key else None
+
+
+__all__ = [
+    "BadRequestError",
+    "BannedError",
+    "BusyError",
+    "EngineError",
+    "NotFoundError",
+    "Service",
+    "StaleVersionError",
+]

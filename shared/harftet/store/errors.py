@@ -1,0 +1,20 @@
+"""Errors of the storage layer."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .tables import StoredTable
+
+
+class NotFoundError(Exception):
+    """No such item."""
+
+
+class VersionConflictError(Exception):
+    """Somebody else wrote the table first; ``current`` is the table as it is now."""
+
+    def __init__(self, current: StoredTable | None) -> None:
+        super().__init__("the table changed since it was read")
+        self.current = current

@@ -1,0 +1,87 @@
+"""The players table: name, rating, record (played / abandoned) and leaver bans."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from botocore.exceptions import ClientError
+
+from harftet.engine.effects import RatingChange
+
+from .errors import NotFoundError
+from .items import deserialize, serialize
+
+DEFAULT_RATING = 1000
+DAY = 24 * 3600
+BAN_SECONDS = 2 * 3600
+ABANDONS_FOR_BAN = 3
+
+
+def ban_until(abandons: list[float], now: float) -> float | None:
+    """The end of the ban earned by the abandons of the last 24 hours (``now`` included):
+    the 3rd bans for 2 hours, each further one doubles the ban."""
+    recent = sum(1 for t in abandons if now - t < DAY)
+    if recent < ABANDONS_FOR_BAN:
+        return None
+    return now + BAN_SECONDS * 2 ** (recent - ABANDONS_FOR_BAN)
+
+
+def player_update(
+    change: RatingChange, player: dict[str, Any] | None, now: float
+) -> dict[str, Any]:
+    """The UpdateItem arguments (without TableName) that apply ``change`` to a player."""
+    values: dict[str, Any] = {":d": change.delta, ":one": 1}
+    if change.reason == "game":
+        expression = "ADD rating :d, gamesPlayed :one"
+    else:
+        previous = [float(t) for t in (player or {}).get("abandons", []) if now - float(t) < DAY]
+        abandons = [*previous, now]
+        values[":abandons"] = [int(t) for t in abandons]
+        expression = "ADD rating :d, gamesAbandoned :one SET abandons = :abandons"
+        banned = ban_until(abandons, now)
+        if banned is not None:
+            values[":ban"] = int(banned)
+            expression += ", bannedUntil = :ban"
+    return {
+        "Key": {"playerId": {"S": change.player_id}},
+        "UpdateExpression": expression,
+        "ExpressionAttributeValues": serialize(values),
+    }
+
+
+class PlayerStore:
+    """Guest accounts and their standing."""
+
+    def __init__(self, client: Any, table_name: str) -> None:
+        self._client = client
+        self._name = table_name
+
+    def create(self, player_id: str, name: str, now: float) -> dict[str, Any]:
+        """A new guest account with the default rating."""
+        item = {
+            "playerId": player_id,
+            "name": name,
+            "rating": DEFAULT_RATING,
+            "gamesPlayed": 0,
+            "gamesAbandoned": 0,
+            "createdAt": int(now),
+        }
+        self._client.put_item(
+            TableName=self._name,
+            Item=serialize(item),
+            ConditionExpression="attribute_not_exists(playerId)",
+        )
+        return item
+
+    def get(self, player_id: str) -> dict[str, Any]:
+        """The player's item as plain values; NotFoundError if unknown."""
+        try:
+            response = self._client.get_item(
+                TableName=self._name, Key={"playerId": {"S": player_id}}, ConsistentRead=True
+            )
+        except ClientError as error:  # e.g. a malformed key
+            raise NotFoundError(f"no player {player_id}") from error
+        item = response.get("Item")
+        if item is None:
+            raise NotFoundError(f"no player {player_id}")
+        return deserialize(item)

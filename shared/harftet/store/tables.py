@@ -1,0 +1,225 @@
+"""The tables table: one item per table, written only by a conditional write on its version.
+
+Item: ``tableId``, ``version`` (N), ``state`` (B, the engine's compact codec), ``moves``
+(the last applied move ids, for idempotency — written in the same conditional write),
+``lobby``/``createdAt`` (only while waiting: the sparse lobby index) and ``due``/``deadline``
+(only while something is timed: the sparse index the sweeper reads, never a Scan).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from boto3.dynamodb.types import Binary
+from botocore.exceptions import ClientError
+
+from harftet.engine import codec
+from harftet.engine.state import Table
+from harftet.engine.table import is_bot_turn, next_event_at
+
+from .errors import NotFoundError, VersionConflictError
+from .items import deserialize as _deserialize
+from .items import serialize as _serialize
+
+MOVES_KEPT = 32
+DUE = "due"
+LOBBY = "waiting"
+
+
+@dataclass(slots=True)
+class StoredTable:
+    table: Table
+    version: int
+    moves: dict[str, int] = field(default_factory=dict)  # moveId -> version it produced
+
+
+def _binary(value: Any) -> bytes:
+    return bytes(value.value) if isinstance(value, Binary) else bytes(value)  # type: ignore[attr-defined]
+
+
+def _from_item(item: dict[str, Any]) -> StoredTable:
+    return StoredTable(
+        table=codec.decode(_binary(item["state"])),
+        version=int(item["version"]),
+        moves={k: int(v) for k, v in (item.get("moves") or {}).items()},
+    )
+
+
+def _index_fields(table: Table, now: float) -> tuple[dict[str, Any], list[str]]:
+    """The sparse-index attributes to SET, and those to REMOVE."""
+    sets: dict[str, Any] = {}
+    removes: list[str] = []
+    if table.status == "waiting":
+        sets["lobby"] = LOBBY
+        sets["createdAt"] = int(table.created_at * 1000)
+    else:
+        removes.append("lobby")
+    due = now if is_bot_turn(table) else next_event_at(table)
+    if due is not None:
+        sets["due"] = DUE
+        sets["deadline"] = int(due * 1000)
+    else:
+        removes += ["due", "deadline"]
+    return sets, removes
+
+
+class TableStore:
+    """Reads and writes table items with optimistic locking."""
+
+    def __init__(self, client: Any, table_name: str, players_table: str) -> None:
+        self._client = client
+        self._name = table_name
+        self._players = players_table
+
+    def get(self, table_id: str) -> StoredTable:
+        """The table, read strongly consistently; NotFoundError if there is none."""
+        response = self._client.get_item(
+            TableName=self._name, Key={"tableId": {"S": table_id}}, ConsistentRead=True
+        )
+        item = response.get("Item")
+        if item is None:
+            raise NotFoundError(f"no table {table_id}")
+        return _from_item(_deserialize(item))
+
+    def create(self, table: Table) -> int:
+        """Write a new table at version 1; fails if the id exists."""
+        sets, _ = _index_fields(table, time.time())
+        item = {
+            "tableId": table.table_id,
+            "version": 1,
+            "state": Binary(codec.encode(table)),
+            "moves": {},
+            **sets,
+        }
+        self._client.put_item(
+            TableName=self._name,
+            Item=_serialize(item),
+            ConditionExpression="attribute_not_exists(tableId)",
+        )
+        return 1
+
+    def save(
+        self,
+        stored: StoredTable,
+        table: Table,
+        *,
+        move_id: str | None = None,
+        player_updates: list[dict[str, Any]] | None = None,
+        now: float | None = None,
+    ) -> StoredTable:
+        """Write ``table`` over ``stored`` if nobody wrote in between, with any player updates
+        in the same transaction. Raises VersionConflictError carrying the current item."""
+        version = stored.version + 1
+        moves = dict(stored.moves)
+        if move_id is not None:
+            moves[move_id] = version
+            while len(moves) > MOVES_KEPT:
+                moves.pop(next(iter(moves)))
+        sets, removes = _index_fields(table, time.time() if now is None else now)
+        values: dict[str, Any] = {
+            ":expected": stored.version,
+            ":version": version,
+            ":state": Binary(codec.encode(table)),
+            ":moves": moves,
+        }
+        names: dict[str, str] = {"#v": "version"}
+        assignments = ["#v = :version", "#s = :state", "#m = :moves"]
+        names["#s"] = "state"
+        names["#m"] = "moves"
+        for i, (key, value) in enumerate(sets.items()):
+            names[f"#i{i}"] = key
+            values[f":i{i}"] = value
+            assignments.append(f"#i{i} = :i{i}")
+        expression = "SET " + ", ".join(assignments)
+        if removes:
+            for i, key in enumerate(removes):
+                names[f"#r{i}"] = key
+            expression += " REMOVE " + ", ".join(f"#r{i}" for i in range(len(removes)))
+        update = {
+            "TableName": self._name,
+            "Key": {"tableId": {"S": table.table_id}},
+            "UpdateExpression": expression,
+            "ConditionExpression": "#v = :expected",
+            "ExpressionAttributeNames": names,
+            "ExpressionAttributeValues": _serialize(values),
+            "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+        }
+        try:
+            if player_updates:
+                self._client.transact_write_items(
+                    TransactItems=[{"Update": update}]
+                    + [{"Update": {"TableName": self._players, **u}} for u in player_updates]
+                )
+            else:
+                self._client.update_item(**update)
+        except ClientError as error:
+            raise self._conflict(error, table.table_id) from error
+        return StoredTable(table=table, version=version, moves=moves)
+
+    def _conflict(self, error: ClientError, table_id: str) -> Exception:
+        """Turn a lost race into VersionConflictError with the current item (no second read
+        where DynamoDB returned it)."""
+        code = error.response.get("Error", {}).get("Code")
+        item: Any = error.response.get("Item")
+        if code == "TransactionCanceledException":
+            reasons = error.response.get("CancellationReasons") or []
+            if not reasons or reasons[0].get("Code") != "ConditionalCheckFailed":
+                return error
+            item = reasons[0].get("Item")
+        elif code != "ConditionalCheckFailedException":
+            return error
+        current = _from_item(_deserialize(item)) if item else None
+        if current is None:  # some implementations do not return the old item
+            try:
+                current = self.get(table_id)
+            except NotFoundError:
+                current = None
+        return VersionConflictError(current)
+
+    def due(self, now: float, limit: int = 100) -> list[str]:
+        """Ids of tables whose next timed event is due at ``now`` (sparse index query)."""
+        ids: list[str] = []
+        kwargs: dict[str, Any] = {
+            "TableName": self._name,
+            "IndexName": "deadline-index",
+            "KeyConditionExpression": "#d = :due AND #t <= :now",
+            "ExpressionAttributeNames": {"#d": "due", "#t": "deadline"},
+            "ExpressionAttributeValues": {":due": {"S": DUE}, ":now": {"N": str(int(now * 1000))}},
+            "Limit": limit,
+        }
+        while len(ids) < limit:
+            page = self._client.query(**kwargs)
+            ids += [i["tableId"]["S"] for i in page.get("Items", [])]
+            if "LastEvaluatedKey" not in page:
+                break
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        return ids[:limit]
+
+    def next_due(self) -> float | None:
+        """When the earliest timed event of any table falls due (epoch seconds), or None."""
+        page = self._client.query(
+            TableName=self._name,
+            IndexName="deadline-index",
+            KeyConditionExpression="#d = :due",
+            ExpressionAttributeNames={"#d": "due"},
+            ExpressionAttributeValues={":due": {"S": DUE}},
+            Limit=1,
+        )
+        items = page.get("Items", [])
+        return int(items[0]["deadline"]["N"]) / 1000 if items else None
+
+    def lobby(self, limit: int = 50) -> list[Table]:
+        """Waiting tables, newest first (sparse index query)."""
+        page = self._client.query(
+            TableName=self._name,
+            IndexName="lobby-index",
+            KeyConditionExpression="#l = :w",
+            ExpressionAttributeNames={"#l": "lobby"},
+            ExpressionAttributeValues={":w": {"S": LOBBY}},
+            ScanIndexForward=False,
+            Limit=limit,
+        )
+        items: list[dict[str, Any]] = page.get("Items", [])
+        return [codec.decode(_binary(_deserialize(i)["state"])) for i in items]

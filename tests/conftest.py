@@ -1,0 +1,96 @@
+"""Fixtures shared by every test folder: AWS settings that never reach AWS, a clock the
+tests control, and a service over in-process moto with tables built from template.yaml."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
+os.environ.setdefault("AWS_ACCESS_KEY_ID", "testing")
+os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "testing")
+os.environ.setdefault("TOKEN_SECRET", "tests-only-secret-0123456789abcdefghijklmnop")
+os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
+os.environ.setdefault("POWERTOOLS_METRICS_NAMESPACE", "Harftet")
+os.environ.setdefault("POWERTOOLS_SERVICE_NAME", "harftet")
+
+TABLE_NAMES = {
+    "TablesTable": "harftet-tables",
+    "PlayersTable": "harftet-players",
+    "ConnectionsTable": "harftet-connections",
+}
+
+
+class Clock:
+    """A clock that moves only when a test says so."""
+
+    def __init__(self, now: float = 1_800_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class Outbox:
+    """A WebSocket sender that records every push; ids in ``gone`` answer GoneException."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+        self.gone: set[str] = set()
+
+    def __call__(self, connection_id: str, payload: dict[str, Any]) -> bool:
+        if connection_id in self.gone:
+            return False
+        self.sent.append((connection_id, payload))
+        return True
+
+    def to(self, connection_id: str) -> list[dict[str, Any]]:
+        return [p for c, p in self.sent if c == connection_id]
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def outbox() -> Outbox:
+    return Outbox()
+
+
+@pytest.fixture
+def dynamodb() -> Iterator[Any]:
+    """An in-process moto DynamoDB with the template's tables."""
+    import boto3
+    from harftet.store.schema import create_tables
+    from moto import mock_aws
+
+    with mock_aws():
+        client = boto3.client("dynamodb", region_name="us-east-1")
+        create_tables(client, TABLE_NAMES)
+        yield client
+
+
+@pytest.fixture
+def service(dynamodb: Any, clock: Clock, outbox: Outbox) -> Any:
+    from harftet.identity import Tokens
+    from harftet.service import Service
+    from harftet.store.connections import ConnectionStore
+    from harftet.store.players import PlayerStore
+    from harftet.store.tables import TableStore
+
+    return Service(
+        tables=TableStore(dynamodb, TABLE_NAMES["TablesTable"], TABLE_NAMES["PlayersTable"]),
+        players=PlayerStore(dynamodb, TABLE_NAMES["PlayersTable"]),
+        connections=ConnectionStore(dynamodb, TABLE_NAMES["ConnectionsTable"]),
+        tokens=Tokens(os.environ["TOKEN_SECRET"]),
+        send=outbox,
+        clock=clock,
+        test_mode=True,
+    )

@@ -1,0 +1,65 @@
+"""Fixtures for end-to-end tests over the local stack: real HTTP and WebSocket, moto DynamoDB.
+
+- `local_stack`: the base URL (`http://127.0.0.1:PORT`) of a stack running the real handlers
+  (functions/*/app.py), started once per test session (once per xdist worker). The WebSocket
+  is at `local_stack.replace("http", "ws") + "/ws"`.
+- `local_stack_info`: the same stack as a `RunningStack`: `.ws_url`, `.dynamodb_endpoint`,
+  `.env` (the handlers' environment, TOKEN_SECRET included) and `.log_tail()`.
+- `stack_factory`: start another stack, e.g. `stack_factory(rest_handler=path, env={...})`
+  (arguments of `harftet.localstack.stack.launch`); every stack started is stopped at the end.
+
+Each stack is a child process (`python -m harftet.localstack --port 0`) so that its moto state
+never meets the in-process `mock_aws` of other tests. When an e2e test fails, the end of each
+stack's log is attached to the report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from harftet.localstack.stack import RunningStack, launch
+
+_started: list[RunningStack] = []
+
+StackFactory = Callable[..., RunningStack]
+
+
+@pytest.fixture(scope="session")
+def stack_factory(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StackFactory]:
+    """Start local stacks on free ports; all are stopped when the session ends."""
+    mine: list[RunningStack] = []
+
+    def start(name: str = "stack", **options: Any) -> RunningStack:
+        stack = launch(tmp_path_factory.mktemp(name), **options)
+        mine.append(stack)
+        _started.append(stack)
+        return stack
+
+    yield start
+    for stack in mine:
+        stack.stop()
+        _started.remove(stack)
+
+
+@pytest.fixture(scope="session")
+def local_stack_info(stack_factory: StackFactory) -> RunningStack:
+    """The session's stack with the real handlers and template.yaml's routes."""
+    return stack_factory("local-stack")
+
+
+@pytest.fixture(scope="session")
+def local_stack(local_stack_info: RunningStack) -> str:
+    """Base URL of the session's stack with the real handlers."""
+    return local_stack_info.base_url
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Attach the local stacks' logs to a failed e2e test's report."""
+    report = yield
+    if report.failed and item.get_closest_marker("e2e") is not None:
+        for stack in _started:
+            report.sections.append((f"local stack log ({stack.base_url})", stack.log_tail()))
+    return report

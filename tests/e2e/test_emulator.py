@@ -1,0 +1,417 @@
+"""The local API Gateway emulator, exercised over real HTTP and WebSocket with echo handlers."""
+
+from __future__ import annotations
+
+import base64
+import json
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import boto3
+import httpx
+import pytest
+from harftet.localstack.dynamo import MotoDynamo
+from harftet.localstack.stack import RunningStack
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import ClientConnection, connect
+
+pytestmark = pytest.mark.e2e
+
+ECHO = Path(__file__).parent / "echo_handlers"
+
+
+@pytest.fixture(scope="module")
+def echo(stack_factory: Callable[..., RunningStack], tmp_path_factory: pytest.TempPathFactory):
+    """A stack running the echo handlers, every path routed to the REST handler."""
+    log = tmp_path_factory.mktemp("echo") / "echo.log"
+    log.touch()
+    stack = stack_factory(
+        "echo",
+        rest_handler=ECHO / "rest.py",
+        ws_handler=ECHO / "ws.py",
+        sweeper=ECHO / "sweeper.py",
+        env={"ECHO_LOG": str(log)},
+        sweep_seconds=0.2,
+        proxy_all=True,
+    )
+    stack.echo_log = log  # type: ignore[attr-defined]
+    return stack
+
+
+@pytest.fixture
+def http(echo: RunningStack) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=echo.base_url, timeout=20) as client:
+        yield client
+
+
+@pytest.fixture
+def management(echo: RunningStack) -> Any:
+    """The Management API client a handler would use, pointed at the emulator."""
+    return boto3.client(
+        "apigatewaymanagementapi",
+        endpoint_url=echo.base_url,
+        region_name="us-east-1",
+        aws_access_key_id="local",
+        aws_secret_access_key="local",
+    )
+
+
+def open_socket(stack: RunningStack, query: str = "token=ok") -> ClientConnection:
+    return connect(f"{stack.ws_url}?{query}", open_timeout=10)
+
+
+def ask(ws: ClientConnection, message: dict[str, Any]) -> Any:
+    ws.send(json.dumps(message))
+    return json.loads(ws.recv(timeout=10))
+
+
+def log_entries(stack: RunningStack) -> list[dict[str, Any]]:
+    path: Path = stack.echo_log  # type: ignore[attr-defined]
+    return [json.loads(line) for line in path.read_text().splitlines() if line]
+
+
+def wait_for_log(stack: RunningStack, found: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        for entry in log_entries(stack):
+            if found(entry):
+                return entry
+        time.sleep(0.05)
+    raise AssertionError("the expected handler call never happened")
+
+
+# --- REST ----------------------------------------------------------------------------------
+
+
+def test_health_answers_ok_once_the_stack_is_ready(http: httpx.Client) -> None:
+    response = http.get("/health")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+
+
+def test_a_rest_request_reaches_the_handler_as_an_api_gateway_proxy_event(
+    http: httpx.Client,
+) -> None:
+    response = http.post(
+        "/tables/abc/moves?x=1&x=2&y=", content=b'{"a": 1}', headers={"X-Custom": "v"}
+    )
+    event = response.json()["event"]
+    assert response.status_code == 200
+    assert event["httpMethod"] == "POST"
+    assert event["path"] == "/tables/abc/moves"
+    assert event["resource"] == "/{proxy+}"
+    assert event["pathParameters"] == {"proxy": "tables/abc/moves"}
+    assert event["queryStringParameters"] == {"x": "2", "y": ""}
+    assert event["multiValueQueryStringParameters"] == {"x": ["1", "2"], "y": [""]}
+    assert event["headers"]["x-custom"] == "v"
+    assert event["multiValueHeaders"]["x-custom"] == ["v"]
+    assert event["body"] == '{"a": 1}'
+    assert event["isBase64Encoded"] is False
+    assert event["stageVariables"] is None
+    context = event["requestContext"]
+    assert context["httpMethod"] == "POST"
+    assert context["resourcePath"] == "/{proxy+}"
+    assert context["identity"]["sourceIp"] == "127.0.0.1"
+    assert isinstance(context["requestTimeEpoch"], int)
+    assert uuid.UUID(context["requestId"])
+    assert response.headers["x-amzn-RequestId"] == context["requestId"]
+
+
+def test_a_request_without_query_or_body_carries_nones_as_api_gateway_does(
+    http: httpx.Client,
+) -> None:
+    event = http.get("/plain").json()["event"]
+    assert event["queryStringParameters"] is None
+    assert event["multiValueQueryStringParameters"] is None
+    assert event["body"] is None
+
+
+def test_a_binary_request_body_arrives_base64_encoded(http: httpx.Client) -> None:
+    event = http.post("/upload", content=bytes(range(256))).json()["event"]
+    assert event["isBase64Encoded"] is True
+    assert base64.b64decode(event["body"]) == bytes(range(256))
+
+
+def test_the_handlers_status_headers_and_body_come_back(http: httpx.Client) -> None:
+    response = http.get("/status/201")
+    assert response.status_code == 201
+    assert response.text == "custom body"
+    assert response.headers["x-single"] == "one"
+    assert response.headers.get_list("x-multi") == ["a", "b"]
+    assert response.headers.get_list("x-both") == ["from-multi"]  # multi-value wins
+
+
+def test_a_base64_response_is_decoded_for_the_client(http: httpx.Client) -> None:
+    response = http.get("/binary")
+    assert response.content == bytes(range(256))
+
+
+@pytest.mark.parametrize("path", ["/raise", "/malformed", "/not-json"])
+def test_a_failing_handler_gives_502_internal_server_error(http: httpx.Client, path: str) -> None:
+    response = http.get(path)
+    assert response.status_code == 502
+    assert "Internal server error" in response.text  # in template.yaml's DEFAULT_5XX shape
+
+
+def test_an_execution_environment_that_dies_is_replaced(http: httpx.Client) -> None:
+    assert http.get("/exit").status_code == 502
+    assert http.get("/after-exit").status_code == 200
+
+
+def test_a_payload_over_10_mb_is_refused_with_413(http: httpx.Client) -> None:
+    response = http.post("/big", content=b"x" * (10 * 1024 * 1024 + 1))
+    assert response.status_code == 413
+
+
+def test_requests_run_concurrently_in_separate_execution_environments(echo: RunningStack) -> None:
+    def call(_: int) -> dict[str, Any]:
+        response = httpx.get(f"{echo.base_url}/sleep?s=0.6", timeout=20)
+        result: dict[str, Any] = response.json()
+        return result
+
+    with ThreadPoolExecutor(4) as pool:
+        runs = list(pool.map(call, range(4)))
+    assert max(r["start"] for r in runs) < min(r["end"] for r in runs)  # all four overlapped
+    assert len({r["pid"] for r in runs}) == 4
+
+
+def test_the_handler_gets_a_lambda_context_and_the_stacks_environment(
+    http: httpx.Client, echo: RunningStack
+) -> None:
+    first, second = http.get("/context").json(), http.get("/context").json()
+    assert first["function_name"] == "harftet-rest"
+    assert first["invoked_function_arn"].endswith(":function:harftet-rest")
+    assert first["log_group_name"] == "/aws/lambda/harftet-rest"
+    assert first["aws_request_id"] != second["aws_request_id"]
+    assert first["remaining"] > 0
+    env = first["env"]
+    assert env["WS_ENDPOINT"] == echo.base_url
+    assert env["AWS_ENDPOINT_URL_DYNAMODB"] == echo.dynamodb_endpoint
+    assert env["TABLES_TABLE"] == "harftet-tables"
+    assert env["TEST_MODE"] == "1"
+    assert env["TOKEN_SECRET"] == echo.env["TOKEN_SECRET"]
+    assert env["POWERTOOLS_SERVICE_NAME"] == "harftet"
+
+
+# --- WebSocket -----------------------------------------------------------------------------
+
+
+def test_connect_passes_the_query_and_messages_reach_default(echo: RunningStack) -> None:
+    with open_socket(echo, "token=ok&tableId=T1") as ws:
+        reply = ask(ws, {"action": "echo", "data": "hi"})
+    assert reply["echo"] == "hi"
+    assert reply["routeKey"] == "$default"
+    assert reply["eventType"] == "MESSAGE"
+    connect_event = wait_for_log(
+        echo, lambda e: e.get("route") == "$connect" and e["connectionId"] == reply["connectionId"]
+    )
+    assert connect_event["query"] == {"token": "ok", "tableId": "T1"}
+
+
+@pytest.mark.parametrize(("token", "status"), [("bad", 401), ("forbidden", 403), ("boom", 502)])
+def test_connect_is_refused_when_the_handler_says_no(
+    echo: RunningStack, token: str, status: int
+) -> None:
+    with pytest.raises(InvalidStatus) as refused:
+        open_socket(echo, f"token={token}")
+    assert refused.value.response.status_code == status
+
+
+def test_messages_from_one_client_are_handled_in_order(echo: RunningStack) -> None:
+    with open_socket(echo) as ws:
+        for n in range(30):
+            ws.send(json.dumps({"action": "echo", "data": n}))
+        received = [json.loads(ws.recv(timeout=10))["echo"] for _ in range(30)]
+    assert received == list(range(30))
+
+
+def test_a_failing_message_handler_answers_internal_server_error(echo: RunningStack) -> None:
+    with open_socket(echo) as ws:
+        reply = ask(ws, {"action": "raise"})
+    assert reply["message"] == "Internal server error"
+
+
+def test_post_to_connection_reaches_the_socket(echo: RunningStack, management: Any) -> None:
+    with open_socket(echo) as ws:
+        me = ask(ws, {"action": "echo"})["connectionId"]
+        management.post_to_connection(ConnectionId=me, Data=b'{"pushed": true}')
+        assert json.loads(ws.recv(timeout=10)) == {"pushed": True}
+
+
+def test_a_handler_pushes_to_another_connection_until_it_is_gone(echo: RunningStack) -> None:
+    with open_socket(echo) as sender:
+        with open_socket(echo) as receiver:
+            target = ask(receiver, {"action": "echo"})["connectionId"]
+            assert ask(sender, {"action": "send", "to": target, "data": "psst"}) == {"sent": True}
+            assert json.loads(receiver.recv(timeout=10)) == "psst"
+        wait_for_log(
+            echo, lambda e: e.get("route") == "$disconnect" and e["connectionId"] == target
+        )
+        assert ask(sender, {"action": "send", "to": target, "data": "late"}) == {"gone": True}
+
+
+def test_get_connection_describes_the_socket(echo: RunningStack, management: Any) -> None:
+    with open_socket(echo) as ws:
+        me = ask(ws, {"action": "echo"})["connectionId"]
+        info = management.get_connection(ConnectionId=me)
+        from_handler = ask(ws, {"action": "info"})
+    assert info["Identity"]["SourceIp"] == "127.0.0.1"
+    assert info["LastActiveAt"] >= info["ConnectedAt"]
+    assert from_handler["sourceIp"] == "127.0.0.1"
+
+
+def test_delete_connection_closes_the_socket_and_fires_disconnect(
+    echo: RunningStack, management: Any
+) -> None:
+    with open_socket(echo) as ws:
+        me = ask(ws, {"action": "echo"})["connectionId"]
+        management.delete_connection(ConnectionId=me)
+        with pytest.raises(ConnectionClosed):
+            ws.recv(timeout=10)
+    wait_for_log(echo, lambda e: e.get("route") == "$disconnect" and e["connectionId"] == me)
+
+
+def test_a_handler_can_close_its_own_connection(echo: RunningStack) -> None:
+    with open_socket(echo) as ws:
+        ws.send(json.dumps({"action": "kick"}))
+        with pytest.raises(ConnectionClosed):
+            ws.recv(timeout=10)
+
+
+def test_closing_the_socket_fires_disconnect(echo: RunningStack) -> None:
+    with open_socket(echo) as ws:
+        me = ask(ws, {"action": "echo"})["connectionId"]
+    entry = wait_for_log(
+        echo, lambda e: e.get("route") == "$disconnect" and e["connectionId"] == me
+    )
+    assert entry["status"] == 1000
+
+
+@pytest.mark.parametrize("call", ["post_to_connection", "get_connection", "delete_connection"])
+def test_an_unknown_connection_is_gone(management: Any, call: str) -> None:
+    kwargs: dict[str, Any] = {"ConnectionId": "nobodyHome12="}
+    if call == "post_to_connection":
+        kwargs["Data"] = b"{}"
+    with pytest.raises(management.exceptions.GoneException):
+        getattr(management, call)(**kwargs)
+
+
+def test_the_management_api_also_answers_under_a_stage_path(echo: RunningStack) -> None:
+    with open_socket(echo) as ws:
+        me = ask(ws, {"action": "echo"})["connectionId"]
+        response = httpx.post(f"{echo.base_url}/local/@connections/{me}", content=b'"staged"')
+        assert response.status_code == 200
+        assert json.loads(ws.recv(timeout=10)) == "staged"
+
+
+# --- the schedule, the process, DynamoDB -----------------------------------------------------
+
+
+def test_the_sweeper_runs_on_its_schedule(echo: RunningStack) -> None:
+    entry = wait_for_log(echo, lambda e: "sweep" in e)
+    assert entry == {"sweep": "Scheduled Event", "source": "aws.events"}
+
+
+def test_the_stack_starts_within_seconds_and_stops_cleanly_on_ctrl_c(
+    stack_factory: Callable[..., RunningStack],
+) -> None:
+    started = time.monotonic()
+    stack = stack_factory("quick", rest_handler=ECHO / "rest.py", ws_handler=None, sweeper=None)
+    assert time.monotonic() - started < 5
+    assert httpx.get(f"{stack.base_url}/health").status_code == 200
+    stack.stop()
+    assert stack.process.returncode == 0, stack.log_tail()
+
+
+@pytest.fixture
+def racy_scheduler() -> Iterator[None]:
+    """Switch threads very often, so an unlocked read-check-write would be caught."""
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    yield
+    sys.setswitchinterval(before)
+
+
+def test_concurrent_conditional_writes_on_one_item_have_exactly_one_winner(
+    racy_scheduler: None,
+) -> None:
+    dynamo = MotoDynamo()
+    dynamo.start()
+    try:
+        client = dynamo.client()
+        table = f"race-{uuid.uuid4().hex}"
+        client.create_table(
+            TableName=table,
+            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+            BillingMode="PAY_PER_REQUEST",
+        )
+        for _ in range(10):
+            client.put_item(TableName=table, Item={"pk": {"S": "t"}, "version": {"N": "0"}})
+            winners = _race(client, table, writers=16)
+            assert len(winners) == 1
+    finally:
+        dynamo.stop()
+
+
+def _race(client: Any, table: str, writers: int) -> list[int]:
+    start = threading.Barrier(writers)
+    errors = client.exceptions
+
+    def write(n: int) -> int | None:
+        start.wait()
+        try:
+            client.update_item(
+                TableName=table,
+                Key={"pk": {"S": "t"}},
+                UpdateExpression="SET version = :next, writer = :n",
+                ConditionExpression="version = :seen",
+                ExpressionAttributeValues={
+                    ":seen": {"N": "0"},
+                    ":next": {"N": "1"},
+                    ":n": {"N": str(n)},
+                },
+            )
+        except errors.ConditionalCheckFailedException:
+            return None
+        return n
+
+    with ThreadPoolExecutor(writers) as pool:
+        return [n for n in pool.map(write, range(writers)) if n is not None]
+
+
+# --- the real handlers behind the same emulator ----------------------------------------------
+
+
+def test_the_real_stack_refuses_paths_outside_template_yaml_in_the_api_error_shape(
+    local_stack: str,
+) -> None:
+    assert httpx.get(f"{local_stack}/health").json() == {"status": "ok"}
+    response = httpx.delete(f"{local_stack}/players")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"
+
+
+def test_the_real_handlers_serve_a_player_a_table_and_a_socket(
+    local_stack_info: RunningStack,
+) -> None:
+    with httpx.Client(base_url=local_stack_info.base_url, timeout=20) as http:
+        player = http.post("/players", json={"name": "Ayşe"})
+        assert player.status_code == 201, player.text
+        auth = {"Authorization": f"Bearer {player.json()['token']}"}
+        table = http.post("/tables", json={"game": "harftet", "seats": 2}, headers=auth)
+        assert table.status_code == 201, table.text
+    query = f"token={player.json()['token']}&tableId={table.json()['tableId']}"
+    with open_socket(local_stack_info, query) as ws:
+        ws.send(json.dumps({"action": "ping"}))
+        while json.loads(ws.recv(timeout=10)).get("type") != "pong":
+            pass  # table views pushed on connect come first
+    with pytest.raises(InvalidStatus) as refused:
+        open_socket(local_stack_info, f"token=forged&tableId={table.json()['tableId']}")
+    assert refused.value.response.status_code == 401

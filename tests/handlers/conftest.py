@@ -1,0 +1,327 @@
+"""The real Lambda handlers (functions/*/app.py) over in-process moto, fed the events/ files.
+
+The three functions share one service (``wiring.default_service`` is cached per process);
+each test gets fresh tables, the test clock and the recording sender through it.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import json
+import os
+import re
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import boto3
+import pytest
+from moto import mock_aws  # imported before any client exists, so every client is mocked
+
+ROOT = Path(__file__).resolve().parents[2]
+EVENTS = ROOT / "events"
+PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
+SEED = 8675309412  # a distinctive number: it must never appear in a response
+# One session for the whole run: a client per test from it is cheap (tooling.md §2).
+SESSION = boto3.session.Session(region_name="us-east-1")
+
+
+def _root_table_names() -> dict[str, str]:
+    """TABLE_NAMES of tests/conftest.py (loaded by path: every conftest is named conftest)."""
+    spec = importlib.util.spec_from_file_location(
+        "harftet_tests_root_conftest", ROOT / "tests" / "conftest.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return dict(module.TABLE_NAMES)
+
+
+TABLE_NAMES = _root_table_names()
+
+
+def _load(function: str) -> Any:
+    path = ROOT / "functions" / function / "app.py"
+    name = f"harftet_handler_{function}_app"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def apps() -> SimpleNamespace:
+    """functions/rest, ws and sweeper app.py, imported once as Lambda would (cold start)."""
+    from harftet import wiring
+
+    env = {
+        "TABLES_TABLE": TABLE_NAMES["TablesTable"],
+        "PLAYERS_TABLE": TABLE_NAMES["PlayersTable"],
+        "CONNECTIONS_TABLE": TABLE_NAMES["ConnectionsTable"],
+        "TEST_MODE": "true",
+    }
+    saved = {k: os.environ.get(k) for k in [*env, "WS_ENDPOINT"]}
+    os.environ.update(env)
+    os.environ.pop("WS_ENDPOINT", None)  # no real WebSocket API: tests inject the sender
+    wiring.default_service.cache_clear()
+    try:
+        loaded = SimpleNamespace(rest=_load("rest"), ws=_load("ws"), sweeper=_load("sweeper"))
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    assert loaded.rest.service is loaded.ws.service is loaded.sweeper.service
+    return loaded
+
+
+@pytest.fixture(scope="session")
+def table_names() -> dict[str, str]:
+    """Logical id → table name, as tests/conftest.py names them."""
+    return dict(TABLE_NAMES)
+
+
+@pytest.fixture(scope="session")
+def table_kwargs() -> list[dict[str, Any]]:
+    """create_table arguments for the template's tables, read from template.yaml once."""
+    from harftet.store.schema import create_table_kwargs, table_definitions
+
+    definitions = table_definitions()
+    return [create_table_kwargs(definitions[key], name) for key, name in TABLE_NAMES.items()]
+
+
+@pytest.fixture
+def dynamodb(table_kwargs: list[dict[str, Any]]) -> Iterator[Any]:
+    """The template's tables in a fresh in-process moto (the root fixture, made faster)."""
+    with mock_aws():
+        client = SESSION.client("dynamodb")
+        for kwargs in table_kwargs:
+            client.create_table(**kwargs)
+        yield client
+
+
+@pytest.fixture
+def service(apps: SimpleNamespace, dynamodb: Any, clock: Any, outbox: Any, monkeypatch) -> Any:
+    """The handlers' own service, with the test clock and the recording WebSocket sender."""
+    shared = apps.rest.service
+    monkeypatch.setattr(shared, "clock", clock)
+    monkeypatch.setattr(shared, "send", outbox)
+    monkeypatch.setattr(shared, "test_mode", True)
+    return shared
+
+
+@dataclass(frozen=True)
+class LambdaContext:
+    function_name: str = "harftet-RestFunction-1A2B3C4D"
+    function_version: str = "$LATEST"
+    memory_limit_in_mb: int = 512
+    invoked_function_arn: str = (
+        "arn:aws:lambda:us-east-1:123456789012:function:harftet-RestFunction-1A2B3C4D"
+    )
+    aws_request_id: str = "52fdfc07-2182-154f-163f-5f0f9a621d72"
+    log_group_name: str = "/aws/lambda/harftet-RestFunction-1A2B3C4D"
+    log_stream_name: str = "2026/01/01/[$LATEST]0123456789abcdef"
+
+    def get_remaining_time_in_millis(self) -> int:
+        return 10_000
+
+
+def _substitute(value: Any, values: dict[str, str]) -> Any:
+    if isinstance(value, str):
+        return PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), value)
+    if isinstance(value, dict):
+        return {k: _substitute(v, values) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_substitute(v, values) for v in value]
+    return value
+
+
+def placeholders(value: Any) -> set[str]:
+    """The placeholder names left anywhere in an event."""
+    return set(PLACEHOLDER.findall(json.dumps(value, ensure_ascii=False)))
+
+
+def load_event(name: str, /, body: Any = ..., **values: Any) -> dict[str, Any]:
+    """events/<name>.json with its placeholders replaced; ``body`` replaces the body
+    (a str as is, anything else as JSON). Without ``token`` the Authorization is dropped."""
+    event = json.loads((EVENTS / f"{name}.json").read_text())
+    if body is not ...:
+        event["body"] = body if isinstance(body, str) or body is None else json.dumps(body)
+    event = _substitute(event, {k: str(v) for k, v in values.items() if v is not None})
+    if values.get("token") is None:
+        for key in ("headers", "multiValueHeaders"):
+            if event.get(key):
+                event[key].pop("Authorization", None)
+        query = event.get("queryStringParameters")
+        if query and "token" in query and "{{" in query["token"]:
+            del query["token"]
+            event["multiValueQueryStringParameters"].pop("token", None)
+    left = placeholders(event)
+    assert not left, f"placeholders left in {name}: {sorted(left)}"
+    return event
+
+
+@dataclass
+class Reply:
+    status: int
+    body: Any
+    raw: str
+    headers: dict[str, str]
+
+
+def _keys(value: Any) -> Iterator[str]:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield k
+            yield from _keys(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _keys(v)
+
+
+def assert_nothing_secret(raw: str, body: Any) -> None:
+    """No response ever shows the shuffle seed (its value or a "seed" field)."""
+    assert str(SEED) not in raw
+    assert "seed" not in {k.lower() for k in _keys(body)}
+
+
+class Rest:
+    """Invokes the REST handler with events/rest/*.json; every reply is kept in ``replies``."""
+
+    def __init__(self, module: Any) -> None:
+        self.module = module
+        self.replies: list[Reply] = []
+
+    def invoke(self, event: dict[str, Any]) -> Reply:
+        result = self.module.handler(copy.deepcopy(event), LambdaContext())
+        raw = result.get("body") or ""
+        headers = {k: v[-1] for k, v in (result.get("multiValueHeaders") or {}).items()}
+        headers.update(result.get("headers") or {})
+        reply = Reply(result["statusCode"], json.loads(raw) if raw else None, raw, headers)
+        assert_nothing_secret(raw, reply.body)
+        self.replies.append(reply)
+        return reply
+
+    def __call__(self, name: str, /, body: Any = ..., **values: Any) -> Reply:
+        return self.invoke(load_event(f"rest/{name}", body, **values))
+
+
+class Ws:
+    """Invokes the WebSocket handler with events/ws/*.json."""
+
+    def __init__(self, module: Any) -> None:
+        self.module = module
+
+    def __call__(self, name: str, /, body: Any = ..., **values: Any) -> dict[str, Any]:
+        event = load_event(f"ws/{name}", body, **values)
+        context = LambdaContext(function_name="harftet-WsFunction-1A2B3C4D")
+        return self.module.handler(event, context)
+
+
+@pytest.fixture
+def ws(apps: SimpleNamespace, service: Any) -> Ws:
+    return Ws(apps.ws)
+
+
+def kastet_meld(hand: list[dict[str, Any]]) -> list[int] | None:
+    """Ids of three tiles of ``hand`` that form a Kastet run or set (jokers left out)."""
+    faces = {(t["color"], t["number"]): t["id"] for t in hand if not t.get("joker")}
+    for (color, number), tile in sorted(faces.items(), key=lambda f: f[0][1]):
+        if (color, number + 1) in faces and (color, number + 2) in faces:
+            return [tile, faces[(color, number + 1)], faces[(color, number + 2)]]
+    for number in range(1, 14):
+        same = [
+            faces[(c, number)] for c in ("red", "yellow", "blue", "black") if (c, number) in faces
+        ]
+        if len(same) >= 3:
+            return same[:3]
+    return None
+
+
+def tile_ids(value: Any) -> set[int]:
+    """Every tile id in a response (tiles are the objects with an id and a face)."""
+    found: set[int] = set()
+    if isinstance(value, dict):
+        if "id" in value and ({"color", "letter", "joker"} & value.keys()):
+            found.add(value["id"])
+        for v in value.values():
+            found |= tile_ids(v)
+    elif isinstance(value, list):
+        for v in value:
+            found |= tile_ids(v)
+    return found
+
+
+@dataclass(frozen=True)
+class Player:
+    token: str
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Game:
+    table_id: str
+    players: list[Player]
+
+
+class Api(Rest):
+    """The REST handler plus the few builders and helpers every test needs (test modules
+    reach them through this fixture: each conftest.py is imported as "conftest")."""
+
+    SEED = SEED
+    event = staticmethod(load_event)
+    meld = staticmethod(kastet_meld)
+    tile_ids = staticmethod(tile_ids)
+
+    def player(self, name: str = "Oyuncu") -> Player:
+        reply = self("create-player", name=name)
+        assert reply.status == 201, reply.body
+        return Player(reply.body["token"], reply.body["playerId"], name)
+
+    def table(self, owner: Player, **options: Any) -> dict[str, Any]:
+        """A new waiting table (2-seat, 1-hand Kastet unless told otherwise); its view."""
+        body = {"game": "kastet", "seats": 2, "hands": 1, **options}
+        reply = self("create-table", body=body, token=owner.token)
+        assert reply.status == 201, reply.body
+        return reply.body
+
+    def game(self, seats: int = 2, seed: int | None = SEED, **options: Any) -> Game:
+        """A started table with ``seats`` human players (seat order = player order)."""
+        players = [self.player(f"Oyuncu{i}") for i in range(seats)]
+        table_id = self.table(players[0], seats=seats, seed=seed, **options)["tableId"]
+        for i, p in enumerate(players[1:], start=1):
+            assert self("sit", token=p.token, tableId=table_id, seat=i).status == 200
+        assert self("start", token=players[0].token, tableId=table_id).status == 200
+        return Game(table_id, players)
+
+    def view(self, player: Player, table_id: str) -> dict[str, Any]:
+        reply = self("get-table", token=player.token, tableId=table_id)
+        assert reply.status == 200, reply.body
+        return reply.body
+
+    def turn(self, game: Game) -> tuple[Player, dict[str, Any]]:
+        """Whose turn it is, and the table as they see it."""
+        seat = self.view(game.players[0], game.table_id)["turn"]["seat"]
+        player = game.players[seat]
+        return player, self.view(player, game.table_id)
+
+    @contextmanager
+    def unchanged(self, player: Player, table_id: str) -> Iterator[dict[str, Any]]:
+        """Asserts the table (as ``player`` sees it, version included) is the same after."""
+        before = self.view(player, table_id)
+        yield before
+        assert self.view(player, table_id) == before
+
+
+@pytest.fixture
+def api(apps: SimpleNamespace, service: Any) -> Api:
+    return Api(apps.rest)

@@ -1,0 +1,747 @@
+"""The REST handler (functions/rest/app.py) replaying events/rest/*.json over in-process moto.
+
+Every route's success and every documented error of API.md; a rejected request never
+changes the table, and no response shows the seed or another seat's hand.
+"""
+
+from __future__ import annotations
+
+import jwt
+import pytest
+from harftet.identity import Tokens
+
+pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
+
+PUBLIC_PLAYER = {"playerId", "name", "rating", "gamesPlayed", "gamesAbandoned", "bannedUntil"}
+VIEW_FIELDS = {
+    "tableId", "game", "version", "status", "manager", "hands", "handNumber", "partners",
+    "turnSeconds", "seats", "turn", "pile", "series", "pairs", "handResults", "result",
+}  # fmt: skip
+SEAT_FIELDS = {"seat", "playerId", "name", "connected", "bot", "tiles", "penalty"}
+
+
+def tiles(api, view: dict) -> dict:
+    """tile1..tile3 of move-lay: three tiles of the caller's hand that form a Kastet meld."""
+    meld = api.meld(view["hand"])
+    assert meld is not None, "the seeded deal gives the first player a meld"
+    return {f"tile{i + 1}": tile for i, tile in enumerate(meld)}
+
+
+def error_of(reply, status: int, code: str) -> dict:
+    """The error of a rejected reply, after checking its status, code and shape."""
+    assert reply.status == status, reply.body
+    assert reply.headers.get("Content-Type") == "application/json"
+    error = reply.body["error"]
+    assert error["code"] == code and isinstance(error["message"], str) and error["message"]
+    return error
+
+
+def expired_token(player_id: str) -> str:
+    import os
+
+    return Tokens(os.environ["TOKEN_SECRET"], lifetime=-10).issue(player_id, "Eski")
+
+
+def forged_token(player_id: str) -> str:
+    return Tokens("somebody-else's-secret-0123456789abcdef").issue(player_id, "Sahte")
+
+
+# -- health and routes -------------------------------------------------------------------
+def test_health_answers_200_without_a_token(api):
+    reply = api("health")
+    assert reply.status == 200 and reply.body == {"status": "ok"}
+
+
+def test_an_unknown_route_is_404_not_found(api):
+    error_of(api("unknown-route"), 404, "not_found")
+
+
+def test_a_known_path_with_a_method_it_does_not_have_is_404(api):
+    owner = api.player()
+    table_id = api.table(owner)["tableId"]
+    event = api.event("rest/start", token=owner.token, tableId=table_id)
+    event["httpMethod"] = event["requestContext"]["httpMethod"] = "PUT"
+    with api.unchanged(owner, table_id):
+        error_of(api.invoke(event), 404, "not_found")
+
+
+# -- players -----------------------------------------------------------------------------
+def test_a_new_guest_gets_a_token_that_names_them_and_a_1000_rating(api):
+    reply = api("create-player", name="Ayşe")
+    assert reply.status == 201
+    assert set(reply.body) >= {"playerId", "name", "token", "rating"}
+    assert reply.body["name"] == "Ayşe" and reply.body["rating"] == 1000
+    profile = api("get-player", token=reply.body["token"], playerId=reply.body["playerId"])
+    assert profile.status == 200 and set(profile.body) == PUBLIC_PLAYER
+    assert profile.body == {
+        "playerId": reply.body["playerId"],
+        "name": "Ayşe",
+        "rating": 1000,
+        "gamesPlayed": 0,
+        "gamesAbandoned": 0,
+        "bannedUntil": None,
+    }
+
+
+def test_any_player_may_read_another_players_profile_but_not_their_token(api):
+    ayse, mehmet = api.player("Ayşe"), api.player("Mehmet")
+    reply = api("get-player", token=ayse.token, playerId=mehmet.id)
+    assert reply.status == 200 and reply.body["name"] == "Mehmet"
+    assert "token" not in reply.body and mehmet.token not in reply.raw
+
+
+def test_a_player_body_that_is_not_json_is_400(api):
+    error_of(api("create-player-malformed-json"), 400, "bad_request")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        None,
+        {},
+        {"name": ""},
+        {"name": "   "},
+        {"name": "x" * 33},
+        {"name": 5},
+        {"name": ["Ayşe"]},
+        {"name": "Ayşe", "rating": 5000},
+        ["Ayşe"],
+        '"Ayşe"',
+        "{'name': 'Ayşe'}",
+        {"name": "Ayşe", "pad": "x" * (64 * 1024)},
+    ],
+    ids=[
+        "no-body", "empty-object", "empty-name", "blank-name", "33-chars", "number",
+        "list-name", "unknown-field", "array-body", "string-body", "single-quotes",
+        "over-64KB",
+    ],
+)  # fmt: skip
+def test_a_player_needs_exactly_a_name_of_1_to_32_characters(api, body):
+    error_of(api("create-player", body=body), 400, "bad_request")
+
+
+def test_an_unknown_player_is_404(api):
+    me = api.player()
+    error_of(api("get-player", token=me.token, playerId="nobody"), 404, "not_found")
+
+
+# -- identity: missing, forged, expired --------------------------------------------------
+TOKENS = {
+    "missing": lambda p: None,
+    "forged": forged_token,
+    "expired": expired_token,
+    "unsigned": lambda p: jwt.encode(
+        {"sub": p, "iss": "harftet", "iat": 1, "exp": 2**40}, None, algorithm="none"
+    ),
+    "garbage": lambda p: "not-a-jwt",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(TOKENS))
+def test_every_call_but_health_and_signup_is_401_without_a_valid_token(api, kind):
+    game = api.game()
+    owner = game.players[0]
+    mover, view = api.turn(game)
+    token = TOKENS[kind](owner.id)
+    t = game.table_id
+    calls = [
+        ("get-player", {"playerId": owner.id}),
+        ("create-table", {}),
+        ("list-waiting-tables", {}),
+        ("get-table", {"tableId": t}),
+        ("sit", {"tableId": t, "seat": 1}),
+        ("sit-bot", {"tableId": t, "seat": 1}),
+        ("leave", {"tableId": t, "seat": 0}),
+        ("start", {"tableId": t}),
+        ("continue", {"tableId": t}),
+        ("move-draw", {"tableId": t, "version": view["version"], "moveId": "m1"}),
+        ("move-pass", {"tableId": t, "version": view["version"], "moveId": "m2"}),
+        (
+            "move-lay",
+            {"tableId": t, "version": view["version"], "moveId": "m3", **tiles(api, view)},
+        ),
+    ]
+    with api.unchanged(mover, t):
+        for name, values in calls:
+            error_of(api(name, token=token, **values), 401, "unauthorized")
+    lobby = api("list-waiting-tables", token=owner.token)
+    assert lobby.body == {"tables": []}  # create-table made nothing
+
+
+def test_a_token_without_the_bearer_scheme_is_401(api):
+    me = api.player()
+    event = api.event("rest/list-waiting-tables", token=me.token)
+    for key in ("headers", "multiValueHeaders"):
+        value = event[key]["Authorization"]
+        event[key]["Authorization"] = (
+            value.replace("Bearer", "Basic") if key == "headers" else ["Basic " + me.token]
+        )
+    error_of(api.invoke(event), 401, "unauthorized")
+
+
+def test_the_authorization_header_name_is_case_insensitive(api):
+    me = api.player()
+    event = api.event("rest/list-waiting-tables", token=me.token)
+    event["headers"]["authorization"] = event["headers"].pop("Authorization")
+    assert api.invoke(event).status == 200
+
+
+# -- tables ------------------------------------------------------------------------------
+def test_the_sample_event_creates_a_harftet_table_managed_from_seat_0(api):
+    ayse = api.player("Ayşe")
+    reply = api("create-table", token=ayse.token)
+    assert reply.status == 201
+    view = reply.body
+    assert set(view) >= VIEW_FIELDS
+    assert view["game"] == "harftet" and view["status"] == "waiting" and view["version"] == 1
+    assert view["manager"] == ayse.id and view["seat"] == 0
+    assert (view["hands"], view["partners"], view["turnSeconds"]) == (11, False, 45)
+    assert [s and s["playerId"] for s in view["seats"]] == [ayse.id, None, None, None]
+    assert view["seats"][0]["name"] == "Ayşe" and set(view["seats"][0]) >= SEAT_FIELDS
+    assert view["turn"] is None and view["hand"] == [] and view["handNumber"] == 0
+
+
+def test_a_table_gets_the_documented_defaults(api):
+    me = api.player()
+    view = api("create-table", body={"game": "kastet"}, token=me.token).body
+    assert view["game"] == "kastet" and len(view["seats"]) == 4
+    assert (view["hands"], view["partners"], view["turnSeconds"]) == (11, False, 45)
+
+
+def test_a_partner_table_has_four_seats(api):
+    me = api.player()
+    reply = api("create-table", body={"game": "harftet", "partners": True}, token=me.token)
+    assert reply.status == 201 and reply.body["partners"] is True
+    assert len(reply.body["seats"]) == 4
+
+
+BAD_TABLES = {
+    "wrong-type": ("create-table-wrong-type", ...),
+    "unknown-field": ("create-table-unknown-field", ...),
+    "seats-5": ("create-table-out-of-range", ...),
+    "partners-3-seats": ("create-table-partners-three-seats", ...),
+    "partners-2-seats": ("create-table", {"game": "kastet", "seats": 2, "partners": True}),
+    "seats-1": ("create-table", {"game": "kastet", "seats": 1}),
+    "hands-0": ("create-table", {"game": "kastet", "hands": 0}),
+    "hands-22": ("create-table", {"game": "kastet", "hands": 22}),
+    "turn-5s": ("create-table", {"game": "kastet", "turnSeconds": 5}),
+    "turn-601s": ("create-table", {"game": "kastet", "turnSeconds": 601}),
+    "seats-float": ("create-table", {"game": "kastet", "seats": 4.0}),
+    "seats-bool": ("create-table", {"game": "kastet", "seats": True}),
+    "partners-string": ("create-table", {"game": "kastet", "partners": "false"}),
+    "unknown-game": ("create-table", {"game": "tavla"}),
+    "no-game": ("create-table", {"seats": 4}),
+    "no-body": ("create-table", None),
+    "array-body": ("create-table", [{"game": "kastet"}]),
+    "malformed-json": ("create-table", '{"game": "kastet",'),
+    "negative-seed": ("create-table", {"game": "kastet", "seed": -1}),
+    "string-seed": ("create-table", {"game": "kastet", "seed": "7"}),
+    "over-64KB": ("create-table", {"game": "kastet", "pad": "x" * (64 * 1024)}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_TABLES))
+def test_a_table_outside_the_limits_is_400_and_nothing_is_created(api, case):
+    name, body = BAD_TABLES[case]
+    me = api.player()
+    error = error_of(api(name, body=body, token=me.token), 400, "bad_request")
+    if case == "over-64KB":
+        assert "64" in error["message"] or "65536" in error["message"]
+    assert api("list-waiting-tables", token=me.token).body == {"tables": []}
+
+
+def test_a_400_names_the_offending_field(api):
+    me = api.player()
+    assert (
+        "seats"
+        in error_of(api("create-table-wrong-type", token=me.token), 400, "bad_request")["message"]
+    )
+    assert (
+        "colour"
+        in error_of(api("create-table-unknown-field", token=me.token), 400, "bad_request")[
+            "message"
+        ]
+    )
+
+
+def test_a_seed_is_refused_unless_the_operator_enables_test_mode(api, service, monkeypatch):
+    me = api.player()
+    monkeypatch.setattr(service, "test_mode", False)
+    error = error_of(api("create-table-seeded", token=me.token, seed=7), 400, "bad_request")
+    assert "test mode" in error["message"]
+    assert api("list-waiting-tables", token=me.token).body == {"tables": []}
+
+
+def test_a_seed_makes_the_deal_reproducible_and_is_never_shown(api):
+    first, second = api.game(seed=api.SEED), api.game(seed=api.SEED)
+    hands = [api.view(g.players[0], g.table_id)["hand"] for g in (first, second)]
+    assert hands[0] == hands[1] and len(hands[0]) == 14
+    # Rest.invoke checked every reply of this test for the seed's value and a "seed" field.
+    assert len(api.replies) > 10
+
+
+def test_the_lobby_lists_waiting_tables_only(api):
+    me = api.player("Ayşe")
+    waiting = api.table(me, game="harftet", seats=3, hands=5, turnSeconds=30)
+    started = api.game()
+    reply = api("list-waiting-tables", token=me.token)
+    assert reply.status == 200
+    assert [t["tableId"] for t in reply.body["tables"]] == [waiting["tableId"]]
+    summary = reply.body["tables"][0]
+    assert summary["game"] == "harftet" and summary["seats"] == 3
+    assert summary["players"] == ["Ayşe", None, None] and summary["taken"] == 1
+    assert started.table_id not in reply.raw
+
+
+def test_the_lobby_has_no_other_status_to_list(api):
+    me = api.player()
+    event = api.event("rest/list-waiting-tables", token=me.token)
+    event["queryStringParameters"] = {"status": "playing"}
+    event["multiValueQueryStringParameters"] = {"status": ["playing"]}
+    error_of(api.invoke(event), 400, "bad_request")
+
+
+def test_the_view_shows_a_spectator_the_table_but_no_hand(api):
+    game = api.game()
+    reply = api("get-table", token=api.player("Seyirci").token, tableId=game.table_id)
+    assert reply.status == 200 and "hand" not in reply.body and "seat" not in reply.body
+    assert [s["tiles"] for s in reply.body["seats"]] == [14, 14]
+    assert reply.body["pile"] == 106 - 28 and reply.body["status"] == "playing"
+    assert reply.body["turn"]["deadline"] is not None
+
+
+TABLE_ROUTES = [
+    ("get-table", {}),
+    ("sit", {"seat": 1}),
+    ("sit-bot", {"seat": 1}),
+    ("leave", {"seat": 0}),
+    ("start", {}),
+    ("continue", {}),
+    ("move-draw", {"version": 1, "moveId": "m"}),
+    ("move-pass", {"version": 1, "moveId": "m"}),
+    ("move-lay", {"version": 1, "moveId": "m", "tile1": 0, "tile2": 1, "tile3": 2}),
+]
+
+
+@pytest.mark.parametrize("route", TABLE_ROUTES, ids=[r[0] for r in TABLE_ROUTES])
+def test_an_unknown_table_is_404_on_every_table_route(api, route):
+    name, values = route
+    me = api.player()
+    error_of(api(name, token=me.token, tableId="no-such-table", **values), 404, "not_found")
+
+
+# -- seats -------------------------------------------------------------------------------
+def test_sitting_down_returns_the_view_with_the_callers_seat(api):
+    owner, guest = api.player("A"), api.player("B")
+    table_id = api.table(owner)["tableId"]
+    reply = api("sit", token=guest.token, tableId=table_id, seat=1)
+    assert reply.status == 200
+    assert reply.body["seat"] == 1 and reply.body["version"] == 2
+    assert reply.body["seats"][1]["playerId"] == guest.id
+    assert reply.body["seats"][1]["connected"] is True and reply.body["seats"][1]["bot"] is False
+
+
+def test_a_taken_seat_is_409_seat_taken_and_nothing_changes(api):
+    owner, guest = api.player("A"), api.player("B")
+    table_id = api.table(owner)["tableId"]
+    with api.unchanged(owner, table_id):
+        error_of(api("sit", token=guest.token, tableId=table_id, seat=0), 409, "seat_taken")
+
+
+@pytest.mark.parametrize("seat", ["x", "-1", "1.0", "one", "²", "%31"])
+@pytest.mark.parametrize("route", ["sit", "leave"])
+def test_a_seat_that_is_not_a_number_is_400(api, route, seat):
+    owner = api.player()
+    table_id = api.table(owner)["tableId"]
+    with api.unchanged(owner, table_id):
+        error_of(api(route, token=owner.token, tableId=table_id, seat=seat), 400, "bad_request")
+
+
+@pytest.mark.parametrize("route", ["sit", "sit-bot", "leave"])
+def test_a_seat_the_table_does_not_have_is_400(api, route):
+    owner = api.player()
+    table_id = api.table(owner)["tableId"]
+    with api.unchanged(owner, table_id):
+        reply = api(route, token=owner.token, tableId=table_id, seat=2)
+        assert "seat 2" in error_of(reply, 400, "bad_request")["message"]
+
+
+@pytest.mark.parametrize("body", [{"bot": "yes"}, {"bot": 1}, {"robot": True}, "{", [True]])
+def test_a_sit_body_other_than_bot_true_or_false_is_400(api, body):
+    owner, guest = api.player(), api.player()
+    table_id = api.table(owner)["tableId"]
+    with api.unchanged(owner, table_id):
+        reply = api("sit", body=body, token=guest.token, tableId=table_id, seat=1)
+        error_of(reply, 400, "bad_request")
+
+
+def test_the_manager_seats_a_computer_player_and_may_remove_it_before_the_start(api):
+    owner = api.player()
+    table_id = api.table(owner)["tableId"]
+    seated = api("sit-bot", token=owner.token, tableId=table_id, seat=1)
+    assert seated.status == 200
+    assert seated.body["seats"][1]["bot"] is True and seated.body["seat"] == 0
+    removed = api("leave", token=owner.token, tableId=table_id, seat=1)
+    assert removed.status == 200 and removed.body["seats"][1] is None
+
+
+def test_only_the_manager_seats_or_removes_a_computer_player(api):
+    owner, guest = api.player(), api.player()
+    table_id = api.table(owner, seats=3)["tableId"]
+    assert api("sit", token=guest.token, tableId=table_id, seat=1).status == 200
+    with api.unchanged(owner, table_id):
+        reply = api("sit-bot", token=guest.token, tableId=table_id, seat=2)
+        error_of(reply, 403, "not_manager")
+    assert api("sit-bot", token=owner.token, tableId=table_id, seat=2).status == 200
+    with api.unchanged(owner, table_id):
+        error_of(api("leave", token=guest.token, tableId=table_id, seat=2), 403, "not_manager")
+
+
+def test_a_player_may_change_seats_before_the_start(api):
+    owner, guest = api.player(), api.player()
+    table_id = api.table(owner, seats=3)["tableId"]
+    api("sit", token=guest.token, tableId=table_id, seat=1)
+    moved = api("sit", token=guest.token, tableId=table_id, seat=2)
+    assert moved.status == 200 and moved.body["seat"] == 2 and moved.body["seats"][1] is None
+
+
+def test_leaving_before_the_start_frees_the_seat_at_no_cost(api):
+    owner, guest = api.player(), api.player()
+    table_id = api.table(owner)["tableId"]
+    api("sit", token=guest.token, tableId=table_id, seat=1)
+    reply = api("leave", token=guest.token, tableId=table_id, seat=1)
+    assert reply.status == 200 and reply.body["seats"][1] is None and "seat" not in reply.body
+    profile = api("get-player", token=guest.token, playerId=guest.id).body
+    assert profile["rating"] == 1000 and profile["gamesAbandoned"] == 0
+
+
+def test_leaving_a_seat_that_is_not_yours_is_403_not_seated(api):
+    owner, guest = api.player(), api.player()
+    table_id = api.table(owner)["tableId"]
+    with api.unchanged(owner, table_id):
+        error_of(api("leave", token=guest.token, tableId=table_id, seat=0), 403, "not_seated")
+        error_of(api("leave", token=guest.token, tableId=table_id, seat=1), 403, "not_seated")
+
+
+def test_the_last_player_leaving_a_waiting_table_closes_it_so_nobody_can_sit(api):
+    owner, guest = api.player(), api.player()
+    table_id = api.table(owner)["tableId"]
+    closed = api("leave", token=owner.token, tableId=table_id, seat=0)
+    assert closed.status == 200 and closed.body["status"] == "finished"
+    assert api("list-waiting-tables", token=guest.token).body == {"tables": []}
+    with api.unchanged(guest, table_id):
+        error_of(api("sit", token=guest.token, tableId=table_id, seat=1), 409, "wrong_status")
+
+
+def test_leaving_during_a_game_costs_2n_pauses_it_and_passes_the_manager_role(api):
+    game = api.game(seats=3, hands=5)
+    owner = game.players[0]
+    reply = api("leave", token=owner.token, tableId=game.table_id, seat=0)
+    assert reply.status == 200 and "hand" not in reply.body
+    assert reply.body["status"] == "paused" and reply.body["manager"] == game.players[1].id
+    assert reply.body["seats"][0]["vacant"] is True and reply.body["seats"][0]["tiles"] == 14
+    profile = api("get-player", token=owner.token, playerId=owner.id).body
+    assert profile["rating"] == 1000 - 10 and profile["gamesAbandoned"] == 1
+
+
+def test_a_third_abandon_in_a_day_is_403_banned_when_sitting_down(api):
+    leaver = api.player("Kaçak")
+    for _ in range(3):
+        owner = api.player("Sahip")
+        table_id = api.table(owner)["tableId"]
+        assert api("sit", token=leaver.token, tableId=table_id, seat=1).status == 200
+        assert api("start", token=owner.token, tableId=table_id).status == 200
+        assert api("leave", token=leaver.token, tableId=table_id, seat=1).status == 200
+    profile = api("get-player", token=leaver.token, playerId=leaver.id).body
+    assert profile["gamesAbandoned"] == 3 and profile["bannedUntil"] is not None
+    owner = api.player("Yeni")
+    table_id = api.table(owner)["tableId"]
+    with api.unchanged(owner, table_id):
+        error = error_of(api("sit", token=leaver.token, tableId=table_id, seat=1), 403, "banned")
+    assert error["bannedUntil"] == profile["bannedUntil"]
+    with api.unchanged(owner, table_id):
+        error_of(api("create-table", token=leaver.token), 403, "banned")
+
+
+# -- start and continue ------------------------------------------------------------------
+def test_the_manager_starts_a_full_table_and_everyone_gets_14_tiles(api):
+    owner, guest = api.player(), api.player()
+    table_id = api.table(owner)["tableId"]
+    api("sit", token=guest.token, tableId=table_id, seat=1)
+    reply = api("start", token=owner.token, tableId=table_id)
+    assert reply.status == 200
+    view = reply.body
+    assert view["status"] == "playing" and view["handNumber"] == 1 and len(view["hand"]) == 14
+    assert view["turn"]["seat"] == 0 and view["turn"]["laid"] is False
+    assert view["pile"] == 106 - 28 and view["series"] == [] and view["pairs"] == []
+    assert len(api.view(guest, table_id)["hand"]) == 14
+
+
+def test_only_the_manager_starts_403_not_manager(api):
+    owner, guest = api.player(), api.player()
+    table_id = api.table(owner)["tableId"]
+    api("sit", token=guest.token, tableId=table_id, seat=1)
+    with api.unchanged(owner, table_id):
+        error_of(api("start", token=guest.token, tableId=table_id), 403, "not_manager")
+
+
+def test_a_table_with_an_empty_seat_cannot_start_409_wrong_status(api):
+    owner = api.player()
+    table_id = api.table(owner)["tableId"]
+    with api.unchanged(owner, table_id):
+        error = error_of(api("start", token=owner.token, tableId=table_id), 409, "wrong_status")
+    assert "seat 1" in error["message"]
+
+
+def test_a_started_table_cannot_start_again_or_take_new_players(api):
+    game = api.game()
+    owner = game.players[0]
+    with api.unchanged(owner, game.table_id):
+        error_of(api("start", token=owner.token, tableId=game.table_id), 409, "wrong_status")
+        stranger = api.player()
+        reply = api("sit", token=stranger.token, tableId=game.table_id, seat=1)
+        error_of(reply, 409, "seat_taken")
+
+
+def test_a_substitute_takes_a_vacated_seat_and_the_manager_continues(api):
+    game = api.game()
+    owner, quitter = game.players
+    assert api("leave", token=quitter.token, tableId=game.table_id, seat=1).status == 200
+    with api.unchanged(owner, game.table_id):
+        reply = api("continue", token=owner.token, tableId=game.table_id)
+        assert "vacant" in error_of(reply, 409, "wrong_status")["message"]
+    sub = api.player("Yedek")
+    sat = api("sit", token=sub.token, tableId=game.table_id, seat=1)
+    assert sat.status == 200 and sat.body["status"] == "paused"
+    assert sat.body["seat"] == 1 and len(sat.body["hand"]) == 14  # inherits the hand
+    with api.unchanged(owner, game.table_id):
+        error_of(api("continue", token=sub.token, tableId=game.table_id), 403, "not_manager")
+    reply = api("continue", token=owner.token, tableId=game.table_id)
+    assert reply.status == 200 and reply.body["status"] == "playing"
+    assert reply.body["turn"]["deadline"] is not None
+
+
+def test_continue_on_a_table_that_is_not_paused_is_409_wrong_status(api):
+    game = api.game()
+    owner = game.players[0]
+    with api.unchanged(owner, game.table_id):
+        error_of(api("continue", token=owner.token, tableId=game.table_id), 409, "wrong_status")
+
+
+# -- moves -------------------------------------------------------------------------------
+def move(api, name, player, game, view, move_id="m1", **values):
+    return api(
+        name,
+        token=player.token,
+        tableId=game.table_id,
+        version=view["version"],
+        moveId=move_id,
+        **values,
+    )
+
+
+def test_a_draw_adds_one_tile_and_passes_the_turn(api):
+    game = api.game()
+    player, view = api.turn(game)
+    reply = move(api, "move-draw", player, game, view)
+    assert reply.status == 200
+    assert reply.body["version"] == view["version"] + 1 and len(reply.body["hand"]) == 15
+    assert reply.body["pile"] == view["pile"] - 1
+    assert reply.body["turn"]["seat"] == (view["turn"]["seat"] + 1) % 2
+    drawn = {t["id"] for t in reply.body["hand"]} - {t["id"] for t in view["hand"]}
+    assert len(drawn) == 1
+
+
+def test_a_repeated_move_id_returns_the_same_answer_and_changes_nothing(api):
+    game = api.game()
+    player, view = api.turn(game)
+    first = move(api, "move-draw", player, game, view, "draw-1")
+    again = move(api, "move-draw", player, game, view, "draw-1")
+    assert again.status == 200 and again.body == first.body
+    assert api.view(player, game.table_id) == first.body
+
+
+def test_a_stale_version_is_409_with_the_current_view_and_nothing_changes(api):
+    game = api.game()
+    player, view = api.turn(game)
+    with api.unchanged(player, game.table_id):
+        reply = move(api, "move-draw", player, game, {"version": view["version"] - 1})
+        error_of(reply, 409, "stale_version")
+    assert reply.body["view"] == view  # the caller's own view, hand included
+
+
+def test_the_version_is_checked_before_whose_turn_it_is(api):
+    game = api.game()
+    player, view = api.turn(game)
+    other = next(p for p in game.players if p != player)
+    mine = api.view(other, game.table_id)
+    with api.unchanged(player, game.table_id):
+        reply = move(api, "move-draw", other, game, {"version": view["version"] + 5})
+        error_of(reply, 409, "stale_version")
+    assert reply.body["view"] == mine
+
+
+def test_moving_out_of_turn_is_403_not_your_turn(api):
+    game = api.game()
+    player, view = api.turn(game)
+    other = next(p for p in game.players if p != player)
+    with api.unchanged(player, game.table_id):
+        error_of(move(api, "move-draw", other, game, view), 403, "not_your_turn")
+        error_of(move(api, "move-pass", other, game, view), 403, "not_your_turn")
+
+
+def test_moving_without_a_seat_is_403_not_seated(api):
+    game = api.game()
+    player, view = api.turn(game)
+    stranger = api.player()
+    with api.unchanged(player, game.table_id):
+        error_of(move(api, "move-draw", stranger, game, view), 403, "not_seated")
+
+
+def test_a_move_before_the_start_is_409_wrong_status(api):
+    owner, guest = api.player(), api.player()
+    view = api.table(owner)
+    api("sit", token=guest.token, tableId=view["tableId"], seat=1)
+    with api.unchanged(owner, view["tableId"]) as now:
+        reply = api(
+            "move-draw", token=owner.token, tableId=view["tableId"], version=now["version"],
+            moveId="m",
+        )  # fmt: skip
+        error_of(reply, 409, "wrong_status")
+
+
+def test_passing_without_laying_while_the_pile_has_tiles_is_422_illegal_move(api):
+    game = api.game()
+    player, view = api.turn(game)
+    with api.unchanged(player, game.table_id):
+        error = error_of(move(api, "move-pass", player, game, view), 422, "illegal_move")
+    assert "meld" not in error
+
+
+def test_a_valid_lay_puts_the_meld_on_the_table_then_pass_ends_the_turn(api):
+    game = api.game()
+    player, view = api.turn(game)
+    laid = move(api, "move-lay", player, game, view, "lay-1", **tiles(api, view))
+    assert laid.status == 200, laid.body
+    meld = api.meld(view["hand"])
+    assert [[t["id"] for t in m] for m in laid.body["series"]] == [meld]
+    assert len(laid.body["hand"]) == 11 and laid.body["turn"] == {
+        "seat": view["turn"]["seat"],
+        "laid": True,
+        "deadline": view["turn"]["deadline"],
+    }
+    with api.unchanged(player, game.table_id):
+        reply = move(api, "move-draw", player, game, laid.body, "draw-after-lay")
+        error_of(reply, 422, "illegal_move")
+    passed = move(api, "move-pass", player, game, laid.body, "pass-1")
+    assert passed.status == 200 and passed.body["turn"]["seat"] != view["turn"]["seat"]
+    other = next(p for p in game.players if p != player)
+    assert api.view(other, game.table_id)["series"] == laid.body["series"]
+
+
+def test_an_invalid_meld_is_422_naming_meld_0_and_nothing_changes(api):
+    game = api.game()
+    player, view = api.turn(game)
+    meld = api.meld(view["hand"])
+    loose = [t["id"] for t in view["hand"] if t["id"] not in meld and not t.get("joker")]
+    hand = {t["id"]: t for t in view["hand"]}
+    junk = next(
+        (a, b, c)
+        for a in loose
+        for b in loose
+        for c in loose
+        if len({a, b, c}) == 3 and len({hand[x]["number"] for x in (a, b, c)}) == 3
+        and len({hand[x]["color"] for x in (a, b, c)}) > 1
+    )  # fmt: skip
+    values = dict(zip(("tile1", "tile2", "tile3"), junk, strict=True))
+    with api.unchanged(player, game.table_id):
+        error = error_of(move(api, "move-lay", player, game, view, **values), 422, "illegal_move")
+    assert error["meld"] == 0
+
+
+def test_laying_a_tile_from_someone_elses_hand_is_422_and_reveals_nothing(api):
+    game = api.game()
+    player, view = api.turn(game)
+    other = next(p for p in game.players if p != player)
+    theirs = [t["id"] for t in api.view(other, game.table_id)["hand"]]
+    values = {"tile1": theirs[0], "tile2": theirs[1], "tile3": theirs[2]}
+    with api.unchanged(player, game.table_id):
+        reply = move(api, "move-lay", player, game, view, **values)
+        error = error_of(reply, 422, "illegal_move")
+    assert "not in your hand" in error["message"]
+    assert other.name not in error["message"] and other.id not in reply.raw
+
+
+BAD_MOVES = {
+    "tile-106": {"series": [[{"id": 106}, {"id": 1}, {"id": 2}]]},
+    "tile-negative": {"series": [[{"id": -1}, {"id": 1}, {"id": 2}]]},
+    "tile-id-string": {"series": [[{"id": "17"}, {"id": 1}, {"id": 2}]]},
+    "tile-unknown-field": {"series": [[{"id": 1, "color": "red"}]]},
+    "empty-meld": {"series": [[]]},
+    "series-not-a-list": {"series": {"0": [{"id": 1}]}},
+    "version-string": {"version": "1"},
+    "version-negative": {"version": -1},
+    "version-missing": {"version": None},
+    "move-id-missing": {"moveId": None},
+    "move-id-with-spaces": {"moveId": "my move"},
+    "move-id-65-chars": {"moveId": "m" * 65},
+    "unknown-type": {"type": "discard"},
+    "no-type": {"type": None},
+    "unknown-field": {"tile": 3},
+    "draw-with-series": {"type": "draw", "series": []},
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_MOVES))
+def test_a_malformed_move_is_400_and_nothing_changes(api, case):
+    game = api.game()
+    player, view = api.turn(game)
+    body = {"version": view["version"], "moveId": "m1", "type": "lay", "series": [], "pairs": []}
+    body.update(BAD_MOVES[case])
+    body = {k: v for k, v in body.items() if v is not None}
+    if body.get("type") != "lay":
+        body = {k: v for k, v in body.items() if k not in ("pairs",)}
+    with api.unchanged(player, game.table_id):
+        reply = api("move-lay", body=body, token=player.token, tableId=game.table_id)
+        error_of(reply, 400, "bad_request")
+
+
+@pytest.mark.parametrize(
+    "body", ['{"version": 1, "moveId": "m", "type": "draw"', "[]", '"draw"', "x" * (65 * 1024)]
+)
+def test_a_move_body_that_is_not_a_json_object_under_64KB_is_400(api, body):
+    game = api.game()
+    player, _ = api.turn(game)
+    with api.unchanged(player, game.table_id):
+        reply = api("move-draw", body=body, token=player.token, tableId=game.table_id)
+        error_of(reply, 400, "bad_request")
+
+
+# -- what players must never see ---------------------------------------------------------
+def test_no_response_ever_shows_another_seats_hand(api):
+    game = api.game(seats=3)
+    player, view = api.turn(game)
+    move(api, "move-lay", player, game, view, "lay", **tiles(api, view))
+    laid = api.view(player, game.table_id)
+    move(api, "move-pass", player, game, laid, "pass")
+    nxt, view = api.turn(game)
+    move(api, "move-draw", nxt, game, view, "draw")  # a response after a draw
+    hands = {p.id: {t["id"] for t in api.view(p, game.table_id)["hand"]} for p in game.players}
+    stranger = api.player("Meraklı")
+    on_table = api.tile_ids(api.view(stranger, game.table_id))
+    assert all(len(h) > 0 for h in hands.values()) and on_table  # a lay was made
+    for caller in [*game.players, stranger]:
+        current = api.view(caller, game.table_id)
+        replies = [
+            api("get-table", token=caller.token, tableId=game.table_id),
+            move(api, "move-draw", caller, game, {"version": 0}, "stale"),  # 409 with a view
+            move(api, "move-lay", caller, game, current, "x", tile1=0, tile2=1, tile3=104),
+            api("sit", token=caller.token, tableId=game.table_id, seat=0),
+            api("list-waiting-tables", token=caller.token),
+        ]
+        allowed = hands.get(caller.id, set()) | on_table
+        for reply in replies:
+            assert api.tile_ids(reply.body) <= allowed, reply.raw
+            for seat in (reply.body.get("view") or reply.body).get("seats") or []:
+                assert "hand" not in seat
+    assert api.view(stranger, game.table_id)["version"] == current["version"]

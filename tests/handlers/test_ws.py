@@ -1,0 +1,264 @@
+"""The WebSocket handler (functions/ws/app.py) replaying events/ws/*.json over in-process moto:
+connect and disconnect, ping, moves, rejections answered on the socket, and fan-out."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from botocore.exceptions import ClientError
+from botocore.stub import ANY, Stubber
+
+from harftet.identity import Tokens
+from harftet.push import ManagementApiSender
+
+pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
+
+ENDPOINT = "https://f6g7h8i9j0.execute-api.us-east-1.amazonaws.com/prod"
+OK = {"statusCode": 200}
+
+
+def connect(ws, player, table_id, connection_id):
+    return ws("connect", token=player.token, tableId=table_id, connectionId=connection_id)
+
+
+def send_move(ws, connection_id, table_id, version, move_id="m1", body=...):
+    return ws(
+        "move",
+        body=body,
+        connectionId=connection_id,
+        tableId=table_id,
+        version=version,
+        moveId=move_id,
+    )
+
+
+def stored_connection(dynamodb, table_names, connection_id):
+    """The connections table item for ``connection_id`` (None when there is none)."""
+    item = dynamodb.get_item(
+        TableName=table_names["ConnectionsTable"],
+        Key={"connectionId": {"S": connection_id}},
+        ConsistentRead=True,
+    ).get("Item")
+    return None if item is None else {k: next(iter(v.values())) for k, v in item.items()}
+
+
+def connections_of(dynamodb, table_names, table_id):
+    """Connection ids on a table, read through the table index as the service reads them."""
+    page = dynamodb.query(
+        TableName=table_names["ConnectionsTable"],
+        IndexName="table-index",
+        KeyConditionExpression="tableId = :t",
+        ExpressionAttributeValues={":t": {"S": table_id}},
+    )
+    return sorted(i["connectionId"]["S"] for i in page["Items"])
+
+
+def tokens_of(kind, player_id):
+    secret = os.environ["TOKEN_SECRET"]
+    return {
+        "missing": None,
+        "forged": Tokens("an-attacker's-own-secret-0123456789abcdef").issue(player_id, "X"),
+        "expired": Tokens(secret, lifetime=-10).issue(player_id, "X"),
+        "garbage": "not-a-jwt",
+    }[kind]
+
+
+# -- $connect ----------------------------------------------------------------------------
+@pytest.mark.parametrize("kind", ["missing", "forged", "expired", "garbage"])
+def test_a_socket_with_a_bad_token_is_refused_with_401_and_not_remembered(
+    api, ws, dynamodb, table_names, kind
+):
+    game = api.game()
+    player = game.players[1]
+    with api.unchanged(game.players[0], game.table_id):
+        answer = ws(
+            "connect", token=tokens_of(kind, player.id), tableId=game.table_id, connectionId="c1"
+        )
+        assert answer["statusCode"] == 401
+    assert stored_connection(dynamodb, table_names, "c1") is None
+
+
+def test_a_socket_for_an_unknown_table_is_refused_with_404(api, ws, dynamodb, table_names):
+    player = api.player()
+    assert connect(ws, player, "no-such-table", "c1")["statusCode"] == 404
+    assert stored_connection(dynamodb, table_names, "c1") is None
+
+
+def test_a_socket_without_a_table_is_refused(api, ws, dynamodb, table_names):
+    player = api.player()
+    event = api.event("ws/connect", token=player.token, tableId="t", connectionId="c1")
+    del event["queryStringParameters"]["tableId"]
+    del event["multiValueQueryStringParameters"]["tableId"]
+    answer = ws.module.handler(event, None)
+    assert answer["statusCode"] == 400
+    assert stored_connection(dynamodb, table_names, "c1") is None
+
+
+def test_a_good_token_connects_and_the_connection_is_remembered_for_its_table(
+    api, ws, dynamodb, table_names, clock
+):
+    game = api.game()
+    player = game.players[1]
+    assert connect(ws, player, game.table_id, "c1") == OK
+    item = stored_connection(dynamodb, table_names, "c1")
+    assert item is not None
+    assert item["tableId"] == game.table_id and item["playerId"] == player.id
+    assert int(item["expiresAt"]) > clock.now  # the TTL that cleans up a lost socket
+    assert connections_of(dynamodb, table_names, game.table_id) == ["c1"]
+
+
+def test_a_spectator_may_watch_a_table_over_a_socket(api, ws, outbox):
+    game = api.game()
+    spectator = api.player("Seyirci")
+    assert connect(ws, spectator, game.table_id, "watch") == OK
+    player, view = api.turn(game)
+    assert send_move(ws, "watch", game.table_id, view["version"])["statusCode"] == 200
+    error = outbox.to("watch")[-1]
+    assert error["type"] == "error" and error["error"]["code"] == "not_seated"
+
+
+# -- $disconnect -------------------------------------------------------------------------
+def test_closing_the_socket_forgets_it_and_shows_the_player_disconnected(
+    api, ws, outbox, dynamodb, table_names
+):
+    game = api.game()
+    owner, guest = game.players
+    connect(ws, owner, game.table_id, "c0")
+    connect(ws, guest, game.table_id, "c1")
+    before = api.view(owner, game.table_id)
+    assert before["seats"][1]["connected"] is True
+    assert ws("disconnect", connectionId="c1") == OK
+    assert stored_connection(dynamodb, table_names, "c1") is None
+    after = api.view(owner, game.table_id)
+    assert after["seats"][1]["connected"] is False and after["version"] == before["version"] + 1
+    assert after["status"] == "playing"  # the seat is held during the grace period
+    pushed = outbox.to("c0")[-1]
+    assert pushed["type"] == "table" and pushed["view"]["seats"][1]["connected"] is False
+
+
+def test_a_player_with_two_sockets_stays_connected_until_the_last_one_closes(api, ws):
+    game = api.game()
+    guest = game.players[1]
+    connect(ws, guest, game.table_id, "phone")
+    connect(ws, guest, game.table_id, "laptop")
+    ws("disconnect", connectionId="phone")
+    assert api.view(guest, game.table_id)["seats"][1]["connected"] is True
+    ws("disconnect", connectionId="laptop")
+    assert api.view(guest, game.table_id)["seats"][1]["connected"] is False
+
+
+def test_a_player_who_connects_again_is_shown_connected_again(api, ws):
+    game = api.game()
+    guest = game.players[1]
+    connect(ws, guest, game.table_id, "first")
+    ws("disconnect", connectionId="first")
+    assert connect(ws, guest, game.table_id, "second") == OK
+    assert api.view(guest, game.table_id)["seats"][1]["connected"] is True
+
+
+def test_a_second_disconnect_of_the_same_socket_changes_nothing(api, ws):
+    game = api.game()
+    guest = game.players[1]
+    connect(ws, guest, game.table_id, "c1")
+    ws("disconnect", connectionId="c1")
+    with api.unchanged(guest, game.table_id):
+        assert ws("disconnect", connectionId="c1") == OK
+
+
+# -- $default ----------------------------------------------------------------------------
+def test_ping_is_answered_with_pong_on_the_same_socket_only(api, ws, outbox):
+    game = api.game()
+    connect(ws, game.players[0], game.table_id, "c0")
+    connect(ws, game.players[1], game.table_id, "c1")
+    assert ws("ping", connectionId="c1") == OK
+    assert outbox.sent == [("c1", {"type": "pong"})]
+
+
+def test_a_move_over_the_socket_changes_the_table_and_each_socket_gets_its_own_view(
+    api, ws, outbox
+):
+    game = api.game(seats=3)
+    spectator = api.player("Seyirci")
+    for i, player in enumerate(game.players):
+        connect(ws, player, game.table_id, f"c{i}")
+    connect(ws, spectator, game.table_id, "watch")
+    mover, view = api.turn(game)
+    mover_socket = f"c{game.players.index(mover)}"
+    assert send_move(ws, mover_socket, game.table_id, view["version"]) == OK
+    for i, player in enumerate(game.players):
+        pushed = outbox.to(f"c{i}")
+        assert [p["type"] for p in pushed] == ["table"]
+        mine = api.view(player, game.table_id)
+        assert pushed[0]["view"] == mine and mine["seat"] == i
+        assert mine["version"] == view["version"] + 1
+    watched = outbox.to("watch")
+    assert len(watched) == 1 and "hand" not in watched[0]["view"]
+    assert len(api.view(mover, game.table_id)["hand"]) == 15
+    for _, payload in outbox.sent:
+        assert str(api.SEED) not in json.dumps(payload) and "seed" not in json.dumps(payload)
+
+
+def _body(**fields):
+    return json.dumps(fields)
+
+
+REJECTIONS = {
+    "not_your_turn": lambda g, v: ("other", g.table_id, v["version"], ...),
+    "stale_version": lambda g, v: ("mover", g.table_id, v["version"] - 1, ...),
+    "not_found": lambda g, v: ("mover", "no-such-table", v["version"], ...),
+    "unauthorized": lambda g, v: ("stranger", g.table_id, v["version"], ...),
+    "illegal_move": lambda g, v: (
+        "mover",
+        g.table_id,
+        v["version"],
+        _body(action="move", tableId=g.table_id, version=v["version"], moveId="p", type="pass"),
+    ),
+    "bad_request": lambda g, v: (
+        "mover",
+        g.table_id,
+        v["version"],
+        _body(action="move", tableId=g.table_id, version=str(v["version"]), moveId="m", type="draw"),
+    ),
+    "bad_request:action": lambda g, v: ("mover", g.table_id, 0, _body(action="dance")),
+    "bad_request:json": lambda g, v: ("mover", g.table_id, 0, '{"action": "move",'),
+    "bad_request:size": lambda g, v: ("mover", g.table_id, 0, _body(action="x", pad="x" * 70000)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REJECTIONS))
+def test_a_rejected_move_is_answered_on_that_socket_only_and_nothing_changes(
+    api, ws, outbox, case
+):
+    game = api.game()
+    mover, view = api.turn(game)
+    other = next(p for p in game.players if p != mover)
+    connect(ws, mover, game.table_id, "mover")
+    connect(ws, other, game.table_id, "other")
+    who, table_id, version, body = REJECTIONS[case](game, view)
+    with api.unchanged(mover, game.table_id):
+        assert send_move(ws, who, table_id, version, body=body) == OK
+    [(to, payload)] = outbox.sent
+    assert to == who and payload["type"] == "error"
+    assert payload["error"]["code"] == case.split(":")[0] and payload["error"]["message"]
+    if case == "stale_version":
+        assert payload["view"] == view  # the mover's own view to resync from
+
+
+# -- fan-out -----------------------------------------------------------------------------
+def _recording(client):
+    """Every PostToConnection the client is asked to make: (connection id, decoded payload)."""
+    posts = []
+
+    def record(params, **_):
+        posts.append((params["ConnectionId"], json.loads(params["Data"])))
+
+    client.meta.events.register("provide-client-params.apigatewaymanagementapi.PostToConnection", record)
+    return posts
+
+
+def test_a_gone_socket_is_dropped_and_the_others_still_get_the_push(
+    api, ws, service, monkeypatch, dynamodb, table_names
+):
+    from conftest import SESSION  # noqa: F401  # (placeholder, replaced below)

@@ -1,0 +1,181 @@
+"""The REST use cases over in-process moto: creating, sitting, starting, moving."""
+
+from __future__ import annotations
+
+import pytest
+from harftet.engine.errors import (
+    IllegalMoveError,
+    NotManagerError,
+    NotSeatedError,
+    NotYourTurnError,
+    SeatTakenError,
+    WrongStatusError,
+)
+from harftet.engine.moves import Draw, Lay, Pass
+from harftet.engine.state import Placed
+from harftet.service import BadRequestError, BannedError, StaleVersionError
+from service_helpers import full_table, player, turn_player
+
+
+def test_a_new_player_starts_at_1000_and_their_token_names_them(service):
+    created = service.create_player("Ayşe")
+    assert created["rating"] == 1000 and created["name"] == "Ayşe"
+    assert service.tokens.verify(created["token"]).player_id == created["playerId"]
+    assert service.player(created["playerId"])["gamesPlayed"] == 0
+
+
+def test_the_creator_manages_the_table_from_seat_0_and_it_shows_in_the_lobby(service):
+    ayse = player(service, "Ayşe")
+    view = service.create_table(
+        ayse, game="harftet", seats=3, hands=5, partners=False, turn_seconds=30
+    )
+    assert view["manager"] == ayse.player_id and view["seat"] == 0
+    assert view["status"] == "waiting" and view["version"] == 1
+    assert [s and s["playerId"] for s in view["seats"]] == [ayse.player_id, None, None]
+    lobby = service.lobby()
+    assert [t["tableId"] for t in lobby] == [view["tableId"]]
+    assert "seed" not in str(view).lower()
+
+
+def test_a_seed_is_refused_outside_test_mode(service):
+    service.test_mode = False
+    with pytest.raises(BadRequestError, match="test mode"):
+        service.create_table(
+            player(service, "A"),
+            game="kastet",
+            seats=2,
+            hands=1,
+            partners=False,
+            turn_seconds=45,
+            seed=3,
+        )
+
+
+def test_a_taken_seat_cannot_be_taken_again(service):
+    a, b = player(service, "A"), player(service, "B")
+    table_id = service.create_table(
+        a, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45
+    )["tableId"]
+    with pytest.raises(SeatTakenError):
+        service.sit(b, table_id, 0)
+    assert service.view(a, table_id)["version"] == 1
+
+
+def test_only_the_manager_starts_and_only_with_every_seat_taken(service):
+    a, b = player(service, "A"), player(service, "B")
+    table_id = service.create_table(
+        a, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45
+    )["tableId"]
+    with pytest.raises(WrongStatusError, match="seat 1"):
+        service.start(a, table_id)
+    service.sit(b, table_id, 1)
+    with pytest.raises(NotManagerError):
+        service.start(b, table_id)
+    view = service.start(a, table_id)
+    assert view["status"] == "playing" and len(view["hand"]) == 14
+
+
+def test_each_player_sees_only_their_own_hand(service):
+    table_id, callers = full_table(service)
+    views = [service.view(c, table_id) for c in callers]
+    hands = [{t["id"] for t in v["hand"]} for v in views]
+    for i, view in enumerate(views):
+        assert [s["tiles"] for s in view["seats"]] == [14, 14, 14, 14]
+        others = set().union(*(h for j, h in enumerate(hands) if j != i))
+        assert not others & {t["id"] for t in view["hand"]}
+    spectator = service.view(player(service, "Seyirci"), table_id)
+    assert "hand" not in spectator and spectator["pile"] == 106 - 56
+
+
+def test_a_stale_version_is_rejected_with_the_current_view_and_nothing_changes(service):
+    table_id, callers = full_table(service)
+    caller, view = turn_player(service, table_id, callers)
+    with pytest.raises(StaleVersionError) as stale:
+        service.move(caller, table_id, view["version"] - 1, "m1", Draw())
+    assert stale.value.view["version"] == view["version"]
+    assert service.view(caller, table_id) == view
+
+
+def test_a_repeated_move_id_returns_the_same_answer_and_changes_nothing(service):
+    table_id, callers = full_table(service)
+    caller, view = turn_player(service, table_id, callers)
+    first = service.move(caller, table_id, view["version"], "draw-1", Draw())
+    again = service.move(caller, table_id, view["version"], "draw-1", Draw())
+    assert again == first and len(first["hand"]) == 15
+
+
+def test_moving_out_of_turn_or_unseated_is_refused(service):
+    table_id, callers = full_table(service)
+    caller, view = turn_player(service, table_id, callers)
+    other = next(c for c in callers if c != caller)
+    with pytest.raises(NotYourTurnError):
+        service.move(other, table_id, view["version"], "x", Draw())
+    with pytest.raises(NotSeatedError):
+        service.move(player(service, "Z"), table_id, view["version"], "y", Draw())
+    assert service.view(caller, table_id) == view
+
+
+def test_an_illegal_lay_names_the_problem_and_changes_nothing(service):
+    table_id, callers = full_table(service)
+    caller, view = turn_player(service, table_id, callers)
+    mine = [t["id"] for t in view["hand"]][:2]
+    with pytest.raises(IllegalMoveError):
+        service.move(
+            caller, table_id, view["version"], "l", Lay(((Placed(mine[0]), Placed(mine[1])),))
+        )
+    not_mine = next(i for i in range(104) if i not in {t["id"] for t in view["hand"]})
+    with pytest.raises(IllegalMoveError, match=f"tile {not_mine}"):
+        service.move(caller, table_id, view["version"], "l2", Lay(((Placed(not_mine),),)))
+    with pytest.raises(IllegalMoveError):
+        service.move(caller, table_id, view["version"], "p", Pass())
+    assert service.view(caller, table_id) == view
+
+
+def test_every_change_is_pushed_to_each_connection_as_its_own_players_view(service, outbox):
+    table_id, callers = full_table(service)
+    for i, caller in enumerate(callers):
+        service.connect(caller, table_id, f"c{i}")
+    caller, view = turn_player(service, table_id, callers)
+    service.move(caller, table_id, view["version"], "d", Draw())
+    for i, c in enumerate(callers):
+        pushed = outbox.to(f"c{i}")[-1]
+        assert pushed["type"] == "table" and pushed["view"]["version"] == view["version"] + 1
+        assert pushed["view"]["seat"] == i
+        assert {t["id"] for t in pushed["view"]["hand"]} == {
+            t["id"] for t in service.view(c, table_id)["hand"]
+        }
+
+
+def test_a_gone_connection_is_removed_and_the_others_still_get_the_push(service, outbox):
+    table_id, callers = full_table(service)
+    service.connect(callers[0], table_id, "alive")
+    service.connect(callers[1], table_id, "dead")
+    outbox.gone.add("dead")
+    caller, view = turn_player(service, table_id, callers)
+    service.move(caller, table_id, view["version"], "d", Draw())
+    assert outbox.to("alive")[-1]["view"]["version"] >= view["version"] + 1
+    assert service.connection("dead") is None
+    assert service.view(callers[0], table_id)["seats"][1]["connected"] is False
+
+
+def test_a_third_abandon_in_a_day_bans_the_player_from_sitting_down(service, clock):
+    leaver = player(service, "Kaçak")
+    for hands in (1, 11, 11):
+        owner = player(service, "Sahip")
+        table_id = service.create_table(
+            owner, game="kastet", seats=2, hands=hands, partners=False, turn_seconds=45
+        )["tableId"]
+        service.sit(leaver, table_id, 1)
+        service.start(owner, table_id)
+        service.leave(leaver, table_id, 1)
+        clock.advance(60)
+    profile = service.player(leaver.player_id)
+    assert profile["gamesAbandoned"] == 3
+    assert profile["rating"] == 1000 - 2 - 22 - 22
+    assert profile["bannedUntil"] == pytest.approx(clock.now - 60 + 2 * 3600, abs=1)
+    other = service.create_table(
+        player(service, "X"), game="kastet", seats=2, hands=1, partners=False, turn_seconds=45
+    )["tableId"]
+    with pytest.raises(BannedError) as banned:
+        service.sit(leaver, other, 1)
+    assert "sit down again" in str(banned.value)

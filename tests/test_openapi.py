@@ -1,0 +1,26 @@
+"""The committed OpenAPI document describes the API as the code defines it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from harftet.api.openapi import document
+from openapi_spec_validator import validate
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "openapi.json"
+
+
+def test_the_committed_openapi_document_is_current_and_valid():
+    committed = json.loads(DOC.read_text(encoding="utf-8"))
+    assert committed == document(), "regenerate: python -m harftet.api.openapi > docs/openapi.json"
+    validate(committed)
+
+
+def test_every_documented_route_is_served_by_the_rest_handler():
+    source = (DOC.parents[1] / "functions" / "rest" / "app.py").read_text(encoding="utf-8")
+    for path, operations in document()["paths"].items():
+        route = path.replace("{", "<").replace("}", ">").replace("playerId", "player_id")
+        route = route.replace("tableId", "table_id")
+        for method in operations:
+            assert f'@app.{method}("{route}")' in source, f"{method.upper()} {path} is not served"

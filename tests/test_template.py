@@ -1,0 +1,424 @@
+"""template.yaml lints clean, serves every API route and grants only what the code uses."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harftet.store.schema import load_template
+from packaging.requirements import Requirement
+
+REPO = Path(__file__).resolve().parents[1]
+TEMPLATE = REPO / "template.yaml"
+SAM = REPO / ".venv-sam" / "bin" / "sam"
+CFN_LINT = Path(sys.executable).parent / "cfn-lint"
+DICTIONARY = REPO / "shared" / "harftet" / "words" / "data" / "words.txt.gz"
+FUNCTIONS = ("RestFunction", "WsFunction", "SweeperFunction")
+DATA_TABLES = ("TablesTable", "PlayersTable")
+
+# The public contract (API.md "Identity" and "Tables", plus the health check).
+ROUTES = {
+    ("POST", "/players"),
+    ("GET", "/players/{playerId}"),
+    ("POST", "/tables"),
+    ("GET", "/tables"),
+    ("GET", "/tables/{tableId}"),
+    ("POST", "/tables/{tableId}/seats/{seat}"),
+    ("DELETE", "/tables/{tableId}/seats/{seat}"),
+    ("POST", "/tables/{tableId}/start"),
+    ("POST", "/tables/{tableId}/continue"),
+    ("POST", "/tables/{tableId}/moves"),
+    ("GET", "/health"),
+}
+
+# boto3 calls the deployed code may make → the IAM action each one needs.
+IAM_ACTION_OF_CALL = {
+    "get_item": "dynamodb:GetItem",
+    "batch_get_item": "dynamodb:BatchGetItem",
+    "transact_get_items": "dynamodb:GetItem",
+    "query": "dynamodb:Query",
+    "scan": "dynamodb:Scan",
+    "put_item": "dynamodb:PutItem",
+    "update_item": "dynamodb:UpdateItem",
+    "delete_item": "dynamodb:DeleteItem",
+    "batch_write_item": "dynamodb:BatchWriteItem",
+    "describe_table": "dynamodb:DescribeTable",
+    "execute_statement": "dynamodb:PartiQLSelect",
+    "post_to_connection": "execute-api:ManageConnections",
+    "get_connection": "execute-api:ManageConnections",
+    "delete_connection": "execute-api:ManageConnections",
+    "get_parameters": "ssm:GetParameters",
+    "get_parameters_by_path": "ssm:GetParametersByPath",
+    "get_secret_value": "secretsmanager:GetSecretValue",
+}
+# Not deployed: the local stack and the helper that builds emulator tables from this template.
+NOT_DEPLOYED = ("shared/harftet/localstack/", "shared/harftet/store/schema.py")
+
+
+@pytest.fixture(scope="module")
+def template() -> dict[str, Any]:
+    return load_template(TEMPLATE)
+
+
+def _resources(template: dict[str, Any], type_: str) -> dict[str, dict[str, Any]]:
+    return {k: v for k, v in template["Resources"].items() if v["Type"] == type_}
+
+
+def _props(template: dict[str, Any], logical_id: str) -> dict[str, Any]:
+    props: dict[str, Any] = template["Resources"][logical_id].get("Properties", {})
+    return props
+
+
+def _run(
+    args: list[str], timeout: float = 180, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = {**(env or os.environ), "SAM_CLI_TELEMETRY": "0"}
+    return subprocess.run(
+        args, cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
+
+
+def _require_sam() -> None:
+    if not SAM.exists():
+        pytest.fail(f"{SAM} missing: run `make test` (it installs the AWS SAM CLI into .venv-sam)")
+
+
+def _statements(template: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every IAM statement the template writes: function policies and IAM resources."""
+    found: list[dict[str, Any]] = []
+    for name in FUNCTIONS:
+        for policy in _props(template, name).get("Policies", []):
+            if isinstance(policy, dict) and "Statement" in policy:
+                found += policy["Statement"]
+    for type_ in ("AWS::IAM::ManagedPolicy", "AWS::IAM::Policy", "AWS::IAM::Role"):
+        for resource in _resources(template, type_).values():
+            props = resource["Properties"]
+            documents = [props.get("PolicyDocument")] + [
+                p["PolicyDocument"] for p in props.get("Policies", [])
+            ]
+            found += [s for d in documents if d for s in d["Statement"]]
+    return found
+
+
+def _as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
+
+
+# ------------------------------------------------------------------------------- linters
+
+
+def test_cfn_lint_finds_nothing() -> None:
+    assert CFN_LINT.exists(), f"{CFN_LINT} missing: run `make test` (installs the dev extra)"
+    result = _run([str(CFN_LINT), str(TEMPLATE)])
+    assert result.returncode == 0, f"cfn-lint template.yaml:\n{result.stdout}{result.stderr}"
+
+
+def test_sam_validate_lint_passes() -> None:
+    _require_sam()
+    result = _run([str(SAM), "validate", "--lint", "--template-file", str(TEMPLATE)])
+    assert result.returncode == 0, f"sam validate --lint:\n{result.stdout}{result.stderr}"
+
+
+def _env_with_python(version: str) -> dict[str, str]:
+    """The environment with ``python<version>`` on PATH (under pyenv: next to the current one).
+
+    Without Docker, `sam build` needs the runtime's Python (Makefile: sam-build does the same).
+    """
+    env = dict(os.environ)
+    probe = subprocess.run([f"python{version}", "--version"], capture_output=True, check=False)
+    pyenv = shutil.which("pyenv")
+    if probe.returncode != 0 and pyenv:
+        installed = _run([pyenv, "versions", "--bare"]).stdout.split()
+        matching = sorted(v for v in installed if re.fullmatch(rf"{re.escape(version)}(\.\d+)?", v))
+        current = _run([pyenv, "version-name"]).stdout.strip()
+        if matching:
+            env["PYENV_VERSION"] = f"{current}:{matching[-1]}"
+    return env
+
+
+def test_sam_build_packs_an_arm64_layer_with_the_dictionary_without_docker(
+    template: dict[str, Any], tmp_path: Path
+) -> None:
+    """The real build (15-40 s: it fetches the layer's wheels from PyPI)."""
+    _require_sam()
+    assert DICTIONARY.exists(), f"{DICTIONARY} missing: run `make dictionary`"
+    runtime = template["Globals"]["Function"]["Runtime"]
+    build = tmp_path / "build"
+    result = _run(
+        [str(SAM), "build", "--template-file", str(TEMPLATE), "--build-dir", str(build)],
+        timeout=300,
+        env=_env_with_python(runtime.removeprefix("python")),
+    )
+    assert result.returncode == 0, f"sam build:\n{result.stdout}{result.stderr}"
+
+    layer = build / "SharedLayer" / "python"
+    assert (layer / "harftet" / "words" / "data" / "words.txt.gz").is_file()
+    assert (layer / "harftet" / "wiring.py").is_file()
+    abi = "cpython-" + runtime.removeprefix("python").replace(".", "")
+    for extension in layer.rglob("*.so"):
+        assert abi in extension.name, f"{extension.name} is not built for {runtime}"
+        machine = int.from_bytes(extension.read_bytes()[18:20], "little")  # ELF e_machine
+        assert machine == 183, f"{extension.name} is not an arm64 (aarch64) binary"
+    for name in FUNCTIONS:
+        assert (build / name / "app.py").is_file(), name
+
+
+# ------------------------------------------------------------------------------- REST API
+
+
+def test_every_route_of_the_api_reaches_the_rest_function(template: dict[str, Any]) -> None:
+    events = _props(template, "RestFunction")["Events"].values()
+    routes = {(e["Properties"]["Method"].upper(), e["Properties"]["Path"]) for e in events}
+    assert routes == ROUTES
+    assert all(e["Properties"]["RestApiId"] == {"Ref": "RestApi"} for e in events)
+
+
+def test_the_rest_api_is_throttled_by_the_operators_parameters(template: dict[str, Any]) -> None:
+    api = _props(template, "RestApi")
+    assert api["StageName"] == {"Ref": "Stage"}
+    assert api["TracingEnabled"] is True
+    [setting] = api["MethodSettings"]
+    assert setting["ThrottlingRateLimit"] == {"Ref": "ThrottleRateLimit"}
+    assert setting["ThrottlingBurstLimit"] == {"Ref": "ThrottleBurstLimit"}
+    throttled = api["GatewayResponses"]["THROTTLED"]
+    assert throttled["StatusCode"] == "429"
+    assert "rate_limited" in throttled["ResponseTemplates"]["application/json"]
+
+
+# ------------------------------------------------------------------------------- WebSocket API
+
+
+def test_the_websocket_api_routes_connect_disconnect_and_messages_to_one_function(
+    template: dict[str, Any],
+) -> None:
+    assert _props(template, "WebSocketApi")["ProtocolType"] == "WEBSOCKET"
+    assert _props(template, "WebSocketApi")["RouteSelectionExpression"] == "$request.body.action"
+    integration = _props(template, "WsIntegration")
+    assert integration["IntegrationType"] == "AWS_PROXY"
+    assert "${WsFunction.Arn}" in integration["IntegrationUri"]["Fn::Sub"]
+    routes = _resources(template, "AWS::ApiGatewayV2::Route")
+    assert {r["Properties"]["RouteKey"] for r in routes.values()} >= {
+        "$connect",
+        "$disconnect",
+        "$default",
+    }
+    assert all(
+        r["Properties"]["Target"] == {"Fn::Sub": "integrations/${WsIntegration}"}
+        for r in routes.values()
+    )
+    depends_on = _as_list(template["Resources"]["WebSocketDeployment"]["DependsOn"])
+    assert set(depends_on) == set(routes), "the deployment must wait for every route"
+    stage = _props(template, "WebSocketStage")
+    assert stage["DeploymentId"] == {"Ref": "WebSocketDeployment"}
+    assert stage["StageName"] == {"Ref": "Stage"}
+    permission = _props(template, "WsInvokePermission")
+    assert permission["FunctionName"] == {"Ref": "WsFunction"}
+    assert "${WebSocketApi}/" in permission["SourceArn"]["Fn::Sub"]
+
+
+# ------------------------------------------------------------------------------- functions
+
+
+def test_every_function_runs_its_folder_with_the_shared_layer(template: dict[str, Any]) -> None:
+    function_globals = template["Globals"]["Function"]
+    assert function_globals["Layers"] == [{"Ref": "SharedLayer"}]
+    for name in FUNCTIONS:
+        props = _props(template, name)
+        folder = REPO / props["CodeUri"]
+        assert props["Handler"] == "app.handler"
+        logs = props["LoggingConfig"]["LogGroup"]["Ref"]
+        assert _props(template, logs)["RetentionInDays"] == {"Ref": "LogRetentionDays"}
+        assert (folder / "requirements.txt").is_file(), f"{folder}/requirements.txt"
+        app = folder / "app.py"
+        assert app.is_file(), f"{app} missing"
+        assert re.search(r"^(handler\s*=|def handler\()", app.read_text(), re.M), app
+
+
+def test_the_layer_is_built_for_the_functions_runtime_and_architecture(
+    template: dict[str, Any],
+) -> None:
+    function_globals = template["Globals"]["Function"]
+    layer = template["Resources"]["SharedLayer"]
+    assert layer["Properties"]["ContentUri"] == "shared/"
+    assert layer["Metadata"]["BuildMethod"] == function_globals["Runtime"]
+    assert [layer["Metadata"]["BuildArchitecture"]] == function_globals["Architectures"]
+    assert layer["Properties"]["CompatibleRuntimes"] == [function_globals["Runtime"]]
+    assert layer["Properties"]["CompatibleArchitectures"] == function_globals["Architectures"]
+
+
+def _requirements(lines: list[str]) -> dict[str, Requirement]:
+    reqs = [Requirement(line) for line in lines if line.strip() and not line.startswith("#")]
+    return {re.sub(r"[-_.]+", "-", r.name.lower()): r for r in reqs}
+
+
+def test_the_layer_carries_every_runtime_dependency_pinned() -> None:
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    layer = _requirements((REPO / "shared" / "requirements.txt").read_text().splitlines())
+    assert set(layer) == set(_requirements(project["dependencies"]))
+    assert all(str(r.specifier).startswith("==") for r in layer.values()), layer
+
+
+def test_the_layer_can_trace_when_a_function_uses_the_tracer() -> None:
+    """On Lambda (tracing on) powertools' Tracer imports aws_xray_sdk: without it nothing runs."""
+    layer = _requirements((REPO / "shared" / "requirements.txt").read_text().splitlines())
+    apps = [p.read_text() for p in (REPO / "functions").glob("*/app.py")]
+    if any("Tracer(" in app for app in apps):
+        assert "tracer" in layer["aws-lambda-powertools"].extras or "aws-xray-sdk" in layer
+
+
+def test_functions_know_their_tables_endpoint_and_secret_name(template: dict[str, Any]) -> None:
+    variables = template["Globals"]["Function"]["Environment"]["Variables"]
+    assert variables["TABLES_TABLE"] == {"Ref": "TablesTable"}
+    assert variables["PLAYERS_TABLE"] == {"Ref": "PlayersTable"}
+    assert variables["CONNECTIONS_TABLE"] == {"Ref": "ConnectionsTable"}
+    assert variables["TOKEN_SECRET_PARAM"] == {"Ref": "TokenSecretParameterName"}
+    assert variables["TEST_MODE"] == {"Ref": "TestMode"}
+    assert variables["POWERTOOLS_SERVICE_NAME"] == "harftet"
+    assert variables["POWERTOOLS_METRICS_NAMESPACE"] == "Harftet"
+    assert variables["WS_ENDPOINT"] == {
+        "Fn::Sub": "https://${WebSocketApi}.execute-api.${AWS::Region}.${AWS::URLSuffix}/${Stage}"
+    }
+    assert template["Parameters"]["TestMode"]["Default"] == "false"
+
+
+def test_the_sweeper_runs_on_the_turn_sweep_schedule(template: dict[str, Any]) -> None:
+    [event] = _props(template, "SweeperFunction")["Events"].values()
+    assert event["Type"] == "Schedule"
+    assert event["Properties"]["Schedule"] == {"Ref": "TurnSweepRate"}
+    assert template["Parameters"]["TurnSweepRate"]["Default"] == "rate(1 minute)"
+
+
+# ------------------------------------------------------------------------------- tables
+
+
+def test_every_table_is_on_demand_backed_up_and_encrypted(template: dict[str, Any]) -> None:
+    tables = _resources(template, "AWS::DynamoDB::Table")
+    assert set(tables) == {"TablesTable", "PlayersTable", "ConnectionsTable"}
+    for name, table in tables.items():
+        props = table["Properties"]
+        assert props["BillingMode"] == "PAY_PER_REQUEST", name
+        assert props["PointInTimeRecoverySpecification"] == {"PointInTimeRecoveryEnabled": True}
+        assert props["SSESpecification"] == {"SSEEnabled": True}, name
+
+
+def test_players_and_tables_survive_a_stack_deletion(template: dict[str, Any]) -> None:
+    for name in DATA_TABLES:
+        resource = template["Resources"][name]
+        assert resource["DeletionPolicy"] == "Retain", name
+        assert resource["UpdateReplacePolicy"] == "Retain", name
+
+
+def test_tables_and_indexes_have_the_keys_the_store_queries(template: dict[str, Any]) -> None:
+    def keys(table: str, index: str | None = None) -> list[tuple[str, str, str]]:
+        props = _props(template, table)
+        types = {a["AttributeName"]: a["AttributeType"] for a in props["AttributeDefinitions"]}
+        owner = props
+        if index is not None:
+            owner = {i["IndexName"]: i for i in props["GlobalSecondaryIndexes"]}[index]
+        return [
+            (k["AttributeName"], k["KeyType"], types[k["AttributeName"]])
+            for k in owner["KeySchema"]
+        ]
+
+    assert keys("TablesTable") == [("tableId", "HASH", "S")]
+    assert keys("TablesTable", "lobby-index") == [
+        ("lobby", "HASH", "S"),
+        ("createdAt", "RANGE", "N"),
+    ]
+    assert keys("TablesTable", "deadline-index") == [
+        ("due", "HASH", "S"),
+        ("deadline", "RANGE", "N"),
+    ]
+    assert keys("PlayersTable") == [("playerId", "HASH", "S")]
+    assert keys("ConnectionsTable") == [("connectionId", "HASH", "S")]
+    assert keys("ConnectionsTable", "table-index") == [("tableId", "HASH", "S")]
+    ttl = _props(template, "ConnectionsTable")["TimeToLiveSpecification"]
+    assert ttl == {"AttributeName": "expiresAt", "Enabled": True}
+
+
+# ------------------------------------------------------------------------------- permissions
+
+
+def test_no_statement_grants_every_resource_or_every_action(template: dict[str, Any]) -> None:
+    statements = _statements(template)
+    assert statements, "expected the functions' IAM statements"
+    for statement in statements:
+        resources = [r for r in _as_list(statement.get("Resource", [])) if isinstance(r, str)]
+        assert "*" not in resources, statement
+        assert all(not a.endswith("*") for a in _as_list(statement["Action"])), statement
+        assert "NotResource" not in statement and "NotAction" not in statement, statement
+
+
+def test_functions_use_only_the_templates_own_scoped_policies(template: dict[str, Any]) -> None:
+    """No AWS managed policy by name (e.g. AmazonDynamoDBFullAccess) and no broad SAM template."""
+    scoped_sam_templates = {"DynamoDBCrudPolicy", "DynamoDBReadPolicy", "DynamoDBWritePolicy"}
+    own = set(_resources(template, "AWS::IAM::ManagedPolicy"))
+    for name in FUNCTIONS:
+        for policy in _props(template, name)["Policies"]:
+            if isinstance(policy, dict) and "Ref" in policy:
+                assert policy["Ref"] in own, (name, policy)
+            else:
+                assert isinstance(policy, dict), (name, policy)
+                assert set(policy) <= scoped_sam_templates | {"Statement", "Version"}, policy
+
+
+def test_every_aws_call_in_the_deployed_code_is_allowed(template: dict[str, Any]) -> None:
+    allowed = {a for s in _statements(template) for a in _as_list(s["Action"])}
+    call = re.compile(r"\.(" + "|".join(IAM_ACTION_OF_CALL) + r")\(")
+    needed: dict[str, set[str]] = {}
+    for path in [*(REPO / "shared" / "harftet").rglob("*.py"), *(REPO / "functions").rglob("*.py")]:
+        relative = path.relative_to(REPO).as_posix()
+        if relative.startswith(NOT_DEPLOYED):
+            continue
+        for method in call.findall(path.read_text(encoding="utf-8")):
+            needed.setdefault(IAM_ACTION_OF_CALL[method], set()).add(relative)
+    missing = {action: sorted(files) for action, files in needed.items() if action not in allowed}
+    assert not missing, f"add these actions to FunctionAccessPolicy (or drop the calls): {missing}"
+
+
+def test_the_signing_secret_is_read_from_exactly_its_parameter(template: dict[str, Any]) -> None:
+    [statement] = [s for s in _statements(template) if "ssm:GetParameter" in _as_list(s["Action"])]
+    assert _as_list(statement["Action"]) == ["ssm:GetParameter"]
+    assert statement["Resource"] == {
+        "Fn::Sub": "arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}"
+        ":parameter${TokenSecretParameterName}"
+    }
+    parameter = template["Parameters"]["TokenSecretParameterName"]
+    assert parameter["Default"] == "/harftet/token-secret"
+    assert re.fullmatch(parameter["AllowedPattern"], parameter["Default"])
+
+
+# ------------------------------------------------------------------------------- secrets
+
+
+def test_the_template_and_deploy_defaults_hold_no_secret_values(template: dict[str, Any]) -> None:
+    variables = template["Globals"]["Function"]["Environment"]["Variables"]
+    assert "TOKEN_SECRET" not in variables, "the secret lives in SSM, never in the template"
+    for name, value in variables.items():
+        if re.search(r"SECRET|PASSWORD|KEY|TOKEN", name):
+            assert isinstance(value, dict) and "Ref" in value, (name, value)
+    for name, parameter in template["Parameters"].items():
+        assert not (parameter.get("NoEcho") and "Default" in parameter), name
+    suspicious = re.compile(
+        r"(AKIA|ASIA)[0-9A-Z]{16}|-----BEGIN|aws_secret_access_key|"
+        r"(?<![\w$/{.:-])(?=[A-Za-z0-9+/=_-]*\d)(?=[A-Za-z0-9+/=_-]*[A-Za-z])[A-Za-z0-9+/=_-]{32,}"
+    )
+    for path in (TEMPLATE, REPO / "samconfig.toml"):
+        if path.exists():
+            match = suspicious.search(path.read_text(encoding="utf-8"))
+            assert match is None, f"{path.name}: looks like a secret: {match and match.group(0)}"
+
+
+def test_the_outputs_give_both_endpoints_and_the_table_names(template: dict[str, Any]) -> None:
+    outputs = template["Outputs"]
+    assert outputs["RestApiUrl"]["Value"]["Fn::Sub"].startswith("https://${RestApi}.")
+    assert outputs["WebSocketUrl"]["Value"]["Fn::Sub"].startswith("wss://${WebSocketApi}.")
+    for name in ("TablesTable", "PlayersTable", "ConnectionsTable"):
+        assert outputs[f"{name}Name"]["Value"] == {"Ref": name}
