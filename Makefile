@@ -13,7 +13,7 @@ export SAM_CLI_TELEMETRY := 0
 run: $(VENV)/.installed $(DICT)
 	PORT=$(PORT) $(PY) -m harftet.localstack
 
-test: $(VENV)/.installed $(DICT) node_modules/.installed $(SAM_VENV)/.installed
+test: $(VENV)/.installed $(DICT) node_modules/.installed $(SAM_VENV)/.installed chromium
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
@@ -44,6 +44,12 @@ $(DICT): $(VENV)/.installed shared/harftet/words/build.py shared/harftet/words/a
 node_modules/.installed: package.json
 	npm install --no-audit --no-fund --loglevel=error
 	touch $@
+
+# Debian's Chromium for the browser test (Playwright drives it; it never downloads a browser).
+.PHONY: chromium
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 # AWS SAM CLI lives in its own virtual environment (it pins its own boto3/pydantic).
 $(SAM_VENV)/.installed:

@@ -80,6 +80,20 @@ def _row(r: Result) -> str:
     return f"| {r.name} | {measured} | {baseline} | {ratio} | {goal} | {verdict} |"
 
 
+def _busy(load: tuple[tuple[float, ...], tuple[float, ...]]) -> list[str]:
+    """A warning when other work shared the CPUs: the 1-minute load exceeded nproc."""
+    peak, cpus = max(load[0][0], load[1][0]), os.cpu_count() or 1
+    if peak <= cpus:
+        return []
+    return [
+        "",
+        f"**Busy machine:** the 1-minute load average reached {peak:.1f} on {cpus} CPUs. "
+        "Medians of the CPU-heavier side are inflated under load; the p10 ratios in the "
+        "move-path rows are the less load-sensitive reading. Re-run on a quiet machine to "
+        "settle a PASS/MISS.",
+    ]
+
+
 def render(
     results: list[Result],
     codec_lines: list[str],
@@ -102,6 +116,7 @@ def render(
         f"{loads}",
         "",
         "Each ratio is measurement / baseline, both taken in this run; goals are on ratios.",
+        *(_busy(load)),
         "",
         "| benchmark | measurement (median) | baseline (median) | ratio | goal | result |",
         "|---|---|---|---|---|---|",

@@ -18,6 +18,7 @@ import json
 import os
 import subprocess
 import sys
+from typing import Any
 
 from bench import ROOT, Result, median
 from bench.bench_move_path import HANDLER_PATH, handler_env
@@ -74,7 +75,7 @@ def _env() -> dict[str, str]:
     return env
 
 
-def sample(code: str) -> dict[str, float]:
+def sample(code: str) -> dict[str, Any]:
     """One fresh interpreter running ``code``; the dict it prints."""
     done = subprocess.run(
         [sys.executable, "-c", code],
@@ -86,12 +87,13 @@ def sample(code: str) -> dict[str, float]:
     )
     if done.returncode != 0:
         raise RuntimeError(f"cold-start sample failed:\n{done.stderr}")
-    value: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    value: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return value
 
 
-def measure(runs: int = RUNS) -> dict[str, list[float]]:
-    """Alternating handler/baseline samples (ms), after one untimed no-network check of each."""
+def measure(runs: int = RUNS) -> tuple[dict[str, list[float]], dict[str, Any]]:
+    """Alternating handler/baseline samples (ms), after one untimed no-network check of each;
+    and what the check run saw (whether the handler loaded the dictionary itself, its size)."""
     checked = sample(NO_NETWORK_CHECK + HANDLER_CODE)
     sample(BASELINE_CODE)
     samples: dict[str, list[float]] = {"handler": [], "import": [], "words": [], "baseline": []}
@@ -105,30 +107,27 @@ def measure(runs: int = RUNS) -> dict[str, list[float]]:
                 samples["words"].append(s["words"])
             else:
                 samples["baseline"].append(sample(BASELINE_CODE)["import"])
-    samples["eager"] = [float(checked["eager"])]
-    samples["words_count"] = [float(checked["n"])]
-    return samples
+    return samples, checked
 
 
 def run(runs: int = RUNS) -> list[Result]:
     """The RESULTS.md rows: handler + dictionary (the goal), and the handler import alone."""
-    s = measure(runs)
-    handler, baseline = median(s["handler"]), median(s["baseline"])
-    when = "at import" if s["eager"][0] else "lazily (on first use), so loaded here after import"
+    s, checked = measure(runs)
+    when = "at import" if checked["eager"] else "lazily: forced right after the import"
     base = "import boto3 + APIGatewayRestResolver"
     base_detail = f"min {min(s['baseline']):.0f} ms; n={len(s['baseline'])}"
     return [
         Result(
             name="cold start: REST handler import + dictionary",
-            value=handler,
+            value=median(s["handler"]),
             unit="ms",
             detail=(
-                f"min {min(s['handler']):.0f} ms; import {median(s['import']):.0f} ms + "
-                f"dictionary {median(s['words']):.0f} ms ({int(s['words_count'][0])} words, "
-                f"the handler loads it {when}); n={len(s['handler'])}"
+                f"import {median(s['import']):.0f} + dictionary {median(s['words']):.0f} ms "
+                f"({checked['n']} words; the handler loads it {when}); "
+                f"min {min(s['handler']):.0f} ms; n={len(s['handler'])}"
             ),
             baseline_name=base,
-            baseline=baseline,
+            baseline=median(s["baseline"]),
             baseline_detail=base_detail,
             goal=GOAL,
         ),
@@ -136,23 +135,86 @@ def run(runs: int = RUNS) -> list[Result]:
             name="cold start: REST handler import alone",
             value=median(s["import"]),
             unit="ms",
-            detail="informational: without the dictionary",
+            detail="without the dictionary",
             baseline_name=base,
-            baseline=baseline,
+            baseline=median(s["baseline"]),
             baseline_detail=base_detail,
         ),
     ]
 
 
+# -- diagnosis: where the handler's import time goes ------------------------------------------
+BREAKDOWN_CODE = f"""
+import time
+marks = [("start", time.perf_counter())]
+def mark(name):
+    marks.append((name, time.perf_counter()))
+import boto3
+mark("import boto3")
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver
+mark("powertools APIGatewayRestResolver (baseline ends here)")
+from aws_lambda_powertools import Logger, Metrics, Tracer
+Logger(); Metrics()
+mark("powertools Logger() + Metrics()")
+Tracer()
+mark("powertools Tracer() (imports aws_xray_sdk)")
+import jwt
+mark("import jwt (PyJWT; imports cryptography when installed)")
+import pydantic
+mark("import pydantic")
+import harftet.api.models
+mark("harftet.api.models (pydantic model classes)")
+import harftet.service, harftet.api.errors, harftet.wiring
+mark("harftet.service (engine, store, push)")
+harftet.wiring.default_service()
+mark("default_service(): boto3.client('dynamodb')")
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("harftet_rest_app", {str(HANDLER_PATH)!r})
+module = importlib.util.module_from_spec(spec)
+sys.modules[spec.name] = module
+spec.loader.exec_module(module)
+mark("functions/rest/app.py itself (routes)")
+import harftet.words
+harftet.words.default_words()
+mark("harftet.words.default_words()")
+import json
+print(json.dumps([(b[0], (b[1] - a[1]) * 1e3) for a, b in zip(marks, marks[1:])]))
+"""
+
+
+def breakdown(runs: int = RUNS) -> list[tuple[str, float]]:
+    """Median ms of each step of the handler's imports, taken in order in one interpreter."""
+    sample(NO_NETWORK_CHECK + BREAKDOWN_CODE)
+    rows: list[list[tuple[str, float]]] = []
+    for _ in range(runs):
+        done = subprocess.run(
+            [sys.executable, "-c", BREAKDOWN_CODE],
+            cwd=ROOT,
+            env=_env(),
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        rows.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    return [(name, median([r[i][1] for r in rows])) for i, (name, _) in enumerate(rows[0])]
+
+
 def main() -> None:
-    """Print both rows."""
+    """Print the rows (or, with --breakdown, the cost of each import step)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=RUNS)
+    parser.add_argument("--breakdown", action="store_true", help="time each import step")
     args = parser.parse_args()
+    if args.breakdown:
+        steps = breakdown(args.runs)
+        for name, ms in steps:
+            print(f"{ms:8.1f} ms  {name}")
+        print(f"{sum(ms for _, ms in steps):8.1f} ms  total (medians of {args.runs} runs)")
+        return
     for r in run(args.runs):
         ratio = f"{r.ratio:.2f}×" if r.ratio is not None else "-"
-        print(json.dumps({"name": r.name, "ms": round(r.value, 1), "detail": r.detail}))
-        print(f"  baseline {r.baseline_name}: {r.baseline:.1f} ms ({r.baseline_detail}) → {ratio}")
+        print(f"{r.name}: {r.value:.0f} ms ({r.detail})")
+        print(f"  baseline {r.baseline_name}: {r.baseline:.0f} ms ({r.baseline_detail}) → {ratio}")
 
 
 if __name__ == "__main__":

@@ -334,6 +334,7 @@ def run_backend(backend: str, iterations: int, block: int, profile: bool = False
         "state_bytes": state_bytes,
         "item_bytes": item_bytes,
         **{f"{k}_median": median(v) for k, v in ms.items()},
+        **{f"{k}_p10": percentile(v, 0.1) for k, v in ms.items()},
         **{f"{k}_p90": percentile(v, 0.9) for k, v in ms.items()},
     }
 
@@ -372,10 +373,17 @@ def to_result(summary: dict[str, Any]) -> Result:
         name=f"move path, {backend}" + (" (headline)" if backend == "dynalite" else ""),
         value=summary["move_median"],
         unit="ms",
-        detail=f"p90 {summary['move_p90']:.2f} ms; n={summary['iterations']}",
+        detail=(
+            f"p10 {summary['move_p10']:.2f}, p90 {summary['move_p90']:.2f} ms; "
+            f"p10 ratio {summary['move_p10'] / summary['floor_p10']:.2f}×; "
+            f"n={summary['iterations']}"
+        ),
         baseline_name="get_item + conditional update_item",
         baseline=summary["floor_median"],
-        baseline_detail=f"p90 {summary['floor_p90']:.2f} ms; item ≈{summary['item_bytes']} B",
+        baseline_detail=(
+            f"p10 {summary['floor_p10']:.2f}, p90 {summary['floor_p90']:.2f} ms; "
+            f"item ≈{summary['item_bytes']} B"
+        ),
         goal=GOAL,
     )
 

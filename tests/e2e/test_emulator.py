@@ -18,6 +18,7 @@ import httpx
 import pytest
 from harftet.localstack.dynamo import MotoDynamo
 from harftet.localstack.stack import RunningStack
+from harftet.localstack.template import find_route, read_template
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
@@ -27,21 +28,25 @@ ECHO = Path(__file__).parent / "echo_handlers"
 
 
 @pytest.fixture(scope="module")
-def echo(stack_factory: Callable[..., RunningStack], tmp_path_factory: pytest.TempPathFactory):
-    """A stack running the echo handlers, every path routed to the REST handler."""
+def echo_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the echo WebSocket handler and sweeper note each call, one JSON line each."""
     log = tmp_path_factory.mktemp("echo") / "echo.log"
     log.touch()
-    stack = stack_factory(
+    return log
+
+
+@pytest.fixture(scope="module")
+def echo(stack_factory: Callable[..., RunningStack], echo_log: Path) -> RunningStack:
+    """A stack running the echo handlers, every path routed to the REST handler."""
+    return stack_factory(
         "echo",
         rest_handler=ECHO / "rest.py",
         ws_handler=ECHO / "ws.py",
         sweeper=ECHO / "sweeper.py",
-        env={"ECHO_LOG": str(log)},
+        env={"ECHO_LOG": str(echo_log)},
         sweep_seconds=0.2,
         proxy_all=True,
     )
-    stack.echo_log = log  # type: ignore[attr-defined]
-    return stack
 
 
 @pytest.fixture
@@ -71,15 +76,10 @@ def ask(ws: ClientConnection, message: dict[str, Any]) -> Any:
     return json.loads(ws.recv(timeout=10))
 
 
-def log_entries(stack: RunningStack) -> list[dict[str, Any]]:
-    path: Path = stack.echo_log  # type: ignore[attr-defined]
-    return [json.loads(line) for line in path.read_text().splitlines() if line]
-
-
-def wait_for_log(stack: RunningStack, found: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+def wait_for_log(log: Path, found: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
-        for entry in log_entries(stack):
+        for entry in (json.loads(line) for line in log.read_text().splitlines() if line):
             if found(entry):
                 return entry
         time.sleep(0.05)
@@ -202,14 +202,17 @@ def test_the_handler_gets_a_lambda_context_and_the_stacks_environment(
 # --- WebSocket -----------------------------------------------------------------------------
 
 
-def test_connect_passes_the_query_and_messages_reach_default(echo: RunningStack) -> None:
+def test_connect_passes_the_query_and_messages_reach_default(
+    echo: RunningStack, echo_log: Path
+) -> None:
     with open_socket(echo, "token=ok&tableId=T1") as ws:
         reply = ask(ws, {"action": "echo", "data": "hi"})
     assert reply["echo"] == "hi"
     assert reply["routeKey"] == "$default"
     assert reply["eventType"] == "MESSAGE"
     connect_event = wait_for_log(
-        echo, lambda e: e.get("route") == "$connect" and e["connectionId"] == reply["connectionId"]
+        echo_log,
+        lambda e: e.get("route") == "$connect" and e["connectionId"] == reply["connectionId"],
     )
     assert connect_event["query"] == {"token": "ok", "tableId": "T1"}
 
@@ -244,14 +247,16 @@ def test_post_to_connection_reaches_the_socket(echo: RunningStack, management: A
         assert json.loads(ws.recv(timeout=10)) == {"pushed": True}
 
 
-def test_a_handler_pushes_to_another_connection_until_it_is_gone(echo: RunningStack) -> None:
+def test_a_handler_pushes_to_another_connection_until_it_is_gone(
+    echo: RunningStack, echo_log: Path
+) -> None:
     with open_socket(echo) as sender:
         with open_socket(echo) as receiver:
             target = ask(receiver, {"action": "echo"})["connectionId"]
             assert ask(sender, {"action": "send", "to": target, "data": "psst"}) == {"sent": True}
             assert json.loads(receiver.recv(timeout=10)) == "psst"
         wait_for_log(
-            echo, lambda e: e.get("route") == "$disconnect" and e["connectionId"] == target
+            echo_log, lambda e: e.get("route") == "$disconnect" and e["connectionId"] == target
         )
         assert ask(sender, {"action": "send", "to": target, "data": "late"}) == {"gone": True}
 
@@ -267,14 +272,14 @@ def test_get_connection_describes_the_socket(echo: RunningStack, management: Any
 
 
 def test_delete_connection_closes_the_socket_and_fires_disconnect(
-    echo: RunningStack, management: Any
+    echo: RunningStack, echo_log: Path, management: Any
 ) -> None:
     with open_socket(echo) as ws:
         me = ask(ws, {"action": "echo"})["connectionId"]
         management.delete_connection(ConnectionId=me)
         with pytest.raises(ConnectionClosed):
             ws.recv(timeout=10)
-    wait_for_log(echo, lambda e: e.get("route") == "$disconnect" and e["connectionId"] == me)
+    wait_for_log(echo_log, lambda e: e.get("route") == "$disconnect" and e["connectionId"] == me)
 
 
 def test_a_handler_can_close_its_own_connection(echo: RunningStack) -> None:
@@ -284,11 +289,11 @@ def test_a_handler_can_close_its_own_connection(echo: RunningStack) -> None:
             ws.recv(timeout=10)
 
 
-def test_closing_the_socket_fires_disconnect(echo: RunningStack) -> None:
+def test_closing_the_socket_fires_disconnect(echo: RunningStack, echo_log: Path) -> None:
     with open_socket(echo) as ws:
         me = ask(ws, {"action": "echo"})["connectionId"]
     entry = wait_for_log(
-        echo, lambda e: e.get("route") == "$disconnect" and e["connectionId"] == me
+        echo_log, lambda e: e.get("route") == "$disconnect" and e["connectionId"] == me
     )
     assert entry["status"] == 1000
 
@@ -313,8 +318,8 @@ def test_the_management_api_also_answers_under_a_stage_path(echo: RunningStack) 
 # --- the schedule, the process, DynamoDB -----------------------------------------------------
 
 
-def test_the_sweeper_runs_on_its_schedule(echo: RunningStack) -> None:
-    entry = wait_for_log(echo, lambda e: "sweep" in e)
+def test_the_sweeper_runs_on_its_schedule(echo: RunningStack, echo_log: Path) -> None:
+    entry = wait_for_log(echo_log, lambda e: "sweep" in e)
     assert entry == {"sweep": "Scheduled Event", "source": "aws.events"}
 
 
@@ -384,6 +389,19 @@ def _race(client: Any, table: str, writers: int) -> list[int]:
 
     with ThreadPoolExecutor(writers) as pool:
         return [n for n in pool.map(write, range(writers)) if n is not None]
+
+
+def test_template_yaml_gives_the_routes_resources_and_path_parameters() -> None:
+    settings = read_template()
+    routes = settings.rest_routes
+    assert routes is not None
+    assert find_route(routes, "POST", "/tables/t1/seats/2") == (
+        "/tables/{tableId}/seats/{seat}",
+        {"tableId": "t1", "seat": "2"},
+    )
+    assert find_route(routes, "GET", "/tables/") == ("/tables", None)
+    assert find_route(routes, "PUT", "/tables") is None  # no such method: API Gateway refuses
+    assert settings.timeouts["sweeper"] > settings.timeouts["rest"]
 
 
 # --- the real handlers behind the same emulator ----------------------------------------------

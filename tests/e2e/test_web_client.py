@@ -241,3 +241,47 @@ def test_a_second_tab_joins_from_the_lobby_and_follows_live_on_a_phone(
     assert host.errors == [] and guest.errors == [], f"{host.errors} {guest.errors}"
     host.close()
     guest.close()
+
+
+def test_a_client_that_missed_pushes_catches_up_from_the_409_view(
+    local_stack: str, browser: Any
+) -> None:
+    tab = Tab(browser, local_stack)
+    page = tab.page
+    muted = {"on": False}
+
+    def drop_pushes_while_muted(ws: Any) -> None:
+        server = ws.connect_to_server()
+        server.on_message(lambda message: None if muted["on"] else ws.send(message))
+
+    page.route_web_socket(re.compile(r"/ws\?"), drop_pushes_while_muted)
+    tab.sign_in("Deniz")
+    tab.create_table("kastet", seats=2, hands=1)
+    tab.seat(1).get_by_role("button", name="Add computer").click()
+    page.get_by_role("button", name="Start").click()
+    tab.wait_for_my_turn()
+    expect(tab.seat(0).locator(".tiles")).to_have_text("14")
+
+    # The same player draws from elsewhere (another device) while this tab hears nothing.
+    muted["on"] = True
+    status = page.evaluate(
+        """async () => {
+          const {token} = JSON.parse(sessionStorage.getItem("harftet.session"));
+          const headers = {Authorization: `Bearer ${token}`, "Content-Type": "application/json"};
+          const id = sessionStorage.getItem("harftet.table");
+          const view = await (await fetch(`/tables/${id}`, {headers})).json();
+          const body = JSON.stringify({version: view.version, moveId: "elsewhere-1", type: "draw"});
+          return (await fetch(`/tables/${id}/moves`, {method: "POST", headers, body})).status;
+        }"""
+    )
+    assert status == 200
+    expect(tab.seat(0).locator(".tiles")).to_have_text("14")  # still the old view
+
+    page.get_by_role("button", name="Draw").click()
+    expect(page.locator("#notice")).to_contain_text("moved on")
+    expect(tab.seat(0).locator(".tiles")).to_have_text("15")
+    expect(tab.hand()).to_have_count(15)
+
+    unexpected = [e for e in tab.errors if "status of 409" not in e]
+    assert unexpected == [], f"console errors: {unexpected}"
+    tab.close()

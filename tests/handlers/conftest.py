@@ -26,6 +26,7 @@ from moto import mock_aws  # imported before any client exists, so every client 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "events"
 PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
+WS_ENDPOINT = "https://f6g7h8i9j0.execute-api.us-east-1.amazonaws.com/prod"
 SEED = 8675309412  # a distinctive number: it must never appear in a response
 # One session for the whole run: a client per test from it is cheap (tooling.md §2).
 SESSION = boto3.session.Session(region_name="us-east-1")
@@ -116,6 +117,12 @@ def service(apps: SimpleNamespace, dynamodb: Any, clock: Any, outbox: Any, monke
     monkeypatch.setattr(shared, "send", outbox)
     monkeypatch.setattr(shared, "test_mode", True)
     return shared
+
+
+@pytest.fixture
+def management_api(dynamodb: Any) -> Any:
+    """A real boto3 ``apigatewaymanagementapi`` client, for a Stubber to answer."""
+    return SESSION.client("apigatewaymanagementapi", endpoint_url=WS_ENDPOINT)
 
 
 @dataclass(frozen=True)
@@ -220,15 +227,28 @@ class Ws:
     def __init__(self, module: Any) -> None:
         self.module = module
 
-    def __call__(self, name: str, /, body: Any = ..., **values: Any) -> dict[str, Any]:
-        event = load_event(f"ws/{name}", body, **values)
+    def invoke(self, event: dict[str, Any]) -> dict[str, Any]:
         context = LambdaContext(function_name="harftet-WsFunction-1A2B3C4D")
-        return self.module.handler(event, context)
+        return self.module.handler(copy.deepcopy(event), context)
+
+    def __call__(self, name: str, /, body: Any = ..., **values: Any) -> dict[str, Any]:
+        return self.invoke(load_event(f"ws/{name}", body, **values))
 
 
 @pytest.fixture
 def ws(apps: SimpleNamespace, service: Any) -> Ws:
     return Ws(apps.ws)
+
+
+@pytest.fixture
+def sweeper(apps: SimpleNamespace, service: Any) -> Any:
+    """Runs the sweeper handler once on events/sweeper/scheduled.json; returns its answer."""
+
+    def run() -> dict[str, Any]:
+        context = LambdaContext(function_name="harftet-SweeperFunction-1A2B3C4D")
+        return apps.sweeper.handler(load_event("sweeper/scheduled"), context)
+
+    return run
 
 
 def kastet_meld(hand: list[dict[str, Any]]) -> list[int] | None:

@@ -9,13 +9,11 @@ import os
 import pytest
 from botocore.exceptions import ClientError
 from botocore.stub import ANY, Stubber
-
 from harftet.identity import Tokens
 from harftet.push import ManagementApiSender
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
-ENDPOINT = "https://f6g7h8i9j0.execute-api.us-east-1.amazonaws.com/prod"
 OK = {"statusCode": 200}
 
 
@@ -91,7 +89,7 @@ def test_a_socket_without_a_table_is_refused(api, ws, dynamodb, table_names):
     event = api.event("ws/connect", token=player.token, tableId="t", connectionId="c1")
     del event["queryStringParameters"]["tableId"]
     del event["multiValueQueryStringParameters"]["tableId"]
-    answer = ws.module.handler(event, None)
+    answer = ws.invoke(event)
     assert answer["statusCode"] == 400
     assert stored_connection(dynamodb, table_names, "c1") is None
 
@@ -113,7 +111,7 @@ def test_a_spectator_may_watch_a_table_over_a_socket(api, ws, outbox):
     game = api.game()
     spectator = api.player("Seyirci")
     assert connect(ws, spectator, game.table_id, "watch") == OK
-    player, view = api.turn(game)
+    _, view = api.turn(game)
     assert send_move(ws, "watch", game.table_id, view["version"])["statusCode"] == 200
     error = outbox.to("watch")[-1]
     assert error["type"] == "error" and error["error"]["code"] == "not_seated"
@@ -204,6 +202,8 @@ def _body(**fields):
     return json.dumps(fields)
 
 
+# error code → (the socket that sends, tableId, version, body); ``...`` keeps the body of
+# events/ws/move.json (a draw) with that tableId and version filled in.
 REJECTIONS = {
     "not_your_turn": lambda g, v: ("other", g.table_id, v["version"], ...),
     "stale_version": lambda g, v: ("mover", g.table_id, v["version"] - 1, ...),
@@ -219,7 +219,9 @@ REJECTIONS = {
         "mover",
         g.table_id,
         v["version"],
-        _body(action="move", tableId=g.table_id, version=str(v["version"]), moveId="m", type="draw"),
+        _body(
+            action="move", tableId=g.table_id, version=str(v["version"]), moveId="m", type="draw"
+        ),
     ),
     "bad_request:action": lambda g, v: ("mover", g.table_id, 0, _body(action="dance")),
     "bad_request:json": lambda g, v: ("mover", g.table_id, 0, '{"action": "move",'),
@@ -228,9 +230,7 @@ REJECTIONS = {
 
 
 @pytest.mark.parametrize("case", sorted(REJECTIONS))
-def test_a_rejected_move_is_answered_on_that_socket_only_and_nothing_changes(
-    api, ws, outbox, case
-):
+def test_a_rejected_move_is_answered_on_that_socket_only_and_nothing_changes(api, ws, outbox, case):
     game = api.game()
     mover, view = api.turn(game)
     other = next(p for p in game.players if p != mover)
@@ -254,11 +254,135 @@ def _recording(client):
     def record(params, **_):
         posts.append((params["ConnectionId"], json.loads(params["Data"])))
 
-    client.meta.events.register("provide-client-params.apigatewaymanagementapi.PostToConnection", record)
+    client.meta.events.register(
+        "provide-client-params.apigatewaymanagementapi.PostToConnection", record
+    )
     return posts
 
 
 def test_a_gone_socket_is_dropped_and_the_others_still_get_the_push(
+    api, ws, service, monkeypatch, management_api, dynamodb, table_names
+):
+    game = api.game()
+    mover, view = api.turn(game)
+    other = next(p for p in game.players if p != mover)
+    spectator = api.player("Seyirci")
+    connect(ws, mover, game.table_id, "alive")
+    connect(ws, other, game.table_id, "gone")
+    connect(ws, spectator, game.table_id, "watch")
+    order = [c["connectionId"] for c in service.connections.for_table(game.table_id)]
+    posts = _recording(management_api)
+    stubber = Stubber(management_api)
+    for connection_id in order:  # the move's push: one socket is gone (410)
+        expected = {"ConnectionId": connection_id, "Data": ANY}
+        if connection_id == "gone":
+            stubber.add_client_error(
+                "post_to_connection",
+                service_error_code="GoneException",
+                http_status_code=410,
+                expected_params=expected,
+            )
+        else:
+            stubber.add_response("post_to_connection", {}, expected)
+    for connection_id in order:  # then the push that shows its player disconnected
+        if connection_id != "gone":
+            expected = {"ConnectionId": connection_id, "Data": ANY}
+            stubber.add_response("post_to_connection", {}, expected)
+    monkeypatch.setattr(
+        service,
+        "send",
+        ManagementApiSender(management_api.meta.endpoint_url, client=management_api),
+    )
+    with stubber:
+        reply = api(
+            "move-draw",
+            token=mover.token,
+            tableId=game.table_id,
+            version=view["version"],
+            moveId="d1",
+        )
+        stubber.assert_no_pending_responses()
+    assert reply.status == 200 and reply.body["version"] == view["version"] + 1
+    received = {c: [p["view"] for to, p in posts if to == c] for c in ("alive", "watch")}
+    for views in received.values():
+        assert [v["version"] for v in views] == [view["version"] + 1, view["version"] + 2]
+        assert views[-1]["seats"][other_seat(game, other)]["connected"] is False
+    assert received["alive"][0]["seat"] == game.players.index(mover)
+    assert "hand" not in received["watch"][0]
+    assert stored_connection(dynamodb, table_names, "gone") is None
+    assert connections_of(dynamodb, table_names, game.table_id) == ["alive", "watch"]
+    seat = api.view(mover, game.table_id)["seats"][other_seat(game, other)]
+    assert seat["connected"] is False and seat["playerId"] == other.id
+
+
+def other_seat(game, player):
+    return game.players.index(player)
+
+
+class FlakyManagementApi:
+    """A management API client that fails one connection with a throttling error."""
+
+    def __init__(self, failing):
+        self.failing = failing
+        self.posted = []
+
+    def post_to_connection(self, ConnectionId, Data):  # boto3's names
+        if ConnectionId == self.failing:
+            raise ClientError({"Error": {"Code": "LimitExceededException"}}, "PostToConnection")
+        self.posted.append((ConnectionId, json.loads(Data)))
+
+
+def test_a_socket_that_fails_otherwise_is_kept_and_the_others_still_get_the_push(
     api, ws, service, monkeypatch, dynamodb, table_names
 ):
-    from conftest import SESSION  # noqa: F401  # (placeholder, replaced below)
+    game = api.game()
+    mover, view = api.turn(game)
+    other = next(p for p in game.players if p != mover)
+    connect(ws, mover, game.table_id, "alive")
+    connect(ws, other, game.table_id, "flaky")
+    client = FlakyManagementApi("flaky")
+    monkeypatch.setattr(
+        service, "send", ManagementApiSender("https://example.invalid/prod", client=client)
+    )
+    reply = api(
+        "move-draw", token=mover.token, tableId=game.table_id, version=view["version"], moveId="d"
+    )
+    assert reply.status == 200
+    assert [(c, p["view"]["version"]) for c, p in client.posted] == [("alive", view["version"] + 1)]
+    assert stored_connection(dynamodb, table_names, "flaky") is not None
+    assert api.view(mover, game.table_id)["seats"][other_seat(game, other)]["connected"] is True
+
+
+def test_a_repeated_move_over_the_socket_answers_again_and_changes_nothing(api, ws, outbox):
+    game = api.game()
+    mover, view = api.turn(game)
+    other = next(p for p in game.players if p != mover)
+    connect(ws, mover, game.table_id, "mover")
+    connect(ws, other, game.table_id, "other")
+    send_move(ws, "mover", game.table_id, view["version"], "draw-1")
+    first = outbox.to("mover")[-1]
+    outbox.sent.clear()
+    with api.unchanged(mover, game.table_id):
+        assert send_move(ws, "mover", game.table_id, view["version"], "draw-1") == OK
+    # API.md: a moveId already applied returns the same answer again; over the socket the
+    # answer to a move is the caller's table view, so the resending client is not left waiting.
+    assert outbox.sent == [("mover", first)]
+
+
+def test_every_sample_websocket_event_names_its_route_and_connection(api):
+    for name, route, kind in [
+        ("connect", "$connect", "CONNECT"),
+        ("disconnect", "$disconnect", "DISCONNECT"),
+        ("ping", "$default", "MESSAGE"),
+        ("move", "$default", "MESSAGE"),
+    ]:
+        event = api.event(
+            f"ws/{name}", token="T", tableId="t", connectionId="c", version=1, moveId="m"
+        )
+        context = event["requestContext"]
+        assert (context["routeKey"], context["eventType"]) == (route, kind)
+        assert context["connectionId"] == "c" and event["isBase64Encoded"] is False
+        if kind == "MESSAGE":
+            assert json.loads(event["body"])["action"] == name
+        if kind == "CONNECT":
+            assert event["queryStringParameters"] == {"token": "T", "tableId": "t"}

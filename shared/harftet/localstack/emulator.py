@@ -232,12 +232,12 @@ class Emulator:
         if status >= 400:
             await _refuse(websocket, status)
             return
-        # Posts that race the handshake wait for it instead of finding no connection.
-        async with conn.send_lock:
-            self.connections[conn.id] = conn
-            await websocket.accept()
         close_code: int | None = None
         try:
+            # Posts that race the handshake wait for it instead of finding no connection.
+            async with conn.send_lock:
+                self.connections[conn.id] = conn
+                await websocket.accept()
             close_code = await self._receive_loop(conn)
         finally:
             conn.closed = True

@@ -161,6 +161,7 @@ def ws_event(
     """An API Gateway WebSocket event for $connect, $disconnect or a message route ($default)."""
     now = _epoch_ms()
     event_type = _EVENT_TYPES.get(route_key, "MESSAGE")
+    headers = list(headers)
     user_agent = dict((k.lower(), v) for k, v in headers).get("user-agent")
     context: dict[str, Any] = {
         "routeKey": route_key,

@@ -23,6 +23,7 @@ import signal
 import sys
 import threading
 import traceback
+import warnings
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -106,6 +107,9 @@ def _init_worker(spec: FunctionSpec) -> None:
     )
     os.environ.pop("AWS_PROFILE", None)  # a developer's profile must not override dummy keys
     sys.path.insert(0, str(Path(spec.path).parent))  # the function's code root, as in Lambda
+    if os.environ.get("POWERTOOLS_METRICS_DISABLED", "").lower() == "true":
+        # powertools still warns "no metrics to publish" when metrics are off: only noise here.
+        warnings.filterwarnings("ignore", message="No application metrics to publish")
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(line_buffering=True)
@@ -158,9 +162,12 @@ class LambdaFunction:
         self.max_concurrency = max_concurrency
         self._lock = threading.Lock()
         self._pool: ProcessPoolExecutor | None = None
+        self._closed = False
 
     def _executor(self) -> ProcessPoolExecutor:
         with self._lock:
+            if self._closed:
+                raise HandlerError(f"{self.spec.name} is shut down")
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(
                     max_workers=self.max_concurrency,
@@ -208,6 +215,6 @@ class LambdaFunction:
     def close(self) -> None:
         """Stop every execution environment of this function."""
         with self._lock:
-            pool, self._pool = self._pool, None
+            pool, self._pool, self._closed = self._pool, None, True
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)

@@ -26,7 +26,7 @@ def handler(event: dict[str, Any], context: Any) -> Any:
     me = ctx["connectionId"]
     route = ctx["routeKey"]
     if route == "$connect":
-        token = (event.get("queryStringParameters") or {}).get("token")
+        token = str((event.get("queryStringParameters") or {}).get("token"))
         _log({"route": route, "connectionId": me, "query": event.get("queryStringParameters")})
         if token == "boom":
             raise RuntimeError("connect failed")

@@ -307,31 +307,35 @@ function freshWork(v) {
 }
 
 function workFits(work, v) {
-  if (!work.dirty || work.key !== tableKey(v) || v.status !== "playing") return false;
+  if (work.key !== tableKey(v) || v.status !== "playing") return false;
   const hand = new Set((v.hand || []).map((t) => t.id));
   return [...work.series.flat(), ...work.pairs.flat()].every((e) => !e.fromHand || hand.has(e.id));
 }
 
-/** Replace the view (ignoring pushes older than what we hold) and keep the working copy if it still applies. */
+/**
+ * Replace the view (ignoring pushes older than the one we hold). A draft that still applies
+ * (same table tiles, its hand tiles still in hand) is kept; returns whether one was.
+ */
 function setView(v, force = false) {
   const old = S.view;
   if (!force && old && old.tableId === v.tableId && v.version < old.version) return false;
   S.view = v;
-  const oldHand = new Set(((old && old.tableId === v.tableId && old.hand) || []).map((t) => t.id));
+  const sameHand = old && old.tableId === v.tableId && old.handNumber === v.handNumber;
+  const oldHand = new Set(((sameHand && old.hand) || []).map((t) => t.id));
   const hand = (v.hand || []).map((t) => t.id);
   if (hand.length !== oldHand.size || hand.some((id) => !oldHand.has(id))) {
-    S.fresh = new Set(oldHand.size ? hand.filter((id) => !oldHand.has(id)) : []); // the deal is not "fresh"
+    S.fresh = new Set(oldHand.size ? hand.filter((id) => !oldHand.has(id)) : []); // a deal is not "fresh"
   }
-  let kept = true;
-  if (!S.work || !workFits(S.work, v)) {
-    kept = !(S.work && S.work.dirty);
+  const keptDraft = !!(S.work && S.work.dirty && workFits(S.work, v));
+  if (!keptDraft) {
+    if (S.work && S.work.dirty) notify("The table changed, so your draft was reset.", "info");
     S.work = freshWork(v);
     S.errMeld = null;
     if (S.sel != null && !locate(S.sel)) S.sel = null;
   }
   if (old && old.status !== "finished" && v.status === "finished") refreshMe();
   render();
-  return kept;
+  return keptDraft;
 }
 
 // ---------------------------------------------------------------- derived state
@@ -488,13 +492,15 @@ async function sendMove(type, extra = {}) {
   const body = { version: v.version, moveId: newMoveId(), type, ...extra };
   try {
     const view = await api("POST", `/tables/${v.tableId}/moves`, body);
-    if (type === "lay") S.work = null;
+    S.work = null; // start the next arrangement from the table as it now stands
+    S.sel = null;
     setView(view, true);
     clearNotice();
   } catch (e) {
     if (e.code === "stale_version" && e.view) {
       const kept = setView(e.view, true);
-      notify(`The table moved on before your ${type} arrived; it is up to date now${kept ? " and your arrangement is kept" : ""}. Check it and try again.`, "info");
+      const draft = kept ? " and your draft is kept" : "";
+      notify(`The table moved on before your ${type} arrived; it is up to date now${draft}. Check it and try again.`, "info");
     } else if (e.code === "illegal_move") {
       S.errMeld = e.meld ?? null;
       render();
@@ -506,7 +512,10 @@ async function sendMove(type, extra = {}) {
 function lay() {
   const ref = (e) => (e.tile.joker ? { id: e.id, as: e.as } : { id: e.id });
   const all = [...S.work.series.flat(), ...S.work.pairs.flat()];
-  if (all.some((e) => e.tile.joker && e.as == null)) throw new ApiError(400, { error: { code: "joker_face", message: "Declare every joker's face first (select it, then “Joker face…”)." } });
+  if (all.some((e) => e.tile.joker && e.as == null)) {
+    const message = "Declare every joker's face first (select it, then “Joker face…”).";
+    throw new ApiError(400, { error: { code: "joker_face", message } });
+  }
   return sendMove("lay", { series: S.work.series.map((m) => m.map(ref)), pairs: S.work.pairs.map((m) => m.map(ref)) });
 }
 
@@ -533,7 +542,9 @@ function tileFace(t, face) {
 
 function tileEl(t, { face, where = null, placed = false } = {}) {
   const label = tileLabel(t, face);
-  const cls = ["tile", t.joker ? "joker" : `c-${t.color}`, placed && "placed", S.sel === t.id && "selected", S.fresh.has(t.id) && where && where.hand && "fresh"].filter(Boolean).join(" ");
+  const fresh = S.fresh.has(t.id) && where && where.hand;
+  const cls = ["tile", t.joker ? "joker" : `c-${t.color}`, placed && "placed", S.sel === t.id && "selected", fresh && "fresh"]
+    .filter(Boolean).join(" ");
   if (!where || !editable()) return h("span", { class: cls, role: "img", "aria-label": label, title: label }, tileFace(t, face));
   const b = h("button", {
     type: "button", class: cls, "aria-label": label, title: label, "aria-pressed": String(S.sel === t.id),
@@ -566,8 +577,8 @@ function meldEl(area, mi, meld, canEdit) {
     h("span", { class: "idx", "aria-hidden": "true" }, String(mi + 1)),
     meld.map((e) => tileEl(e.tile, { face: e.as, placed: e.fromHand, where: canEdit ? { meld, entry: e } : null })));
   if (canEdit) {
-    li.append(h("button", {
-      type: "button", class: "slot", disabled: S.sel == null,
+    if (S.sel != null) li.append(h("button", {
+      type: "button", class: "slot",
       "aria-label": `Put the selected tile at the end of ${area === "series" ? "meld" : "pair"} ${mi + 1}`,
       onclick: () => place(S.sel, { meld }),
     }, "+"));
@@ -588,12 +599,14 @@ function seatEl(v, s, i, pos) {
   const started = v.handNumber > 0;
   const turn = v.turn && v.turn.seat === i && v.status === "playing";
   const isMgr = s && s.playerId && s.playerId === v.manager;
-  const cls = ["seat", `pos-${pos}`, turn && "turn", me === i && "me", s && !s.vacant && !s.bot && !s.connected && started && "offline"].filter(Boolean).join(" ");
+  const offline = s && !s.vacant && !s.bot && !s.connected && started;
+  const cls = ["seat", `pos-${pos}`, turn && "turn", me === i && "me", offline && "offline"].filter(Boolean).join(" ");
+  const button = (label, fn, cls = null) => h("button", { type: "button", class: cls, onclick: () => attempt(fn) }, label);
   const kids = [h("div", { class: "seat-no" }, `Seat ${i + 1}${v.partners ? (i % 2 ? " · team B" : " · team A") : ""}`)];
   if (!s || s.vacant) {
     kids.push(h("div", { class: "seat-name muted" }, s ? "Vacant" : "Empty"));
-    if (me == null && (v.status === "waiting" || s)) kids.push(h("button", { type: "button", onclick: () => attempt(() => sit(v.tableId, i)) }, s ? "Sit in (substitute)" : "Sit here"));
-    if (!s && isManager() && v.status === "waiting") kids.push(h("button", { type: "button", class: "add-bot", onclick: () => attempt(() => sit(v.tableId, i, true)) }, "Add computer"));
+    if (me == null && (v.status === "waiting" || s)) kids.push(button(s ? "Sit in (substitute)" : "Sit here", () => sit(v.tableId, i)));
+    if (!s && isManager() && v.status === "waiting") kids.push(button("Add computer", () => sit(v.tableId, i, true), "add-bot"));
   } else {
     kids.push(h("div", { class: "seat-name" },
       h("span", { class: "name" }, s.name || "?"),
@@ -606,7 +619,8 @@ function seatEl(v, s, i, pos) {
         h("span", {}, "penalty ", h("span", { class: "penalty" }, String(s.penalty ?? 0)))));
     }
     if (!s.bot) kids.push(h("div", { class: `conn ${s.connected ? "on" : "off"}` }, s.connected ? "● connected" : "○ not connected"));
-    if (s.bot && isManager() && v.status === "waiting") kids.push(h("button", { type: "button", onclick: () => attempt(async () => setView(await api("DELETE", `/tables/${v.tableId}/seats/${i}`))) }, "Remove"));
+    const remove = async () => setView(await api("DELETE", `/tables/${v.tableId}/seats/${i}`));
+    if (s.bot && isManager() && v.status === "waiting") kids.push(button("Remove", remove));
   }
   if (turn) kids.push(h("div", { class: "timer", dataset: { deadline: v.turn.deadline ?? "" }, "aria-label": "Time left in this turn" }));
   return h("div", { class: cls, dataset: { seat: i } }, kids);
@@ -617,7 +631,8 @@ const POSITIONS = { 1: ["bottom"], 2: ["bottom", "top"], 3: ["bottom", "right", 
 function statusText(v) {
   const seats = v.seats.length;
   const taken = v.seats.filter((s) => s && !s.vacant).length;
-  if (v.status === "waiting") return `Waiting for players: ${taken}/${seats} seated. ${isManager() ? "Start when every seat is taken." : "The manager starts the game."}`;
+  const next = isManager() ? "Start when every seat is taken." : "The manager starts the game.";
+  if (v.status === "waiting") return `Waiting for players: ${taken}/${seats} seated. ${next}`;
   if (v.status === "finished") return "The game is over.";
   const hand = `Hand ${v.handNumber} of ${v.hands} · ${v.pile} tiles in the pile`;
   if (v.status === "paused") return `${hand} · Paused: a seat is vacant. A substitute may sit; then the manager presses Continue.`;
@@ -650,8 +665,11 @@ function render() {
   const seriesList = series.map((m, i) => meldEl("series", i, m, canEdit));
   if (canEdit) seriesList.push(newSlot("series", "+ New meld", series.length >= MAX_SERIES));
   $("#series").replaceChildren(...seriesList);
-  if (!seriesList.length) $("#series").append(h("li", { class: "hint" }, started ? "No melds on the table yet." : "The table is empty until the game starts."));
+  const empty = started ? "No melds on the table yet." : "The table is empty until the game starts.";
+  if (!seriesList.length) $("#series").append(h("li", { class: "hint" }, empty));
   $("#series-count").textContent = `${series.length}/${MAX_SERIES}`;
+  $("#draft-flag").hidden = !S.work.dirty;
+  $("#series").classList.toggle("draft", S.work.dirty);
   $("#editor-hint").textContent = canEdit
     ? "Select a tile, then click a tile to put it before, + to add at the end, or New meld. Drag and drop works too."
     : "";
@@ -674,6 +692,7 @@ function render() {
     if (!left.length) hand.append(h("span", { class: "hint" }, (v.hand || []).length ? "All your tiles are in the editor." : "No tiles in hand."));
     $("#hand-count").textContent = `${left.length}${left.length !== (v.hand || []).length ? ` of ${v.hand.length}` : ""} tiles`;
   }
+  $("#actions").hidden = v.status !== "playing";
   renderSelectionTools();
   renderActions();
   renderResults(v);
@@ -714,7 +733,8 @@ function renderResults(v) {
     r.penalties.map((p, i) => h("td", { class: r.finisher === i ? "finisher" : "" }, String(p), r.finisher === i ? " ✓" : ""))));
   const res = v.result;
   if (res && res.penalties) body.push(h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"), res.penalties.map((p) => h("td", {}, String(p)))));
-  if (res && res.points) body.push(h("tr", { class: "total" }, h("th", { scope: "row" }, "Points"), res.points.map((p) => h("td", {}, p > 0 ? `+${p}` : String(p)))));
+  const signed = (p) => (p > 0 ? `+${p}` : String(p));
+  if (res && res.points) body.push(h("tr", { class: "total" }, h("th", { scope: "row" }, "Points"), res.points.map((p) => h("td", {}, signed(p)))));
   const mine = res && res.ratings && res.ratings[S.playerId];
   $("#results-body").replaceChildren(
     h("table", {}, h("thead", {}, head), h("tbody", {}, body)),

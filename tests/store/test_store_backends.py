@@ -1,0 +1,180 @@
+"""The store's conditional writes, checked against two independent DynamoDB implementations:
+moto (in-process) and dynalite (a Node server the test starts itself)."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import boto3
+import pytest
+
+from harftet.engine import table as life
+from harftet.engine.state import Occupant
+from harftet.store.connections import ConnectionStore
+from harftet.store.errors import NotFoundError, VersionConflictError
+from harftet.store.schema import create_tables
+from harftet.store.tables import TableStore
+
+DYNALITE = Path(__file__).resolve().parents[2] / "node_modules" / ".bin" / "dynalite"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def dynalite_endpoint() -> Iterator[str]:
+    """A dynalite server in memory on a free port, for this module."""
+    assert DYNALITE.exists(), "dynalite is missing: `make test` installs it with npm"
+    assert shutil.which("node"), "Node.js is needed for dynalite"
+    port = _free_port()
+    process = subprocess.Popen(
+        [str(DYNALITE), "--host", "127.0.0.1", "--port", str(port), "--createTableMs", "0"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    break
+            except OSError:
+                time.sleep(0.05)
+        else:
+            raise RuntimeError("dynalite did not start")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture(params=["moto", "dynalite"])
+def backend(request: pytest.FixtureRequest) -> Iterator[tuple[Any, dict[str, str]]]:
+    """(client, table names) on a fresh set of tables."""
+    suffix = uuid.uuid4().hex[:8]
+    names = {
+        "TablesTable": f"tables-{suffix}",
+        "PlayersTable": f"players-{suffix}",
+        "ConnectionsTable": f"connections-{suffix}",
+    }
+    if request.param == "moto":
+        from moto import mock_aws
+
+        with mock_aws():
+            client = boto3.client("dynamodb", region_name="us-east-1")
+            create_tables(client, names)
+            yield client, names
+    else:
+        endpoint = request.getfixturevalue("dynalite_endpoint")
+        client = boto3.client("dynamodb", region_name="us-east-1", endpoint_url=endpoint)
+        create_tables(client, names)
+        yield client, names
+
+
+def _store(backend: tuple[Any, dict[str, str]]) -> TableStore:
+    client, names = backend
+    return TableStore(client, names["TablesTable"], names["PlayersTable"])
+
+
+def _table(now: float = 1000.0) -> Any:
+    return life.new_table(
+        uuid.uuid4().hex[:12], "kastet", Occupant("p0", "Ayşe"), seed=5, now=now, seats=2
+    )
+
+
+def test_a_table_id_is_created_once(backend):
+    store = _store(backend)
+    table = _table()
+    assert store.create(table) == 1
+    with pytest.raises(Exception, match="ConditionalCheckFailed"):
+        store.create(table)
+    assert store.get(table.table_id).table == table
+
+
+def test_a_save_on_a_stale_version_loses_and_reports_the_current_table(backend):
+    store = _store(backend)
+    table = _table()
+    store.create(table)
+    first = store.get(table.table_id)
+    seated = life.sit(first.table, 1, Occupant("p1", "Ben"), 1001).table
+    store.save(first, seated, move_id="p1:m1")
+    with pytest.raises(VersionConflictError) as conflict:
+        store.save(first, life.sit(first.table, 1, Occupant("p2", "Can"), 1002).table)
+    current = conflict.value.current
+    assert current is not None and current.version == 2
+    assert current.table.seats[1].occupant == Occupant("p1", "Ben")
+    assert current.moves == {"p1:m1": 2}
+    assert store.get(table.table_id).table == seated
+
+
+def test_of_many_concurrent_writers_on_one_version_exactly_one_wins(backend):
+    store = _store(backend)
+    table = _table()
+    store.create(table)
+    start = store.get(table.table_id)
+    barrier = threading.Barrier(8)
+    results: list[str] = []
+
+    def writer(i: int) -> None:
+        new = life.sit(start.table, 1, Occupant(f"p{i}", f"Oyuncu {i}"), 1001).table
+        barrier.wait()
+        try:
+            store.save(start, new)
+            results.append(f"p{i}")
+        except VersionConflictError:
+            results.append("conflict")
+
+    threads = [threading.Thread(target=writer, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    winners = [r for r in results if r != "conflict"]
+    assert len(winners) == 1 and len(results) == 8
+    final = store.get(table.table_id)
+    assert final.version == 2 and final.table.seats[1].occupant.player_id == winners[0]
+
+
+def test_the_lobby_lists_waiting_tables_only_and_the_deadline_index_finds_due_ones(backend):
+    store = _store(backend)
+    waiting, started = _table(1000.0), _table(1001.0)
+    store.create(waiting)
+    store.create(started)
+    stored = store.get(started.table_id)
+    full = life.sit(stored.table, 1, Occupant("p1", "Ben"), 1002).table
+    playing = life.start(full, "p0", 1003).table
+    store.save(stored, playing, now=1003)
+    assert [t.table_id for t in store.lobby()] == [waiting.table_id]
+    deadline = playing.deadline
+    assert deadline is not None
+    assert store.due(deadline - 1) == []
+    assert store.due(deadline + 1) == [started.table_id]
+    assert store.next_due() == pytest.approx(deadline, abs=0.001)
+
+
+def test_an_unknown_table_is_not_found(backend):
+    with pytest.raises(NotFoundError):
+        _store(backend).get("nope")
+
+
+def test_connections_are_found_by_table_and_removed_once(backend):
+    client, names = backend
+    connections = ConnectionStore(client, names["ConnectionsTable"])
+    connections.add("c1", "t1", "p1", 1000)
+    connections.add("c2", "t1", "p2", 1000)
+    connections.add("c3", "t2", "p3", 1000)
+    assert sorted(c["connectionId"] for c in connections.for_table("t1")) == ["c1", "c2"]
+    assert connections.remove("c1")["playerId"] == "p1"
+    assert connections.remove("c1") is None
+    assert [c["connectionId"] for c in connections.for_table("t1")] == ["c2"]
