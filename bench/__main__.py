@@ -17,9 +17,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TypeVar
 
-from harftet.engine.codec import encode
-
 from bench import ROOT, Result, bench_cold_start, bench_move_path
+from harftet.engine.codec import encode
 
 RESULTS = ROOT / "bench" / "RESULTS.md"
 T = TypeVar("T")

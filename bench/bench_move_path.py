@@ -36,9 +36,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from harftet.localstack.lambda_events import FakeLambdaContext, rest_event
-
 from bench import ROOT, Result, free_port, median, percentile
+from harftet.localstack.lambda_events import FakeLambdaContext, rest_event
 
 GOAL = 1.3
 ITERATIONS = 400
@@ -312,6 +311,7 @@ def run_backend(backend: str, iterations: int, block: int, profile: bool = False
     with BACKEND_FACTORIES[backend]() as endpoint:
         os.environ.update(handler_env(endpoint))
         import boto3
+
         from harftet.store.schema import create_tables
 
         create_tables(boto3.client("dynamodb"), TABLE_NAMES)

@@ -68,8 +68,9 @@ def outbox() -> Outbox:
 def dynamodb() -> Iterator[Any]:
     """An in-process moto DynamoDB with the template's tables."""
     import boto3
-    from harftet.store.schema import create_tables
     from moto import mock_aws
+
+    from harftet.store.schema import create_tables
 
     with mock_aws():
         client = boto3.client("dynamodb", region_name="us-east-1")

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from harftet.api.openapi import document
 from openapi_spec_validator import validate
+
+from harftet.api.openapi import document
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "openapi.json"
 

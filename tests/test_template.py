@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harftet.store.schema import load_template
 from packaging.requirements import Requirement
+
+from harftet.store.schema import load_template
 
 REPO = Path(__file__).resolve().parents[1]
 TEMPLATE = REPO / "template.yaml"

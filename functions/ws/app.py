@@ -6,6 +6,7 @@ from typing import Any
 
 from aws_lambda_powertools import Logger, Tracer
 from aws_lambda_powertools.utilities.typing import LambdaContext
+
 from harftet.api.errors import BodyError, error_response, parse_json
 from harftet.api.models import MAX_BODY_BYTES, MoveRequest, WsMove
 from harftet.identity import Caller, UnauthorizedError

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+
 from harftet.localstack.stack import RunningStack, launch
 
 _started: list[RunningStack] = []

@@ -16,11 +16,12 @@ from typing import Any
 import boto3
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import ClientConnection, connect
+
 from harftet.localstack.dynamo import MotoDynamo
 from harftet.localstack.stack import RunningStack
 from harftet.localstack.template import find_route, read_template
-from websockets.exceptions import ConnectionClosed, InvalidStatus
-from websockets.sync.client import ClientConnection, connect
 
 pytestmark = pytest.mark.e2e
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import jwt
 import pytest
+
 from harftet.identity import Tokens
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")

@@ -9,6 +9,7 @@ import os
 import pytest
 from botocore.exceptions import ClientError
 from botocore.stub import ANY, Stubber
+
 from harftet.identity import Tokens
 from harftet.push import ManagementApiSender
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from service_helpers import full_table, player, turn_player
+
 from harftet.engine.errors import NotManagerError, WrongStatusError
 from harftet.engine.moves import Draw
 from harftet.service import StaleVersionError
-from service_helpers import full_table, player, turn_player
 
 
 def test_when_the_turn_timer_runs_out_the_server_draws_for_the_player(service, clock):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from service_helpers import full_table, player, turn_player
+
 from harftet.engine.errors import (
     IllegalMoveError,
     NotManagerError,
@@ -14,7 +16,6 @@ from harftet.engine.errors import (
 from harftet.engine.moves import Draw, Lay, Pass
 from harftet.engine.state import Placed
 from harftet.service import BadRequestError, BannedError, StaleVersionError
-from service_helpers import full_table, player, turn_player
 
 
 def test_a_new_player_starts_at_1000_and_their_token_names_them(service):

@@ -9,8 +9,9 @@ from typing import Any
 import boto3
 import pytest
 from botocore.exceptions import ClientError
-from harftet.store import schema
 from moto import mock_aws
+
+from harftet.store import schema
 
 NAMES = {
     "TablesTable": "schema-tables",

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import pytest
 from engine_helpers import WORDS, make_table
+
 from harftet.engine.state import Table
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+
 from harftet.engine.codec import encode
 from harftet.engine.errors import EngineError, IllegalMoveError
 from harftet.engine.hand import apply_move, deal

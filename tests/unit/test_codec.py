@@ -9,13 +9,14 @@ from typing import Any
 
 import pytest
 from engine_helpers import WORDS, make_table, rules_of
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from harftet.engine import codec
 from harftet.engine.bot import choose_move
 from harftet.engine.codec import decode, encode
 from harftet.engine.hand import apply_move
 from harftet.engine.state import HandResult, Occupant, Placed, Seat, Table
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "bench_codec.py"
 

@@ -19,6 +19,7 @@ from engine_helpers import (
     play,
     rejected,
 )
+
 from harftet.engine.codec import encode
 from harftet.engine.errors import EngineError, NotYourTurnError, WrongStatusError
 from harftet.engine.hand import (

@@ -18,6 +18,9 @@ from engine_helpers import (
     play,
     rules_of,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from harftet.engine.bot import choose_move
 from harftet.engine.codec import encode
 from harftet.engine.effects import RatingChange
@@ -28,8 +31,6 @@ from harftet.engine.rules import Rules, rules_for
 from harftet.engine.scoring import partner_points, ranking_points
 from harftet.engine.state import Placed, Table
 from harftet.words import DictionaryMissingError
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 ALL_TILES = list(range(106))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from harftet.engine.scoring import partner_points, ranking_points, settle
 from harftet.engine.state import Occupant, Seat, Table
 

@@ -6,6 +6,7 @@ from collections import Counter
 
 import pytest
 from engine_helpers import HARFTET, KASTET
+
 from harftet.engine.errors import IllegalMoveError
 from harftet.engine.rules import HarftetRules, KastetRules, rules_for
 from harftet.engine.tiles import (

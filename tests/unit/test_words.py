@@ -7,8 +7,9 @@ import random
 from collections.abc import Sequence
 from pathlib import Path
 
-import harftet.words as words_module
 import pytest
+
+import harftet.words as words_module
 from harftet.words import (
     ALPHABET,
     AnySource,
