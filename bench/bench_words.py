@@ -44,6 +44,16 @@ def wall_ms(code: str) -> float:
     return (time.perf_counter() - start) * 1000
 
 
+def import_ms(module: str, after: str) -> float:
+    """Return the cumulative -X importtime of `module` in ms, imported after `after`."""
+    code = f"import {after}; import {module}"
+    out = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", code], check=True, capture_output=True, text=True
+    )
+    line = [x for x in out.stderr.splitlines() if x.rstrip().endswith(f"| {module}")][-1]
+    return int(line.split("|")[1]) / 1000
+
+
 def inner_ms(code: str) -> float:
     """Run `code` in a fresh interpreter; it prints a number of ms, which is returned."""
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
@@ -60,6 +70,7 @@ def bench_load() -> list[tuple[str, str]]:
         "base": lambda: wall_ms("import gzip"),
         "import": lambda: wall_ms("import harftet.words"),
         "load": lambda: wall_ms("import harftet.words as w; w.default_words()"),
+        "warm import": lambda: import_ms("harftet.words", after="typing, re, collections"),
         "call": lambda: inner_ms(
             "import time, harftet.words as w\n"
             "t = time.perf_counter(); w.default_words()\n"
@@ -87,6 +98,10 @@ def bench_load() -> list[tuple[str, str]]:
     return [
         (f"baseline: `python -c 'import gzip'`, median (min) of {RUNS}", show("base")),
         ("`import harftet.words`", f"{show('import')}, +{med['import'] - base:.1f} ms"),
+        (
+            "`import harftet.words` once `typing` is loaded (as by pydantic in the Lambda)",
+            show("warm import"),
+        ),
         (
             "import + `default_words()`",
             f"{show('load')}, +{med['load'] - base:.1f} ms, ×{med['load'] / base:.2f}",

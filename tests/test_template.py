@@ -181,10 +181,21 @@ def test_every_route_of_the_api_reaches_the_rest_function(template: dict[str, An
     assert all(e["Properties"]["RestApiId"] == {"Ref": "RestApi"} for e in events)
 
 
+def test_x_ray_tracing_is_one_operator_switch_for_functions_api_and_powertools(
+    template: dict[str, Any],
+) -> None:
+    function = template["Globals"]["Function"]
+    assert function["Tracing"] == {"Ref": "Tracing"}
+    assert function["Environment"]["Variables"]["POWERTOOLS_TRACE_DISABLED"] == {
+        "Fn::If": ["TracingOn", "false", "true"]
+    }
+    assert template["Parameters"]["Tracing"]["Default"] == "PassThrough"
+
+
 def test_the_rest_api_is_throttled_by_the_operators_parameters(template: dict[str, Any]) -> None:
     api = _props(template, "RestApi")
     assert api["StageName"] == {"Ref": "Stage"}
-    assert api["TracingEnabled"] is True
+    assert api["TracingEnabled"] == {"Fn::If": ["TracingOn", True, False]}
     [setting] = api["MethodSettings"]
     assert setting["ThrottlingRateLimit"] == {"Ref": "ThrottleRateLimit"}
     assert setting["ThrottlingBurstLimit"] == {"Ref": "ThrottleBurstLimit"}

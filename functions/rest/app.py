@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.metrics import MetricUnit
@@ -14,13 +15,14 @@ from harftet.api.errors import error_response, parse_json
 from harftet.api.models import MAX_BODY_BYTES, CreatePlayer, CreateTable, MoveRequest, SitDown
 from harftet.identity import Caller, bearer
 from harftet.service import BadRequestError
+from harftet.observability import traced
 from harftet.wiring import default_service
 
 logger = Logger()
 metrics = Metrics()
-tracer = Tracer()
 app = APIGatewayRestResolver()
 service = default_service()
+SEAT = re.compile(r"[0-9]{1,2}")
 
 
 def _reply(status: int, body: Any) -> Response:
@@ -50,8 +52,8 @@ def _caller() -> Caller:
 
 
 def _seat(raw: str) -> int:
-    if not raw.isdigit():
-        raise BadRequestError(f"seat must be a number, not '{raw}'")
+    if not SEAT.fullmatch(raw):
+        raise BadRequestError(f"seat must be a seat number (0-3), not '{raw[:16]}'")
     return int(raw)
 
 
@@ -138,7 +140,7 @@ def move(table_id: str) -> Response:
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)
-@tracer.capture_lambda_handler
+@traced
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     return app.resolve(event, context)

@@ -5,15 +5,15 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from harftet.observability import traced
 from harftet.wiring import default_service
 
 logger = Logger()
 metrics = Metrics()
-tracer = Tracer()
 service = default_service()
 # How long one invocation keeps sweeping as deadlines fall due (the schedule runs once a
 # minute; 0 sweeps once and returns, as the local stack's 2-second loop wants).
@@ -21,7 +21,7 @@ WINDOW = float(os.environ.get("SWEEP_WINDOW_SECONDS", "0"))
 
 
 @logger.inject_lambda_context
-@tracer.capture_lambda_handler
+@traced
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     budget = min(WINDOW, context.get_remaining_time_in_millis() / 1000 - 5)

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from aws_lambda_powertools import Logger, Tracer
+from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from harftet.api.errors import BodyError, error_response, parse_json
 from harftet.api.models import MAX_BODY_BYTES, MoveRequest, WsMove
 from harftet.identity import Caller, UnauthorizedError
 from harftet.store.errors import NotFoundError
+from harftet.observability import traced
 from harftet.wiring import default_service
 
 logger = Logger()
-tracer = Tracer()
 service = default_service()
 OK = {"statusCode": 200}
 
@@ -54,7 +54,12 @@ def _message(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
         body = {k: v for k, v in message.items() if k not in ("action", "tableId")}
         request = MoveRequest.model_validate({"body": body})
         service.move(
-            caller, target.tableId, request.body.version, request.body.moveId, request.move()
+            caller,
+            target.tableId,
+            request.body.version,
+            request.body.moveId,
+            request.move(),
+            on_replay=lambda view: send(connection_id, {"type": "table", "view": view}),
         )
     except Exception as error:  # every rejection is answered on the socket
         status, payload = error_response(error)
@@ -65,7 +70,7 @@ def _message(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
 
 
 @logger.inject_lambda_context
-@tracer.capture_lambda_handler
+@traced
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     context_ = event.get("requestContext", {})
     route = context_.get("routeKey")

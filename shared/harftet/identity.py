@@ -10,6 +10,7 @@ from functools import cache
 import jwt
 
 TOKEN_DAYS = 30
+VERIFIED_KEPT = 4096  # verified tokens remembered per process (the signature check is costly)
 ISSUER = "harftet"
 
 
@@ -31,6 +32,7 @@ class Tokens:
             raise ValueError("the token signing secret must have at least 32 characters")
         self._secret = secret
         self._lifetime = lifetime
+        self._verified: dict[str, tuple[Caller, float]] = {}
 
     def issue(self, player_id: str, name: str, now: float | None = None) -> str:
         """A token for this player."""
@@ -43,6 +45,9 @@ class Tokens:
         """The caller the token names; UnauthorizedError if it is missing, forged or expired."""
         if not token:
             raise UnauthorizedError("missing bearer token: send Authorization: Bearer <token>")
+        known = self._verified.get(token)
+        if known is not None and known[1] > time.time():
+            return known[0]
         try:
             claims = jwt.decode(
                 token,
@@ -55,7 +60,11 @@ class Tokens:
             raise UnauthorizedError("the token has expired: create a new player") from error
         except jwt.InvalidTokenError as error:
             raise UnauthorizedError("the token is not valid") from error
-        return Caller(player_id=str(claims["sub"]), name=str(claims.get("name", "")))
+        caller = Caller(player_id=str(claims["sub"]), name=str(claims.get("name", "")))
+        if len(self._verified) >= VERIFIED_KEPT:
+            self._verified.clear()
+        self._verified[token] = (caller, float(claims["exp"]))
+        return caller
 
 
 def bearer(header: str | None) -> str | None:

@@ -60,7 +60,7 @@ class BusyError(Exception):
     """Too many writers on one table: a server-side writer gave up after its retries."""
 
 
-def _public_player(item: dict[str, Any]) -> dict[str, Any]:
+def _public_player(item: dict[str, Any], now: float) -> dict[str, Any]:
     banned = item.get("bannedUntil")
     return {
         "playerId": item["playerId"],
@@ -68,7 +68,7 @@ def _public_player(item: dict[str, Any]) -> dict[str, Any]:
         "rating": int(item.get("rating", 0)),
         "gamesPlayed": int(item.get("gamesPlayed", 0)),
         "gamesAbandoned": int(item.get("gamesAbandoned", 0)),
-        "bannedUntil": int(banned) if banned is not None and banned > time.time() else None,
+        "bannedUntil": int(banned) if banned is not None and banned > now else None,
     }
 
 
@@ -102,12 +102,12 @@ class Service:
         player_id = uuid.uuid4().hex
         item = self.players.create(player_id, name, self.clock())
         token = self.tokens.issue(player_id, name)  # wall-clock time, like its verification
-        return {**_public_player(item), "token": token}
+        return {**_public_player(item, self.clock()), "token": token}
 
     def player(self, player_id: str) -> dict[str, Any]:
         """A player's public profile."""
         try:
-            return _public_player(self.players.get(player_id))
+            return _public_player(self.players.get(player_id), self.clock())
         except NotFoundError as error:
             raise NotFoundError(f"no player {player_id}") from error
 
@@ -199,9 +199,16 @@ class Service:
         return self._view(self._run_bots(stored), caller.player_id)
 
     def move(
-        self, caller: Caller, table_id: str, version: int, move_id: str, move: Move
+        self,
+        caller: Caller,
+        table_id: str,
+        version: int,
+        move_id: str,
+        move: Move,
+        on_replay: Callable[[dict[str, Any]], None] | None = None,
     ) -> dict[str, Any]:
-        """Apply one move at ``version``; a repeated ``move_id`` returns the same answer."""
+        """Apply one move at ``version``; a repeated ``move_id`` returns the same answer
+        (and, as nothing is pushed then, is handed to ``on_replay`` too)."""
 
         def change(table: Table, now: float) -> Outcome:
             seat = table.seat_of(caller.player_id)
@@ -209,10 +216,15 @@ class Service:
                 raise NotSeatedError("you do not sit at this table")
             return hand.apply_move(table, seat, move, now)
 
+        key = f"{caller.player_id}:{move_id}"
+        replayed: list[StoredTable] = []
         stored = self._write(
-            table_id, change, expected_version=version, move_key=f"{caller.player_id}:{move_id}"
+            table_id, change, expected_version=version, move_key=key, replayed=replayed
         )
-        return self._view(self._run_bots(stored), caller.player_id)
+        view = self._view(self._run_bots(stored), caller.player_id)
+        if replayed and on_replay is not None:
+            on_replay(view)
+        return view
 
     # -- live ------------------------------------------------------------------------
     def connect(self, caller: Caller, table_id: str, connection_id: str) -> None:
@@ -287,12 +299,16 @@ class Service:
         *,
         expected_version: int | None = None,
         move_key: str | None = None,
+        replayed: list[StoredTable] | None = None,
     ) -> StoredTable:
         """Read, apply ``change``, write on the version read. A client write that names a
-        version gets StaleVersionError on any mismatch; other writers retry on conflict."""
+        version gets StaleVersionError on any mismatch; other writers retry on conflict.
+        A move key already applied changes nothing (and is noted in ``replayed``)."""
         for _ in range(self.retries):
             stored = self._current(table_id)
             if move_key is not None and move_key in stored.moves:
+                if replayed is not None:
+                    replayed.append(stored)
                 return stored  # the same move again: same answer, nothing changes
             if expected_version is not None and stored.version != expected_version:
                 raise StaleVersionError(self._view(stored, _player_of(move_key)))

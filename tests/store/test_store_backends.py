@@ -1,11 +1,12 @@
-"""The store's conditional writes, checked against two independent DynamoDB implementations:
-moto (in-process) and dynalite (a Node server the test starts itself)."""
+"""The store's conditional writes, checked against two independent DynamoDB implementations
+over HTTP: moto's server (as the local stack serves it) and dynalite (a Node server)."""
 
 from __future__ import annotations
 
 import shutil
 import socket
 import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -15,6 +16,7 @@ from typing import Any
 
 import boto3
 import pytest
+from botocore.config import Config
 
 from harftet.engine import table as life
 from harftet.engine.state import Occupant
@@ -59,6 +61,31 @@ def dynalite_endpoint() -> Iterator[str]:
         process.wait(timeout=10)
 
 
+MOTO_SERVER = """
+import sys, time
+from harftet.localstack.dynamo import MotoDynamo
+print(MotoDynamo().start(), flush=True)
+sys.stdin.read()
+"""
+
+
+@pytest.fixture(scope="module")
+def moto_endpoint() -> Iterator[str]:
+    """moto's server as the local stack runs it, in its own process (moto's state is global)."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", MOTO_SERVER],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        yield process.stdout.readline().strip()
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+
+
 @pytest.fixture(params=["moto", "dynalite"])
 def backend(request: pytest.FixtureRequest) -> Iterator[tuple[Any, dict[str, str]]]:
     """(client, table names) on a fresh set of tables."""
@@ -68,18 +95,15 @@ def backend(request: pytest.FixtureRequest) -> Iterator[tuple[Any, dict[str, str
         "PlayersTable": f"players-{suffix}",
         "ConnectionsTable": f"connections-{suffix}",
     }
-    if request.param == "moto":
-        from moto import mock_aws
-
-        with mock_aws():
-            client = boto3.client("dynamodb", region_name="us-east-1")
-            create_tables(client, names)
-            yield client, names
-    else:
-        endpoint = request.getfixturevalue("dynalite_endpoint")
-        client = boto3.client("dynamodb", region_name="us-east-1", endpoint_url=endpoint)
-        create_tables(client, names)
-        yield client, names
+    endpoint = request.getfixturevalue(f"{request.param}_endpoint")
+    client = boto3.client(
+        "dynamodb",
+        region_name="us-east-1",
+        endpoint_url=endpoint,
+        config=Config(max_pool_connections=16),
+    )
+    create_tables(client, names)
+    yield client, names
 
 
 def _store(backend: tuple[Any, dict[str, str]]) -> TableStore:

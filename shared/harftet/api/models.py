@@ -11,13 +11,20 @@ from harftet.engine.moves import Draw, Lay, Move, Pass
 from harftet.engine.state import Placed
 
 MAX_BODY_BYTES = 64 * 1024
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=32)]
+Name = Annotated[
+    str,
+    StringConstraints(
+        strip_whitespace=True, min_length=1, max_length=32, pattern=r"^[^\x00-\x1f\x7f]+$"
+    ),
+]
 MoveId = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[\w.:-]+$")]
 TileId = Annotated[StrictInt, Field(ge=0, le=105)]
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Built on first use: a request pays only for the models it needs (GET requests, the
+    # most common first request of a new Lambda instance, pay for none).
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class CreatePlayer(Strict):
@@ -43,7 +50,7 @@ class KastetFace(Strict):
 
 
 class TileRef(Strict):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
     id: TileId
     as_: Annotated[str, StringConstraints(min_length=1, max_length=2)] | KastetFace | None = Field(
         default=None, alias="as"

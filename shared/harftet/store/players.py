@@ -75,6 +75,8 @@ class PlayerStore:
 
     def get(self, player_id: str) -> dict[str, Any]:
         """The player's item as plain values; NotFoundError if unknown."""
+        if not 0 < len(player_id) <= 64:
+            raise NotFoundError(f"no player {player_id[:64]}")
         try:
             response = self._client.get_item(
                 TableName=self._name, Key={"playerId": {"S": player_id}}, ConsistentRead=True

@@ -12,7 +12,6 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from boto3.dynamodb.types import Binary
 from botocore.exceptions import ClientError
 
 from harftet.engine import codec
@@ -20,10 +19,9 @@ from harftet.engine.state import Table
 from harftet.engine.table import is_bot_turn, next_event_at
 
 from .errors import NotFoundError, VersionConflictError
-from .items import deserialize as _deserialize
-from .items import serialize as _serialize
 
 MOVES_KEPT = 32
+MAX_ID = 64
 DUE = "due"
 LOBBY = "waiting"
 
@@ -35,31 +33,38 @@ class StoredTable:
     moves: dict[str, int] = field(default_factory=dict)  # moveId -> version it produced
 
 
-def _binary(value: Any) -> bytes:
-    return bytes(value.value) if isinstance(value, Binary) else bytes(value)  # type: ignore[attr-defined]
-
-
+# The move path reads and writes a handful of fixed attributes, so it builds DynamoDB's
+# attribute values itself: boto3's generic (de)serializer costs more than the engine.
 def _from_item(item: dict[str, Any]) -> StoredTable:
+    """A stored table from a low-level item."""
     return StoredTable(
-        table=codec.decode(_binary(item["state"])),
-        version=int(item["version"]),
-        moves={k: int(v) for k, v in (item.get("moves") or {}).items()},
+        table=codec.decode(item["state"]["B"]),
+        version=int(item["version"]["N"]),
+        moves={k: int(v["N"]) for k, v in item.get("moves", {}).get("M", {}).items()},
     )
 
 
+def _number(value: int) -> dict[str, str]:
+    return {"N": str(value)}
+
+
+def _moves(moves: dict[str, int]) -> dict[str, Any]:
+    return {"M": {k: _number(v) for k, v in moves.items()}}
+
+
 def _index_fields(table: Table, now: float) -> tuple[dict[str, Any], list[str]]:
-    """The sparse-index attributes to SET, and those to REMOVE."""
+    """The sparse-index attributes to SET (as attribute values), and those to REMOVE."""
     sets: dict[str, Any] = {}
     removes: list[str] = []
     if table.status == "waiting":
-        sets["lobby"] = LOBBY
-        sets["createdAt"] = int(table.created_at * 1000)
+        sets["lobby"] = {"S": LOBBY}
+        sets["createdAt"] = _number(int(table.created_at * 1000))
     else:
         removes.append("lobby")
     due = now if is_bot_turn(table) else next_event_at(table)
     if due is not None:
-        sets["due"] = DUE
-        sets["deadline"] = int(due * 1000)
+        sets["due"] = {"S": DUE}
+        sets["deadline"] = _number(int(due * 1000))
     else:
         removes += ["due", "deadline"]
     return sets, removes
@@ -75,27 +80,29 @@ class TableStore:
 
     def get(self, table_id: str) -> StoredTable:
         """The table, read strongly consistently; NotFoundError if there is none."""
+        if not 0 < len(table_id) <= MAX_ID:
+            raise NotFoundError(f"no table {table_id[:MAX_ID]}")
         response = self._client.get_item(
             TableName=self._name, Key={"tableId": {"S": table_id}}, ConsistentRead=True
         )
         item = response.get("Item")
         if item is None:
             raise NotFoundError(f"no table {table_id}")
-        return _from_item(_deserialize(item))
+        return _from_item(item)
 
     def create(self, table: Table) -> int:
         """Write a new table at version 1; fails if the id exists."""
         sets, _ = _index_fields(table, time.time())
         item = {
-            "tableId": table.table_id,
-            "version": 1,
-            "state": Binary(codec.encode(table)),
-            "moves": {},
+            "tableId": {"S": table.table_id},
+            "version": _number(1),
+            "state": {"B": codec.encode(table)},
+            "moves": _moves({}),
             **sets,
         }
         self._client.put_item(
             TableName=self._name,
-            Item=_serialize(item),
+            Item=item,
             ConditionExpression="attribute_not_exists(tableId)",
         )
         return 1
@@ -119,10 +126,10 @@ class TableStore:
                 moves.pop(next(iter(moves)))
         sets, removes = _index_fields(table, time.time() if now is None else now)
         values: dict[str, Any] = {
-            ":expected": stored.version,
-            ":version": version,
-            ":state": Binary(codec.encode(table)),
-            ":moves": moves,
+            ":expected": _number(stored.version),
+            ":version": _number(version),
+            ":state": {"B": codec.encode(table)},
+            ":moves": _moves(moves),
         }
         names: dict[str, str] = {"#v": "version"}
         assignments = ["#v = :version", "#s = :state", "#m = :moves"]
@@ -143,7 +150,7 @@ class TableStore:
             "UpdateExpression": expression,
             "ConditionExpression": "#v = :expected",
             "ExpressionAttributeNames": names,
-            "ExpressionAttributeValues": _serialize(values),
+            "ExpressionAttributeValues": values,
             "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
         }
         try:
@@ -170,7 +177,7 @@ class TableStore:
             item = reasons[0].get("Item")
         elif code != "ConditionalCheckFailedException":
             return error
-        current = _from_item(_deserialize(item)) if item else None
+        current = _from_item(item) if item else None
         if current is None:  # some implementations do not return the old item
             try:
                 current = self.get(table_id)
@@ -222,4 +229,4 @@ class TableStore:
             Limit=limit,
         )
         items: list[dict[str, Any]] = page.get("Items", [])
-        return [codec.decode(_binary(_deserialize(i)["state"])) for i in items]
+        return [codec.decode(i["state"]["B"]) for i in items]

@@ -1,0 +1,28 @@
+"""X-Ray tracing through powertools' Tracer, only where the operator turns it on.
+
+Tracer imports the X-Ray SDK and patches botocore: about 120 ms of every cold start, more
+than the rest of the handler's own imports together (bench/RESULTS.md). The template's
+``Tracing`` parameter sets POWERTOOLS_TRACE_DISABLED accordingly.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+Handler = TypeVar("Handler", bound=Callable[..., Any])
+
+
+def tracing_enabled() -> bool:
+    """Whether POWERTOOLS_TRACE_DISABLED leaves tracing on."""
+    return os.environ.get("POWERTOOLS_TRACE_DISABLED", "").lower() not in ("1", "true", "yes")
+
+
+def traced(handler: Handler) -> Handler:
+    """``handler`` captured by powertools' Tracer when tracing is on; as it is otherwise."""
+    if not tracing_enabled():
+        return handler
+    from aws_lambda_powertools import Tracer
+
+    return Tracer().capture_lambda_handler(handler)
