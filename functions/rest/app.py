@@ -14,8 +14,8 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from harftet.api.errors import error_response, parse_json
 from harftet.api.models import MAX_BODY_BYTES, CreatePlayer, CreateTable, MoveRequest, SitDown
 from harftet.identity import Caller, bearer
-from harftet.service import BadRequestError
 from harftet.observability import traced
+from harftet.service import BadRequestError
 from harftet.wiring import default_service
 
 logger = Logger()

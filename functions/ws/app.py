@@ -10,8 +10,8 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from harftet.api.errors import BodyError, error_response, parse_json
 from harftet.api.models import MAX_BODY_BYTES, MoveRequest, WsMove
 from harftet.identity import Caller, UnauthorizedError
-from harftet.store.errors import NotFoundError
 from harftet.observability import traced
+from harftet.store.errors import NotFoundError
 from harftet.wiring import default_service
 
 logger = Logger()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 Handler = TypeVar("Handler", bound=Callable[..., Any])
 
@@ -25,4 +25,4 @@ def traced(handler: Handler) -> Handler:
         return handler
     from aws_lambda_powertools import Tracer
 
-    return Tracer().capture_lambda_handler(handler)
+    return cast(Handler, Tracer().capture_lambda_handler(handler))
