@@ -318,10 +318,13 @@ class Service:
             try:
                 return self._commit(stored, outcome, move_key)
             except VersionConflictError as conflict:
-                if expected_version is not None and conflict.current is not None:
-                    raise StaleVersionError(
-                        self._view(conflict.current, _player_of(move_key))
-                    ) from conflict
+                current = conflict.current
+                if move_key is not None and current is not None and move_key in current.moves:
+                    if replayed is not None:  # the same move won from another request
+                        replayed.append(current)
+                    return current
+                if expected_version is not None and current is not None:
+                    raise StaleVersionError(self._view(current, _player_of(move_key))) from conflict
         raise BusyError("the table is too busy right now: try again")
 
     def _commit(

@@ -99,8 +99,11 @@ def apply_move(
         outcome = Outcome(new)
     else:
         raise IllegalMoveError(f"unknown move {move!r}")
-    if not forced:
-        outcome.table.seats[seat].timeouts = 0
+    if not forced:  # a player who moves is present, whatever their sockets say (RULES §4)
+        chair = outcome.table.seats[seat]
+        chair.timeouts = 0
+        chair.connected = True
+        chair.disconnected_at = None
     return outcome
 
 

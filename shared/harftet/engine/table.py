@@ -121,9 +121,16 @@ def sit(table: Table, seat: int, occupant: Occupant, now: float) -> Outcome:
     chair.timeouts = 0
     chair.disconnected_at = None
     chair.vacant_since = None
+    if new.manager is None and not occupant.bot:
+        new.manager = occupant.player_id  # a table left to computer players gets a manager
     original = chair.original
-    if _in_game(new) and original is not None and original.player_id == occupant.player_id:
-        chair.original_fate = None  # the original player takes the seat back
+    if (
+        _in_game(new)
+        and original is not None
+        and original.player_id == occupant.player_id
+        and chair.original_fate != "left"  # a leaver who comes back sits as a substitute
+    ):
+        chair.original_fate = None  # the dropped original player takes the seat back
         _resume_if_complete(new, now)
     # A substitute: the table stays paused until the manager presses Continue.
     return Outcome(new)
@@ -159,8 +166,8 @@ def leave(table: Table, player_id: str, now: float) -> Outcome:
     chair.timeouts = 0
     if new.manager == player_id:
         _hand_over_manager(new, index)
-    if new.status == "waiting" and all(s.occupant is None for s in new.seats):
-        new.status = "finished"  # an empty waiting table closes
+    if new.status == "waiting" and all(s.occupant is None or s.occupant.bot for s in new.seats):
+        new.status = "finished"  # a waiting table with no human left closes
     return Outcome(new, effects)
 
 
@@ -176,6 +183,8 @@ def start(table: Table, player_id: str, now: float) -> Outcome:
     new = table.clone()
     for chair in new.seats:
         chair.original = chair.occupant
+        if not chair.connected:  # gone since before the start: the grace period runs now
+            chair.disconnected_at = now
     new.status = "playing"
     new.hand_number = 1
     hand.deal(new, now)

@@ -1,0 +1,762 @@
+"""A table's life around the hands: creating, sitting, starting, leaving, presence, substitutes,
+the turn timer and the sweeper (RULES.md §2-§4). Every transition goes through ``do``, which
+also checks that the table it was given is left exactly as it was."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from engine_helpers import NOW, WORDS, arrange, kastet_id, lay, meld, play, rules_of
+
+from harftet.engine import table as life
+from harftet.engine.bot import choose_move
+from harftet.engine.effects import Outcome, RatingChange
+from harftet.engine.errors import (
+    EngineError,
+    NotManagerError,
+    NotSeatedError,
+    SeatTakenError,
+    WrongStatusError,
+)
+from harftet.engine.hand import apply_move
+from harftet.engine.moves import Draw
+from harftet.engine.state import Occupant, Table
+
+TURN = 45
+GRACE = 120
+WAIT = 120
+
+
+def person(i: int | str, rating: int = 1000) -> Occupant:
+    pid = f"p{i}" if isinstance(i, int) else i
+    return Occupant(pid, f"Oyuncu {pid}", rating=rating)
+
+
+def do(fn: Callable[..., Any], table: Table, *args: Any) -> Any:
+    """Call a transition and check that it did not change the table it was given."""
+    snapshot = copy.deepcopy(table)
+    try:
+        return fn(table, *args)
+    finally:
+        assert table == snapshot, f"{fn.__name__} changed its input table"
+
+
+def created(game: str = "kastet", seats: int = 4, **kw: Any) -> Table:
+    """A waiting table created by p0 (seat 0), nobody else seated."""
+    return life.new_table("t1", game, person(0), seed=7, now=NOW, seats=seats, **kw)  # type: ignore[arg-type]
+
+
+def waiting(game: str = "kastet", players: int = 4, **kw: Any) -> Table:
+    """A waiting table with every seat taken by p0, p1, ..."""
+    table = created(game, players, **kw)
+    for i in range(1, players):
+        table = do(life.sit, table, i, person(i), NOW).table
+    return table
+
+
+def started(game: str = "kastet", players: int = 4, **kw: Any) -> Table:
+    """A game started at NOW by the manager p0."""
+    return do(life.start, waiting(game, players, **kw), "p0", NOW).table
+
+
+def swept(table: Table, now: float) -> Outcome:
+    out = do(life.sweep, table, now)
+    assert out is not None, f"nothing was due at {now}"
+    return out
+
+
+def time_out(table: Table) -> Table:
+    """Let the clock reach the turn deadline; the sweep plays for the player in turn."""
+    assert table.status == "playing" and table.deadline is not None
+    return swept(table, table.deadline).table
+
+
+def k(color: str, number: int, copy: int = 0) -> int:
+    return kastet_id(color, number, copy)
+
+
+RUN = [k("red", 1), k("red", 2), k("red", 3)]
+
+
+# --- new_table ---------------------------------------------------------------------------
+
+
+def test_the_creator_is_manager_at_seat_0_of_a_waiting_table_with_the_default_settings() -> None:
+    table = created("harftet")
+    assert table.status == "waiting" and table.manager == "p0"
+    assert table.seats[0].occupant == person(0)
+    assert [s.occupant for s in table.seats[1:]] == [None, None, None]
+    assert (table.hands, table.turn_seconds, table.partners) == (11, 45, False)
+    assert (table.grace_seconds, table.wait_seconds) == (GRACE, WAIT)
+    assert table.hand_number == 0 and table.turn_seat is None and table.deadline is None
+    assert table.created_at == NOW and table.seed == 7
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"seats": 1}, "seats must be between 2 and 4, not 1"),
+        ({"seats": 5}, "seats must be between 2 and 4, not 5"),
+        ({"hands": 0}, "hands must be between 1 and 21, not 0"),
+        ({"hands": 22}, "hands must be between 1 and 21, not 22"),
+        ({"turn_seconds": 9}, "turn_seconds must be between 10 and 600, not 9"),
+        ({"turn_seconds": 601}, "turn_seconds must be between 10 and 600, not 601"),
+        ({"partners": True, "seats": 3}, "a partner game needs exactly 4 seats"),
+        ({"partners": True, "seats": 2}, "a partner game needs exactly 4 seats"),
+        ({"game": "tavla"}, 'unknown game "tavla"'),
+    ],
+)
+def test_a_table_outside_the_limits_is_refused_with_a_clear_message(
+    settings: dict[str, Any], message: str
+) -> None:
+    kw = {"seats": 4, "game": "kastet", **settings}
+    with pytest.raises(EngineError, match=message) as caught:
+        life.new_table("t1", kw.pop("game"), person(0), seed=1, now=NOW, **kw)
+    assert caught.value.code == "bad_request"
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"seats": 2, "hands": 1, "turn_seconds": 10},
+        {"seats": 4, "hands": 21, "turn_seconds": 600, "partners": True},
+        {"seats": 3, "grace_seconds": 5, "wait_seconds": 7},
+    ],
+)
+def test_a_table_at_the_limits_is_accepted(settings: dict[str, Any]) -> None:
+    table = life.new_table("t1", "harftet", person(0), seed=1, now=NOW, **settings)
+    assert len(table.seats) == settings["seats"]
+    assert table.grace_seconds == settings.get("grace_seconds", GRACE)
+    assert table.wait_seconds == settings.get("wait_seconds", WAIT)
+
+
+# --- sit ---------------------------------------------------------------------------------
+
+
+def test_a_player_sits_on_an_empty_seat_of_a_waiting_table() -> None:
+    table = do(life.sit, created(), 2, person(1), NOW).table
+    assert table.seats[2].occupant == person(1) and table.seat_of("p1") == 2
+    assert table.status == "waiting"
+
+
+def test_a_taken_seat_cannot_be_taken() -> None:
+    table = waiting(players=2)
+    with pytest.raises(SeatTakenError, match="seat 1 is taken by Oyuncu p1") as caught:
+        do(life.sit, table, 1, person(9), NOW)
+    assert caught.value.code == "seat_taken"
+
+
+def test_a_player_may_change_seats_before_the_start() -> None:
+    table = do(life.sit, created(), 1, person(1), NOW).table
+    table = do(life.sit, table, 3, person(1), NOW).table
+    assert table.seats[1].occupant is None and table.seats[3].occupant == person(1)
+
+
+def test_sitting_twice_at_the_same_seat_changes_nothing() -> None:
+    table = do(life.sit, created(), 1, person(1), NOW).table
+    again = do(life.sit, table, 1, person(1), NOW + 5)
+    assert again.table is table and again.effects == []
+
+
+@pytest.mark.parametrize("seat", [-1, 4, 99])
+def test_a_seat_that_does_not_exist_is_refused(seat: int) -> None:
+    with pytest.raises(EngineError, match=f"seat {seat} does not exist: this table has seats 0-3"):
+        do(life.sit, created(), seat, person(1), NOW)
+
+
+def test_nobody_sits_at_a_finished_table() -> None:
+    closed = do(life.leave, created(), "p0", NOW).table
+    assert closed.status == "finished"
+    with pytest.raises(WrongStatusError, match="the game is over"):
+        do(life.sit, closed, 1, person(1), NOW)
+
+
+def test_during_a_game_a_taken_seat_cannot_be_taken() -> None:
+    table = started(players=2)
+    with pytest.raises(SeatTakenError):
+        do(life.sit, table, 1, person(9), NOW + 1)
+
+
+def test_during_a_game_a_seated_player_cannot_move_to_a_vacant_seat() -> None:
+    table = do(life.leave, started(players=3), "p1", NOW + 1).table
+    with pytest.raises(WrongStatusError, match="you already play at seat 2"):
+        do(life.sit, table, 1, person(2), NOW + 2)
+
+
+def test_a_substitute_inherits_the_hand_and_penalty_and_the_table_waits_for_the_manager() -> None:
+    table = started(players=3, hands=2)
+    table.seats[1].penalty = 37  # as if a hand had been played
+    hand = list(table.seats[1].hand)
+    table = do(life.leave, table, "p1", NOW + 1).table
+    table = do(life.sit, table, 1, person("sub", rating=1500), NOW + 2).table
+    chair = table.seats[1]
+    assert chair.occupant == person("sub", rating=1500)
+    assert chair.hand == hand and chair.penalty == 37
+    assert chair.original == person(1) and chair.original_fate == "left"
+    assert chair.connected and chair.vacant_since is None
+    assert table.status == "paused" and table.deadline is None
+    assert life.next_event_at(table) is None  # only the manager's Continue goes on
+    table = do(life.continue_game, table, "p0", NOW + 3).table
+    assert table.status == "playing" and table.deadline == NOW + 3 + TURN
+
+
+def test_the_original_player_who_dropped_takes_the_seat_back_and_play_resumes() -> None:
+    table = started(players=2, turn_seconds=600)
+    table = do(life.disconnect, table, "p1", NOW + 1).table
+    table = swept(table, NOW + 1 + GRACE).table
+    assert table.seats[1].occupant is None and table.status == "paused"
+    table = do(life.sit, table, 1, person(1), NOW + 200).table
+    chair = table.seats[1]
+    assert chair.occupant == person(1) and chair.original_fate is None
+    assert chair.connected and chair.vacant_since is None and chair.disconnected_at is None
+    assert table.status == "playing" and table.deadline == NOW + 200 + 600
+
+
+def test_a_returning_original_waits_for_the_other_vacant_seats() -> None:
+    table = started(players=3, turn_seconds=600)
+    table = do(life.disconnect, table, "p1", NOW + 1).table
+    table = do(life.leave, table, "p2", NOW + 2).table
+    table = swept(table, NOW + 1 + GRACE).table
+    table = do(life.sit, table, 1, person(1), NOW + 130).table
+    assert table.seats[1].occupant == person(1) and table.seats[2].occupant is None
+    assert table.status == "paused" and table.deadline is None
+
+
+def test_the_manager_seats_a_computer_player_and_nobody_else_may() -> None:
+    table = do(life.seat_bot, created(), 2, "p0", NOW).table
+    bot = table.seats[2].occupant
+    assert bot is not None and bot.bot and bot.player_id == "bot:2" and bot.name == "Bilgisayar 3"
+    table = do(life.sit, table, 1, person(1), NOW).table
+    with pytest.raises(NotManagerError, match="only the table manager"):
+        do(life.seat_bot, table, 3, "p1", NOW)
+
+
+# --- start -------------------------------------------------------------------------------
+
+
+def test_the_manager_starts_a_full_table_dealing_14_tiles_each() -> None:
+    table = do(life.start, waiting("harftet", 3, hands=5), "p0", NOW)
+    assert table.effects == []
+    table = table.table
+    assert table.status == "playing" and table.hand_number == 1
+    assert [len(s.hand) for s in table.seats] == [14, 14, 14]
+    assert len(table.pile) == 106 - 42
+    assert table.turn_seat == 0 and table.deadline == NOW + TURN and not table.laid
+    assert [s.original for s in table.seats] == [person(0), person(1), person(2)]
+    assert all(s.original_fate is None and s.penalty == 0 for s in table.seats)
+
+
+def test_the_same_seed_deals_the_same_game() -> None:
+    assert started(players=2).seats[0].hand == started(players=2).seats[0].hand
+
+
+def test_only_the_manager_starts() -> None:
+    with pytest.raises(NotManagerError, match="only the table manager can start") as caught:
+        do(life.start, waiting(players=2), "p1", NOW)
+    assert caught.value.code == "not_manager"
+
+
+def test_a_table_with_an_empty_seat_does_not_start() -> None:
+    table = do(life.sit, created(seats=3), 2, person(2), NOW).table
+    with pytest.raises(WrongStatusError, match="seat 1 is still empty: every seat must be taken"):
+        do(life.start, table, "p0", NOW)
+
+
+def test_a_game_starts_only_once() -> None:
+    with pytest.raises(WrongStatusError, match="already started"):
+        do(life.start, started(players=2), "p0", NOW + 1)
+
+
+def test_computer_players_seated_before_the_start_play_from_the_first_turn() -> None:
+    table = do(life.seat_bot, created(seats=2), 1, "p0", NOW).table
+    table = do(life.start, table, "p0", NOW).table
+    assert table.seats[1].original is not None and table.seats[1].original.bot
+    assert not life.is_bot_turn(table)
+    table = play(table, 0, Draw())
+    assert life.is_bot_turn(table)
+    paused = do(life.leave, table, "p0", NOW + 2).table
+    assert not life.is_bot_turn(paused)
+
+
+# --- leave -------------------------------------------------------------------------------
+
+
+def test_leaving_a_waiting_table_empties_the_seat_and_costs_nothing() -> None:
+    out = do(life.leave, waiting(players=3), "p1", NOW)
+    assert out.effects == [] and out.table.seats[1].occupant is None
+    assert out.table.status == "waiting"
+
+
+def test_the_last_person_to_leave_a_waiting_table_closes_it() -> None:
+    table = do(life.leave, waiting(players=2), "p0", NOW).table
+    assert table.status == "waiting" and table.manager == "p1"
+    out = do(life.leave, table, "p1", NOW)
+    assert out.table.status == "finished" and out.effects == []
+
+
+def test_leaving_during_a_game_costs_2n_and_leaves_the_seat_vacant_with_its_hand() -> None:
+    table = started(players=4, hands=7)
+    hand = list(table.seats[2].hand)
+    out = do(life.leave, table, "p2", NOW + 10)
+    assert out.effects == [RatingChange("p2", -14, "leave")]
+    new = out.table
+    chair = new.seats[2]
+    assert chair.occupant is None and chair.hand == hand
+    assert chair.original == person(2) and chair.original_fate == "left"
+    assert chair.vacant_since == NOW + 10
+    assert new.status == "paused" and new.deadline is None
+    assert new.manager == "p0"
+
+
+def test_eleven_hands_cost_a_leaver_22_points() -> None:
+    out = do(life.leave, started(players=2, hands=11), "p1", NOW + 1)
+    assert out.effects == [RatingChange("p1", -22, "leave")]
+
+
+def test_a_substitute_who_leaves_pays_too_but_the_seat_stays_the_originals() -> None:
+    table = do(life.leave, started(players=2, hands=3), "p1", NOW + 1).table
+    table = do(life.sit, table, 1, person("sub"), NOW + 2).table
+    out = do(life.leave, table, "sub", NOW + 3)
+    assert out.effects == [RatingChange("sub", -6, "leave")]
+    assert out.table.seats[1].original == person(1)
+    assert out.table.seats[1].original_fate == "left"
+
+
+def test_the_manager_who_leaves_hands_over_to_the_next_seated_human_skipping_bots() -> None:
+    table = created()
+    table = do(life.seat_bot, table, 1, "p0", NOW).table
+    table = do(life.sit, table, 2, person(2), NOW).table
+    table = do(life.sit, table, 3, person(3), NOW).table
+    table = do(life.start, table, "p0", NOW).table
+    table = do(life.leave, table, "p0", NOW + 1).table
+    assert table.manager == "p2"
+    table = do(life.leave, table, "p2", NOW + 2).table
+    assert table.manager == "p3"
+
+
+def test_the_manager_hand_over_wraps_round_the_seats() -> None:
+    table = created()
+    table = do(life.sit, table, 1, person(1), NOW).table
+    table = do(life.sit, table, 2, person(2), NOW).table
+    table = do(life.sit, table, 3, person(3), NOW).table
+    table = do(life.leave, table, "p0", NOW).table  # p1 manages
+    table = do(life.sit, table, 0, person(0), NOW).table
+    table = do(life.leave, table, "p1", NOW).table
+    assert table.manager == "p2"
+    table = do(life.leave, table, "p3", NOW).table
+    table = do(life.leave, table, "p2", NOW).table
+    assert table.manager == "p0"
+
+
+def test_nobody_manages_when_only_computer_players_are_left() -> None:
+    table = do(life.seat_bot, created(seats=2), 1, "p0", NOW).table
+    table = do(life.start, table, "p0", NOW).table
+    assert do(life.leave, table, "p0", NOW + 1).table.manager is None
+
+
+def test_a_player_who_does_not_sit_at_the_table_cannot_leave_it() -> None:
+    with pytest.raises(NotSeatedError, match="you do not sit at this table") as caught:
+        do(life.leave, started(players=2), "p9", NOW)
+    assert caught.value.code == "not_seated"
+
+
+# --- continue ----------------------------------------------------------------------------
+
+
+def test_only_the_manager_continues() -> None:
+    table = do(life.leave, started(players=3), "p1", NOW + 1).table
+    table = do(life.sit, table, 1, person("sub"), NOW + 2).table
+    with pytest.raises(NotManagerError, match="only the table manager can continue"):
+        do(life.continue_game, table, "p2", NOW + 3)
+
+
+def test_a_game_that_is_not_paused_cannot_be_continued() -> None:
+    with pytest.raises(WrongStatusError, match=r"not paused \(status playing\)"):
+        do(life.continue_game, started(players=2), "p0", NOW + 1)
+    with pytest.raises(WrongStatusError, match=r"not paused \(status waiting\)"):
+        do(life.continue_game, waiting(players=2), "p0", NOW + 1)
+
+
+def test_a_game_with_a_vacant_seat_cannot_be_continued() -> None:
+    table = do(life.leave, started(players=3), "p2", NOW + 1).table
+    with pytest.raises(WrongStatusError, match="seat 2 is still vacant: wait for a substitute"):
+        do(life.continue_game, table, "p0", NOW + 2)
+
+
+# --- disconnect / reconnect --------------------------------------------------------------
+
+
+def test_a_disconnect_before_the_start_only_marks_the_player_offline() -> None:
+    table = do(life.disconnect, waiting(players=2), "p1", NOW).table
+    assert not table.seats[1].connected and table.seats[1].disconnected_at is None
+    assert life.next_event_at(table) is None
+
+
+def test_a_disconnect_during_a_game_starts_the_grace_period() -> None:
+    table = do(life.disconnect, started(players=2, turn_seconds=600), "p1", NOW + 3).table
+    chair = table.seats[1]
+    assert not chair.connected and chair.disconnected_at == NOW + 3
+    assert chair.occupant == person(1)  # the seat is held
+    assert table.status == "playing"
+    assert life.next_event_at(table) == NOW + 3 + GRACE
+
+
+def test_disconnecting_twice_or_as_a_stranger_changes_nothing() -> None:
+    table = do(life.disconnect, started(players=2), "p1", NOW + 3).table
+    assert do(life.disconnect, table, "p1", NOW + 9).table is table
+    assert do(life.disconnect, table, "p9", NOW + 9).table is table
+
+
+def test_a_player_who_comes_back_within_the_grace_keeps_the_seat() -> None:
+    table = do(life.disconnect, started(players=2, turn_seconds=600), "p1", NOW + 3).table
+    table = do(life.reconnect, table, "p1", NOW + 50).table
+    chair = table.seats[1]
+    assert chair.connected and chair.disconnected_at is None and chair.timeouts == 0
+    assert do(life.sweep, table, NOW + 3 + GRACE) is None
+
+
+def test_reconnecting_resets_the_timeouts_in_a_row() -> None:
+    table = time_out(started(players=2))
+    assert table.seats[0].timeouts == 1 and table.seats[0].connected
+    table = do(life.reconnect, table, "p0", NOW + 50).table
+    assert table.seats[0].timeouts == 0
+
+
+def test_reconnecting_while_connected_or_as_a_stranger_changes_nothing() -> None:
+    table = started(players=2)
+    assert do(life.reconnect, table, "p1", NOW + 1).table is table
+    assert do(life.reconnect, table, "p9", NOW + 1).table is table
+
+
+def test_a_player_who_dropped_takes_the_seat_back_by_reconnecting() -> None:
+    table = do(life.disconnect, started(players=2, turn_seconds=600), "p1", NOW + 1).table
+    table = swept(table, NOW + 1 + GRACE).table
+    table = do(life.reconnect, table, "p1", NOW + 150).table
+    assert table.seats[1].occupant == person(1) and table.seats[1].original_fate is None
+    assert table.status == "playing" and table.deadline == NOW + 150 + 600
+
+
+def test_a_player_who_dropped_cannot_take_the_seat_back_from_a_substitute() -> None:
+    table = do(life.disconnect, started(players=2, turn_seconds=600), "p1", NOW + 1).table
+    table = swept(table, NOW + 1 + GRACE).table
+    table = do(life.sit, table, 1, person("sub"), NOW + 130).table
+    assert do(life.reconnect, table, "p1", NOW + 140).table is table
+
+
+def test_a_player_who_left_does_not_come_back_by_reconnecting() -> None:
+    table = do(life.leave, started(players=2), "p1", NOW + 1).table
+    assert do(life.reconnect, table, "p1", NOW + 2).table is table
+
+
+# --- the turn timer ----------------------------------------------------------------------
+
+
+def test_nothing_due_means_no_sweep() -> None:
+    table = started(players=2)
+    assert do(life.sweep, table, NOW + TURN - 0.001) is None
+    assert do(life.sweep, waiting(players=2), NOW + 10_000) is None
+
+
+def test_a_turn_that_times_out_draws_for_the_player() -> None:
+    table = started(players=3)
+    out = swept(table, NOW + TURN + 2)  # the sweeper may run a little late
+    new = out.table
+    assert out.effects == []
+    assert len(new.seats[0].hand) == 15 and new.seats[0].hand[-1] == table.pile[-1]
+    assert len(new.pile) == len(table.pile) - 1
+    assert new.turn_seat == 1 and new.deadline == NOW + TURN + 2 + TURN
+    assert new.seats[0].timeouts == 1 and new.seats[0].connected
+
+
+def test_a_player_at_22_tiles_is_passed_for() -> None:
+    table = arrange(started(players=2), {0: list(range(22))})
+    new = swept(table, NOW + TURN).table
+    assert new.seats[0].hand == list(range(22))
+    assert new.turn_seat == 1 and new.passes == 1 and len(new.pile) == len(table.pile)
+
+
+def test_a_player_is_passed_for_when_the_pile_is_empty() -> None:
+    table = arrange(started(players=2), {0: [k("red", 9)]}, pile=0)
+    new = swept(table, NOW + TURN).table
+    assert new.seats[0].hand == [k("red", 9)] and new.turn_seat == 1 and new.passes == 1
+
+
+def test_a_player_who_laid_and_timed_out_is_passed_for_and_the_turn_ends() -> None:
+    table = arrange(started(players=2), {0: [*RUN, k("blue", 5)]})
+    table = play(table, 0, lay(meld(RUN)))
+    assert table.laid and table.deadline == NOW + TURN  # a lay does not restart the clock
+    new = swept(table, NOW + TURN).table
+    assert new.seats[0].hand == [k("blue", 5)] and new.series == [meld(RUN)]
+    assert new.turn_seat == 1 and not new.laid and new.passes == 0
+    assert new.hand_results == []
+
+
+def test_a_player_who_laid_every_tile_and_timed_out_finishes_the_hand() -> None:
+    table = arrange(started(players=2, hands=2), {0: RUN})
+    table = play(table, 0, lay(meld(RUN)))
+    assert table.seats[0].hand == []
+    new = swept(table, NOW + TURN).table
+    (result,) = new.hand_results
+    assert result.finisher == 0 and result.penalties[0] == -50
+    assert new.seats[0].penalty == -50 and new.seats[1].penalty == result.penalties[1] > 0
+    assert new.hand_number == 2 and new.turn_seat == 1  # the next hand is dealt
+    assert [len(s.hand) for s in new.seats] == [14, 14]
+
+
+def test_a_timed_out_last_hand_finishes_and_settles_the_game() -> None:
+    table = arrange(started(players=2, hands=1), {0: RUN})
+    table = play(table, 0, lay(meld(RUN)))
+    out = swept(table, NOW + TURN)
+    assert out.table.status == "finished" and out.table.turn_seat is None
+    assert out.effects == [RatingChange("p0", 1, "game"), RatingChange("p1", -1, "game")]
+
+
+def test_three_timeouts_in_a_row_count_the_player_as_disconnected() -> None:
+    table = started(players=2)
+    for _ in range(2):
+        table = time_out(time_out(table))  # p0, then p1
+    assert table.seats[0].timeouts == 2 and table.seats[0].connected
+    when = table.deadline
+    table = time_out(table)
+    chair = table.seats[0]
+    assert chair.timeouts == 3 and not chair.connected and chair.disconnected_at == when
+    assert chair.occupant == person(0)  # the seat is held for the grace period
+    assert life.next_event_at(table) == min(table.deadline, when + GRACE)
+
+
+def test_a_real_move_resets_the_timeouts_in_a_row() -> None:
+    table = started(players=2)
+    table = time_out(time_out(table))
+    table = time_out(time_out(table))
+    assert table.seats[0].timeouts == 2
+    table = apply_move(table, 0, Draw(), NOW + 500).table
+    assert table.seats[0].timeouts == 0
+    table = time_out(time_out(table))
+    assert table.seats[0].timeouts == 1 and table.seats[0].connected
+
+
+def test_a_player_counted_disconnected_by_timeouts_who_moves_again_keeps_the_seat() -> None:
+    table = started(players=2, turn_seconds=10)
+    for _ in range(2):
+        table = time_out(time_out(table))
+    table = time_out(table)
+    chair = table.seats[0]
+    assert not chair.connected and chair.disconnected_at is not None
+    since = chair.disconnected_at
+    now = since
+    while now < since + GRACE + 60:  # both play every 5 s from now on (p0 over REST alone)
+        out = life.sweep(table, now)
+        table = out.table if out is not None else table
+        if table.status != "playing":
+            break
+        seat = table.turn_seat
+        assert seat is not None
+        table = apply_move(table, seat, choose_move(table, seat), now).table
+        now += 5
+    assert table.seats[0].occupant == person(0)
+    assert table.seats[0].connected
+
+
+def test_a_timer_whose_deadline_moved_does_nothing() -> None:
+    table = started(players=2)
+    table = apply_move(table, 0, Draw(), NOW + 40).table  # a real move just in time
+    assert table.deadline == NOW + 40 + TURN
+    assert do(life.sweep, table, NOW + TURN) is None
+
+
+# --- grace and wait ----------------------------------------------------------------------
+
+
+def test_after_the_grace_the_seat_of_a_player_who_dropped_is_offered_and_the_game_pauses() -> None:
+    table = started(players=3, turn_seconds=600)
+    hand = list(table.seats[1].hand)
+    table = do(life.disconnect, table, "p1", NOW + 5).table
+    assert do(life.sweep, table, NOW + 5 + GRACE - 1) is None
+    out = swept(table, NOW + 5 + GRACE)
+    assert out.effects == []  # no points are lost for the disconnect itself
+    new = out.table
+    chair = new.seats[1]
+    assert chair.occupant is None and chair.hand == hand
+    assert chair.original_fate == "dropped" and chair.vacant_since == NOW + 5 + GRACE
+    assert new.status == "paused" and new.deadline is None
+    assert life.next_event_at(new) == NOW + 5 + GRACE + WAIT
+
+
+def test_a_manager_who_drops_hands_over_the_table() -> None:
+    table = do(life.disconnect, started(players=3, turn_seconds=600), "p0", NOW).table
+    assert swept(table, NOW + GRACE).table.manager == "p1"
+
+
+def test_when_nobody_sits_during_the_wait_a_computer_player_takes_the_seat_and_play_goes_on() -> (
+    None
+):
+    table = started(players=3, turn_seconds=600)
+    table = do(life.disconnect, table, "p1", NOW).table
+    table = swept(table, NOW + GRACE).table
+    assert do(life.sweep, table, NOW + GRACE + WAIT - 1) is None
+    new = swept(table, NOW + GRACE + WAIT).table
+    bot = new.seats[1].occupant
+    assert bot is not None and bot.bot and bot.player_id == "bot:1"
+    assert new.seats[1].original == person(1) and new.seats[1].original_fate == "dropped"
+    assert new.seats[1].hand == table.seats[1].hand
+    assert new.status == "playing" and new.deadline == NOW + GRACE + WAIT + 600
+    assert new.manager == "p0"
+
+
+def test_a_computer_player_does_not_restart_a_game_that_still_has_a_vacant_seat() -> None:
+    table = started(players=3, turn_seconds=600)
+    table = do(life.leave, table, "p1", NOW).table
+    table = do(life.leave, table, "p2", NOW + 60).table
+    table = swept(table, NOW + WAIT).table
+    assert table.seats[1].occupant is not None and table.seats[2].occupant is None
+    assert table.status == "paused" and table.deadline is None
+    table = swept(table, NOW + 60 + WAIT).table
+    assert table.status == "playing"
+
+
+def test_a_leaver_s_seat_also_goes_to_a_computer_player_after_the_wait() -> None:
+    table = do(life.leave, started(players=2, turn_seconds=600), "p1", NOW).table
+    table = swept(table, NOW + WAIT).table
+    assert table.seats[1].occupant is not None and table.seats[1].occupant.bot
+    assert table.seats[1].original_fate == "left" and table.status == "playing"
+
+
+def test_a_computer_players_turn_is_known_to_the_sweeper() -> None:
+    table = do(life.leave, started(players=2, turn_seconds=600), "p0", NOW).table
+    table = swept(table, NOW + WAIT).table
+    assert life.is_bot_turn(table) and table.turn_seat == 0
+
+
+# --- next_event_at -----------------------------------------------------------------------
+
+
+def test_the_next_event_is_the_earliest_of_deadline_grace_and_wait() -> None:
+    table = started(players=4, turn_seconds=600)
+    assert life.next_event_at(table) == NOW + 600
+    table = do(life.disconnect, table, "p1", NOW + 10).table
+    assert life.next_event_at(table) == NOW + 10 + GRACE
+    table = do(life.leave, table, "p2", NOW + 5).table  # paused: the deadline no longer counts
+    assert table.status == "paused"
+    assert life.next_event_at(table) == NOW + 5 + WAIT
+    table = do(life.disconnect, table, "p3", NOW + 6).table
+    assert life.next_event_at(table) == NOW + 5 + WAIT
+    table = do(life.sit, table, 2, person("sub"), NOW + 7).table
+    assert life.next_event_at(table) == NOW + 6 + GRACE
+    table = do(life.reconnect, table, "p3", NOW + 8).table
+    assert life.next_event_at(table) == NOW + 10 + GRACE
+
+
+def test_a_waiting_or_finished_table_has_no_next_event() -> None:
+    assert life.next_event_at(waiting(players=2)) is None
+    assert life.next_event_at(do(life.leave, created(), "p0", NOW).table) is None
+
+
+# --- the manager and the empty chair ------------------------------------------------------
+
+
+def test_a_substitute_at_a_table_left_to_computer_players_can_continue_it() -> None:
+    table = do(life.seat_bot, created(seats=2), 1, "p0", NOW).table
+    table = do(life.start, table, "p0", NOW).table
+    table = do(life.leave, table, "p0", NOW + 1).table
+    assert table.manager is None and table.status == "paused"
+    table = do(life.sit, table, 0, person("sub"), NOW + 2).table
+    assert table.manager == "sub"
+    table = do(life.continue_game, table, "sub", NOW + 3).table
+    assert table.status == "playing"
+
+
+def test_a_waiting_table_left_to_computer_players_closes_or_passes_to_the_next_human() -> None:
+    table = do(life.seat_bot, created(seats=3), 1, "p0", NOW).table
+    table = do(life.leave, table, "p0", NOW + 1).table
+    if table.status != "finished":
+        table = do(life.sit, table, 0, person("late"), NOW + 2).table
+        table = do(life.sit, table, 2, person(2), NOW + 3).table
+        assert table.manager == "late"
+        assert do(life.start, table, "late", NOW + 4).table.status == "playing"
+
+
+def test_a_player_offline_since_before_the_start_loses_the_seat_after_the_grace() -> None:
+    table = do(life.disconnect, waiting(players=2), "p1", NOW).table
+    table = do(life.start, table, "p0", NOW).table
+    now = NOW
+    for _ in range(40):  # p0 plays at once, p1 never does
+        if table.status != "playing":
+            break
+        if table.turn_seat == 0:
+            table = apply_move(table, 0, choose_move(table, 0), now).table
+        else:
+            due = life.next_event_at(table)
+            assert due is not None
+            now = due
+            table = swept(table, now).table
+    assert table.seats[1].occupant is None or table.seats[1].occupant.bot
+    assert table.seats[1].original_fate == "dropped"
+
+
+# --- a whole game finished by computer players -------------------------------------------
+
+
+def play_while_originals_drop(game: str, seed: int) -> tuple[Table, list[RatingChange]]:
+    """p1 goes silent at once; when a computer player has taken the last vacated seat, p2
+    leaves, then p3 and finally the manager p0 close their connection for good."""
+    rules = rules_of(game)
+    table = waiting(game, 4, hands=3)
+    table.seed = seed
+    table = do(life.start, table, "p0", NOW).table
+    now = NOW
+    effects: list[RatingChange] = []
+    silent = {"p1"}
+    plan = [("leave", "p2"), ("drop", "p3"), ("drop", "p0")]
+    for _ in range(5000):
+        if table.status == "finished":
+            return table, effects
+        vacated = [s for s in table.seats if s.original_fate is not None]
+        if plan and all(s.occupant is not None and s.occupant.bot for s in vacated) and vacated:
+            how, who = plan.pop(0)
+            if how == "leave":
+                out = do(life.leave, table, who, now)
+            else:
+                out = do(life.disconnect, table, who, now)
+                silent.add(who)
+            table, effects = out.table, effects + out.effects
+            continue
+        due = life.next_event_at(table)
+        if due is not None and due <= now:
+            out = swept(table, now)
+            table, effects = out.table, effects + out.effects
+            continue
+        seat = table.turn_seat
+        occupant = table.seats[seat].occupant if seat is not None else None
+        if table.status == "playing" and occupant and occupant.player_id not in silent:
+            assert seat is not None
+            move = choose_move(table, seat, WORDS)
+            out = apply_move(table, seat, move, now, rules=rules)
+            table, effects = out.table, effects + out.effects
+            now += 1
+            continue
+        assert due is not None, "the table is stuck"
+        now = due
+    raise AssertionError("the game does not end")
+
+
+@pytest.mark.parametrize(("game", "seed"), [("kastet", 3), ("harftet", 5)])
+def test_a_game_whose_players_all_drop_is_finished_by_computer_players(
+    game: str, seed: int
+) -> None:
+    table, effects = play_while_originals_drop(game, seed)
+    assert table.status == "finished" and len(table.hand_results) == 3
+    assert all(s.occupant is not None and s.occupant.bot for s in table.seats)
+    assert [s.original_fate for s in table.seats] == ["dropped", "dropped", "left", "dropped"]
+    assert table.manager is None
+    assert table.result is not None
+    points = table.result["points"]
+    assert isinstance(points, list)
+    leave, *game_changes = effects
+    assert leave == RatingChange("p2", -6, "leave")
+    expected = [RatingChange(f"p{i}", p, "game") for i, p in enumerate(points) if p < 0 and i != 2]
+    assert expected and game_changes == expected  # a gain goes to nobody, a leaver's loss to nobody
+    assert table.result["ratings"] == {c.player_id: c.delta for c in expected}
+    assert not any(c.player_id.startswith("bot:") for c in effects)
