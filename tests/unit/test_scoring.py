@@ -127,3 +127,24 @@ def test_partner_games_settle_by_team() -> None:
     table = finished(*(seat(p, person(n)) for p, n in ((5, "a"), (1, "b"), (5, "c"), (1, "d"))))
     table.partners = True
     assert changes(table) == [("a", -22), ("b", 22), ("c", -22), ("d", 22)]
+
+
+def test_a_leaver_who_sits_back_down_is_scored_as_a_substitute() -> None:
+    from harftet.engine.scoring import settle
+    from harftet.engine.state import Occupant, Seat, Table
+
+    back = Occupant("p0", "Dönen")
+    table = Table(
+        table_id="t",
+        game="kastet",
+        seed=1,
+        manager="p1",
+        hands=1,
+        status="finished",
+        seats=[
+            Seat(occupant=back, original=back, original_fate="left", penalty=90),
+            Seat(occupant=Occupant("p1", "Kalan"), original=Occupant("p1", "Kalan"), penalty=10),
+        ],
+    )
+    changes = {c.player_id: c.delta for c in settle(table)}
+    assert changes == {"p0": 0, "p1": 1}  # no second charge on top of the 2·N already paid

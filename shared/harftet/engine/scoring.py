@@ -66,7 +66,10 @@ def settle(table: Table) -> list[RatingChange]:
     for seat, p in zip(table.seats, points, strict=True):
         occ, orig = seat.occupant, seat.original
         human = occ is not None and not occ.bot
-        if orig is None or (occ is not None and occ.player_id == orig.player_id):
+        returned_leaver = seat.original_fate == "left"  # came back: sits as a substitute
+        if orig is None or (
+            occ is not None and occ.player_id == orig.player_id and not returned_leaver
+        ):
             if occ is not None and human:
                 changes.append(RatingChange(occ.player_id, p, "game"))
             continue
