@@ -26,7 +26,6 @@ import json
 import logging
 import os
 import pstats
-import socket
 import subprocess
 import sys
 import time
@@ -37,6 +36,7 @@ from types import ModuleType
 from typing import Any
 
 from bench import ROOT, Result, free_port, median, percentile
+from harftet.localstack.dynalite import dynalite
 from harftet.localstack.lambda_events import FakeLambdaContext, rest_event
 
 GOAL = 1.3
@@ -52,7 +52,6 @@ TABLE_NAMES = {
 DRAWS_PER_SEAT = 22 - 14  # the hand cap (22 tiles) minus the deal (14 tiles)
 SEATS = 2
 HANDLER_PATH = ROOT / "functions" / "rest" / "app.py"
-DYNALITE = ROOT / "node_modules" / ".bin" / "dynalite"
 
 
 def handler_env(endpoint: str) -> dict[str, str]:
@@ -82,33 +81,6 @@ def handler_env(endpoint: str) -> dict[str, str]:
 
 
 # -- backends ------------------------------------------------------------------------------
-@contextlib.contextmanager
-def dynalite() -> Iterator[str]:
-    """dynalite in memory on a free port (a node process this function starts and stops)."""
-    port = free_port()
-    proc = subprocess.Popen(
-        [str(DYNALITE), "--host", "127.0.0.1", "--port", str(port), "--createTableMs", "0"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 15
-        while True:
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
-                break
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"dynalite did not start on port {port} (run `make bench`)")
-            time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
 @contextlib.contextmanager
 def moto_server() -> Iterator[str]:
     """moto's ThreadedMotoServer in this process on a free port."""

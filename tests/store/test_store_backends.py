@@ -3,15 +3,11 @@ over HTTP: moto's server (as the local stack serves it) and dynalite (a Node ser
 
 from __future__ import annotations
 
-import shutil
-import socket
 import subprocess
 import sys
 import threading
-import time
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import boto3
@@ -20,45 +16,18 @@ from botocore.config import Config
 
 from harftet.engine import table as life
 from harftet.engine.state import Occupant
+from harftet.localstack.dynalite import dynalite
 from harftet.store.connections import ConnectionStore
 from harftet.store.errors import NotFoundError, VersionConflictError
 from harftet.store.schema import create_tables
 from harftet.store.tables import TableStore
 
-DYNALITE = Path(__file__).resolve().parents[2] / "node_modules" / ".bin" / "dynalite"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
 
 @pytest.fixture(scope="module")
 def dynalite_endpoint() -> Iterator[str]:
     """A dynalite server in memory on a free port, for this module."""
-    assert DYNALITE.exists(), "dynalite is missing: `make test` installs it with npm"
-    assert shutil.which("node"), "Node.js is needed for dynalite"
-    port = _free_port()
-    process = subprocess.Popen(
-        [str(DYNALITE), "--host", "127.0.0.1", "--port", str(port), "--createTableMs", "0"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    break
-            except OSError:
-                time.sleep(0.05)
-        else:
-            raise RuntimeError("dynalite did not start")
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    with dynalite() as endpoint:
+        yield endpoint
 
 
 MOTO_SERVER = """
