@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from functools import reduce
 from operator import or_
 
+from harftet.engine.tiles import LETTER_VALUES
 from harftet.words import ALPHABET, WordList, turkish_upper
 
 __all__ = ["LETTER_VALUES", "Found", "find_pairs", "find_words", "word_value"]
@@ -26,17 +27,7 @@ __all__ = ["LETTER_VALUES", "Found", "find_pairs", "find_words", "word_value"]
 Found = tuple[str, list[tuple[int, str | None]]]
 """A word and the tiles that spell it, in order: (tile_id, letter a joker stands for)."""
 
-# RULES.md §1 (Turkish Scrabble values); a two-letter tile is worth the sum of its letters.
-LETTER_VALUES: dict[str, int] = {
-    **dict.fromkeys("AEİKLNRT", 1),
-    **dict.fromkeys("IMOSU", 2),
-    **dict.fromkeys("BDÜY", 3),
-    **dict.fromkeys("CÇŞZ", 4),
-    **dict.fromkeys("GHP", 5),
-    **dict.fromkeys("FÖV", 7),
-    "Ğ": 8,
-    "J": 10,
-}
+# The tile values of RULES.md §1 rank the words found (the engine owns the tile set).
 
 _POS = {ch: i for i, ch in enumerate(ALPHABET)}
 _BITS = 6  # per letter: 5 bits of count (≤ 31) and a guard bit
