@@ -1,0 +1,1 @@
+"""Harftet: online tables of Kastet (okey tiles) and Harftet (Turkish letter tiles)."""

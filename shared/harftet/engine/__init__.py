@@ -1,0 +1,12 @@
+"""The pure rules of Kastet and Harftet: standard library only, no AWS, no I/O.
+
+- ``tiles``   the 106 tiles of each game and their JSON shape
+- ``rules``   melds and pairs of each game (Harftet differs from Kastet only there)
+- ``state``   a table as plain data; ``moves`` the three moves; ``effects`` rating changes
+- ``hand``    dealing and playing a hand: ``apply_move``
+- ``table``   seats, start, leaving, presence, substitutes and time: ``sweep``
+- ``scoring`` ranking and partner points, and the end-of-game split
+- ``view``    the one function that decides what a viewer may see
+- ``codec``   the compact stored form of a table
+- ``bot``     a simple computer player that makes only legal moves
+"""
