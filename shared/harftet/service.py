@@ -18,7 +18,7 @@ from typing import Any
 from harftet.engine import bot, hand
 from harftet.engine import table as life
 from harftet.engine.effects import Outcome
-from harftet.engine.errors import EngineError, NotManagerError, NotSeatedError
+from harftet.engine.errors import EngineError, NotSeatedError
 from harftet.engine.moves import Move
 from harftet.engine.state import GameName, Occupant, Table
 from harftet.engine.view import lobby_summary, table_view
@@ -173,19 +173,7 @@ class Service:
 
     def leave(self, caller: Caller, table_id: str, seat: int) -> dict[str, Any]:
         """Stand up from ``seat`` (the manager may also remove a computer player before start)."""
-
-        def change(table: Table, now: float) -> Outcome:
-            life._seat_index(table, seat)
-            occupant = table.seats[seat].occupant
-            if occupant is not None and occupant.bot and table.status == "waiting":
-                if table.manager != caller.player_id:
-                    raise NotManagerError("only the table manager can remove a computer player")
-                return life.leave(table, occupant.player_id, now)
-            if table.seat_of(caller.player_id) != seat:
-                raise NotSeatedError(f"you do not sit at seat {seat}")
-            return life.leave(table, caller.player_id, now)
-
-        stored = self._write(table_id, change)
+        stored = self._write(table_id, lambda t, now: life.stand_up(t, seat, caller.player_id, now))
         return self._view(self._run_bots(stored), caller.player_id)
 
     def start(self, caller: Caller, table_id: str) -> dict[str, Any]:

@@ -760,3 +760,17 @@ def test_a_game_whose_players_all_drop_is_finished_by_computer_players(
     assert expected and game_changes == expected  # a gain goes to nobody, a leaver's loss to nobody
     assert table.result["ratings"] == {c.player_id: c.delta for c in expected}
     assert not any(c.player_id.startswith("bot:") for c in effects)
+
+
+def test_before_the_start_only_the_manager_takes_a_computer_player_off_its_seat() -> None:
+    table = do(life.seat_bot, created(seats=3), 1, "p0", NOW).table
+    with pytest.raises(NotManagerError):
+        do(life.stand_up, do(life.sit, table, 2, person(2), NOW).table, 1, "p2", NOW)
+    emptied = do(life.stand_up, table, 1, "p0", NOW).table
+    assert emptied.seats[1].occupant is None and emptied.status == "waiting"
+
+
+def test_standing_up_from_somebody_elses_seat_is_refused() -> None:
+    table = waiting(players=2)
+    with pytest.raises(NotSeatedError, match="seat 1"):
+        do(life.stand_up, table, 1, "p0", NOW)

@@ -66,7 +66,8 @@ def new_table(
     return table
 
 
-def _seat_index(table: Table, seat: int) -> int:
+def seat_index(table: Table, seat: int) -> int:
+    """``seat`` if the table has it; EngineError otherwise."""
     if not 0 <= seat < len(table.seats):
         last = len(table.seats) - 1
         raise EngineError(f"seat {seat} does not exist: this table has seats 0-{last}")
@@ -101,7 +102,7 @@ def _resume_if_complete(table: Table, now: float) -> None:
 
 def sit(table: Table, seat: int, occupant: Occupant, now: float) -> Outcome:
     """Sit down: before the start, or on a vacant seat during a game (as a substitute)."""
-    seat = _seat_index(table, seat)
+    seat = seat_index(table, seat)
     if table.status == "finished":
         raise WrongStatusError("the game is over: nobody can sit down any more")
     current = table.seat_of(occupant.player_id)
@@ -169,6 +170,19 @@ def leave(table: Table, player_id: str, now: float) -> Outcome:
     if new.status == "waiting" and all(s.occupant is None or s.occupant.bot for s in new.seats):
         new.status = "finished"  # a waiting table with no human left closes
     return Outcome(new, effects)
+
+
+def stand_up(table: Table, seat: int, player_id: str, now: float) -> Outcome:
+    """``player_id`` leaves ``seat``; before the start the manager may also take a computer
+    player off it."""
+    occupant = table.seats[seat_index(table, seat)].occupant
+    if occupant is not None and occupant.bot and table.status == "waiting":
+        if table.manager != player_id:
+            raise NotManagerError("only the table manager can remove a computer player")
+        return leave(table, occupant.player_id, now)
+    if table.seat_of(player_id) != seat:
+        raise NotSeatedError(f"you do not sit at seat {seat}")
+    return leave(table, player_id, now)
 
 
 def start(table: Table, player_id: str, now: float) -> Outcome:
