@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from harftet.localstack.stack import DEFAULT_HANDLERS, StackOptions, serve
+from harftet.localstack.throttle import parse_throttle
 
 
 def _handler(value: str) -> Path | None:
@@ -65,6 +66,14 @@ def parse_args(argv: list[str] | None = None) -> StackOptions:
         action="store_true",
         help="send every path to the REST handler instead of template.yaml's routes only",
     )
+    parser.add_argument(
+        "--throttle",
+        type=parse_throttle,
+        default=os.environ.get("THROTTLE") or None,
+        metavar="RATE[,BURST]",
+        help="throttle REST requests like API Gateway's stage settings (429 rate_limited); "
+        "off by default (also THROTTLE=RATE,BURST)",
+    )
     args = parser.parse_args(argv)
     return StackOptions(
         host=args.host,
@@ -81,6 +90,7 @@ def parse_args(argv: list[str] | None = None) -> StackOptions:
         access_log=args.access_log,
         quiet=args.quiet,
         proxy_all=args.proxy_all,
+        throttle=args.throttle,
     )
 
 

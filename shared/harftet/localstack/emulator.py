@@ -35,6 +35,7 @@ from harftet.localstack.template import (
     TemplateSettings,
     find_route,
 )
+from harftet.localstack.throttle import TokenBucket
 
 log = logging.getLogger("harftet.localstack")
 
@@ -122,8 +123,11 @@ class Emulator:
         ws_route_response: bool,
         ready_check: Callable[[], bool] | None,
         settings: TemplateSettings | None,
+        throttle: tuple[float, int] | None = None,
     ) -> None:
         self.rest = rest
+        # API Gateway's stage throttling (an operator setting): off unless asked for.
+        self.throttle = TokenBucket(*throttle) if throttle else None
         self.routes = settings.rest_routes if settings else None
         self.gateway = settings.gateway_responses if settings else GatewayResponses()
         self.ws = ws
@@ -155,6 +159,8 @@ class Emulator:
         """Any other path: the REST API's `ANY /{proxy+}` with a Lambda proxy integration."""
         if self.rest is None:
             return _message(502, "no REST handler is configured")
+        if self.throttle is not None and not self.throttle.take():
+            return self.gateway.render("THROTTLED", "Too Many Requests")
         too_large = self.gateway.render("REQUEST_TOO_LARGE", "Request Too Long")
         declared = request.headers.get("content-length", "0")
         if declared.isdigit() and int(declared) > MAX_REST_PAYLOAD:
@@ -358,6 +364,7 @@ def create_app(
     ws_route_response: bool = False,
     ready_check: Callable[[], bool] | None = None,
     settings: TemplateSettings | None = None,
+    throttle: tuple[float, int] | None = None,
 ) -> Starlette:
     """The emulator as a Starlette app; handler files are invoked with `env` as their environment.
 
@@ -386,6 +393,7 @@ def create_app(
         ws_route_response=ws_route_response,
         ready_check=ready_check,
         settings=settings,
+        throttle=throttle,
     )
 
     @contextlib.asynccontextmanager

@@ -99,6 +99,7 @@ class StackOptions:
     access_log: bool = False
     quiet: bool = False
     proxy_all: bool = False  # ignore template.yaml's routes: every path reaches the handler
+    throttle: tuple[float, int] | None = None  # REST (rate, burst); None: off, as API.md says
 
 
 def serve(options: StackOptions) -> None:
@@ -141,6 +142,7 @@ def serve(options: StackOptions) -> None:
             sweep_seconds=options.sweep_seconds,
             max_concurrency=options.max_concurrency,
             settings=settings,
+            throttle=options.throttle,
         )
         config = uvicorn.Config(
             app,
@@ -255,6 +257,7 @@ def launch(
     env: Mapping[str, str] | None = None,
     sweep_seconds: float | None = None,
     proxy_all: bool = False,
+    throttle: str | None = None,
     timeout: float = 30.0,
 ) -> RunningStack:
     """Run `python -m harftet.localstack` on a free port and wait until /health says ready."""
@@ -268,6 +271,8 @@ def launch(
         command += [option, str(path) if path is not None else "none"]
     if proxy_all:
         command.append("--proxy-all")
+    if throttle is not None:
+        command += ["--throttle", throttle]
     if sweep_seconds is not None:
         command += ["--sweep-seconds", str(sweep_seconds)]
     for key, value in (env or {}).items():

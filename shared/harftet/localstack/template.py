@@ -19,6 +19,7 @@ HTTP_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 DEFAULT_STATUS = {
     "MISSING_AUTHENTICATION_TOKEN": 403,
     "REQUEST_TOO_LARGE": 413,
+    "THROTTLED": 429,
     "DEFAULT_4XX": 400,
     "DEFAULT_5XX": 502,
 }
@@ -98,6 +99,7 @@ def _error_type(kind: str) -> str:
     return {
         "MISSING_AUTHENTICATION_TOKEN": "MissingAuthenticationTokenException",
         "REQUEST_TOO_LARGE": "RequestTooLargeException",
+        "THROTTLED": "TooManyRequestsException",
     }.get(kind, "InternalServerErrorException")
 
 
