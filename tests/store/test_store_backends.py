@@ -171,3 +171,23 @@ def test_connections_are_found_by_table_and_removed_once(backend):
     assert connections.remove("c1")["playerId"] == "p1"
     assert connections.remove("c1") is None
     assert [c["connectionId"] for c in connections.for_table("t1")] == ["c2"]
+
+
+def test_due_tables_are_found_across_every_index_shard_earliest_first(backend):
+    from harftet.store.tables import _due_key
+
+    store = _store(backend)
+    started = []
+    for i in range(12):
+        table = _table(1000.0 + i)
+        store.create(table)
+        stored = store.get(table.table_id)
+        full = life.sit(stored.table, 1, Occupant("p1", "Ben"), 1000 + i)
+        playing = life.start(full.table, "p0", 1000 + i).table
+        store.save(stored, playing, now=1000 + i)
+        started.append(playing)
+    assert len({_due_key(t.table_id) for t in started}) > 1  # spread over shards
+    latest = max(t.deadline for t in started)
+    assert store.due(latest + 1) == [t.table_id for t in started]  # by deadline
+    assert store.due(latest + 1, limit=3) == [t.table_id for t in started[:3]]
+    assert store.next_due() == pytest.approx(started[0].deadline, abs=0.001)
