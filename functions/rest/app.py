@@ -78,8 +78,6 @@ def get_player(player_id: str) -> Response:
 def create_table() -> Response:
     caller = _caller()
     r = CreateTable.model_validate(_body())
-    if r.partners and r.seats != 4:
-        raise BadRequestError("a partner game needs exactly 4 seats")
     view = service.create_table(
         caller,
         game=r.game,

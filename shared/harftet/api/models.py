@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StringConstraints,
+    model_validator,
+)
 
 from harftet.engine.moves import Draw, Lay, Move, Pass
 from harftet.engine.state import Placed
@@ -32,12 +40,28 @@ class CreatePlayer(Strict):
 
 
 class CreateTable(Strict):
+    model_config = ConfigDict(
+        extra="forbid",
+        frozen=True,
+        defer_build=True,
+        # Partners sit across from each other: a partner game has exactly 4 seats.
+        json_schema_extra={
+            "if": {"properties": {"partners": {"const": True}}, "required": ["partners"]},
+            "then": {"properties": {"seats": {"const": 4}}},
+        },
+    )
     game: Literal["harftet", "kastet"]
     seats: Annotated[StrictInt, Field(ge=2, le=4)] = 4
     hands: Annotated[StrictInt, Field(ge=1, le=21)] = 11
     partners: StrictBool = False
     turnSeconds: Annotated[StrictInt, Field(ge=10, le=600)] = 45
     seed: Annotated[StrictInt, Field(ge=0, lt=2**63)] | None = None
+
+    @model_validator(mode="after")
+    def _partners_need_four_seats(self) -> CreateTable:
+        if self.partners and self.seats != 4:
+            raise ValueError("a partner game needs exactly 4 seats")
+        return self
 
 
 class SitDown(Strict):

@@ -124,6 +124,12 @@ ERRORS = {
     "429": "rate_limited",
 }
 
+PATH_PARAMETERS: dict[str, dict[str, Any]] = {
+    "playerId": {"type": "string", "minLength": 1, "maxLength": 64},
+    "tableId": {"type": "string", "minLength": 1, "maxLength": 64},
+    "seat": {"type": "integer", "minimum": 0, "maximum": 3},
+}
+
 ROUTES: list[tuple[str, str, str, type[BaseModel] | None, str, type[BaseModel], bool]] = [
     # method, path, summary, request model, success status, response model, authenticated
     ("post", "/players", "Create a guest player", CreatePlayer, "201", NewPlayer, False),
@@ -199,8 +205,8 @@ def document() -> dict[str, Any]:
             },
         }
         parameters: list[dict[str, Any]] = [
-            {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
-            for name in ("playerId", "tableId", "seat")
+            {"name": name, "in": "path", "required": True, "schema": PATH_PARAMETERS[name]}
+            for name in PATH_PARAMETERS
             if "{" + name + "}" in path
         ]
         if path == "/tables" and method == "get":

@@ -431,7 +431,14 @@ def create_app(
             Mount("/play", app=StaticFiles(directory=static_dir, html=True), name="play"),
         ]
     routes.append(Route("/{path:path}", emulator.rest_proxy, methods=list(HTTP_METHODS)))
-    app = Starlette(routes=routes, lifespan=lifespan)
+
+    async def unrouted(request: Request, _: Exception) -> Response:
+        # Starlette's path convertor stops at a newline; API Gateway routes such paths too.
+        if request.scope["type"] == "http" and not request.url.path.startswith("/@connections"):
+            return await emulator.rest_proxy(request)
+        return _message(404, "Not Found")
+
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: unrouted})
     app.state.emulator = emulator
     return app
 
