@@ -6,7 +6,8 @@ file path (boto3, powertools, the pydantic models, the service, the wired defaul
 its boto3 client) and then ``harftet.words.default_words()``, so the dictionary load is always
 included — whether the handler loads it at import or lazily. Baseline: ``import boto3; from
 aws_lambda_powertools.event_handler import APIGatewayRestResolver``. The two alternate, and
-the goal is median(handler) / median(baseline) ≤ 1.25.
+the goal is median(handler) / median(baseline) ≤ 1.25. Both run as in Lambda: ``python -S``
+with the layer's packages and a compiled copy of our code, nothing from the dev venv.
 
 Run: ``.venv/bin/python -m bench.bench_cold_start``.
 """
@@ -14,10 +15,14 @@ Run: ``.venv/bin/python -m bench.bench_cold_start``.
 from __future__ import annotations
 
 import argparse
+import compileall
+import functools
 import json
 import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 from bench import ROOT, Result, median
@@ -82,17 +87,56 @@ socket.create_connection = refuse
 """
 
 
+LAYER_REQUIREMENTS = ROOT / "shared" / "requirements.txt"
+LAYER_DIR = ROOT / ".cache" / "bench-layer"
+
+
+def layer_packages() -> Path:
+    """The layer's packages (shared/requirements.txt) installed for this machine, as
+    ``sam build`` installs them for Lambda: what the handler imports in production, without
+    the dev environment's extras (moto, cryptography, pydantic plugins...). Reinstalled when
+    the requirements change."""
+    stamp = LAYER_DIR / ".requirements"
+    wanted = LAYER_REQUIREMENTS.read_text(encoding="utf-8")
+    if not stamp.exists() or stamp.read_text(encoding="utf-8") != wanted:
+        shutil.rmtree(LAYER_DIR, ignore_errors=True)
+        subprocess.run(
+            [
+                *(sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check"),
+                *("--target", str(LAYER_DIR), "-r", str(LAYER_REQUIREMENTS)),
+            ],
+            check=True,
+            capture_output=True,
+        )
+        stamp.write_text(wanted, encoding="utf-8")
+    return LAYER_DIR
+
+
+@functools.cache
 def _env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "POWERTOOLS_"))}
     env.update(handler_env(UNUSED_ENDPOINT))
     env.pop("TOKEN_SECRET_PARAM", None)
+    # Like the Lambda runtime: the layer's packages and our code, both with the bytecode the
+    # layer ships (shared/Makefile), and nothing else; a Lambda writes no bytecode either.
+    env["PYTHONPATH"] = os.pathsep.join((str(layer_packages()), str(code_copy())))
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
     return env
 
 
+def code_copy() -> Path:
+    """shared/ compiled afresh, as the layer ships it (no stale bytecode from elsewhere)."""
+    target = ROOT / ".cache" / "bench-code"
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(ROOT / "shared", target, ignore=shutil.ignore_patterns("__pycache__"))
+    compileall.compile_dir(target, quiet=1, workers=0)
+    return target
+
+
 def sample(code: str) -> dict[str, Any]:
-    """One fresh interpreter running ``code``; the dict it prints."""
+    """One fresh interpreter (-S: no site-packages but the layer's) running ``code``."""
     done = subprocess.run(
-        [sys.executable, "-c", code],
+        [sys.executable, "-S", "-c", code],
         cwd=ROOT,
         env=_env(),
         capture_output=True,
@@ -225,7 +269,7 @@ def breakdown(runs: int = RUNS) -> list[tuple[str, float]]:
     rows: list[list[tuple[str, float]]] = []
     for _ in range(runs):
         done = subprocess.run(
-            [sys.executable, "-c", BREAKDOWN_CODE],
+            [sys.executable, "-S", "-c", BREAKDOWN_CODE],
             cwd=ROOT,
             env=_env(),
             capture_output=True,

@@ -144,7 +144,7 @@ def _env_with_python(version: str) -> dict[str, str]:
     return env
 
 
-def test_sam_build_packs_an_arm64_layer_with_the_dictionary_without_docker(
+def test_sam_build_packs_an_arm64_layer_with_bytecode_and_the_dictionary_without_docker(
     template: dict[str, Any], tmp_path: Path
 ) -> None:
     """The real build (15-40 s: it fetches the layer's wheels from PyPI)."""
@@ -169,6 +169,12 @@ def test_sam_build_packs_an_arm64_layer_with_the_dictionary_without_docker(
         assert machine == 183, f"{extension.name} is not an arm64 (aarch64) binary"
     for name in FUNCTIONS:
         assert (build / name / "app.py").is_file(), name
+    # A Lambda cannot write bytecode: the layer ships it, for the runtime's Python.
+    for module in ("harftet/service.py", "boto3/session.py", "pydantic/main.py"):
+        source = layer / module
+        cached = source.parent / "__pycache__" / f"{source.stem}.{abi}.pyc"
+        assert cached.is_file(), f"{cached} missing"
+    assert not (layer / "harftet" / "localstack").exists()  # the local stack is not deployed
 
 
 # ------------------------------------------------------------------------------- REST API
@@ -259,8 +265,14 @@ def test_the_layer_is_built_for_the_functions_runtime_and_architecture(
     function_globals = template["Globals"]["Function"]
     layer = template["Resources"]["SharedLayer"]
     assert layer["Properties"]["ContentUri"] == "shared/"
-    assert layer["Metadata"]["BuildMethod"] == function_globals["Runtime"]
+    assert layer["Metadata"]["BuildMethod"] == "makefile"  # shared/Makefile
     assert [layer["Metadata"]["BuildArchitecture"]] == function_globals["Architectures"]
+    version = function_globals["Runtime"].removeprefix("python")
+    makefile = (REPO / "shared" / "Makefile").read_text()
+    assert f"PYTHON ?= python{version}" in makefile
+    assert f"--python-version {version}" in makefile
+    platform = {"arm64": "aarch64", "x86_64": "x86_64"}[function_globals["Architectures"][0]]
+    assert f"--platform manylinux2014_{platform}" in makefile
     assert layer["Properties"]["CompatibleRuntimes"] == [function_globals["Runtime"]]
     assert layer["Properties"]["CompatibleArchitectures"] == function_globals["Architectures"]
 

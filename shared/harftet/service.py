@@ -15,7 +15,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from harftet.engine import bot, hand
+from harftet.engine import hand
 from harftet.engine import table as life
 from harftet.engine.effects import Outcome
 from harftet.engine.errors import EngineError, NotSeatedError
@@ -335,6 +335,9 @@ class Service:
         for _ in range(BOT_MOVES_PER_CALL):
             if not life.is_bot_turn(stored.table):
                 return stored
+
+            # Imported here: only tables with computer players need it (and its word index).
+            from harftet.engine import bot
 
             def change(table: Table, now: float) -> Outcome:
                 if not life.is_bot_turn(table):
