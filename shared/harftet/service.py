@@ -260,11 +260,14 @@ class Service:
         while True:
             due = self.tables.next_due()
             now = self.clock()
-            if due is None or due > end:
+            if due is None or due > end or now >= end:
                 return done
             if due > now:
                 sleep(min(due, end) - now)
-            done += self.sweep()
+            swept = self.sweep()
+            done += swept
+            if not swept:  # a due table that could not be swept: retry later, never spin
+                sleep(max(0.0, min(1.0, end - self.clock())))
 
     # -- the one write path ----------------------------------------------------------
     def _current(self, table_id: str) -> StoredTable:

@@ -182,3 +182,17 @@ def test_one_sweeper_run_keeps_ending_turns_as_they_fall_due(service, clock):
     assert view["version"] == start["version"] + 3
     assert sum(view["seats"][i]["tiles"] for i in (0, 1)) == 28 + 3
     assert sum(slept) == pytest.approx(30)
+
+
+def test_a_table_that_cannot_be_swept_does_not_make_the_sweeper_spin(service, clock, monkeypatch):
+    full_table(service, seats=2, turn_seconds=10)
+    clock.advance(11)
+    monkeypatch.setattr(service, "sweep", lambda limit=100: 0)  # e.g. the table keeps failing
+    slept: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        clock.advance(seconds)
+
+    service.sweep_for(5, sleep=sleep)
+    assert 1 <= len(slept) <= 6 and sum(slept) == pytest.approx(5, abs=1)
