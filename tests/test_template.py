@@ -363,8 +363,9 @@ def test_tables_and_indexes_have_the_keys_the_store_queries(template: dict[str, 
     assert keys("PlayersTable") == [("playerId", "HASH", "S")]
     assert keys("ConnectionsTable") == [("connectionId", "HASH", "S")]
     assert keys("ConnectionsTable", "table-index") == [("tableId", "HASH", "S")]
-    ttl = _props(template, "ConnectionsTable")["TimeToLiveSpecification"]
-    assert ttl == {"AttributeName": "expiresAt", "Enabled": True}
+    for name in ("ConnectionsTable", "TablesTable"):  # stale connections, forgotten tables
+        ttl = _props(template, name)["TimeToLiveSpecification"]
+        assert ttl == {"AttributeName": "expiresAt", "Enabled": True}, name
 
 
 # ------------------------------------------------------------------------------- permissions

@@ -154,7 +154,7 @@ class Service:
 
     def lobby(self) -> list[dict[str, Any]]:
         """Tables waiting for players."""
-        return [lobby_summary(t) for t in self.tables.lobby()]
+        return [lobby_summary(t) for t in self.tables.lobby(self.clock())]
 
     def view(self, caller: Caller | None, table_id: str) -> dict[str, Any]:
         """The table as the caller may see it (timed events due now are applied first)."""

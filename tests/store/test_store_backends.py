@@ -148,7 +148,8 @@ def test_the_lobby_lists_waiting_tables_only_and_the_deadline_index_finds_due_on
     full = life.sit(stored.table, 1, Occupant("p1", "Ben"), 1002).table
     playing = life.start(full, "p0", 1003).table
     store.save(stored, playing, now=1003)
-    assert [t.table_id for t in store.lobby()] == [waiting.table_id]
+    assert [t.table_id for t in store.lobby(1003)] == [waiting.table_id]
+    assert store.lobby(1000 + 24 * 3600 + 1) == []  # a day later nobody is waiting for it
     deadline = playing.deadline
     assert deadline is not None
     assert store.due(deadline - 1) == []
@@ -191,3 +192,31 @@ def test_due_tables_are_found_across_every_index_shard_earliest_first(backend):
     assert store.due(latest + 1) == [t.table_id for t in started]  # by deadline
     assert store.due(latest + 1, limit=3) == [t.table_id for t in started[:3]]
     assert store.next_due() == pytest.approx(started[0].deadline, abs=0.001)
+
+
+def test_waiting_and_finished_tables_expire_and_games_in_play_never_do(backend):
+    client, names = backend
+    store = _store(backend)
+    table = _table(1000.0)
+    store.create(table)
+
+    def expires() -> int | None:
+        item = client.get_item(
+            TableName=names["TablesTable"], Key={"tableId": {"S": table.table_id}}
+        )
+        value = item["Item"].get("expiresAt")
+        return int(value["N"]) if value else None
+
+    assert expires() == 1000 + 24 * 3600
+    stored = store.get(table.table_id)
+    full = life.sit(stored.table, 1, Occupant("p1", "Ben"), 1001).table
+    playing = life.start(full, "p0", 1002).table
+    stored = store.save(stored, playing, now=1002)
+    assert expires() is None
+    finished = life.leave(playing, "p1", 1003).table  # paused: still no expiry
+    stored = store.save(stored, finished, now=1003)
+    assert expires() is None
+    finished = playing.clone()
+    finished.status = "finished"
+    store.save(stored, finished, now=5000)
+    assert expires() == 5000 + 30 * 24 * 3600

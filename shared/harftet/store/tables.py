@@ -27,6 +27,10 @@ DUE = "due"
 # The deadline index is spread over a few partition keys ("due#0".."due#7"): every move moves
 # its table's deadline, and one index partition takes about 1,000 writes a second.
 DUE_SHARDS = 8
+# DynamoDB's TTL removes what nobody will come back to: a table still waiting a day after it
+# was made (it leaves the lobby then too), and a finished game 30 days after its end.
+WAITING_SECONDS = 24 * 3600
+FINISHED_KEPT_SECONDS = 30 * 24 * 3600
 LOBBY = "waiting"
 
 
@@ -68,8 +72,13 @@ def _index_fields(table: Table, now: float) -> tuple[dict[str, Any], list[str]]:
     if table.status == "waiting":
         sets["lobby"] = {"S": LOBBY}
         sets["createdAt"] = _number(int(table.created_at * 1000))
+        sets["expiresAt"] = _number(int(table.created_at + WAITING_SECONDS))
     else:
         removes.append("lobby")
+        if table.status == "finished":
+            sets["expiresAt"] = _number(int(now + FINISHED_KEPT_SECONDS))
+        else:
+            removes.append("expiresAt")
     due = now if is_bot_turn(table) else next_event_at(table)
     if due is not None:
         sets["due"] = {"S": _due_key(table.table_id)}
@@ -238,14 +247,17 @@ class TableStore:
                 earliest = deadline if earliest is None else min(earliest, deadline)
         return None if earliest is None else earliest / 1000
 
-    def lobby(self, limit: int = 50) -> list[Table]:
-        """Waiting tables, newest first (sparse index query)."""
+    def lobby(self, now: float, limit: int = 50) -> list[Table]:
+        """Waiting tables made in the last day, newest first (sparse index query)."""
         page = self._client.query(
             TableName=self._name,
             IndexName="lobby-index",
-            KeyConditionExpression="#l = :w",
-            ExpressionAttributeNames={"#l": "lobby"},
-            ExpressionAttributeValues={":w": {"S": LOBBY}},
+            KeyConditionExpression="#l = :w AND #c >= :since",
+            ExpressionAttributeNames={"#l": "lobby", "#c": "createdAt"},
+            ExpressionAttributeValues={
+                ":w": {"S": LOBBY},
+                ":since": _number(int((now - WAITING_SECONDS) * 1000)),
+            },
             ScanIndexForward=False,
             Limit=limit,
         )
