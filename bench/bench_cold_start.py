@@ -133,8 +133,9 @@ def code_copy() -> Path:
     return target
 
 
-def sample(code: str) -> dict[str, Any]:
-    """One fresh interpreter (-S: no site-packages but the layer's) running ``code``."""
+def sample(code: str) -> Any:
+    """One fresh interpreter (-S: no site-packages but the layer's) running ``code``; the JSON
+    value it prints last."""
     done = subprocess.run(
         [sys.executable, "-S", "-c", code],
         cwd=ROOT,
@@ -145,8 +146,7 @@ def sample(code: str) -> dict[str, Any]:
     )
     if done.returncode != 0:
         raise RuntimeError(f"cold-start sample failed:\n{done.stderr}")
-    value: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return value
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def measure(runs: int = RUNS) -> tuple[dict[str, list[float]], dict[str, Any]]:
@@ -266,17 +266,7 @@ print(json.dumps([(b[0], (b[1] - a[1]) * 1e3) for a, b in zip(marks, marks[1:])]
 def breakdown(runs: int = RUNS) -> list[tuple[str, float]]:
     """Median ms of each step of the handler's imports, taken in order in one interpreter."""
     sample(NO_NETWORK_CHECK + BREAKDOWN_CODE)
-    rows: list[list[tuple[str, float]]] = []
-    for _ in range(runs):
-        done = subprocess.run(
-            [sys.executable, "-S", "-c", BREAKDOWN_CODE],
-            cwd=ROOT,
-            env=_env(),
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        rows.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    rows: list[list[tuple[str, float]]] = [sample(BREAKDOWN_CODE) for _ in range(runs)]
     return [(name, median([r[i][1] for r in rows])) for i, (name, _) in enumerate(rows[0])]
 
 
