@@ -180,3 +180,32 @@ def test_a_third_abandon_in_a_day_bans_the_player_from_sitting_down(service, clo
     with pytest.raises(BannedError) as banned:
         service.sit(leaver, other, 1)
     assert "sit down again" in str(banned.value)
+
+
+def test_leaving_several_tables_at_once_cannot_dodge_the_ban(service, clock, monkeypatch):
+    leaver = player(service, "Kaçak")
+    tables = []
+    for _ in range(3):
+        owner = player(service, "Sahip")
+        table_id = service.create_table(
+            owner, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45
+        )["tableId"]
+        service.sit(leaver, table_id, 1)
+        service.start(owner, table_id)
+        tables.append(table_id)
+    # The three leaves race: each read the player before the others wrote.
+    fresh = service.players.get(leaver.player_id)
+    real_get = service.players.get
+    stale_reads = iter([fresh, fresh])
+    monkeypatch.setattr(
+        service.players,
+        "get",
+        lambda pid: (
+            next(stale_reads, None) or real_get(pid) if pid == leaver.player_id else real_get(pid)
+        ),
+    )
+    for table_id in tables:
+        service.leave(leaver, table_id, 1)
+    profile = service.player(leaver.player_id)
+    assert profile["gamesAbandoned"] == 3 and profile["rating"] == 1000 - 3 * 2
+    assert profile["bannedUntil"] is not None  # all three abandons counted

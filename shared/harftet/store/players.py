@@ -31,10 +31,12 @@ def player_update(
 ) -> dict[str, Any]:
     """The UpdateItem arguments (without TableName) that apply ``change`` to a player."""
     values: dict[str, Any] = {":d": change.delta, ":one": 1}
+    update: dict[str, Any] = {"Key": {"playerId": {"S": change.player_id}}}
     if change.reason == "game":
         expression = "ADD rating :d, gamesPlayed :one"
     else:
-        previous = [float(t) for t in (player or {}).get("abandons", []) if now - float(t) < DAY]
+        stored = (player or {}).get("abandons")
+        previous = [float(t) for t in stored or [] if now - float(t) < DAY]
         abandons = [*previous, now]
         values[":abandons"] = [int(t) for t in abandons]
         expression = "ADD rating :d, gamesAbandoned :one SET abandons = :abandons"
@@ -42,8 +44,16 @@ def player_update(
         if banned is not None:
             values[":ban"] = int(banned)
             expression += ", bannedUntil = :ban"
+        # The list was read before this write: if another abandon landed in between, the
+        # write fails and is redone from a fresh read, so leaving several tables at once
+        # cannot dodge the ban.
+        if stored is None:
+            update["ConditionExpression"] = "attribute_not_exists(abandons)"
+        else:
+            update["ConditionExpression"] = "abandons = :read"
+            values[":read"] = stored
     return {
-        "Key": {"playerId": {"S": change.player_id}},
+        **update,
         "UpdateExpression": expression,
         "ExpressionAttributeValues": serialize(values),
     }

@@ -190,7 +190,10 @@ class TableStore:
         item: Any = error.response.get("Item")
         if code == "TransactionCanceledException":
             reasons = error.response.get("CancellationReasons") or []
-            if not reasons or reasons[0].get("Code") != "ConditionalCheckFailed":
+            failed = [r.get("Code") == "ConditionalCheckFailed" for r in reasons]
+            if any(failed[1:]) and not failed[0]:
+                return VersionConflictError(None)  # a player changed since read: redo it all
+            if not failed or not failed[0]:
                 return error
             item = reasons[0].get("Item")
         elif code != "ConditionalCheckFailedException":
