@@ -14,6 +14,7 @@ from collections import defaultdict
 from typing import Any
 
 import httpx
+from leaks import tile_ids
 
 from harftet.words import default_words
 from harftet.words.search import find_words
@@ -123,20 +124,6 @@ def seated_table(
 
 
 # --- tiles --------------------------------------------------------------------------------
-
-
-def tile_ids(value: Any) -> set[int]:
-    """Every tile id anywhere in a JSON value (a tile is a dict with an integer "id")."""
-    found: set[int] = set()
-    if isinstance(value, dict):
-        if isinstance(value.get("id"), int):
-            found.add(value["id"])
-        for item in value.values():
-            found |= tile_ids(item)
-    elif isinstance(value, list):
-        for item in value:
-            found |= tile_ids(item)
-    return found
 
 
 def table_tile_ids(view: View) -> set[int]:

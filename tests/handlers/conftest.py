@@ -21,6 +21,7 @@ from typing import Any
 
 import boto3
 import pytest
+from leaks import tile_ids
 from moto import mock_aws  # imported before any client exists, so every client is mocked
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -264,20 +265,6 @@ def kastet_meld(hand: list[dict[str, Any]]) -> list[int] | None:
         if len(same) >= 3:
             return same[:3]
     return None
-
-
-def tile_ids(value: Any) -> set[int]:
-    """Every tile id in a response (tiles are the objects with an id and a face)."""
-    found: set[int] = set()
-    if isinstance(value, dict):
-        if "id" in value and ({"color", "letter", "joker"} & value.keys()):
-            found.add(value["id"])
-        for v in value.values():
-            found |= tile_ids(v)
-    elif isinstance(value, list):
-        for v in value:
-            found |= tile_ids(v)
-    return found
 
 
 @dataclass(frozen=True)

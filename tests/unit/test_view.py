@@ -13,6 +13,7 @@ import pytest
 from engine_helpers import NOW, WORDS, arrange, kastet_id, lay, letter_ids, meld, play, rules_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from leaks import tile_ids
 
 from harftet.engine import table as life
 from harftet.engine.bot import choose_move
@@ -67,11 +68,6 @@ def walk(value: Any) -> Iterator[Any]:
 
 def keys(value: Any) -> set[str]:
     return {k for v in walk(value) if isinstance(v, dict) for k in v}
-
-
-def tile_ids(value: Any) -> set[int]:
-    """The ids of every tile dict anywhere in ``value``."""
-    return {v["id"] for v in walk(value) if isinstance(v, dict) and "id" in v}
 
 
 def on_table(table: Table) -> set[int]:

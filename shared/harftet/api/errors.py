@@ -45,7 +45,6 @@ def error_response(error: Exception) -> tuple[int, dict[str, Any]]:
         status, code, message = 404, "not_found", str(error)
     elif isinstance(error, StaleVersionError):
         status, code, message = 409, "stale_version", str(error)
-        extra["view"] = error.view
     elif isinstance(error, EngineError):
         status, code, message = error.status, error.code, error.message
         if error.meld is not None:
@@ -55,9 +54,8 @@ def error_response(error: Exception) -> tuple[int, dict[str, Any]]:
     else:
         status, code, message = 500, "internal", "something went wrong on our side"
     body: dict[str, Any] = {"error": {"code": code, "message": message, **extra}}
-    if "view" in extra:  # API.md: the 409 body also carries the current view at top level
-        body["view"] = extra.pop("view")
-        body["error"].pop("view")
+    if isinstance(error, StaleVersionError):  # API.md: the body also carries the current view
+        body["view"] = error.view
     return status, body
 
 

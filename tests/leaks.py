@@ -1,0 +1,20 @@
+"""One check for every test that looks for tiles where they must not be (RULES.md §5)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def tile_ids(value: Any) -> set[int]:
+    """Every tile id anywhere in a JSON value: the ``id`` of any object that has an integer
+    one (tiles are the only such objects in views, pushes and errors)."""
+    found: set[int] = set()
+    if isinstance(value, dict):
+        if isinstance(value.get("id"), int) and not isinstance(value["id"], bool):
+            found.add(value["id"])
+        for item in value.values():
+            found |= tile_ids(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            found |= tile_ids(item)
+    return found
