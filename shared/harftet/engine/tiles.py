@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from harftet.words import LETTER_VALUES
+
 from .state import Face
 
 COLORS = ("red", "yellow", "blue", "black")
@@ -11,19 +13,18 @@ TILE_COUNT = 106
 JOKER_IDS = (104, 105)
 JOKER_HAND_VALUE = 50
 
-# Harftet single letters in the order of RULES.md §1: (letter, count, value).
-HARFTET_LETTERS: tuple[tuple[str, int, int], ...] = (
-    ("A", 8, 1), ("E", 7, 1), ("İ", 8, 1), ("K", 5, 1), ("L", 5, 1), ("N", 4, 1),
-    ("R", 6, 1), ("T", 4, 1),
-    ("I", 4, 2), ("M", 5, 2), ("O", 3, 2), ("S", 4, 2), ("U", 3, 2),
-    ("B", 3, 3), ("D", 3, 3), ("Ü", 2, 3), ("Y", 4, 3),
-    ("C", 1, 4), ("Ç", 1, 4), ("Ş", 2, 4), ("Z", 2, 4),
-    ("G", 2, 5), ("H", 2, 5), ("P", 1, 5),
-    ("F", 1, 7), ("Ö", 1, 7), ("V", 1, 7),
-    ("Ğ", 1, 8), ("J", 1, 10),
+# Harftet single letters in the order of RULES.md §1: (letter, count); values live with the
+# letters in ``harftet.words`` (one home for each fact).
+HARFTET_LETTERS: tuple[tuple[str, int], ...] = (
+    ("A", 8), ("E", 7), ("İ", 8), ("K", 5), ("L", 5), ("N", 4), ("R", 6), ("T", 4),
+    ("I", 4), ("M", 5), ("O", 3), ("S", 4), ("U", 3),
+    ("B", 3), ("D", 3), ("Ü", 2), ("Y", 4),
+    ("C", 1), ("Ç", 1), ("Ş", 2), ("Z", 2),
+    ("G", 2), ("H", 2), ("P", 1),
+    ("F", 1), ("Ö", 1), ("V", 1),
+    ("Ğ", 1), ("J", 1),
 )  # fmt: skip
 HARFTET_DOUBLES = ("AR", "ER", "AN", "EN", "LA", "LE", "DA", "DE", "İN", "IN")
-LETTER_VALUES: dict[str, int] = {letter: value for letter, _, value in HARFTET_LETTERS}
 # The 29 letters of the Turkish alphabet: the only faces a Harftet joker may take.
 ALPHABET = frozenset(LETTER_VALUES)
 
@@ -55,7 +56,7 @@ def _kastet_tiles() -> tuple[Tile, ...]:
 
 
 def _harftet_tiles() -> tuple[Tile, ...]:
-    letters = [letter for letter, count, _ in HARFTET_LETTERS for _ in range(count)]
+    letters = [letter for letter, count in HARFTET_LETTERS for _ in range(count)]
     letters += HARFTET_DOUBLES
     tiles = [
         Tile(id=i, color=COLORS[i % 4], value=sum(LETTER_VALUES[c] for c in s), letter=s)

@@ -20,6 +20,7 @@ __all__ = [
     "DEFAULT_WORDS_PATH",
     "AnySource",
     "DictionaryMissingError",
+    "LETTER_VALUES",
     "WordList",
     "WordSource",
     "default_words",
@@ -29,6 +30,17 @@ __all__ = [
 
 ALPHABET = "ABCÇDEFGĞHIİJKLMNOÖPRSŞTUÜVYZ"
 """The 29 letters of the Turkish alphabet, in order (no Q, W or X)."""
+
+LETTER_VALUES: dict[str, int] = {
+    "A": 1, "E": 1, "İ": 1, "K": 1, "L": 1, "N": 1, "R": 1, "T": 1,
+    "I": 2, "M": 2, "O": 2, "S": 2, "U": 2,
+    "B": 3, "D": 3, "Ü": 3, "Y": 3,
+    "C": 4, "Ç": 4, "Ş": 4, "Z": 4,
+    "G": 5, "H": 5, "P": 5,
+    "F": 7, "Ö": 7, "V": 7,
+    "Ğ": 8, "J": 10,
+}  # fmt: skip
+"""Each letter's value (RULES.md §1, the Turkish Scrabble values): the one home of this fact."""
 
 # A str, not a pathlib.Path: importing pathlib would cost ~6 ms of cold start.
 DEFAULT_WORDS_PATH = os.path.join(os.path.dirname(__file__), "data", "words.txt.gz")

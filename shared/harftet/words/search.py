@@ -19,8 +19,7 @@ from dataclasses import dataclass, field
 from functools import reduce
 from operator import or_
 
-from harftet.engine.tiles import LETTER_VALUES
-from harftet.words import ALPHABET, WordList, turkish_upper
+from harftet.words import ALPHABET, LETTER_VALUES, WordList, turkish_upper
 
 __all__ = ["LETTER_VALUES", "Found", "find_pairs", "find_words", "word_value"]
 
