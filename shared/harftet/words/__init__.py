@@ -18,9 +18,9 @@ from unicodedata import normalize
 __all__ = [
     "ALPHABET",
     "DEFAULT_WORDS_PATH",
+    "LETTER_VALUES",
     "AnySource",
     "DictionaryMissingError",
-    "LETTER_VALUES",
     "WordList",
     "WordSource",
     "default_words",
