@@ -23,6 +23,7 @@ metrics = Metrics()
 app = APIGatewayRestResolver()
 service = default_service()
 SEAT = re.compile(r"[0-9]{1,2}")
+COUNT = re.compile(r"[0-9]{1,9}")
 
 
 def _reply(status: int, body: Any) -> Response:
@@ -54,6 +55,12 @@ def _caller() -> Caller:
 def _seat(raw: str) -> int:
     if not SEAT.fullmatch(raw):
         raise BadRequestError(f"seat must be a seat number (0-3), not '{raw[:16]}'")
+    return int(raw)
+
+
+def _count(name: str, raw: str | None) -> int:
+    if raw is None or not COUNT.fullmatch(raw):
+        raise BadRequestError(f"{name} must be a whole number, not '{(raw or '')[:16]}'")
     return int(raw)
 
 
@@ -132,9 +139,29 @@ def move(table_id: str) -> Response:
     caller = _caller()
     request = MoveRequest.model_validate({"body": _body()})
     body = request.body
+    if body.dryRun:
+        return _reply(200, service.dry_run(caller, table_id, body.version, request.move()))
+    assert body.moveId is not None  # the model requires it for a real move
     view = service.move(caller, table_id, body.version, body.moveId, request.move())
     metrics.add_metric(name="Moves", unit=MetricUnit.Count, value=1)
     return _reply(200, view)
+
+
+@app.get("/tables/<table_id>/hint")
+def hint(table_id: str) -> Response:
+    return _reply(200, service.hint(_caller(), table_id))
+
+
+@app.get("/tables/<table_id>/log")
+def log(table_id: str) -> Response:
+    caller = _caller()
+    after = _count("after", app.current_event.get_query_string_value("after", "0"))
+    return _reply(200, service.events(caller, table_id, after))
+
+
+@app.get("/tables/<table_id>/replay")
+def replay(table_id: str) -> Response:
+    return _reply(200, service.replay(_caller(), table_id))
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)

@@ -18,14 +18,15 @@ from typing import Any
 from harftet.engine import hand
 from harftet.engine import table as life
 from harftet.engine.effects import Outcome
-from harftet.engine.errors import EngineError, NotSeatedError
-from harftet.engine.moves import Move
-from harftet.engine.state import GameName, Occupant, Table
+from harftet.engine.errors import EngineError, NotSeatedError, WrongStatusError
+from harftet.engine.moves import Draw, Lay, Move
+from harftet.engine.state import GameName, Occupant, Placed, Table
 from harftet.engine.view import lobby_summary, table_view
 from harftet.identity import Caller, Tokens
 from harftet.push import Sender, fan_out
 from harftet.store.connections import ConnectionStore
 from harftet.store.errors import NotFoundError, VersionConflictError
+from harftet.store.log import LogStore
 from harftet.store.players import PlayerStore, player_update
 from harftet.store.tables import StoredTable, TableStore
 
@@ -60,6 +61,13 @@ class BusyError(Exception):
     """Too many writers on one table: a server-side writer gave up after its retries."""
 
 
+class HintsOffError(EngineError):
+    """The table was created with hints off."""
+
+    code = "hints_off"
+    status = 403
+
+
 def _public_player(item: dict[str, Any], now: float) -> dict[str, Any]:
     banned = item.get("bannedUntil")
     return {
@@ -86,6 +94,7 @@ class Service:
         clock: Callable[[], float] = time.time,
         test_mode: bool = False,
         retries: int = 10,
+        log: LogStore | None = None,
     ) -> None:
         self.tables = tables
         self.players = players
@@ -95,6 +104,7 @@ class Service:
         self.clock = clock
         self.test_mode = test_mode
         self.retries = retries
+        self.log = log
 
     # -- players ---------------------------------------------------------------------
     def create_player(self, name: str) -> dict[str, Any]:
@@ -213,6 +223,81 @@ class Service:
         if replayed and on_replay is not None:
             on_replay(view)
         return view
+
+    # -- reading ahead: dry runs, hints, the log, replays (api) -----------------------
+    def dry_run(self, caller: Caller, table_id: str, version: int, move: Move) -> dict[str, Any]:
+        """Check ``move`` at ``version`` as the real move would, changing nothing: the same
+        error, or ``{"legal": True, "view": <the caller's view as it would be>}``.
+
+        Nothing is written, pushed or recorded. What the move would bring that nobody may
+        know yet stays out: a draw's tile (the pile is secret), and when the move would end
+        the hand (the racks turned over, the next deal) the view stays as it is now, with
+        ``"endsHand": true``."""
+        stored = self._current(table_id)
+        if stored.version != version:  # checked first, as for the real move
+            raise StaleVersionError(self._view(stored, caller.player_id))
+        table = stored.table
+        seat = table.seat_of(caller.player_id)
+        if seat is None:
+            raise NotSeatedError("you do not sit at this table")
+        after = hand.apply_move(table, seat, move, self.clock()).table
+        if after.hand_number != table.hand_number or after.status != table.status:
+            return {"legal": True, "view": self._view(stored, caller.player_id), "endsHand": True}
+        view = self._view(StoredTable(after, stored.version), caller.player_id)
+        if isinstance(move, Draw):  # the would-be hand without the tile it would bring
+            view["hand"] = self._view(stored, caller.player_id)["hand"]
+        return {"legal": True, "view": view}
+
+    def hint(self, caller: Caller, table_id: str) -> dict[str, Any]:
+        """The best lay the search finds for the caller's own seat, from what they may see,
+        in the move body's shape (RULES §4a)."""
+        stored = self._current(table_id)
+        table = stored.table
+        seat = table.seat_of(caller.player_id)
+        if seat is None:
+            raise NotSeatedError("you do not sit at this table: hints are for players")
+        if not _option(table, "hints", True):
+            raise HintsOffError("this table was created with hints off")
+        if table.status not in ("playing", "paused") or table.hand_number == 0:
+            raise WrongStatusError(f"the table is {table.status}: hints are given during a hand")
+        # Imported here: the search and its indexes stay off the REST function's cold start.
+        from harftet.engine.search import hint
+
+        proposal = hint(_as_seen_by(table, seat), seat)
+        if proposal is not None and not _accepted(table, seat, proposal.lay, self.clock()):
+            logger.error("the search proposed a refused lay", extra={"tableId": table_id})
+            proposal = None
+        if proposal is None:
+            return {"version": stored.version, "lay": None, "shed": 0, "tiles": []}
+        return {
+            "version": stored.version,
+            "lay": lay_json(proposal.lay),
+            "shed": proposal.shed,
+            "tiles": list(proposal.tiles),
+        }
+
+    def events(self, caller: Caller | None, table_id: str, after: int = 0) -> dict[str, Any]:
+        """What happened at the table this game after event ``after``, oldest first: only
+        what everyone saw (RULES §5), so anyone who may view the table may read it."""
+        self.tables.get(table_id)  # 404 for a table that does not exist
+        found = self.log.after(table_id, after) if self.log is not None else []
+        return {"events": [public_event(e) for e in found]}
+
+    def replay(self, caller: Caller | None, table_id: str) -> dict[str, Any]:
+        """The whole game once it is finished: the seed, every deal and pile, every move."""
+        table = self._current(table_id).table
+        if table.status != "finished":
+            raise WrongStatusError(f"the table is {table.status}: a replay comes once it is over")
+        from harftet.engine import replay  # only finished games need it
+
+        moves: dict[int, list[dict[str, Any]]] = {}
+        for event in self.log.after(table_id, 0, limit=100_000) if self.log is not None else []:
+            moves.setdefault(int(event.get("hand") or 0), []).append(public_event(event))
+        hands = [
+            {"deal": deal["deal"], "pile": deal["pile"], "moves": moves.get(number, [])}
+            for number, deal in enumerate(replay.deals(table), start=1)
+        ]
+        return {"seed": table.seed, "hands": hands, "result": table.result}
 
     # -- live ------------------------------------------------------------------------
     def connect(self, caller: Caller, table_id: str, connection_id: str) -> None:
@@ -379,6 +464,61 @@ class Service:
                 self._presence_lost(table_id, str(old["playerId"]))
 
 
+def _option(table: Table, name: str, default: Any) -> Any:
+    """A table option (``hints``, ``private``, ``bot_seconds``)."""
+    return getattr(table, name, default)
+
+
+def _as_seen_by(table: Table, seat: int) -> Table:
+    """The table as ``seat`` knows it: no other hand, no pile order, no seed."""
+    seen = table.clone()
+    for i, chair in enumerate(seen.seats):
+        if i != seat:
+            chair.hand = []
+    seen.pile = []
+    seen.seed = 0
+    return seen
+
+
+def _accepted(table: Table, seat: int, lay: Lay, now: float) -> bool:
+    try:
+        hand.apply_move(table, seat, lay, now)
+    except EngineError:
+        return False
+    return True
+
+
+def _placed_json(placed: Placed) -> dict[str, Any]:
+    if placed.face is None:
+        return {"id": placed.id}
+    face = placed.face
+    shown = {"color": face[0], "number": face[1]} if isinstance(face, tuple) else face
+    return {"id": placed.id, "as": shown}
+
+
+def lay_json(lay: Lay) -> dict[str, Any]:
+    """A lay in the move body's shape: ``{"series": [[{"id", "as"?}, ...]], "pairs": [...]}``."""
+    return {
+        "series": [[_placed_json(p) for p in meld] for meld in lay.series],
+        "pairs": [[_placed_json(p) for p in meld] for meld in lay.pairs],
+    }
+
+
+# What a log event may carry: what everyone at the table saw (RULES §5). A draw never says
+# the tile; other fields the engine adds pass only when they name no hidden tile.
+_HIDDEN_KEYS = {"tile", "drawn", "rack", "pile", "seed", "deal"}
+
+
+def public_event(event: dict[str, Any]) -> dict[str, Any]:
+    """A log event as players may read it."""
+    shown = {k: v for k, v in event.items() if k not in _HIDDEN_KEYS}
+    if event.get("type") == "draw":
+        shown.pop("tiles", None)
+    if not isinstance(shown.get("hand"), int | None):
+        del shown["hand"]  # "hand" is the hand's number, never a rack
+    return shown
+
+
 def _player_of(move_key: str | None) -> str | None:
     return move_key.split(":", 1)[0] if move_key else None
 
@@ -388,6 +528,7 @@ __all__ = [
     "BannedError",
     "BusyError",
     "EngineError",
+    "HintsOffError",
     "NotFoundError",
     "Service",
     "StaleVersionError",

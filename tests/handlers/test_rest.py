@@ -767,3 +767,313 @@ def test_every_sample_rest_event_has_the_shape_api_gateway_sends():
             assert event["multiValueHeaders"][name] == [value], path.name
         for name, value in (event["pathParameters"] or {}).items():
             assert "{" + name in event["resource"] and value in event["path"], path.name
+
+
+# -- dry runs ----------------------------------------------------------------------------
+def dry(api, name, player, game, view, **values):
+    return api(name, token=player.token, tableId=game.table_id, version=view["version"], **values)
+
+
+def rig(service, table_id, change):
+    """Store ``change(table)`` (a test-only shortcut to a position hard to reach by play)."""
+    stored = service.tables.get(table_id)
+    table = stored.table.clone()
+    change(table)
+    service.tables.save(stored, table)
+
+
+def test_a_dry_run_lay_answers_the_would_be_view_and_changes_nothing(api, service, outbox):
+    game = api.game()
+    player, view = api.turn(game)
+    service.connect(service.tokens.verify(player.token), game.table_id, "c-mover")
+    pushed = len(outbox.sent)
+    with api.unchanged(player, game.table_id):
+        reply = dry(api, "move-dry-run-lay", player, game, view, **tiles(api, view))
+    assert reply.status == 200 and reply.body["legal"] is True
+    would = reply.body["view"]
+    assert would["version"] == view["version"]  # nothing stored: still the same version
+    assert [[t["id"] for t in m] for m in would["series"]] == [api.meld(view["hand"])]
+    assert len(would["hand"]) == 11 and would["turn"]["laid"] is True
+    assert len(outbox.sent) == pushed  # nobody pushed
+    real = move(api, "move-lay", player, game, view, "lay-1", **tiles(api, view))
+    assert real.status == 200 and real.body["series"] == would["series"]
+    assert real.body["hand"] == would["hand"]
+
+
+def test_a_dry_run_draw_never_shows_the_tile_it_would_bring(api):
+    game = api.game()
+    player, view = api.turn(game)
+    with api.unchanged(player, game.table_id):
+        reply = dry(api, "move-dry-run-draw", player, game, view)
+    assert reply.status == 200 and reply.body["legal"] is True
+    would = reply.body["view"]
+    assert would["hand"] == view["hand"]  # the drawn tile left out
+    assert api.tile_ids(would) == api.tile_ids(view)
+    assert would["turn"]["seat"] != view["turn"]["seat"] and would["pile"] == view["pile"] - 1
+    drawn = move(api, "move-draw", player, game, view, "real-draw")
+    new = {t["id"] for t in drawn.body["hand"]} - {t["id"] for t in view["hand"]}
+    assert len(new) == 1 and not new & api.tile_ids(reply.body)
+
+
+def test_a_dry_run_records_no_move_id(api):
+    game = api.game()
+    player, view = api.turn(game)
+    body = {"version": view["version"], "moveId": "same", "type": "draw", "dryRun": True}
+    assert api("move-draw", body=body, token=player.token, tableId=game.table_id).status == 200
+    real = move(api, "move-draw", player, game, view, "same")  # not answered as a replay
+    assert real.status == 200 and real.body["version"] == view["version"] + 1
+    assert len(real.body["hand"]) == 15
+
+
+def test_a_real_move_needs_a_move_id_a_dry_run_does_not(api):
+    game = api.game()
+    player, view = api.turn(game)
+    body = {"version": view["version"], "type": "draw"}
+    with api.unchanged(player, game.table_id):
+        reply = api("move-draw", body=body, token=player.token, tableId=game.table_id)
+        assert "moveId" in error_of(reply, 400, "bad_request")["message"]
+        for flag in ("true", 1, None):
+            odd = {**body, "dryRun": flag}
+            reply = api("move-draw", body=odd, token=player.token, tableId=game.table_id)
+            error_of(reply, 400, "bad_request")
+
+
+def _same_error(real, dry_run):
+    assert dry_run.status == real.status
+    assert dry_run.body["error"] == real.body["error"]
+
+
+def test_a_dry_run_gets_exactly_the_error_the_real_move_would_get(api):
+    game = api.game()
+    player, view = api.turn(game)
+    other = next(p for p in game.players if p != player)
+    stranger = api.player("Meraklı")
+    meld = api.meld(view["hand"])
+    loose = [t["id"] for t in view["hand"] if t["id"] not in meld]
+    theirs = [t["id"] for t in api.view(other, game.table_id)["hand"]]
+    cases = [
+        (player, "move-pass", {}, 422),  # pass without a lay
+        (player, "move-lay", dict(zip(("tile1", "tile2", "tile3"), loose[:3], strict=True)), 422),
+        (player, "move-lay", dict(zip(("tile1", "tile2", "tile3"), theirs[:3], strict=True)), 422),
+        (other, "move-draw", {}, 403),
+        (stranger, "move-draw", {}, 403),
+    ]
+    with api.unchanged(player, game.table_id):
+        for who, name, values, status in cases:
+            body = json.loads(
+                api.event(f"rest/{name}", token=who.token, tableId=game.table_id,
+                          version=view["version"], moveId="m", **values)["body"]
+            )  # fmt: skip
+            real = api(name, body=body, token=who.token, tableId=game.table_id)
+            fake = api(name, body={**body, "dryRun": True}, token=who.token, tableId=game.table_id)
+            assert real.status == status, real.body
+            _same_error(real, fake)
+        stale = {"version": view["version"] - 1, "type": "draw", "dryRun": True}
+        reply = api("move-draw", body=stale, token=player.token, tableId=game.table_id)
+        error_of(reply, 409, "stale_version")
+        assert reply.body["view"] == view
+        unknown = api("move-dry-run-draw", token=player.token, tableId="nope", version=1)
+        error_of(unknown, 404, "not_found")
+
+
+def test_a_dry_run_before_the_start_is_409_wrong_status(api):
+    owner = api.player()
+    view = api.table(owner)
+    with api.unchanged(owner, view["tableId"]):
+        reply = api("move-dry-run-draw", token=owner.token, tableId=view["tableId"], version=1)
+        error_of(reply, 409, "wrong_status")
+
+
+def test_a_dry_run_that_would_end_the_hand_shows_no_rack_and_no_next_deal(api, service):
+    game = api.game(hands=3)
+    player, view = api.turn(game)
+    meld = api.meld(view["hand"])
+    seat = view["seat"]
+    rig(service, game.table_id, lambda t: setattr(t.seats[seat], "hand", list(meld)))
+    view = api.view(player, game.table_id)
+    laid = move(api, "move-lay", player, game, view, "last-lay", **tiles(api, view))
+    assert laid.status == 200 and laid.body["hand"] == []
+    other = next(p for p in game.players if p != player)
+    theirs = {t["id"] for t in api.view(other, game.table_id)["hand"]}
+    with api.unchanged(player, game.table_id):
+        reply = dry(api, "move-dry-run-draw", player, game, laid.body, moveId="x")
+        error_of(reply, 422, "illegal_move")  # no draw after a lay
+        body = {"version": laid.body["version"], "type": "pass", "dryRun": True}
+        reply = api("move-pass", body=body, token=player.token, tableId=game.table_id)
+    assert reply.status == 200 and reply.body["legal"] is True and reply.body["endsHand"] is True
+    assert reply.body["view"] == laid.body  # the view as it is: no racks, no next deal
+    assert not api.tile_ids(reply.body) & theirs
+
+
+# -- hints -------------------------------------------------------------------------------
+@pytest.fixture
+def fake_search(api, monkeypatch):
+    """harftet.engine.search.hint, until the real search lands: the first Kastet run or set
+    in the hand, laid as a new meld. Records the tables it was given."""
+    from harftet.engine import search
+    from harftet.engine.moves import Lay
+    from harftet.engine.state import Placed
+    from harftet.engine.tiles import tile_json, tiles_for
+
+    seen = []
+
+    def fake(table, seat):
+        seen.append(table)
+        hand = [tile_json(tiles_for(table.game)[i]) for i in table.seats[seat].hand]
+        meld = api.meld(hand)
+        if meld is None:
+            return None
+        new = tuple(Placed(i) for i in meld)
+        lay = Lay(series=(*(tuple(m) for m in table.series), new))
+        value = sum(t["number"] for t in hand if t["id"] in meld)
+        return search.Proposal(lay=lay, shed=value, tiles=tuple(meld))
+
+    monkeypatch.setattr(search, "hint", fake, raising=False)
+    return seen
+
+
+def test_a_hint_is_a_lay_in_the_move_bodys_shape_that_the_move_accepts(api, fake_search):
+    game = api.game()
+    player, view = api.turn(game)
+    with api.unchanged(player, game.table_id):
+        reply = api("get-hint", token=player.token, tableId=game.table_id)
+    assert reply.status == 200, reply.body
+    hint = reply.body
+    assert set(hint) == {"version", "lay", "shed", "tiles"} and hint["version"] == view["version"]
+    assert hint["lay"] is not None and hint["shed"] > 0
+    assert set(hint["tiles"]) <= {t["id"] for t in view["hand"]}
+    body = {"version": hint["version"], "moveId": "hinted", "type": "lay", **hint["lay"]}
+    laid = api("move-lay", body=body, token=player.token, tableId=game.table_id)
+    assert laid.status == 200, laid.body
+    assert not set(hint["tiles"]) & {t["id"] for t in laid.body["hand"]}
+
+
+def test_the_search_sees_only_the_callers_own_hand_and_the_table(api, fake_search):
+    game = api.game()
+    player, _ = api.turn(game)
+    other = next(p for p in game.players if p != player)
+    api("get-hint", token=other.token, tableId=game.table_id)  # not their turn: still a hint
+    [table] = fake_search
+    mine = game.players.index(other)
+    assert all(not s.hand for i, s in enumerate(table.seats) if i != mine)
+    assert table.pile == [] and table.seed != api.SEED
+
+
+def test_no_lay_is_a_null_lay_with_nothing_shed(api, service, fake_search, monkeypatch):
+    from harftet.engine import search
+
+    monkeypatch.setattr(search, "hint", lambda table, seat: None, raising=False)
+    game = api.game()
+    player, view = api.turn(game)
+    reply = api("get-hint", token=player.token, tableId=game.table_id)
+    assert reply.status == 200
+    assert reply.body == {"version": view["version"], "lay": None, "shed": 0, "tiles": []}
+
+
+def test_a_lay_the_engine_refuses_is_never_hinted(api, monkeypatch):
+    from harftet.engine import search
+    from harftet.engine.moves import Lay
+    from harftet.engine.state import Placed
+
+    bad = search.Proposal(Lay(series=((Placed(0), Placed(1)),)), shed=3, tiles=(0, 1))
+    monkeypatch.setattr(search, "hint", lambda table, seat: bad, raising=False)
+    game = api.game()
+    player, _ = api.turn(game)
+    reply = api("get-hint", token=player.token, tableId=game.table_id)
+    assert reply.status == 200 and reply.body["lay"] is None
+
+
+def test_a_hint_is_for_seated_players_during_a_hand(api, fake_search):
+    game = api.game()
+    stranger = api.player()
+    error_of(api("get-hint", token=stranger.token, tableId=game.table_id), 403, "not_seated")
+    owner = api.player()
+    waiting = api.table(owner)["tableId"]
+    error_of(api("get-hint", token=owner.token, tableId=waiting), 409, "wrong_status")
+    error_of(api("get-hint", token=owner.token, tableId="nope"), 404, "not_found")
+    error_of(api("get-hint", tableId=game.table_id), 401, "unauthorized")
+    assert fake_search == []
+
+
+# -- the log and the replay --------------------------------------------------------------
+def events_of(api, player, table_id, after=0):
+    reply = api("get-log", token=player.token, tableId=table_id, after=after)
+    assert reply.status == 200, reply.body
+    return reply.body["events"]
+
+
+def test_the_log_lists_events_after_seq_oldest_first_to_anyone_who_may_view(api, service):
+    game = api.game()
+    spectator = api.player("Seyirci")
+    assert events_of(api, spectator, game.table_id) == []
+    logged = [
+        {"seq": 3, "at": 3.0, "hand": 1, "seat": 1, "type": "pass"},
+        {"seq": 1, "at": 1.0, "hand": 1, "seat": None, "type": "start"},
+        {"seq": 2, "at": 2.0, "hand": 1, "seat": 0, "type": "lay", "tiles": [4, 5, 6]},
+    ]
+    service.log.append(game.table_id, logged)
+    service.log.append(game.table_id, logged[:1])  # delivered twice: stored once
+    every = events_of(api, spectator, game.table_id)
+    assert [e["seq"] for e in every] == [1, 2, 3] and every[1]["tiles"] == [4, 5, 6]
+    assert [e["seq"] for e in events_of(api, game.players[0], game.table_id, 1)] == [2, 3]
+    assert events_of(api, game.players[1], game.table_id, 3) == []
+
+
+def test_the_log_never_says_what_was_drawn(api, service):
+    game = api.game()
+    service.log.append(
+        game.table_id,
+        [{"seq": 1, "at": 1.0, "hand": 1, "seat": 0, "type": "draw", "tile": 17, "tiles": [17]}],
+    )
+    [event] = events_of(api, game.players[1], game.table_id)
+    assert event == {"seq": 1, "at": 1.0, "hand": 1, "seat": 0, "type": "draw"}
+
+
+@pytest.mark.parametrize("after", ["-1", "x", "1.5", "9" * 12, ""])
+def test_a_log_position_that_is_not_a_whole_number_is_400(api, after):
+    game = api.game()
+    reply = api("get-log", token=game.players[0].token, tableId=game.table_id, after=after)
+    error_of(reply, 400, "bad_request")
+
+
+def test_the_log_of_an_unknown_table_is_404_and_needs_a_token(api):
+    me = api.player()
+    error_of(api("get-log", token=me.token, tableId="nope", after=0), 404, "not_found")
+    error_of(api("get-log", tableId="nope", after=0), 401, "unauthorized")
+
+
+def test_a_replay_before_the_end_is_409_and_shows_no_seed(api):
+    game = api.game()
+    reply = api("get-replay", token=game.players[0].token, tableId=game.table_id)
+    error_of(reply, 409, "wrong_status")
+    me = api.player()
+    error_of(api("get-replay", token=me.token, tableId="nope"), 404, "not_found")
+
+
+# -- the REST function's cold start ------------------------------------------------------
+def test_the_rest_function_imports_no_search_no_word_index_and_no_replay():
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    app = str(root / "functions" / "rest" / "app.py")
+    code = (
+        "import importlib.util, json, sys\n"
+        f"spec = importlib.util.spec_from_file_location('app', {app!r})\n"
+        "module = importlib.util.module_from_spec(spec)\n"
+        "spec.loader.exec_module(module)\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('harftet'))))\n"
+    )  # fmt: skip
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(root / "shared"),
+        "TABLES_TABLE": "t", "PLAYERS_TABLE": "p", "CONNECTIONS_TABLE": "c", "LOG_TABLE": "l",
+    }  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    loaded = json.loads(done.stdout)
+    assert "harftet.service" in loaded and "harftet.store.log" in loaded
+    heavy = ("harftet.engine.search", "harftet.engine.bot", "harftet.engine.replay",
+             "harftet.words.search", "harftet.words.index", "harftet.words.frequency")  # fmt: skip
+    assert not [m for m in loaded if m.startswith(heavy)]

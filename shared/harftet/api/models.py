@@ -90,7 +90,14 @@ Meld = Annotated[list[TileRef], Field(min_length=1, max_length=106)]
 
 class MoveBase(Strict):
     version: Annotated[StrictInt, Field(ge=0)]
-    moveId: MoveId
+    moveId: MoveId | None = Field(None, description="required unless dryRun")
+    dryRun: StrictBool = Field(False, description="check the move without making it")
+
+    @model_validator(mode="after")
+    def _a_real_move_names_its_id(self) -> MoveBase:
+        if self.moveId is None and not self.dryRun:
+            raise ValueError("moveId is required (only a dry run may leave it out)")
+        return self
 
 
 class DrawMove(MoveBase):

@@ -89,6 +89,57 @@ class Lobby(BaseModel):
     tables: list[LobbyEntry]
 
 
+class DryRun(BaseModel):
+    legal: Literal[True]
+    view: TableView = Field(
+        description="the caller's view as it would be, at the unchanged version; a draw's "
+        "tile is left out of the hand, and a move that would end the hand shows the view "
+        "as it is now"
+    )
+    endsHand: bool | None = Field(None, description="true when the move would end the hand")
+
+
+class LayBody(BaseModel):
+    series: list[list[dict[str, Any]]] = Field(description="the whole new series area")
+    pairs: list[list[dict[str, Any]]] = Field(description="the new pairs only")
+
+
+class Hint(BaseModel):
+    version: int = Field(description="the version to send the lay at")
+    lay: LayBody | None = Field(description="in the move body's shape; null when none is possible")
+    shed: int = Field(description="the hand value the lay removes (a joker counting 50)")
+    tiles: list[int] = Field(description="ids of the caller's tiles the lay uses")
+
+
+class LogEvent(BaseModel):
+    model_config = {"extra": "allow"}
+    seq: int
+    at: float
+    hand: int | None
+    seat: int | None = Field(description="null for events of the whole table")
+    type: Literal[
+        "sit", "stand", "start", "draw", "lay", "pass", "timeout", "leave", "disconnect",
+        "reconnect", "substitute", "bot", "continue", "handEnd", "gameEnd",
+    ]  # fmt: skip
+    tiles: list[int] | None = Field(None, description="lay: the ids that came from the hand")
+
+
+class Log(BaseModel):
+    events: list[LogEvent] = Field(description="oldest first, up to 500: ask again after the last")
+
+
+class ReplayHand(BaseModel):
+    deal: dict[str, list[int]] = Field(description="each seat's dealt tiles")
+    pile: list[int] = Field(description="in drawing order, the first tile drawn first")
+    moves: list[LogEvent]
+
+
+class Replay(BaseModel):
+    seed: int
+    hands: list[ReplayHand]
+    result: dict[str, Any] | None
+
+
 class Player(BaseModel):
     playerId: str
     name: str
@@ -117,7 +168,7 @@ class Error(BaseModel):
 ERRORS = {
     "400": "bad_request: malformed JSON, wrong types, unknown fields, out-of-range values",
     "401": "unauthorized: missing, forged or expired token",
-    "403": "not_your_turn, not_seated, not_manager, banned",
+    "403": "not_your_turn, not_seated, not_manager, banned, hints_off",
     "404": "not_found",
     "409": "stale_version (with the current view), seat_taken, wrong_status",
     "422": "illegal_move (the message names the meld or tile and why)",
@@ -173,7 +224,26 @@ ROUTES: list[tuple[str, str, str, type[BaseModel] | None, str, type[BaseModel], 
         TableView,
         True,
     ),
-    ("post", "/tables/{tableId}/moves", "Draw, lay or pass", None, "200", TableView, True),
+    (
+        "post",
+        "/tables/{tableId}/moves",
+        "Draw, lay or pass (or, with dryRun, check the move without making it)",
+        None,
+        "200",
+        TableView,
+        True,
+    ),
+    ("get", "/tables/{tableId}/hint", "The best lay for your seat", None, "200", Hint, True),
+    ("get", "/tables/{tableId}/log", "What happened at the table", None, "200", Log, True),
+    (
+        "get",
+        "/tables/{tableId}/replay",
+        "The whole game, once it is finished",
+        None,
+        "200",
+        Replay,
+        True,
+    ),
 ]
 
 
@@ -194,10 +264,13 @@ def document() -> dict[str, Any]:
     error = ref(Error)
     paths: dict[str, Any] = {}
     for method, path, summary, request, status, response, auth in ROUTES:
+        success: dict[str, Any] = ref(response)
+        if path.endswith("/moves"):
+            success = {"oneOf": [success, ref(DryRun)]}
         operation: dict[str, Any] = {
             "summary": summary,
             "responses": {
-                status: {"description": "success", "content": _json(ref(response))},
+                status: {"description": "success", "content": _json(success)},
                 **{
                     code: {"description": text, "content": _json(error)}
                     for code, text in ERRORS.items()
@@ -212,6 +285,15 @@ def document() -> dict[str, Any]:
         if path == "/tables" and method == "get":
             parameters.append(
                 {"name": "status", "in": "query", "schema": {"type": "string", "enum": ["waiting"]}}
+            )
+        if path.endswith("/log"):
+            parameters.append(
+                {
+                    "name": "after",
+                    "in": "query",
+                    "description": "the seq of the last event already read (default 0)",
+                    "schema": {"type": "integer", "minimum": 0, "maximum": 999_999_999},
+                }
             )
         if parameters:
             operation["parameters"] = parameters
