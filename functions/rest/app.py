@@ -101,10 +101,10 @@ def create_table() -> Response:
 @app.get("/tables")
 def lobby() -> Response:
     _caller()
-    status = app.current_event.get_query_string_value("status", "waiting")
-    if status != "waiting":
-        raise BadRequestError("the lobby lists waiting tables only: use status=waiting")
-    return _reply(200, {"tables": service.lobby()})
+    query = app.current_event.get_query_string_value
+    limit = _count("limit", query("limit", "50"))
+    page = service.lobby(query("status", "waiting") or "", limit, query("cursor", None))
+    return _reply(200, page)
 
 
 @app.get("/tables/<table_id>")

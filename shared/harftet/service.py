@@ -7,7 +7,10 @@ with any rating changes in the same transaction. Save first, then push.
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import hmac
+import json
 import logging
 import secrets
 import time
@@ -34,6 +37,9 @@ logger = logging.getLogger(__name__)
 
 Change = Callable[[Table, float], Outcome]
 BOT_MOVES_PER_CALL = 400
+LOBBY_STATUSES = ("waiting", "open", "playing")
+LOBBY_LIMIT = 50
+MAX_WAITING_TABLES = 3  # per manager: one guest's burst must not fill the lobby
 
 
 class StaleVersionError(Exception):
@@ -59,6 +65,13 @@ class BadRequestError(Exception):
 
 class BusyError(Exception):
     """Too many writers on one table: a server-side writer gave up after its retries."""
+
+
+class TooManyTablesError(EngineError):
+    """The caller already manages as many waiting tables as anybody may."""
+
+    code = "too_many_tables"
+    status = 409
 
 
 class HintsOffError(EngineError):
@@ -159,12 +172,50 @@ class Service:
             partners=partners,
             turn_seconds=turn_seconds,
         )
-        version = self.tables.create(table)
+        version = self.tables.create_within_limit(table, MAX_WAITING_TABLES, self.clock())
+        if version is None:
+            raise TooManyTablesError(
+                f"you already manage {MAX_WAITING_TABLES} tables waiting for players: "
+                "start one or leave it first"
+            )
         return self._view(StoredTable(table, version), caller.player_id)
 
-    def lobby(self) -> list[dict[str, Any]]:
-        """Tables waiting for players."""
-        return [lobby_summary(t) for t in self.tables.lobby(self.clock())]
+    def lobby(
+        self, status: str = "waiting", limit: int = LOBBY_LIMIT, cursor: str | None = None
+    ) -> dict[str, Any]:
+        """One page of the lobby, newest first: ``{"tables": [summary], "cursor"}`` (the next
+        page's cursor, None on the last). Private tables are never listed."""
+        if status not in LOBBY_STATUSES:
+            raise BadRequestError(f"status must be one of {', '.join(LOBBY_STATUSES)}")
+        if not 1 <= limit <= LOBBY_LIMIT:
+            raise BadRequestError(f"limit must be between 1 and {LOBBY_LIMIT}")
+        after = self._read_cursor(cursor, status) if cursor is not None else None
+        tables, last = self.tables.lobby_page(status, self.clock(), limit, after)
+        return {
+            "tables": [_summary(t) for t in tables],
+            "cursor": None if last is None else self._cursor(status, last),
+        }
+
+    def _cursor(self, status: str, last: tuple[int, str]) -> str:
+        """An opaque cursor: where the page ended, signed so that it cannot be forged."""
+        data = json.dumps([status, last[0], last[1]], separators=(",", ":")).encode()
+        return f"{_b64(data)}.{_b64(self.tokens.mac(data)[:16])}"
+
+    def _read_cursor(self, cursor: str, status: str) -> tuple[int, str]:
+        bad = BadRequestError("cursor is not one this lobby gave out: start from the first page")
+        try:
+            data_part, mac_part = cursor.split(".")
+            data = _unb64(data_part)
+            if not hmac.compare_digest(_unb64(mac_part), self.tokens.mac(data)[:16]):
+                raise bad
+            listed, created, table_id = json.loads(data)
+        except (ValueError, TypeError) as error:
+            raise bad from error
+        if listed != status:
+            raise BadRequestError(f"this cursor pages status={listed}, not status={status}")
+        if not isinstance(created, int) or not isinstance(table_id, str):
+            raise bad
+        return created, table_id
 
     def view(self, caller: Caller | None, table_id: str) -> dict[str, Any]:
         """The table as the caller may see it (timed events due now are applied first)."""
@@ -464,6 +515,22 @@ class Service:
                 self._presence_lost(table_id, str(old["playerId"]))
 
 
+def _summary(table: Table) -> dict[str, Any]:
+    summary = lobby_summary(table)
+    summary.setdefault("vacant", [i for i, s in enumerate(table.seats) if s.occupant is None])
+    return summary
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+
+def _unb64(text: str) -> bytes:
+    if len(text) > 400:
+        raise ValueError("too long")
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
 def _option(table: Table, name: str, default: Any) -> Any:
     """A table option (``hints``, ``private``, ``bot_seconds``)."""
     return getattr(table, name, default)
@@ -532,4 +599,5 @@ __all__ = [
     "NotFoundError",
     "Service",
     "StaleVersionError",
+    "TooManyTablesError",
 ]

@@ -6,6 +6,7 @@ changes the table, and no response shows the seed or another seat's hand.
 
 from __future__ import annotations
 
+import base64
 import itertools
 import json
 import os
@@ -169,7 +170,7 @@ def test_every_call_but_health_and_signup_is_401_without_a_valid_token(api, kind
         for name, values in calls:
             error_of(api(name, token=token, **values), 401, "unauthorized")
     lobby = api("list-waiting-tables", token=owner.token)
-    assert lobby.body == {"tables": []}  # create-table made nothing
+    assert lobby.body == {"tables": [], "cursor": None}  # create-table made nothing
 
 
 def test_a_token_without_the_bearer_scheme_is_401(api):
@@ -248,7 +249,7 @@ def test_a_table_outside_the_limits_is_400_and_nothing_is_created(api, case):
     error = error_of(api(name, body=body, token=me.token), 400, "bad_request")
     if case == "over-64KB":  # valid JSON padded with blanks: only its size is wrong
         assert str(64 * 1024) in error["message"]
-    assert api("list-waiting-tables", token=me.token).body == {"tables": []}
+    assert api("list-waiting-tables", token=me.token).body == {"tables": [], "cursor": None}
 
 
 def test_a_400_names_the_offending_field(api):
@@ -263,7 +264,7 @@ def test_a_seed_is_refused_unless_the_operator_enables_test_mode(api, service, m
     monkeypatch.setattr(service, "test_mode", False)
     error = error_of(api("create-table-seeded", token=me.token, seed=7), 400, "bad_request")
     assert "test mode" in error["message"]
-    assert api("list-waiting-tables", token=me.token).body == {"tables": []}
+    assert api("list-waiting-tables", token=me.token).body == {"tables": [], "cursor": None}
 
 
 def test_a_seed_makes_the_deal_reproducible_and_is_never_shown(api):
@@ -287,11 +288,12 @@ def test_the_lobby_lists_waiting_tables_only(api):
     assert started.table_id not in reply.raw
 
 
-def test_the_lobby_has_no_other_status_to_list(api):
+@pytest.mark.parametrize("status", ["finished", "paused", "", "WAITING"])
+def test_the_lobby_has_no_other_status_to_list(api, status):
     me = api.player()
     event = api.event("rest/list-waiting-tables", token=me.token)
-    event["queryStringParameters"] = {"status": "playing"}
-    event["multiValueQueryStringParameters"] = {"status": ["playing"]}
+    event["queryStringParameters"] = {"status": status}
+    event["multiValueQueryStringParameters"] = {"status": [status]}
     error_of(api.invoke(event), 400, "bad_request")
 
 
@@ -422,7 +424,7 @@ def test_the_last_player_leaving_a_waiting_table_closes_it_so_nobody_can_sit(api
     table_id = api.table(owner)["tableId"]
     closed = api("leave", token=owner.token, tableId=table_id, seat=0)
     assert closed.status == 200 and closed.body["status"] == "finished"
-    assert api("list-waiting-tables", token=guest.token).body == {"tables": []}
+    assert api("list-waiting-tables", token=guest.token).body == {"tables": [], "cursor": None}
     with api.unchanged(guest, table_id):
         error_of(api("sit", token=guest.token, tableId=table_id, seat=1), 409, "wrong_status")
 
@@ -1077,3 +1079,113 @@ def test_the_rest_function_imports_no_search_no_word_index_and_no_replay():
     heavy = ("harftet.engine.search", "harftet.engine.bot", "harftet.engine.replay",
              "harftet.words.search", "harftet.words.index", "harftet.words.frequency")  # fmt: skip
     assert not [m for m in loaded if m.startswith(heavy)]
+
+
+# -- the lobby ---------------------------------------------------------------------------
+def lobby_page(api, player, status="waiting", limit=50, cursor=None):
+    values = {"status": status, "limit": limit, "cursor": "" if cursor is None else cursor}
+    event = api.event("rest/list-tables-page", token=player.token, **values)
+    if cursor is None:  # no cursor: the first page
+        event["queryStringParameters"].pop("cursor")
+        event["multiValueQueryStringParameters"].pop("cursor")
+    return api.invoke(event)
+
+
+def test_the_lobby_lists_waiting_open_and_playing_tables_apart(api, clock):
+    me = api.player()
+    waiting = api.table(api.player())["tableId"]
+    clock.advance(1)
+    playing = api.game().table_id
+    clock.advance(1)
+    paused = api.game()
+    leaver = paused.players[1]
+    assert api("leave", token=leaver.token, tableId=paused.table_id, seat=1).status == 200
+    clock.advance(1)
+    over = api.player()
+    finished = api.table(over)["tableId"]
+    api("leave", token=over.token, tableId=finished, seat=0)  # closes it
+    lists = {
+        status: api(f"list-{status}-tables", token=me.token).body["tables"]
+        for status in ("waiting", "open", "playing")
+    }
+    assert {s: [t["tableId"] for t in tables] for s, tables in lists.items()} == {
+        "waiting": [waiting],
+        "open": [paused.table_id],
+        "playing": [playing],
+    }
+    [open_] = lists["open"]
+    assert open_["vacant"] == [1] and open_["status"] == "paused"
+    assert open_["players"] == ["Oyuncu0", None]
+    assert lists["waiting"][0]["vacant"] == [1]
+    for tables in lists.values():
+        summary = tables[0]
+        assert set(summary) >= {
+            "tableId", "game", "status", "seats", "hands", "partners", "turnSeconds",
+            "manager", "players", "vacant", "createdAt",
+        }  # fmt: skip
+    # Continuing with a substitute makes it a running table again.
+    sub = api.player("Yedek")
+    assert api("sit", token=sub.token, tableId=paused.table_id, seat=1).status == 200
+    assert api("continue", token=paused.players[0].token, tableId=paused.table_id).status == 200
+    playing_now = api("list-playing-tables", token=me.token).body["tables"]
+    assert [t["tableId"] for t in playing_now] == [paused.table_id, playing]  # newest first
+    assert api("list-open-tables", token=me.token).body == {"tables": [], "cursor": None}
+
+
+def test_lobby_pages_follow_the_cursor_newest_first_to_a_null_cursor(api, clock):
+    me = api.player()
+    made = []
+    for _ in range(5):
+        made.append(api.table(api.player())["tableId"])
+        clock.advance(1)
+    seen, cursor, pages = [], None, 0
+    while True:
+        reply = lobby_page(api, me, limit=2, cursor=cursor)
+        assert reply.status == 200, reply.body
+        pages += 1
+        assert len(reply.body["tables"]) <= 2
+        seen += [t["tableId"] for t in reply.body["tables"]]
+        cursor = reply.body["cursor"]
+        if cursor is None:
+            break
+        assert isinstance(cursor, str) and made[0] not in cursor  # opaque
+    assert seen == made[::-1] and pages == 3
+    exact = lobby_page(api, me, limit=5)
+    assert exact.body["cursor"] is None and len(exact.body["tables"]) == 5
+    assert len(lobby_page(api, me).body["tables"]) == 5  # limit defaults to 50
+
+
+def test_a_bad_cursor_or_limit_is_400_never_500(api, clock):
+    me = api.player()
+    for _ in range(3):
+        api.table(api.player())
+        clock.advance(1)
+    cursor = lobby_page(api, me, limit=1).body["cursor"]
+    data, mac = cursor.split(".")
+    forged = base64.urlsafe_b64encode(b'["waiting",1,"x"]').decode().rstrip("=")
+    bad = [
+        "garbage", "", ".", "a.b.c", cursor + "x", f"{forged}.{mac}", f"{data}.{mac[:-2]}AA",
+        "x" * 5000, "%00", "🙂.🙂",
+    ]  # fmt: skip
+    for wrong in bad:
+        error_of(lobby_page(api, me, limit=1, cursor=wrong), 400, "bad_request")
+    error_of(lobby_page(api, me, status="playing", cursor=cursor), 400, "bad_request")
+    for limit in ("0", "51", "-1", "x", "1.5", ""):
+        error_of(lobby_page(api, me, limit=limit), 400, "bad_request")
+
+
+def test_a_manager_holds_at_most_three_waiting_tables(api):
+    busy, other = api.player("Acele"), api.player("Sabırlı")
+    tables = [api.table(busy)["tableId"] for _ in range(3)]
+    fourth = api("create-table", body={"game": "kastet"}, token=busy.token)
+    error = error_of(fourth, 409, "too_many_tables")
+    assert "3" in error["message"]
+    listed = [t["tableId"] for t in api("list-waiting-tables", token=other.token).body["tables"]]
+    assert sorted(listed) == sorted(tables)
+    assert api.table(other)["tableId"]  # everyone else still may
+    api("sit", token=other.token, tableId=tables[0], seat=1)
+    assert api("start", token=busy.token, tableId=tables[0]).status == 200
+    assert api.table(busy)["tableId"]  # one started: room for one more
+    error_of(api("create-table", body={"game": "kastet"}, token=busy.token), 409, "too_many_tables")
+    assert api("leave", token=busy.token, tableId=tables[1], seat=0).status == 200  # closed
+    assert api.table(busy)["tableId"]

@@ -83,10 +83,12 @@ class LobbyEntry(BaseModel):
     partners: bool
     turnSeconds: int
     createdAt: float
+    vacant: list[int] = Field(description="seat numbers anyone may take now")
 
 
 class Lobby(BaseModel):
-    tables: list[LobbyEntry]
+    tables: list[LobbyEntry] = Field(description="newest first")
+    cursor: str | None = Field(description="the next page's cursor; null on the last page")
 
 
 class DryRun(BaseModel):
@@ -170,7 +172,7 @@ ERRORS = {
     "401": "unauthorized: missing, forged or expired token",
     "403": "not_your_turn, not_seated, not_manager, banned, hints_off",
     "404": "not_found",
-    "409": "stale_version (with the current view), seat_taken, wrong_status",
+    "409": "stale_version (with the current view), seat_taken, wrong_status, too_many_tables",
     "422": "illegal_move (the message names the meld or tile and why)",
     "429": "rate_limited",
 }
@@ -194,7 +196,15 @@ ROUTES: list[tuple[str, str, str, type[BaseModel] | None, str, type[BaseModel], 
         TableView,
         True,
     ),
-    ("get", "/tables", "The lobby: waiting tables", None, "200", Lobby, True),
+    (
+        "get",
+        "/tables",
+        "The lobby: waiting, open (a vacant seat) or playing tables, a page at a time",
+        None,
+        "200",
+        Lobby,
+        True,
+    ),
     (
         "get",
         "/tables/{tableId}",
@@ -283,9 +293,26 @@ def document() -> dict[str, Any]:
             if "{" + name + "}" in path
         ]
         if path == "/tables" and method == "get":
-            parameters.append(
-                {"name": "status", "in": "query", "schema": {"type": "string", "enum": ["waiting"]}}
-            )
+            parameters += [
+                {
+                    "name": "status",
+                    "in": "query",
+                    "description": "waiting (default): to join; open: paused with a vacant "
+                    "seat, for substitutes; playing: running, to watch",
+                    "schema": {"type": "string", "enum": ["waiting", "open", "playing"]},
+                },
+                {
+                    "name": "limit",
+                    "in": "query",
+                    "schema": {"type": "integer", "minimum": 1, "maximum": 50, "default": 50},
+                },
+                {
+                    "name": "cursor",
+                    "in": "query",
+                    "description": "the previous page's cursor (opaque)",
+                    "schema": {"type": "string", "maxLength": 600},
+                },
+            ]
         if path.endswith("/log"):
             parameters.append(
                 {
