@@ -16,6 +16,7 @@ from typing import Any
 import boto3
 import httpx
 import pytest
+from e2e_client import Player, seated_table
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
@@ -434,3 +435,70 @@ def test_the_real_handlers_serve_a_player_a_table_and_a_socket(
     with pytest.raises(InvalidStatus) as refused:
         open_socket(local_stack_info, f"token=forged&tableId={table.json()['tableId']}")
     assert refused.value.response.status_code == 401
+
+
+def test_a_dry_run_over_http_checks_a_move_and_changes_nothing(local_stack: str) -> None:
+    seed = 8675309412
+    players, seated = seated_table(local_stack, "kastet", ["Ayşe", "Mehmet"], seed=seed)
+    try:
+        first, second = players
+        table_id = seated["tableId"]
+        view = first.start(table_id)
+        mover = players[view["turn"]["seat"]]
+        before = mover.table(table_id)
+        body = {"version": before["version"], "type": "draw", "dryRun": True}
+        checked = mover.http.post(f"/tables/{table_id}/moves", json=body)
+        assert checked.status_code == 200, checked.text
+        assert checked.json()["legal"] is True
+        assert checked.json()["view"]["hand"] == before["hand"]  # the pile stays secret
+        assert mover.table(table_id) == before  # nothing stored
+        wrong = {"version": before["version"], "type": "pass", "dryRun": True}
+        refused = mover.http.post(f"/tables/{table_id}/moves", json=wrong)
+        assert refused.status_code == 422 and refused.json()["error"]["code"] == "illegal_move"
+        log = second.http.get(f"/tables/{table_id}/log", params={"after": 0})
+        assert log.status_code == 200 and isinstance(log.json()["events"], list)
+        assert all(e["type"] != "draw" or "tile" not in e for e in log.json()["events"])
+        replay = second.http.get(f"/tables/{table_id}/replay")
+        assert replay.status_code == 409 and replay.json()["error"]["code"] == "wrong_status"
+        for text in (checked.text, refused.text, log.text, replay.text):
+            assert str(seed) not in text and "seed" not in text
+    finally:
+        for player in players:
+            player.close()
+
+
+def test_the_lobby_pages_over_http_and_a_fourth_waiting_table_is_refused(
+    local_stack: str,
+) -> None:
+    busy, watcher = Player(local_stack, "Acele"), Player(local_stack, "Seyirci")
+    try:
+        made = []
+        for _ in range(3):
+            made.append(busy.create_table("kastet", seats=2)["tableId"])
+            time.sleep(0.01)  # distinct creation times: newest first is well defined
+        fourth = busy.http.post("/tables", json={"game": "kastet"})
+        assert fourth.status_code == 409, fourth.text
+        assert fourth.json()["error"]["code"] == "too_many_tables"
+        seen: list[str] = []
+        cursor = None
+        for _ in range(200):
+            params = {"status": "waiting", "limit": 2, **({"cursor": cursor} if cursor else {})}
+            page = watcher.http.get("/tables", params=params)
+            assert page.status_code == 200, page.text
+            assert len(page.json()["tables"]) <= 2
+            seen += [t["tableId"] for t in page.json()["tables"]]
+            cursor = page.json()["cursor"]
+            if cursor is None:
+                break
+        assert cursor is None and len(seen) == len(set(seen))
+        assert [t for t in seen if t in made] == made[::-1]
+        bad = watcher.http.get("/tables", params={"status": "waiting", "cursor": "x.y"})
+        assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_request"
+        for status in ("open", "playing"):
+            listed = watcher.http.get("/tables", params={"status": status})
+            assert listed.status_code == 200 and not set(made) & {
+                t["tableId"] for t in listed.json()["tables"]
+            }
+    finally:
+        busy.close()
+        watcher.close()
