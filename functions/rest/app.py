@@ -92,6 +92,9 @@ def create_table() -> Response:
         hands=r.hands,
         partners=r.partners,
         turn_seconds=r.turnSeconds,
+        hints=r.hints,
+        private=r.private,
+        bot_seconds=r.botSeconds,
         seed=r.seed,
     )
     metrics.add_metric(name="TablesCreated", unit=MetricUnit.Count, value=1)
@@ -116,7 +119,8 @@ def get_table(table_id: str) -> Response:
 def sit(table_id: str, seat: str) -> Response:
     caller = _caller()
     request = SitDown.model_validate(_body())
-    return _reply(200, service.sit(caller, table_id, _seat(seat), bot=request.bot))
+    view = service.sit(caller, table_id, _seat(seat), bot=request.bot, level=request.level)
+    return _reply(200, view)
 
 
 @app.delete("/tables/<table_id>/seats/<seat>")

@@ -23,7 +23,8 @@ from harftet.engine import table as life
 from harftet.engine.effects import Outcome
 from harftet.engine.errors import EngineError, NotSeatedError, WrongStatusError
 from harftet.engine.moves import Draw, Lay, Move
-from harftet.engine.state import GameName, Occupant, Placed, Table
+from harftet.engine.search import DEFAULT_BOT_LEVEL, BotLevel
+from harftet.engine.state import DEFAULT_BOT_SECONDS, GameName, Occupant, Placed, Table
 from harftet.engine.view import lobby_summary, table_view
 from harftet.identity import Caller, Tokens
 from harftet.push import Sender, fan_out
@@ -155,6 +156,9 @@ class Service:
         hands: int,
         partners: bool,
         turn_seconds: int,
+        hints: bool = True,
+        private: bool = False,
+        bot_seconds: int = DEFAULT_BOT_SECONDS,
         seed: int | None = None,
     ) -> dict[str, Any]:
         """A new waiting table; the caller manages it from seat 0."""
@@ -171,6 +175,9 @@ class Service:
             hands=hands,
             partners=partners,
             turn_seconds=turn_seconds,
+            hints=hints,
+            private=private,
+            bot_seconds=bot_seconds,
         )
         version = self.tables.create_within_limit(table, MAX_WAITING_TABLES, self.clock())
         if version is None:
@@ -222,10 +229,21 @@ class Service:
         stored = self._current(table_id)
         return self._view(stored, caller.player_id if caller else None)
 
-    def sit(self, caller: Caller, table_id: str, seat: int, *, bot: bool = False) -> dict[str, Any]:
-        """Sit down (or, for the manager, seat a computer player)."""
+    def sit(
+        self,
+        caller: Caller,
+        table_id: str,
+        seat: int,
+        *,
+        bot: bool = False,
+        level: BotLevel | None = None,
+    ) -> dict[str, Any]:
+        """Sit down (or, for the manager, seat a computer player of ``level``)."""
         if bot:
-            change: Change = lambda t, now: life.seat_bot(t, seat, caller.player_id, now)  # noqa: E731
+            chosen = level or DEFAULT_BOT_LEVEL
+            change: Change = lambda t, now: life.seat_bot(  # noqa: E731
+                t, seat, caller.player_id, now, level=chosen
+            )
         else:
             occupant = self._occupant(caller)
             change = lambda t, now: life.sit(t, seat, occupant, now)  # noqa: E731
@@ -307,7 +325,7 @@ class Service:
         seat = table.seat_of(caller.player_id)
         if seat is None:
             raise NotSeatedError("you do not sit at this table: hints are for players")
-        if not _option(table, "hints", True):
+        if not table.hints:
             raise HintsOffError("this table was created with hints off")
         if table.status not in ("playing", "paused") or table.hand_number == 0:
             raise WrongStatusError(f"the table is {table.status}: hints are given during a hand")
@@ -529,11 +547,6 @@ def _unb64(text: str) -> bytes:
     if len(text) > 400:
         raise ValueError("too long")
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
-def _option(table: Table, name: str, default: Any) -> Any:
-    """A table option (``hints``, ``private``, ``bot_seconds``)."""
-    return getattr(table, name, default)
 
 
 def _as_seen_by(table: Table, seat: int) -> Table:

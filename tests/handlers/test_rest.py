@@ -1076,7 +1076,8 @@ def test_the_rest_function_imports_no_search_no_word_index_and_no_replay():
     )
     loaded = json.loads(done.stdout)
     assert "harftet.service" in loaded and "harftet.store.log" in loaded
-    heavy = ("harftet.engine.search", "harftet.engine.bot", "harftet.engine.replay",
+    # The search package itself holds only its types (levels, Proposal): its modules wait.
+    heavy = ("harftet.engine.search.", "harftet.engine.bot", "harftet.engine.replay",
              "harftet.words.search", "harftet.words.index", "harftet.words.frequency")  # fmt: skip
     assert not [m for m in loaded if m.startswith(heavy)]
 
@@ -1189,3 +1190,100 @@ def test_a_manager_holds_at_most_three_waiting_tables(api):
     error_of(api("create-table", body={"game": "kastet"}, token=busy.token), 409, "too_many_tables")
     assert api("leave", token=busy.token, tableId=tables[1], seat=0).status == 200  # closed
     assert api.table(busy)["tableId"]
+
+
+# -- table options and computer-player levels -------------------------------------------
+def test_a_table_has_hints_on_is_listed_and_paces_computer_players_1s_by_default(api):
+    me = api.player()
+    view = api("create-table", body={"game": "kastet"}, token=me.token).body
+    assert (view["hints"], view["private"], view["botSeconds"]) == (True, False, 1)
+
+
+def test_table_options_are_kept_and_shown(api):
+    me = api.player()
+    body = {"game": "harftet", "hints": False, "private": True, "botSeconds": 0}
+    view = api("create-table", body=body, token=me.token).body
+    assert (view["hints"], view["private"], view["botSeconds"]) == (False, True, 0)
+    assert api.view(me, view["tableId"])["botSeconds"] == 0
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"botSeconds": -1}, {"botSeconds": 6}, {"botSeconds": "1"}, {"botSeconds": 1.5},
+     {"botSeconds": True}, {"hints": "false"}, {"hints": 0}, {"private": None},
+     {"private": "yes"}],
+)  # fmt: skip
+def test_table_options_of_the_wrong_type_or_range_are_400(api, options):
+    me = api.player()
+    reply = api("create-table", body={"game": "kastet", **options}, token=me.token)
+    assert next(iter(options)) in error_of(reply, 400, "bad_request")["message"]
+    assert api("list-waiting-tables", token=me.token).body == {"tables": [], "cursor": None}
+
+
+def test_a_table_with_hints_off_answers_403_hints_off(api, fake_search):
+    game = api.game(hints=False)
+    player, _ = api.turn(game)
+    with api.unchanged(player, game.table_id):
+        error_of(api("get-hint", token=player.token, tableId=game.table_id), 403, "hints_off")
+    stranger = api.player()
+    error_of(api("get-hint", token=stranger.token, tableId=game.table_id), 403, "not_seated")
+    assert fake_search == []
+
+
+def test_a_private_table_is_never_listed_but_anyone_with_its_id_may_join(api, clock):
+    owner, friend, other = api.player("Ev"), api.player("Arkadaş"), api.player("Yabancı")
+    private = api.table(owner, private=True)["tableId"]
+    public = api.table(other)["tableId"]
+    assert [
+        t["tableId"] for t in api("list-waiting-tables", token=friend.token).body["tables"]
+    ] == [public]
+    assert api("sit", token=friend.token, tableId=private, seat=1).status == 200
+    assert api("start", token=owner.token, tableId=private).status == 200
+    api("leave", token=friend.token, tableId=private, seat=1)  # paused with a vacant seat
+    for status in ("open", "playing"):
+        listed = api(f"list-{status}-tables", token=other.token).body["tables"]
+        assert private not in [t["tableId"] for t in listed]
+    assert api.view(other, private)["status"] == "paused"  # still reachable by its id
+
+
+def test_private_tables_count_toward_the_three_waiting_tables(api):
+    busy = api.player()
+    for _ in range(3):
+        api.table(busy, private=True)
+    reply = api("create-table", body={"game": "kastet", "private": False}, token=busy.token)
+    error_of(reply, 409, "too_many_tables")
+
+
+def test_the_manager_seats_a_computer_player_of_a_level_medium_by_default(api):
+    owner = api.player()
+    table_id = api.table(owner, seats=4)["tableId"]
+    hard = api("sit-bot", body={"bot": True, "level": "hard"}, token=owner.token,
+               tableId=table_id, seat=1)  # fmt: skip
+    assert hard.status == 200 and hard.body["seats"][1]["level"] == "hard"
+    plain = api("sit-bot", token=owner.token, tableId=table_id, seat=2)
+    assert plain.body["seats"][2]["bot"] is True and plain.body["seats"][2]["level"] == "medium"
+    easy = api("sit-bot", body={"bot": True, "level": "easy"}, token=owner.token,
+               tableId=table_id, seat=3)  # fmt: skip
+    assert easy.body["seats"][3]["level"] == "easy"
+    assert "level" not in easy.body["seats"][0] or easy.body["seats"][0]["level"] is None
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{"bot": True, "level": "expert"}, {"bot": True, "level": 2}, {"bot": False, "level": "hard"},
+     {"level": "easy"}, {"bot": True, "level": None, "speed": 1}],
+)  # fmt: skip
+def test_a_bot_level_other_than_easy_medium_or_hard_is_400(api, body):
+    owner = api.player()
+    table_id = api.table(owner)["tableId"]
+    with api.unchanged(owner, table_id):
+        error_of(api("sit-bot", body=body, token=owner.token, tableId=table_id, seat=1), 400,
+                 "bad_request")  # fmt: skip
+
+
+def test_the_sample_events_for_table_options_and_bot_levels(api):
+    owner = api.player()
+    view = api("create-table-private-no-hints", token=owner.token).body
+    assert (view["hints"], view["private"], view["botSeconds"]) == (False, True, 0)
+    seated = api("sit-bot-hard", token=owner.token, tableId=view["tableId"], seat=1)
+    assert seated.status == 200 and seated.body["seats"][1]["level"] == "hard"

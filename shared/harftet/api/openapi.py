@@ -24,6 +24,19 @@ class Tile(BaseModel):
     as_: str | dict[str, Any] | None = Field(None, alias="as", description="a joker's face")
 
 
+class LogEvent(BaseModel):
+    model_config = {"extra": "allow"}
+    seq: int
+    at: float
+    hand: int | None
+    seat: int | None = Field(description="null for events of the whole table")
+    type: Literal[
+        "sit", "stand", "start", "draw", "lay", "pass", "timeout", "leave", "disconnect",
+        "reconnect", "substitute", "bot", "continue", "handEnd", "gameEnd",
+    ]  # fmt: skip
+    tiles: list[int] | None = Field(None, description="lay: the ids that came from the hand")
+
+
 class SeatView(BaseModel):
     seat: int
     playerId: str | None
@@ -33,6 +46,9 @@ class SeatView(BaseModel):
     vacant: bool = Field(description="vacated during a game, offered to substitutes")
     tiles: int = Field(description="how many tiles the seat holds")
     penalty: int = Field(description="total penalty of the hands played")
+    level: Literal["easy", "medium", "hard"] | None = Field(
+        None, description="a computer player's level"
+    )
 
 
 class TurnView(BaseModel):
@@ -45,6 +61,9 @@ class HandResultView(BaseModel):
     hand: int
     finisher: int | None
     penalties: list[int]
+    left: dict[str, list[Tile]] = Field(
+        description="every seat's remaining tiles when the hand ended (the racks turned over)"
+    )
 
 
 class TableView(BaseModel):
@@ -57,6 +76,9 @@ class TableView(BaseModel):
     handNumber: int
     partners: bool
     turnSeconds: int
+    hints: bool
+    private: bool
+    botSeconds: int
     createdAt: float
     seats: list[SeatView | None]
     turn: TurnView | None
@@ -69,6 +91,7 @@ class TableView(BaseModel):
     result: dict[str, Any] | None = Field(
         description="when finished: penalties, points per seat, rating changes per player"
     )
+    last: LogEvent | None = Field(description="the event that made this version (as in the log)")
 
 
 class LobbyEntry(BaseModel):
@@ -111,19 +134,6 @@ class Hint(BaseModel):
     lay: LayBody | None = Field(description="in the move body's shape; null when none is possible")
     shed: int = Field(description="the hand value the lay removes (a joker counting 50)")
     tiles: list[int] = Field(description="ids of the caller's tiles the lay uses")
-
-
-class LogEvent(BaseModel):
-    model_config = {"extra": "allow"}
-    seq: int
-    at: float
-    hand: int | None
-    seat: int | None = Field(description="null for events of the whole table")
-    type: Literal[
-        "sit", "stand", "start", "draw", "lay", "pass", "timeout", "leave", "disconnect",
-        "reconnect", "substitute", "bot", "continue", "handEnd", "gameEnd",
-    ]  # fmt: skip
-    tiles: list[int] | None = Field(None, description="lay: the ids that came from the hand")
 
 
 class Log(BaseModel):

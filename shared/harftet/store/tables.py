@@ -106,7 +106,7 @@ LobbyKey = tuple[int, str]  # (createdAt in ms, tableId): where a page ends
 def lobby_status(table: Table) -> str | None:
     """The lobby list that shows ``table``: "waiting", "open" (paused with a vacant seat),
     "playing" (running, to watch), or None (private, or finished)."""
-    if getattr(table, "private", False) or table.status == "finished":
+    if table.private or table.status == "finished":
         return None
     if table.status == "waiting":
         return "waiting"
