@@ -1287,3 +1287,68 @@ def test_the_sample_events_for_table_options_and_bot_levels(api):
     assert (view["hints"], view["private"], view["botSeconds"]) == (False, True, 0)
     seated = api("sit-bot-hard", token=owner.token, tableId=view["tableId"], seat=1)
     assert seated.status == 200 and seated.body["seats"][1]["level"] == "hard"
+
+
+@pytest.fixture
+def consumer(service, monkeypatch):
+    """What live's stream consumer does, in process: every stored change's events go to the
+    log (``Table.recent``)."""
+    tables = service.tables
+    real_save, real_create = tables.save, tables.create_within_limit
+
+    def save(stored, table, **kwargs):
+        new = real_save(stored, table, **kwargs)
+        service.log.append(table.table_id, list(table.recent))
+        return new
+
+    def create(table, limit, now):
+        version = real_create(table, limit, now)
+        if version is not None:
+            service.log.append(table.table_id, list(table.recent))
+        return version
+
+    monkeypatch.setattr(tables, "save", save)
+    monkeypatch.setattr(tables, "create_within_limit", create)
+
+
+def _ints_under(value, key):
+    """Every int in lists held under ``key`` anywhere in ``value``."""
+    found = set()
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k == key and isinstance(v, list):
+                found |= {i for i in v if isinstance(i, int)}
+            found |= _ints_under(v, key)
+    elif isinstance(value, list):
+        for v in value:
+            found |= _ints_under(v, key)
+    return found
+
+
+def test_the_log_shows_only_what_everyone_at_the_table_saw(api, consumer):
+    game = api.game(seats=3)
+    player, first = api.turn(game)
+    move(api, "move-lay", player, game, first, "lay", **tiles(api, first))
+    move(api, "move-pass", player, game, api.view(player, game.table_id), "pass")
+    nxt, view = api.turn(game)
+    dry(api, "move-dry-run-draw", nxt, game, view)  # a dry run logs nothing
+    move(api, "move-draw", nxt, game, view, "draw")
+    stranger = api.player("Seyirci")
+    events = events_of(api, stranger, game.table_id)
+    types = [e["type"] for e in events]
+    assert types[:4] == ["sit", "sit", "sit", "start"] and types[-3:] == ["lay", "pass", "draw"]
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    on_table = api.tile_ids(api.view(stranger, game.table_id))
+    [lay] = [e for e in events if e["type"] == "lay"]
+    assert sorted(lay["tiles"]) == sorted(api.meld(first["hand"]))
+    assert set(lay["tiles"]) <= on_table and lay["seat"] == game.players.index(player)
+    [draw] = [e for e in events if e["type"] == "draw"]
+    assert set(draw) <= {"seq", "at", "hand", "seat", "type"}
+    hands = set().union(
+        *({t["id"] for t in api.view(p, game.table_id)["hand"]} for p in game.players)
+    )
+    raw = json.dumps(events)
+    assert not api.tile_ids(events) & hands and not _ints_under(events, "tiles") & hands
+    assert str(api.SEED) not in raw and "seed" not in raw and "pile" not in raw
+    last = api.view(stranger, game.table_id)["last"]
+    assert last == events[-1]  # the view's `last` is the log's latest event
