@@ -502,3 +502,25 @@ def test_the_lobby_pages_over_http_and_a_fourth_waiting_table_is_refused(
     finally:
         busy.close()
         watcher.close()
+
+
+def test_table_options_and_bot_levels_over_http(local_stack: str) -> None:
+    owner, friend = Player(local_stack, "Ev"), Player(local_stack, "Arkadaş")
+    try:
+        body = {"game": "kastet", "seats": 3, "hints": False, "private": True, "botSeconds": 0}
+        made = owner.http.post("/tables", json=body)
+        assert made.status_code == 201, made.text
+        view = made.json()
+        assert (view["hints"], view["private"], view["botSeconds"]) == (False, True, 0)
+        table_id = view["tableId"]
+        listed = friend.http.get("/tables", params={"status": "waiting"}).json()["tables"]
+        assert table_id not in {t["tableId"] for t in listed}  # private: never listed
+        assert friend.sit(table_id, 1).status_code == 200  # but joinable by its id
+        bot = owner.http.post(f"/tables/{table_id}/seats/2", json={"bot": True, "level": "hard"})
+        assert bot.status_code == 200 and bot.json()["seats"][2]["level"] == "hard"
+        owner.start(table_id)
+        refused = friend.http.get(f"/tables/{table_id}/hint")
+        assert refused.status_code == 403 and refused.json()["error"]["code"] == "hints_off"
+    finally:
+        owner.close()
+        friend.close()
