@@ -40,6 +40,7 @@ Change = Callable[[Table, float], Outcome]
 BOT_MOVES_PER_CALL = 400
 LOBBY_STATUSES = ("waiting", "open", "playing")
 LOBBY_LIMIT = 50
+REPLAY_EVENTS = 100_000  # a game's whole log (an 21-hand game logs a few thousand)
 MAX_WAITING_TABLES = 3  # per manager: one guest's burst must not fill the lobby
 
 
@@ -359,14 +360,8 @@ class Service:
             raise WrongStatusError(f"the table is {table.status}: a replay comes once it is over")
         from harftet.engine import replay  # only finished games need it
 
-        moves: dict[int, list[dict[str, Any]]] = {}
-        for event in self.log.after(table_id, 0, limit=100_000) if self.log is not None else []:
-            moves.setdefault(int(event.get("hand") or 0), []).append(public_event(event))
-        hands = [
-            {"deal": deal["deal"], "pile": deal["pile"], "moves": moves.get(number, [])}
-            for number, deal in enumerate(replay.deals(table), start=1)
-        ]
-        return {"seed": table.seed, "hands": hands, "result": table.result}
+        events = self.log.after(table_id, 0, limit=REPLAY_EVENTS) if self.log is not None else []
+        return replay.document(table, events)
 
     # -- live ------------------------------------------------------------------------
     def connect(self, caller: Caller, table_id: str, connection_id: str) -> None:

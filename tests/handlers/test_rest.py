@@ -1352,3 +1352,65 @@ def test_the_log_shows_only_what_everyone_at_the_table_saw(api, consumer):
     assert str(api.SEED) not in raw and "seed" not in raw and "pile" not in raw
     last = api.view(stranger, game.table_id)["last"]
     assert last == events[-1]  # the view's `last` is the log's latest event
+
+
+def play_to_the_end(api, game, limit=600):
+    """Plays the game over REST like a simple client: lay a new run or set from the hand,
+    else draw, else pass. Returns every view each player saw, by player id."""
+    seen = {p.id: [] for p in game.players}
+    state = api.view(game.players[0], game.table_id)
+    for _ in range(limit):
+        if state["status"] != "playing":
+            return seen
+        player = game.players[state["turn"]["seat"]]
+        view = api.view(player, game.table_id)
+        seen[player.id].append(view)
+        meld = None if view["turn"]["laid"] else api.meld(view["hand"])
+        if meld is not None:
+            series = [[{"id": t["id"]} for t in m] for m in view["series"]]
+            body = {"type": "lay", "series": [*series, [{"id": i} for i in meld]], "pairs": []}
+        elif not view["turn"]["laid"] and view["pile"] and len(view["hand"]) < 22:
+            body = {"type": "draw"}
+        else:
+            body = {"type": "pass"}
+        body.update(version=view["version"], moveId=f"m{view['version']}")
+        reply = api("move-draw", body=body, token=player.token, tableId=game.table_id)
+        assert reply.status == 200, reply.body
+        seen[player.id].append(reply.body)
+        state = reply.body
+    raise AssertionError("the game did not end")
+
+
+def test_a_finished_game_replays_exactly_from_its_seed_deals_and_log(api, consumer):
+    from harftet.engine import replay
+
+    game = api.game()
+    starts = {p.id: api.view(p, game.table_id)["hand"] for p in game.players}
+    seen = play_to_the_end(api, game)
+    spectator = api.player("Seyirci")
+    with pytest.MonkeyPatch.context() as once:  # the one reply that may show the seed
+        once.setitem(api.invoke.__globals__, "assert_nothing_secret", lambda raw, body: None)
+        reply = api("get-replay", token=spectator.token, tableId=game.table_id)
+    assert reply.status == 200, reply.body
+    doc = reply.body
+    assert (
+        doc["seed"] == api.SEED
+        and doc["result"] == api.view(game.players[0], game.table_id)["result"]
+    )
+    [first] = doc["hands"]
+    for seat, player in enumerate(game.players):
+        assert sorted(first["deal"][str(seat)]) == sorted(t["id"] for t in starts[player.id])
+    drawn = []  # each draw's new tile, as the drawer saw it, in the order of the game
+    for player in game.players:
+        views = seen[player.id]
+        for before, after in itertools.pairwise(views):
+            if (
+                after.get("version") == before["version"] + 1
+                and len(after["hand"]) == len(before["hand"]) + 1
+            ):
+                [new] = {t["id"] for t in after["hand"]} - {t["id"] for t in before["hand"]}
+                drawn.append((before["version"], new))
+    assert [tile for _, tile in sorted(drawn)] == first["pile"][: len(drawn)]
+    assert [e["type"] for e in first["moves"]].count("draw") == len(drawn)
+    replayed = replay.play(doc)
+    assert replayed.result == doc["result"] and replayed.status == "finished"
