@@ -141,13 +141,16 @@ class Log(BaseModel):
 
 
 class ReplayHand(BaseModel):
+    hand: int = Field(description="the hand's number, 1 upwards")
     deal: dict[str, list[int]] = Field(description="each seat's dealt tiles")
     pile: list[int] = Field(description="in drawing order, the first tile drawn first")
     moves: list[LogEvent]
 
 
 class Replay(BaseModel):
-    seed: int
+    seed: int = Field(description="the shuffle seed: every deal follows from it")
+    table: dict[str, Any] = Field(description="the table's options, as it was created")
+    before: list[LogEvent] = Field(description="the events before the first deal")
     hands: list[ReplayHand]
     result: dict[str, Any] | None
 
