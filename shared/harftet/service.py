@@ -200,7 +200,7 @@ class Service:
         after = self._read_cursor(cursor, status) if cursor is not None else None
         tables, last = self.tables.lobby_page(status, self.clock(), limit, after)
         return {
-            "tables": [_summary(t) for t in tables],
+            "tables": [lobby_summary(t) for t in tables],
             "cursor": None if last is None else self._cursor(status, last),
         }
 
@@ -526,12 +526,6 @@ class Service:
             old = self.connections.remove(gone)
             if old is not None:
                 self._presence_lost(table_id, str(old["playerId"]))
-
-
-def _summary(table: Table) -> dict[str, Any]:
-    summary = lobby_summary(table)
-    summary.setdefault("vacant", [i for i, s in enumerate(table.seats) if s.occupant is None])
-    return summary
 
 
 def _b64(data: bytes) -> str:

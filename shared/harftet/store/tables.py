@@ -18,6 +18,7 @@ from botocore.exceptions import ClientError
 from harftet.engine import codec
 from harftet.engine.state import Table
 from harftet.engine.table import is_bot_turn, next_event_at
+from harftet.engine.view import lobby_status
 
 from .errors import NotFoundError, VersionConflictError
 
@@ -101,18 +102,6 @@ def _index_fields(table: Table, now: float) -> tuple[dict[str, Any], list[str]]:
 LOBBY_KEYS = {"waiting": "lobby", "open": "watch", "playing": "watch"}
 LOBBY_INDEXES = {"lobby": "lobby-index", "watch": "watch-index"}
 LobbyKey = tuple[int, str]  # (createdAt in ms, tableId): where a page ends
-
-
-def lobby_status(table: Table) -> str | None:
-    """The lobby list that shows ``table``: "waiting", "open" (paused with a vacant seat),
-    "playing" (running, to watch), or None (private, or finished)."""
-    if table.private or table.status == "finished":
-        return None
-    if table.status == "waiting":
-        return "waiting"
-    if table.status == "paused" and any(s.occupant is None for s in table.seats):
-        return "open"
-    return "playing"
 
 
 class LobbyPages:
