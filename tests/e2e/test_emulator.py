@@ -524,3 +524,26 @@ def test_table_options_and_bot_levels_over_http(local_stack: str) -> None:
     finally:
         owner.close()
         friend.close()
+
+
+def test_a_dry_run_over_the_websocket_is_answered_on_that_socket(
+    local_stack_info: RunningStack,
+) -> None:
+    players, seated = seated_table(local_stack_info.base_url, "kastet", ["Ayşe", "Mehmet"])
+    try:
+        table_id = seated["tableId"]
+        view = players[0].start(table_id)
+        mover = players[view["turn"]["seat"]]
+        before = mover.table(table_id)
+        with open_socket(local_stack_info, f"token={mover.token}&tableId={table_id}") as ws:
+            message = {"action": "move", "tableId": table_id, "version": before["version"]}
+            ws.send(json.dumps({**message, "type": "draw", "dryRun": True}))
+            answer = json.loads(ws.recv(timeout=10))
+            while answer.get("type") == "table":  # views pushed on connect come first
+                answer = json.loads(ws.recv(timeout=10))
+        assert answer["type"] == "dryRun" and answer["legal"] is True, answer
+        assert answer["view"]["hand"] == before["hand"]
+        assert mover.table(table_id)["version"] == before["version"]
+    finally:
+        for player in players:
+            player.close()

@@ -354,7 +354,9 @@ def document() -> dict[str, Any]:
             "description": "Online tables of Kastet and Harftet. WebSocket: connect to "
             "/ws?token=T&tableId=ID; every change to the table pushes "
             '{"type": "table", "view": TableView}; send {"action": "ping"} or '
-            '{"action": "move", "tableId": ID, ...move body}.',
+            '{"action": "move", "tableId": ID, ...move body}; a move body with "dryRun": true '
+            'is answered to that connection only, {"type": "dryRun", "legal": true, "view": ...} '
+            'or {"type": "error", "error": {...}}.',
         },
         "paths": paths,
         "components": {
