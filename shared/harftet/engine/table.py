@@ -194,7 +194,7 @@ def sit(table: Table, seat: int, occupant: Occupant, now: float) -> Outcome:
         new.manager = pid  # a table left to computer players gets a manager
     if back:
         chair.original_fate = None  # the dropped original player takes the seat back
-        note(new, now, "reconnect", seat, playerId=pid)
+        _note_sit(new, now, "reconnect", seat, occupant)
         _resume_if_complete(new, now)
     elif not _in_game(new):
         _note_sit(new, now, "sit", seat, occupant)
