@@ -5,6 +5,7 @@ rebuilds it exactly."""
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ from life_games import Game, run_game
 from harftet.engine import replay
 from harftet.engine.codec import decode, encode
 from harftet.engine.effects import EVENT_TYPES, placed_json
-from harftet.engine.errors import EngineError
+from harftet.engine.errors import WrongStatusError
 from harftet.engine.hand import shuffled
 from harftet.engine.state import Table
 
@@ -143,6 +144,23 @@ def test_the_replay_played_through_the_engine_rebuilds_the_game_exactly(game: Ga
     assert encode(rebuilt) == encode(final)
 
 
+def test_a_replay_from_a_store_that_gives_numbers_back_as_decimals_is_exact(game: Game) -> None:
+    def as_dynamodb(value: Any) -> Any:  # boto3 reads every number as a Decimal
+        if isinstance(value, bool) or value is None or isinstance(value, str):
+            return value
+        if isinstance(value, int | float):
+            return Decimal(str(value))
+        if isinstance(value, dict):
+            return {k: as_dynamodb(v) for k, v in value.items()}
+        return [as_dynamodb(v) for v in value]
+
+    final = game.table
+    stored = [as_dynamodb(e) for e in game.events]
+    doc = replay.document(final, stored)
+    assert doc["hands"][0]["moves"][0] == next(e for e in game.events if e["hand"] == 1)
+    assert replay.play(as_dynamodb(doc), rules=rules_of(final.game)) == final
+
+
 def test_a_replay_that_does_not_follow_is_refused(game: Game) -> None:
     doc = json.loads(json.dumps(replay.document(game.table, game.events)))
     moves = next(h["moves"] for h in doc["hands"] if any(e["type"] == "draw" for e in h["moves"]))
@@ -155,7 +173,7 @@ def test_a_replay_that_does_not_follow_is_refused(game: Game) -> None:
 def test_there_is_no_replay_before_the_end() -> None:
     g = run_game("kastet", 9, players=2, hands=1)
     playing: Table = next(t for t in g.tables if t.status == "playing")
-    with pytest.raises(EngineError, match="only once the game is over"):
+    with pytest.raises(WrongStatusError, match="only once the game is over"):
         replay.document(playing, g.events)
 
 

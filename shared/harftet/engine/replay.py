@@ -11,12 +11,13 @@ another way raises ``ReplayError`` instead of showing a different game.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from . import hand
 from . import table as life
 from .effects import Outcome, placed_from_json
-from .errors import EngineError
+from .errors import EngineError, WrongStatusError
 from .moves import Draw, Lay, Move, Pass
 from .rules import DEAL_SIZE, Rules
 from .state import Event, Occupant, Table
@@ -66,8 +67,8 @@ def document(table: Table, events: list[Event]) -> dict[str, Any]:
     [{"hand", "deal", "pile", "moves": [that hand's events]}], "result"}``. Only for a
     finished game: before the end it would give away the seed and the hands."""
     if table.status != "finished":
-        raise EngineError("the replay is shown only once the game is over")
-    ordered = sorted(events, key=lambda e: int(e["seq"]))
+        raise WrongStatusError("the replay is shown only once the game is over")
+    ordered = sorted((plain(e) for e in events), key=lambda e: int(e["seq"]))
     hands = [
         {"hand": i + 1, **d, "moves": [e for e in ordered if e["hand"] == i + 1]}
         for i, d in enumerate(deals(table))
@@ -79,6 +80,19 @@ def document(table: Table, events: list[Event]) -> dict[str, Any]:
         "hands": hands,
         "result": table.result,
     }
+
+
+def plain(value: Any) -> Any:
+    """``value`` with DynamoDB's Decimals turned back into the ints and floats they were
+    written from (a float's repr round-trips exactly), so logged events compare equal to
+    the ones the engine reports again."""
+    if isinstance(value, Decimal):
+        return float(value) if value.as_tuple().exponent != 0 else int(value)
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    return value
 
 
 def _occupant(event: Event) -> Occupant:
@@ -150,6 +164,7 @@ def play(doc: dict[str, Any], *, rules: Rules | None = None) -> Table:
     """The table that the replay document ``doc`` leads to, rebuilt through the engine
     (``rules`` overrides the game's rules, for tests). Raises ReplayError when an event
     does not follow."""
+    doc = plain(doc)
     opts = doc["table"]
     events: list[Event] = sorted(
         [*doc["before"], *(e for h in doc["hands"] for e in h["moves"])],
