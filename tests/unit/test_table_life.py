@@ -1075,3 +1075,9 @@ def test_a_practice_leaver_pays_nothing_and_a_rated_game_stays_rated_with_a_late
     rated = swept(do(life.leave, rated, "p1", NOW).table, NOW + WAIT).table
     assert rated.seats[1].occupant is not None and rated.seats[1].occupant.bot
     assert not rated.practice
+
+
+def test_an_unknown_computer_player_level_is_refused() -> None:
+    with pytest.raises(EngineError, match='unknown computer player level "expert"') as caught:
+        do(life.seat_bot, created(), 1, "p0", NOW, "expert")
+    assert caught.value.code == "bad_request"

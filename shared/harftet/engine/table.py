@@ -20,7 +20,7 @@ from .errors import (
 )
 from .moves import Move
 from .rules import Rules
-from .search import DEFAULT_BOT_LEVEL, BotLevel
+from .search import BOT_LEVELS, DEFAULT_BOT_LEVEL, BotLevel
 from .state import GameName, Occupant, Seat, Table
 
 TIMEOUTS_FOR_DISCONNECT = 3
@@ -214,6 +214,9 @@ def seat_bot(
     """The manager fills an empty seat with a computer player of ``level``."""
     if table.manager != player_id:
         raise NotManagerError("only the table manager can seat a computer player")
+    if level not in BOT_LEVELS:
+        choices = ", ".join(f'"{name}"' for name in BOT_LEVELS)
+        raise EngineError(f'unknown computer player level "{level}": choose {choices}')
     return sit(table, seat, bot_occupant(seat, level), now)
 
 
