@@ -7,7 +7,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from harftet.engine.errors import EngineError
+from harftet.api.messages import illegal_message, pick_language
+from harftet.engine.errors import EngineError, IllegalMoveError
 from harftet.identity import UnauthorizedError
 from harftet.service import BadRequestError, BannedError, BusyError, StaleVersionError
 from harftet.store.errors import NotFoundError
@@ -29,8 +30,13 @@ def _validation_message(error: ValidationError) -> str:
     return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")
 
 
-def error_response(error: Exception) -> tuple[int, dict[str, Any]]:
-    """The status and body for ``error``; unexpected errors are a plain 500."""
+def error_response(error: Exception, lang: str = "en") -> tuple[int, dict[str, Any]]:
+    """The status and body for ``error``; unexpected errors are a plain 500.
+
+    An ``illegal_move`` carries its ``reason`` and params (``meld``, ``pair``, ``word``,
+    ``tile`` …) and, for ``lang`` "tr", a Turkish ``message`` (English: the engine's own
+    wording). Use `language` to get ``lang`` from an ``Accept-Language`` header.
+    """
     extra: dict[str, Any] = {}
     if isinstance(error, ValidationError):
         status, code, message = 400, "bad_request", _validation_message(error)
@@ -49,6 +55,12 @@ def error_response(error: Exception) -> tuple[int, dict[str, Any]]:
         status, code, message = error.status, error.code, error.message
         if error.meld is not None:
             extra["meld"] = error.meld
+        if isinstance(error, IllegalMoveError):
+            reserved = ("code", "message", "reason")
+            extra |= {k: v for k, v in error.params.items() if k not in reserved}
+            extra["reason"] = error.reason
+            if lang == "tr":
+                message = illegal_message(error.reason, error.params, lang)
     elif isinstance(error, BusyError):
         status, code, message = 503, "busy", str(error)
     else:
@@ -57,6 +69,20 @@ def error_response(error: Exception) -> tuple[int, dict[str, Any]]:
     if isinstance(error, StaleVersionError):  # API.md: the body also carries the current view
         body["view"] = error.view
     return status, body
+
+
+def language(headers: Any) -> str:
+    """The reply language ("tr" or "en") for request ``headers`` (any case of Accept-Language)."""
+    if not headers:
+        return "en"
+    try:
+        items = headers.items()
+    except AttributeError:
+        return "en"
+    for name, value in items:
+        if isinstance(name, str) and name.lower() == "accept-language" and isinstance(value, str):
+            return pick_language(value)
+    return "en"
 
 
 def parse_json(body: str | None, *, limit: int) -> Any:
