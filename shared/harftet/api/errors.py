@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pydantic import ValidationError
 
+from harftet.api.body import BodyError, parse_body
 from harftet.api.messages import illegal_message, pick_language
 from harftet.engine.errors import EngineError, IllegalMoveError
 from harftet.identity import UnauthorizedError
 from harftet.service import BadRequestError, BannedError, BusyError, StaleVersionError
 from harftet.store.errors import NotFoundError
 
-
-class BodyError(Exception):
-    """The body is not a JSON object we can read (malformed, too large, not an object)."""
+__all__ = ["BodyError", "error_response", "language", "parse_json"]
 
 
 def _validation_message(error: ValidationError) -> str:
@@ -86,12 +84,8 @@ def language(headers: Any) -> str:
 
 
 def parse_json(body: str | None, *, limit: int) -> Any:
-    """The JSON value of a request body, or BodyError saying what is wrong with it."""
-    if body is None or body.strip() == "":
-        return {}
-    if len(body.encode()) > limit:
-        raise BodyError(f"the body is larger than {limit} bytes")
-    try:
-        return json.loads(body)
-    except (json.JSONDecodeError, RecursionError) as error:
-        raise BodyError(f"the body is not valid JSON: {error}") from error
+    """The JSON value of a request body, or BodyError saying what is wrong with it.
+
+    Kept for the handlers; `harftet.api.body.parse_body` enforces every input limit.
+    """
+    return parse_body(body, limit=limit)
