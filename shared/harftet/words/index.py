@@ -34,7 +34,7 @@ RANK = {ch: i for i, ch in enumerate(ORDER)}
 INDEX_PATH = os.path.join(os.path.dirname(DEFAULT_WORDS_PATH), "words.index.bin")
 """Where `python -m harftet.words.index` writes the default list's index (generated)."""
 
-_VERSION = 1
+_VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +42,9 @@ class Index:
     """An alphagram trie as parallel arrays; node 0 is the root.
 
     The edges of node n are ``starts[n]`` .. ``starts[n + 1] - 1``, in ascending letter rank:
-    ``letters[e]`` (a rank in `ORDER`) leads to node ``children[e]``. ``terminal[n]`` is the
+    ``letters[e]`` (a rank in `ORDER`) leads to node ``children[e]``. ``below[n]`` has bit r set
+    when some alphagram through n has letter rank r after n (prunes a walk that must still
+    find letters). ``terminal[n]`` is the
     group of words whose alphagram ends at n, or -1; group g is ``text[offsets[g]:offsets[g+1]]``
     (its words space-separated, then a newline). Arrays, not lists: loading stays a copy.
     """
@@ -50,6 +52,7 @@ class Index:
     starts: Sequence[int]
     letters: Sequence[int]
     children: Sequence[int]
+    below: Sequence[int]
     terminal: Sequence[int]
     text: str
     offsets: Sequence[int]
@@ -115,11 +118,17 @@ def build(words: Iterable[str]) -> Index:
             letters.append(rank)
             children.append(edges[rank])
         starts.append(len(letters))
+    below = [0] * len(kids)
+    for node in range(len(kids) - 1, -1, -1):  # children are numbered after their parent
+        bits = 0
+        for rank, child in kids[node].items():
+            bits |= (1 << rank) | below[child]
+        below[node] = bits
     offsets = [0]
     for g in groups:
         offsets.append(offsets[-1] + len(g) + 1)
     text = "".join(g + "\n" for g in groups)
-    return Index(starts, bytes(letters), children, terminal, text, offsets)
+    return Index(starts, bytes(letters), children, below, terminal, text, offsets)
 
 
 def _crc(path: str) -> int:
@@ -143,6 +152,7 @@ def dumps(index: Index, source_crc: int) -> bytes:
         array("i", index.starts).tobytes(),
         array("B", index.letters).tobytes(),
         array("i", index.children).tobytes(),
+        array("i", index.below).tobytes(),
         array("i", index.terminal).tobytes(),
         array("i", index.offsets).tobytes(),
         index.text.encode("utf-8"),
@@ -163,16 +173,16 @@ def loads(data: bytes, source_crc: int | None = None) -> Index | None:
     g = header["groups"]
     view = memoryview(raw)[end + 1 :]
     out: list[Sequence[int]] = []
-    for code, count in (("i", n + 1), ("B", m), ("i", m), ("i", n), ("i", g + 1)):
+    for code, count in (("i", n + 1), ("B", m), ("i", m), ("i", n), ("i", n), ("i", g + 1)):
         arr = array(code)
         size = arr.itemsize * count
         arr.frombytes(view[:size])
         view = view[size:]
         out.append(bytes(arr) if code == "B" else arr)
     text = str(view, "utf-8")
-    if len(text) != out[4][-1]:
+    if len(text) != out[5][-1]:
         return None
-    return Index(out[0], out[1], out[2], out[3], text, out[4])
+    return Index(out[0], out[1], out[2], out[3], out[4], text, out[5])
 
 
 def load(path: str = INDEX_PATH, words_path: str = DEFAULT_WORDS_PATH) -> Index | None:
