@@ -14,49 +14,60 @@ from harftet.engine.rules import MAX_HAND, MAX_SERIES
 from harftet.engine.state import Occupant, Placed, Seat, Table
 from harftet.engine.tiles import HARFTET_TILES, JOKER_IDS, TILE_COUNT
 
-_CANDIDATES: dict[int, tuple[list[str], list[str]]] = {}
+_CANDIDATES: dict[int, tuple[list[str], list[str], list[str]]] = {}
 
 
-def _candidates(words: Iterable[str]) -> tuple[list[str], list[str]]:
-    """Short words (3–5 letters, short ones first in weight) and the 2-letter words."""
+def _candidates(words: Iterable[str]) -> tuple[list[str], list[str], list[str]]:
+    """The 3-letter words, the 4–5-letter words and the 2-letter words, sorted."""
     key = id(words)
     if key not in _CANDIDATES:
         listed = sorted(words)
-        short = [w for w in listed if 3 <= len(w) <= 5]
+        threes = [w for w in listed if len(w) == 3]
+        longer = [w for w in listed if 4 <= len(w) <= 5]
         two = [w for w in listed if len(w) == 2]
-        _CANDIDATES[key] = (short, two)
+        _CANDIDATES[key] = (threes, longer, two)
     return _CANDIDATES[key]
 
 
-def _spell(
-    word: str, pool: list[int], rng: random.Random, joker_rate: float
-) -> list[Placed] | None:
-    """Tiles of ``pool`` spelling ``word`` (two-letter tiles where they fit, a joker now and
-    then), removed from the pool; None (pool unchanged) when it cannot."""
-    taken: list[Placed] = []
-    left = list(pool)
-    pos = 0
-    while pos < len(word):
-        two = word[pos : pos + 2]
-        double = next((t for t in left if HARFTET_TILES[t].letter == two), None)
-        if len(two) == 2 and double is not None and rng.random() < 0.7:
-            taken.append(Placed(double))
-            left.remove(double)
-            pos += 2
-            continue
-        single = next((t for t in left if HARFTET_TILES[t].letter == word[pos]), None)
-        joker = next((t for t in left if HARFTET_TILES[t].joker), None)
-        if joker is not None and (single is None or rng.random() < joker_rate):
-            taken.append(Placed(joker, word[pos]))
-            left.remove(joker)
-        elif single is not None:
-            taken.append(Placed(single))
-            left.remove(single)
-        else:
-            return None
-        pos += 1
-    pool[:] = left
-    return taken
+class _Pool:
+    """Free tiles by face (singles, two-letter tiles, jokers), for spelling words fast."""
+
+    def __init__(self, ids: list[int]) -> None:
+        self.faces: dict[str, list[int]] = {}
+        for t in ids:
+            tile = HARFTET_TILES[t]
+            self.faces.setdefault("?" if tile.joker else str(tile.letter), []).append(t)
+
+    def ids(self) -> list[int]:
+        return sorted(t for group in self.faces.values() for t in group)
+
+    def spell(self, word: str, rng: random.Random, joker_rate: float) -> list[Placed] | None:
+        """Tiles spelling ``word`` (two-letter tiles where they fit, a joker now and then),
+        taken from the pool; None (pool unchanged) when it cannot."""
+        taken: list[Placed] = []
+        faces = self.faces
+        pos = 0
+        while pos < len(word):
+            two = word[pos : pos + 2]
+            if len(two) == 2 and faces.get(two) and rng.random() < 0.7:
+                taken.append(Placed(faces[two].pop()))
+                pos += 2
+                continue
+            ch = word[pos]
+            if faces.get("?") and (not faces.get(ch) or rng.random() < joker_rate):
+                taken.append(Placed(faces["?"].pop(), ch))
+            elif faces.get(ch):
+                taken.append(Placed(faces[ch].pop()))
+            else:
+                self.give_back(taken)
+                return None
+            pos += 1
+        return taken
+
+    def give_back(self, placed: list[Placed]) -> None:
+        for p in placed:
+            tile = HARFTET_TILES[p.id]
+            self.faces.setdefault("?" if tile.joker else str(tile.letter), []).append(p.id)
 
 
 def random_position(
@@ -74,7 +85,7 @@ def random_position(
     ``melds`` real words on the series area (jokers among them at ``joker_rate``), up to
     ``pairs`` pairs when all 26 places are filled, the rest dealt to the others (≤ 22 each)
     and to the pile."""
-    short, two = _candidates(words)
+    all_threes, longer, two = _candidates(words)
     ids = list(range(TILE_COUNT))
     rng.shuffle(ids)
     mine, pool = ids[:hand], ids[hand:]
@@ -85,14 +96,19 @@ def random_position(
                 mine.append(pool.pop())
                 pool.append(j)
                 break
+    if melds >= MAX_SERIES:  # the table first, or 26 words rarely fit beside 22 tiles
+        pool, mine = ids, []
+    free = _Pool(pool)
     series: list[list[Placed]] = []
-    tries = 0
-    while len(series) < melds and tries < 4000 and pool:
-        tries += 1
-        w = short[rng.randrange(len(short))]
-        if len(w) > 3 and rng.random() < 0.6:
-            continue  # mostly 3-letter words: 26 of them fit beside a 22-tile hand
-        placed = _spell(w, pool, rng, joker_rate)
+    threes = list(all_threes)
+    rng.shuffle(threes)
+    step = 7919  # a prime: (start + i * step) % n visits every longer word once
+    start = rng.randrange(len(longer)) if longer else 0
+    picks = [longer[(start + i * step) % len(longer)] for i in range(min(60, len(longer)))]
+    for w in [*picks[: rng.randrange(0, 8)], *threes, *picks]:
+        if len(series) >= melds:
+            break
+        placed = free.spell(w, rng, joker_rate)
         if placed is not None:
             series.append(placed)
     pair_area: list[list[Placed]] = []
@@ -101,11 +117,15 @@ def random_position(
             if len(pair_area) >= pairs:
                 break
             w = two[rng.randrange(len(two))]
-            placed = _spell(w, pool, rng, joker_rate)
+            placed = free.spell(w, rng, joker_rate)
             if placed is not None and len(placed) == 2:
                 pair_area.append(placed)
             elif placed is not None:
-                pool.extend(p.id for p in placed)
+                free.give_back(placed)
+    pool = free.ids()
+    if melds >= MAX_SERIES:
+        rng.shuffle(pool)
+        mine, pool = pool[:hand], pool[hand:]
     seats = [Seat(occupant=Occupant(f"p{i}", f"Oyuncu {i}")) for i in range(players)]
     seats[seat].hand = mine
     others = [i for i in range(players) if i != seat]
