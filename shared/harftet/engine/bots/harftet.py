@@ -14,6 +14,7 @@ passes.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
+from functools import cache
 
 from harftet.engine.hand import legal_to_draw
 from harftet.engine.moves import Draw, Move, Pass
@@ -34,6 +35,7 @@ def _all_common(word: str) -> bool:
     return True
 
 
+@cache
 def common_words() -> Callable[[str], bool]:
     """``harftet.words.frequency.is_common`` (the dictionary helper's wordfreq ranking,
     generated at set-up), or every word while that module has not landed."""
