@@ -37,13 +37,18 @@ def _all_common(word: str) -> bool:
 
 @cache
 def common_words() -> Callable[[str], bool]:
-    """``harftet.words.frequency.is_common`` (the dictionary helper's wordfreq ranking,
-    generated at set-up), or every word while that module has not landed."""
+    """``harftet.words.frequency.is_common`` (wordfreq's ranking, generated at set-up with the
+    dictionary); every word counts as common, with a warning, if the ranking is missing."""
+    from harftet.words.frequency import FrequencyMissingError, is_common, ranks
+
     try:
-        from harftet.words.frequency import is_common  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:  # TODO: drop once harftet.words.frequency.is_common(word) is in main
+        ranks()
+    except FrequencyMissingError as e:
+        import warnings
+
+        warnings.warn(f"easy computer players accept every word: {e}", stacklevel=2)
         return _all_common
-    return is_common  # type: ignore[no-any-return,unused-ignore]
+    return is_common
 
 
 def endgame(table: Table, seat: int) -> bool:
