@@ -704,6 +704,7 @@ def best_lay(
     joker_value: int = 50,
     accept: Callable[[str], bool] | None = None,
     top: int = 8,
+    stats: dict[str, int] | None = None,
 ) -> Proposal | None:
     """The most valuable lay found for ``seat`` within ``budget_ms`` of work (anytime and
     deterministic: work is counted, not timed), or None when no lay adds a tile.
@@ -712,7 +713,8 @@ def best_lay(
     the one the table's rules check words with). The other keywords are the computer players'
     knobs: ``moves`` (subset of ``ALL_MOVES``), ``joker_value`` (what laying a joker is worth
     to the search; the proposal's ``shed`` always counts it 50), ``accept`` (a filter on the
-    words it may lay) and ``top`` (candidates kept per search).
+    words it may lay) and ``top`` (candidates kept per search). ``stats``, when given, gets
+    the work done (``units``) and whether the budget ran out (``exhausted``).
     """
     wl = word_list(words)
     search = _Search(
@@ -729,6 +731,9 @@ def best_lay(
         search.limit = search.units + 20_000  # pairs are cheap and always looked for
         with contextlib.suppress(_OutOfBudget):
             _pairs(search, state)
+    if stats is not None:
+        stats["units"] = search.units
+        stats["exhausted"] = int(search.exhausted)
     if not state.used:
         return None
     lay = Lay(tuple(tuple(m) for m in state.melds), tuple(tuple(p) for p in state.pairs))
