@@ -191,3 +191,23 @@ def test_the_engine_accepts_every_proposal_over_thousands_of_random_states() -> 
         accepted(table, 0, found, rules)
     assert counts["lays"] > 1500 and counts["full"] > 500 and counts["jokers"] > 500
     assert counts["pairs"] > 50, counts
+
+
+def test_the_index_file_round_trips_and_refuses_another_word_list() -> None:
+    from harftet.words import index
+
+    built = index.build(["ARK", "KAR", "ŞIK", "KIŞ", "ŞARKI", "EV"])
+    data = index.dumps(built, source_crc=123)
+    loaded = index.loads(data, source_crc=123)
+    assert loaded is not None and loaded.nodes == built.nodes
+    assert loaded.anagrams("RAK") == ["ARK", "KAR"] and loaded.anagrams("VE") == ["EV"]
+    assert loaded.anagrams("ŞIKA") == [] and loaded.anagrams("KIRAŞ") == ["ŞARKI"]
+    assert index.loads(data, source_crc=124) is None  # built from another list: stale
+
+
+def test_the_default_index_is_generated_beside_the_dictionary() -> None:
+    from harftet.words import index
+
+    loaded = index.load()  # `make dictionary` writes it; the search never builds it
+    assert loaded is not None and loaded.groups > 40_000
+    assert index.for_words(default_words()).anagrams("ŞIK") == ["KIŞ", "ŞIK"]

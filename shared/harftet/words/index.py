@@ -15,13 +15,11 @@ Stdlib only; the loader costs a few milliseconds of cold start (bench/bench_sear
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import zlib
 from array import array
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from harftet.words import DEFAULT_WORDS_PATH, WordList, default_words
 
@@ -34,10 +32,9 @@ RANK = {ch: i for i, ch in enumerate(ORDER)}
 INDEX_PATH = os.path.join(os.path.dirname(DEFAULT_WORDS_PATH), "words.index.bin")
 """Where `python -m harftet.words.index` writes the default list's index (generated)."""
 
-_VERSION = 2
+_VERSION = 3
 
 
-@dataclass(frozen=True, slots=True)
 class Index:
     """An alphagram trie as parallel arrays; node 0 is the root.
 
@@ -47,15 +44,28 @@ class Index:
     find letters). ``terminal[n]`` is the
     group of words whose alphagram ends at n, or -1; group g is ``text[offsets[g]:offsets[g+1]]``
     (its words space-separated, then a newline). Arrays, not lists: loading stays a copy.
+    A plain class (no dataclasses, no json here): importing this module stays nearly free.
     """
 
-    starts: Sequence[int]
-    letters: Sequence[int]
-    children: Sequence[int]
-    below: Sequence[int]
-    terminal: Sequence[int]
-    text: str
-    offsets: Sequence[int]
+    __slots__ = ("below", "children", "letters", "offsets", "starts", "terminal", "text")
+
+    def __init__(
+        self,
+        starts: Sequence[int],
+        letters: Sequence[int],
+        children: Sequence[int],
+        below: Sequence[int],
+        terminal: Sequence[int],
+        text: str,
+        offsets: Sequence[int],
+    ) -> None:
+        self.starts = starts
+        self.letters = letters
+        self.children = children
+        self.below = below
+        self.terminal = terminal
+        self.text = text
+        self.offsets = offsets
 
     @property
     def nodes(self) -> int:
@@ -145,10 +155,10 @@ def dumps(index: Index, source_crc: int) -> bytes:
         "nodes": index.nodes,
         "edges": len(index.letters),
         "groups": index.groups,
-        "byteorder": sys.byteorder,
+        "little": int(sys.byteorder == "little"),
     }
     parts = [
-        json.dumps(header).encode() + b"\n",
+        " ".join(f"{k}={v}" for k, v in header.items()).encode() + b"\n",
         array("i", index.starts).tobytes(),
         array("B", index.letters).tobytes(),
         array("i", index.children).tobytes(),
@@ -164,13 +174,14 @@ def loads(data: bytes, source_crc: int | None = None) -> Index | None:
     """Read what `dumps` wrote; None when it is of another version or another word list."""
     raw = data
     end = raw.index(b"\n")
-    header = json.loads(raw[:end])
-    if header.get("version") != _VERSION or header.get("byteorder") != sys.byteorder:
+    header = {k: int(v) for k, v in (kv.split(b"=") for kv in raw[:end].split())}
+    little = int(sys.byteorder == "little")
+    if header.get(b"version") != _VERSION or header.get(b"little") != little:
         return None
-    if source_crc is not None and header.get("source_crc") != source_crc:
+    if source_crc is not None and header.get(b"source_crc") != source_crc:
         return None
-    n, m = header["nodes"], header["edges"]
-    g = header["groups"]
+    n, m = header[b"nodes"], header[b"edges"]
+    g = header[b"groups"]
     view = memoryview(raw)[end + 1 :]
     out: list[Sequence[int]] = []
     for code, count in (("i", n + 1), ("B", m), ("i", m), ("i", n), ("i", n), ("i", g + 1)):
