@@ -547,3 +547,28 @@ def test_a_dry_run_over_the_websocket_is_answered_on_that_socket(
     finally:
         for player in players:
             player.close()
+
+
+def test_a_hint_over_http_is_a_lay_the_move_accepts(local_stack: str) -> None:
+    players, seated = seated_table(local_stack, "harftet", ["Ayşe", "Mehmet"], seed=11)
+    try:
+        table_id = seated["tableId"]
+        view = players[0].start(table_id)
+        mover = players[view["turn"]["seat"]]
+        hint = mover.http.get(f"/tables/{table_id}/hint")
+        assert hint.status_code == 200, hint.text
+        body = hint.json()
+        assert set(body) == {"version", "lay", "shed", "tiles"}
+        if body["lay"] is not None:
+            laid = mover.move(table_id, body["version"], {"type": "lay", **body["lay"]})
+            assert laid.status_code == 200, laid.text
+            assert not set(body["tiles"]) & {t["id"] for t in laid.json()["hand"]}
+        else:
+            assert body["shed"] == 0 and body["tiles"] == []
+        stranger = Player(local_stack, "Seyirci")
+        refused = stranger.http.get(f"/tables/{table_id}/hint")
+        stranger.close()
+        assert refused.status_code == 403 and refused.json()["error"]["code"] == "not_seated"
+    finally:
+        for player in players:
+            player.close()

@@ -1414,3 +1414,27 @@ def test_a_finished_game_replays_exactly_from_its_seed_deals_and_log(api, consum
     assert [e["type"] for e in first["moves"]].count("draw") == len(drawn)
     replayed = replay.play(doc)
     assert replayed.result == doc["result"] and replayed.status == "finished"
+
+
+def test_the_real_search_hints_a_harftet_lay_the_move_accepts_and_shows_nothing_hidden(api):
+    game = api.game(game="harftet")
+    player, view = api.turn(game)
+    other = next(p for p in game.players if p != player)
+    theirs = {t["id"] for t in api.view(other, game.table_id)["hand"]}
+    with api.unchanged(player, game.table_id):
+        reply = api("get-hint", token=player.token, tableId=game.table_id)
+    assert reply.status == 200, reply.body
+    hint = reply.body
+    mine = {t["id"]: t for t in view["hand"]}
+    assert api.tile_ids(hint) <= set(mine) | api.tile_ids(view["series"]) | api.tile_ids(
+        view["pairs"]
+    )
+    assert not (api.tile_ids(hint) | set(hint["tiles"])) & theirs
+    assert hint["lay"] is not None, "the seeded deal gives the first player a word"
+    assert set(hint["tiles"]) <= set(mine) and hint["shed"] == sum(
+        50 if mine[i].get("joker") else mine[i]["value"] for i in hint["tiles"]
+    )
+    body = {"version": hint["version"], "moveId": "hinted", "type": "lay", **hint["lay"]}
+    laid = api("move-lay", body=body, token=player.token, tableId=game.table_id)
+    assert laid.status == 200, laid.body
+    assert {t["id"] for t in laid.body["hand"]} == set(mine) - set(hint["tiles"])
