@@ -715,7 +715,7 @@ def test_a_move_body_that_is_not_one_json_move_under_64KB_is_400(api, body):
 
 
 # -- what players must never see ---------------------------------------------------------
-def test_no_response_ever_shows_another_seats_hand(api):
+def test_no_response_ever_shows_another_seats_hand(api, fake_search):
     game = api.game(seats=3)
     player, view = api.turn(game)
     move(api, "move-lay", player, game, view, "lay", **tiles(api, view))
@@ -736,7 +736,16 @@ def test_no_response_ever_shows_another_seats_hand(api):
             move(api, "move-lay", caller, game, current, "x", tile1=0, tile2=1, tile3=104),
             api("sit", token=caller.token, tableId=game.table_id, seat=0),
             api("list-waiting-tables", token=caller.token),
-        ]
+            api("list-open-tables", token=caller.token),
+            api("list-playing-tables", token=caller.token),
+            api("get-hint", token=caller.token, tableId=game.table_id),
+            api("get-log", token=caller.token, tableId=game.table_id, after=0),
+            api("get-replay", token=caller.token, tableId=game.table_id),
+            api("move-dry-run-draw", token=caller.token, tableId=game.table_id,
+                version=current["version"]),
+            api("move-dry-run-lay", token=caller.token, tableId=game.table_id,
+                version=current["version"], tile1=0, tile2=1, tile3=104),
+        ]  # fmt: skip
         allowed = hands.get(caller.id, set()) | on_table
         for reply in replies:
             assert api.tile_ids(reply.body) <= allowed, reply.raw
