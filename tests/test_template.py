@@ -36,6 +36,9 @@ ROUTES = {
     ("POST", "/tables/{tableId}/start"),
     ("POST", "/tables/{tableId}/continue"),
     ("POST", "/tables/{tableId}/moves"),
+    ("GET", "/tables/{tableId}/hint"),
+    ("GET", "/tables/{tableId}/log"),
+    ("GET", "/tables/{tableId}/replay"),
     ("GET", "/health"),
 }
 
@@ -324,7 +327,7 @@ def test_the_sweeper_runs_on_the_turn_sweep_schedule(template: dict[str, Any]) -
 
 def test_every_table_is_on_demand_backed_up_and_encrypted(template: dict[str, Any]) -> None:
     tables = _resources(template, "AWS::DynamoDB::Table")
-    assert set(tables) == {"TablesTable", "PlayersTable", "ConnectionsTable"}
+    assert set(tables) == {"TablesTable", "PlayersTable", "ConnectionsTable", "LogTable"}
     for name, table in tables.items():
         props = table["Properties"]
         assert props["BillingMode"] == "PAY_PER_REQUEST", name

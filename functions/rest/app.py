@@ -23,6 +23,7 @@ metrics = Metrics()
 app = APIGatewayRestResolver()
 service = default_service()
 SEAT = re.compile(r"[0-9]{1,2}")
+COUNT = re.compile(r"[0-9]{1,9}")
 
 
 def _reply(status: int, body: Any) -> Response:
@@ -57,6 +58,12 @@ def _seat(raw: str) -> int:
     return int(raw)
 
 
+def _count(name: str, raw: str | None) -> int:
+    if raw is None or not COUNT.fullmatch(raw):
+        raise BadRequestError(f"{name} must be a whole number, not '{(raw or '')[:16]}'")
+    return int(raw)
+
+
 @app.get("/health")
 def health() -> Response:
     return _reply(200, {"status": "ok"})
@@ -85,6 +92,9 @@ def create_table() -> Response:
         hands=r.hands,
         partners=r.partners,
         turn_seconds=r.turnSeconds,
+        hints=r.hints,
+        private=r.private,
+        bot_seconds=r.botSeconds,
         seed=r.seed,
     )
     metrics.add_metric(name="TablesCreated", unit=MetricUnit.Count, value=1)
@@ -94,10 +104,10 @@ def create_table() -> Response:
 @app.get("/tables")
 def lobby() -> Response:
     _caller()
-    status = app.current_event.get_query_string_value("status", "waiting")
-    if status != "waiting":
-        raise BadRequestError("the lobby lists waiting tables only: use status=waiting")
-    return _reply(200, {"tables": service.lobby()})
+    query = app.current_event.get_query_string_value
+    limit = _count("limit", query("limit", "50"))
+    page = service.lobby(query("status", "waiting") or "", limit, query("cursor", None))
+    return _reply(200, page)
 
 
 @app.get("/tables/<table_id>")
@@ -109,7 +119,8 @@ def get_table(table_id: str) -> Response:
 def sit(table_id: str, seat: str) -> Response:
     caller = _caller()
     request = SitDown.model_validate(_body())
-    return _reply(200, service.sit(caller, table_id, _seat(seat), bot=request.bot))
+    view = service.sit(caller, table_id, _seat(seat), bot=request.bot, level=request.level)
+    return _reply(200, view)
 
 
 @app.delete("/tables/<table_id>/seats/<seat>")
@@ -132,9 +143,29 @@ def move(table_id: str) -> Response:
     caller = _caller()
     request = MoveRequest.model_validate({"body": _body()})
     body = request.body
+    if body.dryRun:
+        return _reply(200, service.dry_run(caller, table_id, body.version, request.move()))
+    assert body.moveId is not None  # the model requires it for a real move
     view = service.move(caller, table_id, body.version, body.moveId, request.move())
     metrics.add_metric(name="Moves", unit=MetricUnit.Count, value=1)
     return _reply(200, view)
+
+
+@app.get("/tables/<table_id>/hint")
+def hint(table_id: str) -> Response:
+    return _reply(200, service.hint(_caller(), table_id))
+
+
+@app.get("/tables/<table_id>/log")
+def log(table_id: str) -> Response:
+    caller = _caller()
+    after = _count("after", app.current_event.get_query_string_value("after", "0"))
+    return _reply(200, service.events(caller, table_id, after))
+
+
+@app.get("/tables/<table_id>/replay")
+def replay(table_id: str) -> Response:
+    return _reply(200, service.replay(_caller(), table_id))
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)

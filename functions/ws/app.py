@@ -56,6 +56,11 @@ def _message(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
             lang = message["lang"]
         body = {k: v for k, v in message.items() if k not in ("action", "tableId", "lang")}
         request = MoveRequest.model_validate({"body": body})
+        if request.body.dryRun:  # answered to this connection only; nothing is stored
+            checked = service.dry_run(caller, target.tableId, request.body.version, request.move())
+            send(connection_id, {"type": "dryRun", **checked})
+            return OK
+        assert request.body.moveId is not None  # the model requires it for a real move
         service.move(
             caller,
             target.tableId,

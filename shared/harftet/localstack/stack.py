@@ -61,6 +61,7 @@ def handler_env(
         "TABLES_TABLE": tables["TablesTable"],
         "PLAYERS_TABLE": tables["PlayersTable"],
         "CONNECTIONS_TABLE": tables["ConnectionsTable"],
+        "LOG_TABLE": tables["LogTable"],
         "AWS_ENDPOINT_URL_DYNAMODB": dynamodb_endpoint,  # boto3 reads it for every DynamoDB client
         "AWS_DEFAULT_REGION": "us-east-1",
         "AWS_REGION": "us-east-1",
