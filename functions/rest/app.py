@@ -144,4 +144,5 @@ def move(table_id: str) -> Response:
 @traced
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    logger.append_keys(tableId=(event.get("pathParameters") or {}).get("tableId"))  # sam logs
     return app.resolve(event, context)
