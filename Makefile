@@ -8,7 +8,7 @@ DICT := shared/harftet/words/data/words.txt.gz
 PORT ?= 3000
 export SAM_CLI_TELEMETRY := 0
 
-.PHONY: run test lint typecheck dictionary bench sam-validate sam-build clean
+.PHONY: run test lint typecheck dictionary bench sam-validate sam-build ts-client clean
 
 run: $(VENV)/.installed $(DICT)
 	PORT=$(PORT) $(PY) -m harftet.localstack
@@ -40,7 +40,7 @@ $(VENV)/.installed: pyproject.toml
 $(DICT): $(VENV)/.installed shared/harftet/words/build.py shared/harftet/words/allow.txt shared/harftet/words/deny.txt
 	$(PY) -m harftet.words.build
 
-# dynalite: a second, independent DynamoDB implementation the store tests run against.
+# dynalite (a second DynamoDB for the store tests), the AsyncAPI parser, openapi-typescript, tsc.
 node_modules/.installed: package.json
 	npm install --no-audit --no-fund --loglevel=error
 	touch $@
@@ -56,6 +56,12 @@ $(SAM_VENV)/.installed:
 	test -x $(SAM_VENV)/bin/python || $(PYTHON) -m venv $(SAM_VENV)
 	$(SAM_VENV)/bin/pip install -q 'aws-sam-cli>=1.170,<2'
 	touch $@
+
+# TypeScript types for clients, from docs/openapi.json (clients/typescript/harftet.ts uses them).
+ts-client: node_modules/.installed
+	node_modules/.bin/openapi-typescript docs/openapi.json --default-non-nullable false \
+	  -o clients/typescript/generated/openapi.ts
+	node_modules/.bin/tsc --noEmit -p clients/typescript/tsconfig.json
 
 sam-validate: $(SAM_VENV)/.installed
 	$(SAM_VENV)/bin/sam validate --lint
