@@ -88,7 +88,8 @@ def test_sam_gives_every_function_the_local_stacks_tables_endpoints_and_secret_n
         env = function["resolved"]
         assert function["declared"] == sorted(_committed()[name]), f"{name}: names differ"
         assert all(env[v] != "" for v in function["declared"]), f"{name}: a variable is empty"
-        assert env["AWS_ENDPOINT_URL_DYNAMODB"] == env["AWS_ENDPOINT_URL_SSM"] == dynamodb
+        for service in ("DYNAMODB", "SSM", "SQS"):  # one moto server
+            assert env[f"AWS_ENDPOINT_URL_{service}"] == dynamodb, (name, service)
         assert env["WS_ENDPOINT"] == f"http://{DOCKER_HOST}:3000"
         assert env["TOKEN_SECRET_PARAM"] == secret_parameter_name(template)
         assert "TOKEN_SECRET" not in env  # the secret comes from the stack's SSM, never a file

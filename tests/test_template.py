@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -578,15 +579,23 @@ def test_every_table_throttling_is_alarmed(template: dict[str, Any]) -> None:
 
 
 def test_every_queue_and_stream_consumer_is_alarmed(template: dict[str, Any]) -> None:
-    """Work piling up: a queue's oldest message, a stream consumer's iterator age."""
+    """Work piling up or given up on: every queue's depth or age; a stream consumer's lag."""
     alarmed = _alarmed(template)
+    queue_metrics = {"ApproximateAgeOfOldestMessage", "ApproximateNumberOfMessagesVisible"}
     for name in _resources(template, "AWS::SQS::Queue"):
         queue = _dims(QueueName={"Fn::GetAtt": [name, "QueueName"]})
-        assert ("AWS/SQS", "ApproximateAgeOfOldestMessage", queue) in alarmed, name
+        assert {("AWS/SQS", m, queue) for m in queue_metrics} & alarmed, name
+    consumers = {
+        mapping["Properties"]["FunctionName"]["Ref"]
+        for mapping in _resources(template, "AWS::Lambda::EventSourceMapping").values()
+        if "StreamArn" in json.dumps(mapping["Properties"]["EventSourceArn"])
+    }
     for name, function in _resources(template, "AWS::Serverless::Function").items():
         triggers = {e["Type"] for e in (function["Properties"].get("Events") or {}).values()}
         if triggers & {"DynamoDB", "Kinesis"}:
-            assert ("AWS/Lambda", "IteratorAge", _dims(FunctionName={"Ref": name})) in alarmed
+            consumers.add(name)
+    for name in consumers:
+        assert ("AWS/Lambda", "IteratorAge", _dims(FunctionName={"Ref": name})) in alarmed, name
 
 
 def test_a_sweeper_that_fails_on_a_table_or_stops_running_is_alarmed(
@@ -609,7 +618,6 @@ def test_the_sweepers_per_table_failures_are_json_lines_the_metric_filter_matche
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """service.sweep logs through the stdlib; powertools' Logger (service harftet) formats it."""
-    import json
     import logging
 
     from aws_lambda_powertools import Logger
@@ -626,8 +634,6 @@ def test_the_sweepers_per_table_failures_are_json_lines_the_metric_filter_matche
 
 
 def test_the_dashboard_graphs_every_alarm(template: dict[str, Any]) -> None:
-    import json
-
     [dashboard] = _resources(template, "AWS::CloudWatch::Dashboard").values()
     body = dashboard["Properties"]["DashboardBody"]["Fn::Sub"]
     widgets = json.loads(re.sub(r"\$\{(\w+)\.Arn\}", r"\1", re.sub(r"\$\{AWS::\w+\}", "x", body)))

@@ -73,8 +73,9 @@ def env_vars(
             port=port, dynamodb_endpoint=dynamodb, tables=DEFAULT_TABLE_NAMES, overrides={}
         )
     known = {
+        "AWS_ENDPOINT_URL_SQS": dynamodb,  # moto serves DynamoDB, SSM and SQS on one port
         **stack,
-        "AWS_ENDPOINT_URL_SSM": stack["AWS_ENDPOINT_URL_DYNAMODB"],  # moto serves both
+        "AWS_ENDPOINT_URL_SSM": dynamodb,
         "TOKEN_SECRET_PARAM": secret_parameter_name(template),
         "SWEEP_WINDOW_SECONDS": _SWEEP_ONCE,
     }
