@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from harftet.localstack.lambda_events import FakeLambdaContext
 from harftet.store.schema import load_template
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
@@ -274,11 +275,9 @@ def test_a_websocket_message_arriving_base64_encoded_is_read_like_a_text_one(ws,
 
 
 def test_the_sweeper_takes_sams_scheduled_event(api, apps, sam_events, clock):
-    from conftest import LambdaContext  # tests/handlers/conftest.py (this folder's)
-
     game = api.game(turnSeconds=30)
     _, before = api.turn(game)
-    context = LambdaContext(function_name="harftet-SweeperFunction-1A2B3C4D")
+    context = FakeLambdaContext("harftet-SweeperFunction-1A2B3C4D", timeout_seconds=58)
     assert apps.sweeper.handler(copy.deepcopy(sam_events.scheduled), context) == {"swept": 0}
     clock.advance(31)
     assert apps.sweeper.handler(copy.deepcopy(sam_events.scheduled), context) == {"swept": 1}
