@@ -12,6 +12,7 @@ from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from harftet.api.errors import error_response, language, parse_json
+from harftet.api.events import body_text
 from harftet.api.models import MAX_BODY_BYTES, CreatePlayer, CreateTable, MoveRequest, SitDown
 from harftet.identity import Caller, bearer
 from harftet.observability import traced
@@ -45,7 +46,9 @@ def _not_found(_: Exception) -> Response:
 
 
 def _body() -> Any:
-    return parse_json(app.current_event.body, limit=MAX_BODY_BYTES)
+    return parse_json(
+        body_text(app.current_event.raw_event, limit=MAX_BODY_BYTES), limit=MAX_BODY_BYTES
+    )
 
 
 def _caller() -> Caller:
@@ -172,4 +175,5 @@ def replay(table_id: str) -> Response:
 @traced
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    logger.append_keys(tableId=(event.get("pathParameters") or {}).get("tableId"))  # sam logs
     return app.resolve(event, context)

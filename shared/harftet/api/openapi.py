@@ -190,6 +190,13 @@ ERRORS = {
     "429": "rate_limited",
 }
 
+# The move body's "type" → its schema (without a mapping, a discriminator's values are the
+# schema names, "DrawMove"...: what generated clients such as openapi-typescript then expect).
+MOVE_TYPES = {
+    t: f"#/components/schemas/{m}"
+    for t, m in [("draw", "DrawMove"), ("pass", "PassMove"), ("lay", "LayMove")]
+}
+
 PATH_PARAMETERS: dict[str, dict[str, Any]] = {
     "playerId": {"type": "string", "minLength": 1, "maxLength": 64},
     "tableId": {"type": "string", "minLength": 1, "maxLength": 64},
@@ -282,7 +289,7 @@ def document() -> dict[str, Any]:
 
     move_body: dict[str, Any] = {
         "oneOf": [ref(DrawMove), ref(PassMove), ref(LayMove)],
-        "discriminator": {"propertyName": "type"},
+        "discriminator": {"propertyName": "type", "mapping": MOVE_TYPES},  # else: schema names
     }
     error = ref(Error)
     paths: dict[str, Any] = {}
