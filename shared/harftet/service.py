@@ -40,7 +40,7 @@ Change = Callable[[Table, float], Outcome]
 BOT_MOVES_PER_CALL = 400
 LOBBY_STATUSES = ("waiting", "open", "playing")
 LOBBY_LIMIT = 50
-REPLAY_EVENTS = 100_000  # a game's whole log (an 21-hand game logs a few thousand)
+REPLAY_EVENTS = 100_000  # a game's whole log (a 21-hand game logs a few thousand)
 MAX_WAITING_TABLES = 3  # per manager: one guest's burst must not fill the lobby
 
 
