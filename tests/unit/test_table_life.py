@@ -1081,3 +1081,14 @@ def test_an_unknown_computer_player_level_is_refused() -> None:
     with pytest.raises(EngineError, match='unknown computer player level "expert"') as caught:
         do(life.seat_bot, created(), 1, "p0", NOW, "expert")
     assert caught.value.code == "bad_request"
+
+
+def test_a_computer_player_whose_turn_runs_out_is_played_for_but_never_drops_out() -> None:
+    table = do(apply_move, bot_table(), 0, Draw(), NOW + 1).table
+    for _ in range(4):  # nobody gives the sweep a computer player: the timer plays for it
+        assert table.turn_seat == 1
+        table = time_out(table)
+        table = do(apply_move, table, 0, Draw(), table.recent[-1]["at"] + 1).table
+    chair = table.seats[1]
+    assert chair.occupant is not None and chair.connected and chair.timeouts == 0
+    assert table.status == "playing"

@@ -470,11 +470,14 @@ def _time_out(table: Table, now: float, rules: Rules | None = None) -> Outcome:
     outcome = hand.apply_move(table, seat, hand.forced_move(table), now, forced=True, rules=rules)
     new = outcome.table
     chair = new.seats[seat]
+    occupant = chair.occupant
+    if occupant is None or occupant.bot:  # a computer player never drops out
+        return changed(new, list(outcome.effects))
     chair.timeouts += 1
-    if chair.timeouts >= TIMEOUTS_FOR_DISCONNECT and chair.connected and chair.occupant:
+    if chair.timeouts >= TIMEOUTS_FOR_DISCONNECT and chair.connected:
         chair.connected = False
         chair.disconnected_at = now
-        note(new, now, "disconnect", seat, playerId=chair.occupant.player_id, reason="timeouts")
+        note(new, now, "disconnect", seat, playerId=occupant.player_id, reason="timeouts")
     return changed(new, list(outcome.effects))
 
 
