@@ -928,6 +928,12 @@ def test_a_move_the_engine_refuses_from_a_computer_player_becomes_the_timer_s_mo
     out = do(life.sweep, table, NOW + 2, lambda t, s: lay(meld(RUN)))
     assert out is not None and kinds(out) == ["draw"] and out.table.turn_seat == 0
 
+    def broken(t: Table, s: int) -> Any:
+        raise RuntimeError("the search fell over")
+
+    out = do(life.sweep, table, NOW + 2, broken)
+    assert out is not None and kinds(out) == ["draw"] and out.table.turn_seat == 0
+
 
 def test_a_sweep_applies_one_due_event_at_a_time_earliest_first() -> None:
     table = started(players=3)

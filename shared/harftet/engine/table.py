@@ -455,11 +455,13 @@ def bot_occupant(seat: int, level: BotLevel = DEFAULT_BOT_LEVEL) -> Occupant:
 
 
 def _bot_move(table: Table, seat: int, bot: Bot, now: float, rules: Rules | None) -> Outcome:
-    """The computer player's move, through the one move path; a move the engine refuses is
-    replaced by what the turn timer would play (a draw if allowed, else a pass)."""
+    """The computer player's move, through the one move path. A move the engine refuses —
+    or a computer player that fails to find one — is replaced by what the turn timer would
+    play (a draw if allowed, else a pass): a broken search must never stop a table."""
     try:
-        return hand.apply_move(table, seat, bot(table, seat), now, rules=rules)
-    except EngineError:
+        move = bot(table, seat)
+        return hand.apply_move(table, seat, move, now, rules=rules)
+    except Exception:  # see above
         return hand.apply_move(table, seat, hand.forced_move(table), now, rules=rules)
 
 
