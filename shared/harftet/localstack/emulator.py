@@ -410,10 +410,17 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        loaded = await asyncio.gather(*(run_in_threadpool(f.warm) for f in emulator.functions))
-        for fn, ok in zip(emulator.functions, loaded, strict=True):
-            if not ok:
-                log.warning("%s: %s did not load; see the error above", fn.spec.name, fn.spec.path)
+        async def warm(functions: list[LambdaFunction]) -> None:
+            loaded = await asyncio.gather(*(run_in_threadpool(f.warm) for f in functions))
+            for fn, ok in zip(functions, loaded, strict=True):
+                if not ok:
+                    log.warning("%s: %s did not load; see the above", fn.spec.name, fn.spec.path)
+
+        # What a client calls is warm before /health says ready; the event sources' functions
+        # warm meanwhile (they are invoked once something is stored or due).
+        behind = [f for f in (emulator.fanout, emulator.timer) if f is not None]
+        warming = asyncio.create_task(warm(behind))
+        await warm([f for f in emulator.functions if f not in behind])
         emulator.started = True
         tasks = [asyncio.create_task(emulator.sweep_forever())] if emulator.sweeper else []
         targets = {"fanout": emulator.fanout, "timer": emulator.timer}
@@ -424,6 +431,7 @@ def create_app(
         try:
             yield
         finally:
+            warming.cancel()
             for task in tasks:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
