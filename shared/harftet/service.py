@@ -279,7 +279,7 @@ class Service:
         player's move) — only while the table is still at ``version`` when one is given."""
         return self._write(
             table_id,
-            lambda t, now: timing.due_event(t, now, bot=timing.bot_player) or Outcome(t),
+            lambda t, now: timing.due_event(t, now, bots=True) or Outcome(t),
             only_at=version,
         )
 
