@@ -2,9 +2,9 @@
 table's stream — pushed to each open connection as its own player's view, its log events
 appended, its next timer scheduled — whoever wrote it, even if that writer died right after.
 
-Records of one table that arrive in one batch are published once, at the newest version, so
-a connection never gets an older version after a newer one (Lambda hands a shard's batches to
-one invocation at a time, in order).
+Records of one table that arrive in one batch are pushed once, at the newest version, so a
+connection never gets an older version after a newer one (Lambda hands a shard's batches to
+one invocation at a time, in order); the log gets the events of every version.
 """
 
 from __future__ import annotations
@@ -74,16 +74,13 @@ def changes_from_stream(event: dict[str, Any]) -> list[Change]:
     return changes
 
 
-def newest_per_table(changes: Iterable[Change]) -> dict[str, tuple[Change, str]]:
-    """Table id → (its newest change, the sequence number of its oldest record)."""
-    found: dict[str, tuple[Change, str]] = {}
+def by_table(changes: Iterable[Change]) -> dict[str, list[Change]]:
+    """Table id → its changes in the batch, oldest version first (each version once)."""
+    found: dict[str, dict[int, Change]] = {}
     for change in changes:
-        table_id = change.stored.table.table_id
-        if table_id not in found:
-            found[table_id] = (change, change.sequence)
-        elif change.stored.version > found[table_id][0].stored.version:
-            found[table_id] = (change, found[table_id][1])
-    return found
+        versions = found.setdefault(change.stored.table.table_id, {})
+        versions.setdefault(change.stored.version, change)
+    return {table_id: [v[n] for n in sorted(v)] for table_id, v in found.items()}
 
 
 class Publisher:
@@ -104,23 +101,23 @@ class Publisher:
 
     # -- the stream --------------------------------------------------------------------
     def publish(self, changes: Iterable[Change]) -> Published:
-        """Publish the newest version of each table; a table that fails is reported in
-        ``failed`` (its records are retried), the others are published all the same."""
-        newest = newest_per_table(changes)
+        """Publish each table's batch: every version's events to the log, the newest version
+        to the connections and the timers. A table that fails is reported in ``failed`` (its
+        records are retried), the others are published all the same."""
+        tables = by_table(changes)
         result = Published()
-        if not newest:
+        if not tables:
             return result
 
-        def one(item: tuple[Change, str]) -> tuple[int, list[str]] | str:
-            change, first = item
+        def one(versions: list[Change]) -> tuple[int, list[str]] | str:
             try:
-                return self._publish_one(change.stored)
+                return self._publish_one(versions)
             except Exception:
-                table_id = change.stored.table.table_id
+                table_id = versions[0].stored.table.table_id
                 logger.exception("publishing a table failed", extra={"tableId": table_id})
-                return first
+                return min(versions, key=lambda c: int(c.sequence or 0)).sequence
 
-        items = list(newest.values())
+        items = list(tables.values())
         if len(items) == 1:
             outcomes = [one(items[0])]
         else:
@@ -135,16 +132,18 @@ class Publisher:
                 result.gone += outcome[1]
         return result
 
-    def _publish_one(self, stored: StoredTable) -> tuple[int, list[str]]:
-        """Push, then schedule the next timer, then append the log; (posts, gone ids)."""
+    def _publish_one(self, versions: list[Change]) -> tuple[int, list[str]]:
+        """Push the newest, schedule its next timer, append every version's events;
+        (posts, gone ids)."""
+        stored = versions[-1].stored
         table = stored.table
         pushed, gone = self._push(stored)
         due = timing.next_due(table)
         if due is not None and self.timers is not None:
             self.timers.schedule(Timer(table.table_id, stored.version, due), self.service.clock())
-        events = getattr(table, "recent", None)
+        events = [event for change in versions for event in change.stored.table.recent]
         if events and self.log is not None:
-            self.log.append(table.table_id, list(events))
+            self.log.append(table.table_id, events)
         return pushed, gone
 
     def _push(self, stored: StoredTable) -> tuple[int, list[str]]:

@@ -254,7 +254,9 @@ def live(service, dynamodb):
     def pump():
         return stream.deliver(lambda event: publisher.publish(changes_from_stream(event)))
 
-    return SimpleNamespace(publisher=publisher, pump=pump, timers=timers, stream=stream)
+    return SimpleNamespace(
+        publisher=publisher, pump=pump, timers=timers, stream=stream, log=publisher.log
+    )
 
 
 def test_every_stored_change_reaches_each_connection_as_its_own_players_view(service, outbox, live):
@@ -433,3 +435,16 @@ def test_a_table_holds_at_most_200_connections(service, clock):
     with pytest.raises(TooManyConnectionsError):
         service.connect(spectator, table_id, "one-too-many")
     assert service.connection("one-too-many") is None
+
+
+def test_each_stored_version_appends_its_own_events_to_the_log_once_per_seq(service, live):
+    table_id, callers = full_table(service, seats=2)
+    live.pump()
+    mover, view = turn_player(service, table_id, callers)
+    service.move(mover, table_id, view["version"], "d", Draw())
+    live.pump()
+    events = [e for t, batch in live.log.appended if t == table_id for e in batch]
+    seqs = [e["seq"] for e in events]
+    assert seqs == list(range(1, len(seqs) + 1))  # every event once, in order, none missing
+    assert [e["type"] for e in events][-2:] == ["start", "draw"]
+    assert events[-1]["seat"] == callers.index(mover) and "tile" not in events[-1]
