@@ -370,3 +370,17 @@ def test_every_sample_websocket_event_names_its_route_and_connection(api):
             assert json.loads(event["body"])["action"] == name
         if kind == "CONNECT":
             assert event["queryStringParameters"] == {"token": "T", "tableId": "t"}
+
+
+def test_a_fifth_socket_of_one_player_on_a_table_is_refused_and_not_remembered(
+    api, ws, dynamodb, table_names
+):
+    game = api.game()
+    guest = game.players[1]
+    for n in range(4):
+        assert connect(ws, guest, game.table_id, f"tab{n}") == OK
+    answer = connect(ws, guest, game.table_id, "tab4")
+    assert answer["statusCode"] == 429
+    assert stored_connection(dynamodb, table_names, "tab4") is None
+    assert connect(ws, game.players[0], game.table_id, "owner") == OK  # others still may
+    assert len(connections_of(dynamodb, table_names, game.table_id)) == 5
