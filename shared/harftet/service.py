@@ -18,6 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from botocore.exceptions import ClientError
+
 from harftet import timing
 from harftet.engine import hand
 from harftet.engine import table as life
@@ -37,6 +39,16 @@ logger = logging.getLogger(__name__)
 
 Change = Callable[[Table, float], Outcome]
 WriteStatus = Literal["committed", "replayed", "unchanged"]
+# DynamoDB's answers that mean "try again later" (after botocore's own retries): 503 busy.
+TRANSIENT = {
+    "ProvisionedThroughputExceededException",
+    "ThrottlingException",
+    "RequestLimitExceeded",
+    "TransactionConflictException",
+    "TransactionInProgressException",
+    "InternalServerError",
+    "ServiceUnavailable",
+}
 # API.md "WebSocket": beyond these a connect is refused.
 MAX_PLAYER_CONNECTIONS = 4
 MAX_TABLE_CONNECTIONS = 200
@@ -332,6 +344,22 @@ class Service:
         stores it. A lost race is retried from the item DynamoDB returned; BusyError after
         ``retries``.
         """
+        try:
+            return self._write_once(table_id, change, expected_version, move_key, viewer, only_at)
+        except ClientError as error:  # still throttled (or failing) after the SDK's retries
+            if error.response.get("Error", {}).get("Code") in TRANSIENT:
+                raise BusyError("the table is too busy right now: try again") from error
+            raise
+
+    def _write_once(
+        self,
+        table_id: str,
+        change: Change | None,
+        expected_version: int | None,
+        move_key: str | None,
+        viewer: str | None,
+        only_at: int | None,
+    ) -> Written:
         status: WriteStatus = "unchanged"
         stored: StoredTable | None = None
         for _ in range(self.retries):

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 # Explicit rather than the SDK's defaults: standard mode retries throttling and 5xx with
 # backoff, 4 attempts in all; a request never waits on a dead socket for long.
 DYNAMODB_CONFIG = Config(
-    retries={"mode": "standard", "max_attempts": 4},
+    retries={"mode": "standard", "total_max_attempts": 4},
     connect_timeout=2,
     read_timeout=5,
     max_pool_connections=32,

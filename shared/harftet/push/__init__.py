@@ -18,7 +18,7 @@ WORKERS = 32
 CLIENT_CONFIG: dict[str, Any] = {
     "connect_timeout": 1,
     "read_timeout": 2,
-    "retries": {"mode": "standard", "max_attempts": 3},
+    "retries": {"mode": "standard", "total_max_attempts": 3},
     "max_pool_connections": WORKERS,
 }
 
