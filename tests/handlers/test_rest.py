@@ -1013,31 +1013,38 @@ def events_of(api, player, table_id, after=0):
     return reply.body["events"]
 
 
+def _last_seq(api, player, table_id):
+    """Where the table's log stands now (the stream has already logged the game's set-up)."""
+    return max((e["seq"] for e in events_of(api, player, table_id)), default=0)
+
+
 def test_the_log_lists_events_after_seq_oldest_first_to_anyone_who_may_view(api, service):
     game = api.game()
     spectator = api.player("Seyirci")
-    assert events_of(api, spectator, game.table_id) == []
+    base = _last_seq(api, spectator, game.table_id)
+    assert [e["type"] for e in events_of(api, spectator, game.table_id)][:1] == ["sit"]
     logged = [
-        {"seq": 3, "at": 3.0, "hand": 1, "seat": 1, "type": "pass"},
-        {"seq": 1, "at": 1.0, "hand": 1, "seat": None, "type": "start"},
-        {"seq": 2, "at": 2.0, "hand": 1, "seat": 0, "type": "lay", "tiles": [4, 5, 6]},
+        {"seq": base + 3, "at": 3.0, "hand": 1, "seat": 1, "type": "pass"},
+        {"seq": base + 1, "at": 1.0, "hand": 1, "seat": None, "type": "start"},
+        {"seq": base + 2, "at": 2.0, "hand": 1, "seat": 0, "type": "lay", "tiles": [4, 5, 6]},
     ]
     service.log.append(game.table_id, logged)
     service.log.append(game.table_id, logged[:1])  # delivered twice: stored once
-    every = events_of(api, spectator, game.table_id)
-    assert [e["seq"] for e in every] == [1, 2, 3] and every[1]["tiles"] == [4, 5, 6]
-    assert [e["seq"] for e in events_of(api, game.players[0], game.table_id, 1)] == [2, 3]
-    assert events_of(api, game.players[1], game.table_id, 3) == []
+    every = events_of(api, spectator, game.table_id, base)
+    assert [e["seq"] for e in every] == [base + 1, base + 2, base + 3]
+    assert every[1]["tiles"] == [4, 5, 6]
+    later = events_of(api, game.players[0], game.table_id, base + 1)
+    assert [e["seq"] for e in later] == [base + 2, base + 3]
+    assert events_of(api, game.players[1], game.table_id, base + 3) == []
 
 
 def test_the_log_never_says_what_was_drawn(api, service):
     game = api.game()
-    service.log.append(
-        game.table_id,
-        [{"seq": 1, "at": 1.0, "hand": 1, "seat": 0, "type": "draw", "tile": 17, "tiles": [17]}],
-    )
-    [event] = events_of(api, game.players[1], game.table_id)
-    assert event == {"seq": 1, "at": 1.0, "hand": 1, "seat": 0, "type": "draw"}
+    base = _last_seq(api, game.players[1], game.table_id)
+    drawn = {"seq": base + 1, "at": 1.0, "hand": 1, "seat": 0, "type": "draw", "tile": 17}
+    service.log.append(game.table_id, [{**drawn, "tiles": [17]}])
+    [event] = events_of(api, game.players[1], game.table_id, base)
+    assert event == {"seq": base + 1, "at": 1.0, "hand": 1, "seat": 0, "type": "draw"}
 
 
 @pytest.mark.parametrize("after", ["-1", "x", "1.5", "9" * 12, ""])
