@@ -20,10 +20,17 @@ from .tiles import TILE_COUNT, hand_value
 FINISH_PENALTY = -50
 
 
+def shuffled(seed: int, hand_number: int) -> list[int]:
+    """The 106 tile ids in the order hand ``hand_number`` of a game with ``seed`` deals them:
+    14 to each seat in seat order, the rest the pile (drawn from its end)."""
+    ids = list(range(TILE_COUNT))
+    random.Random(f"{seed}:{hand_number}").shuffle(ids)
+    return ids
+
+
 def deal(table: Table, now: float) -> None:
     """Start hand ``table.hand_number`` on ``table`` (changed in place: pass a clone)."""
-    ids = list(range(TILE_COUNT))
-    random.Random(f"{table.seed}:{table.hand_number}").shuffle(ids)
+    ids = shuffled(table.seed, table.hand_number)
     n = len(table.seats)
     for i, seat in enumerate(table.seats):
         seat.hand = ids[i * DEAL_SIZE : (i + 1) * DEAL_SIZE]
