@@ -84,6 +84,15 @@ def check_finished(record: Game, players: int, hands: int, partners: bool) -> No
     assert [r.hand for r in table.hand_results] == list(range(1, hands + 1))
     penalties = [s.penalty for s in table.seats]
     assert penalties == [sum(r.penalties[i] for r in table.hand_results) for i in range(players)]
+    for r in table.hand_results:  # the racks turned over: what each penalty counts
+        rules = rules_of(table.game)
+        assert sorted(r.left) == list(range(players))
+        assert [-50 if i == r.finisher else hand_penalty(r.left[i], rules) for i in r.left] == (
+            r.penalties
+        )
+    assert table.recent[-1]["type"] == "gameEnd" and table.recent[-1]["points"] == (
+        table.result["points"] if table.result else None
+    )
     multiplier = rules_of(table.game).multiplier
     score = partner_points if partners else ranking_points
     points = score(penalties, hands, multiplier)
