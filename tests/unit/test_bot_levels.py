@@ -156,6 +156,7 @@ def test_a_kastet_hint_asks_the_kastet_search_with_the_hidden_tiles_left_out(
     (visible,) = seen
     assert visible.seats[2].hand == table.seats[2].hand and visible.series == table.series
     assert visible.pile == [] and all(s.hand == [] for i, s in enumerate(visible.seats) if i != 2)
+    assert visible.seed == 0 != table.seed
     assert table.pile and all(s.hand for s in table.seats)  # the table itself is untouched
 
 
