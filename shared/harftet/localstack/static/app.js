@@ -251,7 +251,7 @@ function setView(v, force = false) {
   S.rack = D.syncRack(S.rack, hand);
   const kept = !!(S.draft && S.draft.dirty && D.fits(S.draft, v));
   if (!kept) {
-    if (S.draft && S.draft.dirty) notify(t("notice.draftReset"), "info");
+    if (S.draft && S.draft.dirty && !S.busy) notify(t("notice.draftReset"), "info");
     S.draft = D.fromView(v);
     S.validity.clear();
     S.errMeld = null;
@@ -647,9 +647,13 @@ async function sendMove(type, extra = {}) {
   const body = { version: v.version, moveId: newMoveId(), type, ...extra };
   try {
     const view = await api.move(v.tableId, body);
-    S.draft = null;
     S.sel = null;
-    setView(view, true);
+    if (view.version > S.view.version) {
+      S.draft = null; // start the next arrangement from the table as it now stands
+      setView(view, true);
+    } else if (!D.fits(S.draft, S.view) || type === "lay") {
+      resetDraft(); // a push already brought this view or a newer one
+    }
     clearNotice();
   } catch (e) {
     if (e.code === "stale_version" && e.view) {
@@ -735,6 +739,7 @@ function render() {
   renderMe();
   const v = S.view;
   if (!v || $("#table").hidden) return;
+  $("#table").dataset.version = v.version;
   $("#table-h").textContent = t("table.title", { game: t(`game.${v.game}`) });
   $("#table-status").textContent = statusText(v);
   $("#btn-start").hidden = !(isManager() && v.status === "waiting");
@@ -742,9 +747,7 @@ function render() {
   $("#btn-continue").hidden = !(isManager() && v.status === "paused");
   $("#btn-leave").textContent = mySeat() == null || v.status === "finished" ? t("btn.lobby") : t("btn.leave");
   $("#invite").hidden = !(v.private && v.status === "waiting");
-  $("#mute").textContent = S.muted ? "🔇" : "🔔";
-  $("#mute").setAttribute("aria-label", S.muted ? t("btn.unmute") : t("btn.mute"));
-  $("#mute").setAttribute("aria-pressed", String(S.muted));
+  $("#mute").textContent = S.muted ? t("btn.unmute") : t("btn.mute");
 
   const me = mySeat() ?? 0;
   const n = v.seats.length;

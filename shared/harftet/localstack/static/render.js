@@ -101,7 +101,7 @@ export function seatEl(v, s, i, { me, pos, isManager, names, onSit, onBot, onRem
       h("span", { class: "name" }, names[i]),
       me === i ? h("span", { class: "badge you" }, t("seat.you")) : null,
       isMgr ? h("span", { class: "badge mgr", title: t("seat.manager") }, t("seat.manager")) : null,
-      s.bot ? h("span", { class: "badge bot" }, s.level ? `${t("seat.bot")} · ${t(`level.${s.level}`)}` : t("seat.bot")) : null));
+      s.bot && (s.level || s.name) ? h("span", { class: "badge bot" }, s.level ? t(`level.${s.level}`) : t("seat.bot")) : null));
     if (started) {
       kids.push(h("div", { class: "seat-meta" },
         h("span", { class: "count" }, h("span", { class: "tiles" }, String(s.tiles ?? "–")), ` ${t("rack.count", { n: "" }).trim()}`),
