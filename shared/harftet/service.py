@@ -274,7 +274,7 @@ class Service:
         """The table with the timed events that are due now applied (lazy enforcement)."""
         for _ in range(self.retries):
             stored = self.tables.get(table_id)
-            outcome = life.sweep(stored.table, self.clock())
+            outcome = life.sweep_all(stored.table, self.clock())
             if outcome is None:
                 return stored
             try:

