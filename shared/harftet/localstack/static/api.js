@@ -9,14 +9,15 @@ export class ApiError extends Error {
     this.reason = e.reason;
     this.meld = e.meld;
     this.word = e.word;
-    this.params = { ...(e.params || {}), ...pick(e, ["meld", "word", "tile"]) };
+    this.params = { ...(e.params || {}), ...rest(e) };
     this.view = body && body.view;
   }
 }
 
-function pick(o, keys) {
+// An illegal_move's params sit beside code, message and reason (meld, pair, word, tile, kind …).
+function rest(o) {
   const out = {};
-  for (const k of keys) if (o[k] != null) out[k] = o[k];
+  for (const [k, v] of Object.entries(o)) if (!["code", "message", "reason", "params"].includes(k) && v != null) out[k] = v;
   return out;
 }
 

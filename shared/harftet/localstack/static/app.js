@@ -41,7 +41,7 @@ function notify(message, kind = "error") {
 function clearNotice() { $("#notice").hidden = true; }
 
 async function attempt(fn) {
-  try { await fn(); } catch (e) { if (e.status !== 401) notify(errorText(e)); }
+  try { await fn(); } catch (e) { if (e.status !== 401) notify(errorText(e, tileName)); }
 }
 
 async function guarded(fn) {
@@ -123,7 +123,10 @@ async function openLobby() {
 async function loadLobby(more = false) {
   const tab = S.lobbyTab;
   let data;
-  try { data = await api.lobby(tab, more ? S.lobbyCursor : null); } catch (e) { if (e.status !== 401) notify(errorText(e)); return; }
+  try { data = await api.lobby(tab, more ? S.lobbyCursor : null); } catch (e) {
+    if (e.code === "bad_request" && tab !== "waiting") data = { tables: [], cursor: null }; // a server that lists waiting tables only
+    else { if (e.status !== 401) notify(errorText(e, tileName)); return; }
+  }
   if (tab !== S.lobbyTab) return;
   const tables = (data && data.tables) || [];
   S.lobbyCursor = data && data.cursor;
@@ -371,7 +374,8 @@ function openEnd(kind, result) {
   $("#end-h").textContent = kind === "game" ? t("end.game.h") : t("end.hand.h", { n: result.hand });
   const parts = kind === "game" ? gameEndEl(v, names, S.playerId) : handEndEl(v, result, names);
   if (kind === "game" && v.handResults && v.handResults.length) {
-    parts.unshift(...handEndEl(v, v.handResults[v.handResults.length - 1], names).slice(0, 3));
+    // Places first, then how the last hand ended (its leftover tiles), then the score table.
+    parts.splice(parts.length - 1, 0, ...handEndEl(v, v.handResults[v.handResults.length - 1], names).slice(0, 3));
   }
   $("#end-body").replaceChildren(...parts);
   const buttons = kind === "game" || finished
@@ -380,6 +384,8 @@ function openEnd(kind, result) {
     : [h("button", { type: "button", class: "primary", onclick: () => dlg.close() }, t("end.next"))];
   $("#end-actions").replaceChildren(...buttons);
   if (!dlg.open) dlg.showModal();
+  dlg.scrollTop = 0;
+  $("#end-h").focus();
 }
 
 /** Rematch: a new table like this one, the computer players seated again at their levels. */
@@ -409,6 +415,16 @@ function rackTiles() {
   const byId = new Map((S.view.hand || []).map((x) => [x.id, x]));
   return S.rack.filter((id) => !used.has(id) && byId.has(id)).map((id) => byId.get(id));
 }
+/** A tile named as players see it ("K", "mavi 7"), for error messages. */
+function tileName(id) {
+  const v = S.view;
+  const all = v ? [...v.series.flat(), ...v.pairs.flat(), ...(v.hand || [])] : [];
+  const tile = all.find((x) => x.id === id);
+  if (!tile) return `#${id}`;
+  if (tile.joker) return t("tile.joker");
+  return tile.letter != null ? tile.letter : `${t(`color.${tile.color}`)} ${tile.number}`;
+}
+
 function lastTiles() {
   const last = S.view && S.view.last;
   return new Set(last && last.type === "lay" ? last.tiles || [] : []);
@@ -626,7 +642,7 @@ async function hint() {
     if (e.status === 404 || e.status === 405 || e.code === "hints_off") {
       S.hints = false;
       renderActions();
-      if (e.code === "hints_off") notify(errorText(e), "info");
+      if (e.code === "hints_off") notify(errorText(e, tileName), "info");
       return;
     }
     throw e;
@@ -663,7 +679,7 @@ async function sendMove(type, extra = {}) {
       S.errMeld = e.meld ?? e.params.meld ?? null;
       if (S.errMeld != null) S.validity.set(`series:${S.errMeld}`, "invalid");
       render();
-      notify(errorText(e));
+      notify(errorText(e, tileName));
     } else throw e;
   }
 }

@@ -364,18 +364,29 @@ const STRINGS = {
 const REASONS = {
   tr: {
     not_a_word: "{word} sözlükte yok",
-    not_in_hand: "Bu taş elinde değil",
-    table_tile_missing: "Yerdeki taşların hepsi yerde kalmalı",
+    meld_too_short: "Seride en az 3 taş olmalı",
+    "meld_too_short:word": "{word} çok kısa: seri sözcüğü en az 3 harf olmalı",
+    not_in_hand: "{tile} elinde yok",
+    table_tile_missing: "{tile} yerdeydi: yerdeki taş ele dönmez",
     nothing_added: "Elinden en az bir taş eklemelisin",
     too_many_series: "Seri alanında en çok {max} seri olur",
-    pairs_closed: "Çift alanı ancak 26 seri yerdeyken açılır",
-    pair_frozen: "Yerdeki çiftler değiştirilemez",
-    bad_meld: "{meld}. seri geçerli bir per değil",
-    bad_pair: "Bu çift geçerli değil",
-    must_draw_or_lay: "Pas geçmeden önce taş çek ya da yere aç",
-    hand_full: "Elinde 22 taş var: taş çekemezsin",
-    pile_empty: "Yerde çekilecek taş kalmadı",
+    pairs_closed: "Çift alanı ancak {max} seri yerdeyken açılır",
+    pair_frozen: "{tile} çift alanında: çiftler yerinden oynamaz",
+    pair_from_series: "{tile} seri alanında: çift elden açılır",
+    bad_meld: "Geçerli bir per değil: aynı renkte sıralı sayılar ya da aynı sayının farklı renkleri",
+    "bad_meld:run": "Sıralı değil: sayılar birer artmalı, 1 yalnız başta olur",
+    "bad_meld:set": "Grup değil: her renk bir kez olmalı",
+    bad_pair: "Geçersiz çift: iki aynı taş ya da iki taşlık bir sözcük",
+    "bad_pair:size": "Çift tam iki taştır",
+    "bad_pair:different": "Çift iki aynı taştan olur",
+    must_draw_or_lay: "Taş çek ya da yere aç: açmadan pas ancak 22 taşla ya da deste bitince olur",
+    already_laid: "Bu sıra açtın: artık taş çekemezsin, pas geç",
+    hand_full: "Elinde {max} taş var: taş çekemezsin, aç ya da pas geç",
+    pile_empty: "Deste bitti: aç ya da pas geç",
     joker_face: "Önce her jokerin yüzünü seç",
+    joker_face_missing: "Jokerin yerine geçtiği taşı seç",
+    bad_joker_face: "Joker böyle bir taşın yerine geçemez",
+    duplicate_tile: "{tile} iki kez kullanılmış",
     pair_full: "Bir çift tam iki taştır",
     table_tile: "Yerdeki taşlar herkesindir: ele geri dönmez",
     not_your_turn: "Sıra sende değil",
@@ -393,21 +404,34 @@ const REASONS = {
     unauthorized: "Oturumun geçersiz",
     network: "Sunucuya ulaşılamıyor",
     illegal_move: "Bu hamle kurallara uymuyor",
+    "where:meld": "{meld}. seri: ",
+    "where:pair": "{pair}. çift: ",
   },
   en: {
     not_a_word: "{word} is not in the dictionary",
-    not_in_hand: "That tile is not in your hand",
-    table_tile_missing: "Every tile on the table must stay on the table",
+    meld_too_short: "A series meld needs at least 3 tiles",
+    "meld_too_short:word": "{word} is too short: a series word needs at least 3 letters",
+    not_in_hand: "{tile} is not in your hand",
+    table_tile_missing: "{tile} was on the table: table tiles never return to a hand",
     nothing_added: "Add at least one tile from your hand",
     too_many_series: "The series area holds at most {max} melds",
-    pairs_closed: "The pair area opens only while 26 series stand",
-    pair_frozen: "Pairs on the table never change",
-    bad_meld: "Series {meld} is not a valid meld",
-    bad_pair: "That pair is not valid",
-    must_draw_or_lay: "Draw or lay before you pass",
-    hand_full: "You hold 22 tiles: you cannot draw",
-    pile_empty: "The pile is empty",
+    pairs_closed: "The pair area opens only while {max} series stand",
+    pair_frozen: "{tile} is in the pair area: pairs never move",
+    pair_from_series: "{tile} is in the series area: pairs are laid from your hand",
+    bad_meld: "Not a meld: a run of one colour or a set of one number",
+    "bad_meld:run": "Not a run: numbers rise by one, and 1 is low only",
+    "bad_meld:set": "Not a set: each colour may appear once",
+    bad_pair: "Not a pair: two identical tiles, or a word of exactly 2 tiles",
+    "bad_pair:size": "A pair is exactly two tiles",
+    "bad_pair:different": "A pair is two identical tiles",
+    must_draw_or_lay: "Draw or lay: you may pass without laying only with 22 tiles or an empty pile",
+    already_laid: "You laid this turn: you may not draw now, pass instead",
+    hand_full: "You hold {max} tiles: lay or pass",
+    pile_empty: "The pile is empty: lay or pass",
     joker_face: "Choose every joker's face first",
+    joker_face_missing: "Choose what the joker stands for",
+    bad_joker_face: "A joker cannot stand for that",
+    duplicate_tile: "{tile} is used twice",
     pair_full: "A pair is exactly two tiles",
     table_tile: "Tiles on the table belong to everyone: they never go back to a hand",
     not_your_turn: "It is not your turn",
@@ -425,6 +449,8 @@ const REASONS = {
     unauthorized: "Your session is no longer valid",
     network: "The server cannot be reached",
     illegal_move: "That move breaks the rules",
+    "where:meld": "Series {meld}: ",
+    "where:pair": "Pair {pair}: ",
   },
 };
 
@@ -449,17 +475,22 @@ export function t(key, params) {
   return fill(s, params);
 }
 
-/** A player-facing sentence for an API error body's `error` (or a DraftError). */
-export function errorText(e) {
+/**
+ * A player-facing sentence for an API error (or a DraftError), from its `reason` or `code` and
+ * params; `tileName(id)` says a tile as players see it. An unknown reason falls back to the
+ * server's message, which follows Accept-Language.
+ */
+export function errorText(e, tileName = (id) => `#${id}`) {
   const table = REASONS[lang];
-  const params = { ...(e.params || {}) };
-  if (e.meld != null && params.meld == null) params.meld = e.meld;
-  if (params.meld != null) params.meld = Number(params.meld) + 1;
-  if (e.word && !params.word) params.word = e.word;
-  const key = e.reason && table[e.reason] ? e.reason : e.code;
-  if (key === "not_a_word" && !params.word) return lang === "tr" ? "Bu kelime sözlükte yok" : "That word is not in the dictionary";
-  if (table[key]) return fill(table[key], { max: 26, ...params });
-  return e.message || table.illegal_move;
+  const params = { max: 26, ...(e.params || {}) };
+  for (const k of ["meld", "pair", "word", "tile", "kind", "max", "count"]) if (e[k] != null && e.params?.[k] == null) params[k] = e[k];
+  const where = ["meld", "pair"].map((k) => (Number.isInteger(params[k]) ? fill(table[`where:${k}`], { [k]: params[k] + 1 }) : "")).join("");
+  if (params.tile != null) params.tile = tileName(params.tile);
+  const reason = e.reason || e.code;
+  const text = table[`${reason}:${params.kind}`] || table[reason];
+  if (reason === "not_a_word" && !params.word) return where + (lang === "tr" ? "Bu kelime sözlükte yok" : "That word is not in the dictionary");
+  if (!text && e.reason && e.message) return e.message; // a reason this client does not know yet
+  return where + fill(text || table.illegal_move, params);
 }
 
 export const COLOR_MARKS = { red: "●", yellow: "▲", blue: "■", black: "◆" }; // colour is never the only cue
