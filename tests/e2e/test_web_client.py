@@ -91,6 +91,7 @@ class Tab:
         size: tuple[int, int] = DESKTOP,
         seed: int | None = None,
         context: Any = None,
+        path: str = "",
     ):
         self.base_url = base_url
         self.context = context or browser.new_context(
@@ -101,7 +102,9 @@ class Tab:
         self.errors: list[str] = []
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
-        self.page.on("dialog", lambda d: d.accept())
+        self.dialogs: list[str] = []
+        self.answer_dialogs = True
+        self.page.on("dialog", self._dialog)
         options: dict[str, Any] = {**PACE, **({"seed": seed} if seed is not None else {})}
         if options:
             # The test's own deal and pace: the create body gains a seed (test mode) and no
@@ -113,18 +116,25 @@ class Tab:
                 return route.continue_(post_data=json.dumps(body))
 
             self.page.route(re.compile(r"/tables$"), create)
-        self.page.goto(f"{base_url}/play/")
+        self.page.goto(f"{base_url}/play/{path}")
+
+    def _dialog(self, dialog: Any) -> None:
+        self.dialogs.append(dialog.message)
+        if self.answer_dialogs:
+            dialog.accept()
+        else:
+            dialog.dismiss()
 
     @property
     def size(self) -> tuple[int, int]:
         vp = self.page.viewport_size
         return vp["width"], vp["height"]
 
-    def sign_in(self, name: str) -> None:
+    def sign_in(self, name: str, screen: str = "#lobby") -> None:
         page = self.page
         page.get_by_label("Adın").fill(name)
         page.get_by_role("button", name="Misafir olarak oyna").click()
-        expect(page.locator("#lobby")).to_be_visible()
+        expect(page.locator(screen)).to_be_visible()
         expect(page.locator("#me-name")).to_have_text(name)
         expect(page.locator("#me-rating")).to_have_text(re.compile(r"^\d+$"))
 
@@ -514,6 +524,7 @@ def test_two_people_at_one_table_each_see_only_their_own_rack(
     table.get_by_role("button", name="2. koltuğa otur").click()
     expect(guest.page.locator("#table")).to_be_visible()
     expect(host.seat(1)).to_contain_text("Çağrı")  # pushed over the WebSocket, no refresh
+    expect(host.page.locator("#log")).to_contain_text("Çağrı oturdu")
 
     host.start()
     expect(guest.rack()).to_have_count(14)  # the guest learns of the start by push too
@@ -526,9 +537,40 @@ def test_two_people_at_one_table_each_see_only_their_own_rack(
         assert not shown & other, "a tab shows tiles of the other player's hand"
     guest.shot("guest")
     host.shot("host")
-    assert host.unexpected_errors() == [] and guest.unexpected_errors() == []
-    host.close()
-    guest.close()
+
+    # A third person follows the game from the table's link: seats and table, no rack at all.
+    watcher = Tab(browser, local_stack, PHONE, path=f"#t={host.table_id()}")
+    watcher.sign_in("İzleyici", screen="#table")
+    expect(watcher.seat(0)).to_contain_text("Zeynep")
+    expect(watcher.seat(1).locator(".tiles")).to_have_text("14")
+    expect(watcher.page.locator("#dock")).to_be_hidden()
+    shown = watcher.page.locator("[data-id]").evaluate_all(IDS)
+    assert not {int(x) for x in shown} & (mine | theirs)
+    watcher.shot("watcher")
+    for tab in (host, guest, watcher):
+        assert tab.unexpected_errors() == [], tab.errors
+        tab.close()
+
+
+def test_drawing_asks_before_it_throws_a_draft_away(local_stack: str, browser: Any) -> None:
+    tab = Tab(browser, local_stack, PHONE)
+    tab.sign_in("Selin")
+    tab.create_table("kastet", seats=2, bots=True)
+    tab.start()
+    tab.wait_for_my_turn_or_end()
+    build_by_taps(tab, [tab.rack_tiles()[0][0]])
+    tab.answer_dialogs = False
+    tab.button("Taş çek").click()
+    assert tab.dialogs == ["Taslağın silinecek. Yine de taş çekilsin mi?"]
+    expect(tab.rack()).to_have_count(13)  # nothing drawn, the draft is still there
+    expect(tab.page.locator("#draft-flag")).to_be_visible()
+    tab.answer_dialogs = True
+    tab.button("Taş çek").click()
+    expect(tab.rack()).to_have_count(15)
+    expect(tab.page.locator("#draft-flag")).to_be_hidden()
+    expect(tab.page.locator("#rack .tile.fresh")).to_have_count(1)
+    assert tab.unexpected_errors() == [], tab.errors
+    tab.close()
 
 
 def test_a_closed_tab_comes_back_to_its_seat(local_stack: str, browser: Any) -> None:

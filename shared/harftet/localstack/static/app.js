@@ -262,7 +262,8 @@ function setView(v, force = false) {
   }
   if (v.hints === false) S.hints = false;
   if (old && old.status !== "finished" && v.status === "finished") refreshMe();
-  if (v.last) addLog([v.last]);
+  if (v.last && S.logOn && S.logSeq != null && v.last.seq > S.logSeq + 1) loadLog(); // fill the gap
+  else if (v.last) addLog([v.last]);
   else if (old && v.version > old.version + 1) loadLog();
   turnCue(old, v);
   maybeShowEnd(old, v);
@@ -437,6 +438,7 @@ function change(fn) {
     const next = fn(S.draft);
     S.draft = D.inferFaces(next, S.view.game);
     S.errMeld = null;
+    if ($("#notice").classList.contains("error")) clearNotice(); // the refusal was about the old draft
   } catch (e) {
     if (e instanceof D.DraftError) notify(errorText({ code: e.code, params: e.params }));
     else throw e;
@@ -512,6 +514,7 @@ function newMeld(area) {
 }
 
 function resetDraft() {
+  clearNotice();
   S.draft = D.fromView(S.view);
   S.sel = null;
   S.errMeld = null;
