@@ -573,6 +573,42 @@ def test_drawing_asks_before_it_throws_a_draft_away(local_stack: str, browser: A
     tab.close()
 
 
+def drag(tab: Tab, source: Any, target: Any, fraction: float) -> None:
+    """Drag `source` with the pointer and drop it at `fraction` of `target`'s width."""
+    a, b = source.bounding_box(), target.bounding_box()
+    assert a is not None and b is not None
+    mouse = tab.page.mouse
+    mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    mouse.down()
+    x, y = b["x"] + b["width"] * fraction, b["y"] + b["height"] / 2
+    mouse.move(x, y, steps=8)
+    mouse.up()
+
+
+def test_quick_play_seats_you_against_the_computer_and_the_rack_is_yours_to_order(
+    local_stack: str, browser: Any
+) -> None:
+    tab = Tab(browser, local_stack, PHONE)
+    tab.sign_in("Kemal")
+    tab.page.get_by_label("Oyun").first.select_option("kastet")
+    tab.page.get_by_role("button", name="Hemen oyna").click()
+    expect(tab.page.locator("#table")).to_be_visible()
+    expect(tab.page.locator(".seat.me")).to_contain_text("Kemal")
+    expect(tab.rack()).not_to_have_count(0)
+
+    # Drag the first rack tile onto the right half of the last: it becomes the last.
+    before = [i for i, _ in tab.rack_tiles()]
+    drag(tab, tab.rack().first, tab.rack().last, 0.8)
+    after = [i for i, _ in tab.rack_tiles()]
+    assert after == before[1:] + before[:1], (before, after)
+    # And back onto the left half of the (new) first: it is first again.
+    drag(tab, tab.rack().last, tab.rack().first, 0.2)
+    assert [i for i, _ in tab.rack_tiles()] == before
+    tab.shot("quick-play")
+    assert tab.unexpected_errors() == [], tab.errors
+    tab.close()
+
+
 def test_a_closed_tab_comes_back_to_its_seat(local_stack: str, browser: Any) -> None:
     tab = Tab(browser, local_stack, PHONE)
     tab.sign_in("Deniz")
