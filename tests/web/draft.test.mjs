@@ -174,3 +174,23 @@ test("rule constants come from the view when it carries them", () => {
   assert.deepEqual(D.rules(null), { maxSeries: 26, handLimit: 22 });
   assert.deepEqual(D.rules({ limits: { maxSeries: 20, handLimit: 18 } }), { maxSeries: 20, handLimit: 18 });
 });
+
+test("a word built from the hand survives a lay by someone else; a rearranged table word cannot", () => {
+  const table = [L("E"), L("V")];
+  const hand = [L("K"), L("İ"), L("M"), L("A")];
+  const v = view([table], hand);
+  let d = D.newMeld(D.fromView(v), "series");
+  for (const t of hand.slice(0, 3)) d = D.addToActive(d, t.id, hand);
+  const other = [L("O"), L("L"), L("T")];
+  const next = { ...v, series: [table, other] };
+  const { draft, lost } = D.rebase(d, next);
+  assert.equal(lost, false);
+  assert.deepEqual(draft.series.map((m) => D.meldWord(m)), ["EV", "OLT", "KİM"]);
+  assert.ok(draft.dirty && D.fits(draft, next));
+
+  const moved = D.place(D.fromView(v), hand[3].id, { area: "series", mi: 0, at: 0 }, hand);
+  const after = D.rebase(moved, next);
+  assert.equal(after.lost, true);
+  assert.deepEqual(after.draft.series.map((m) => D.meldWord(m)), ["EV", "OLT"]);
+  assert.equal(after.draft.dirty, false);
+});

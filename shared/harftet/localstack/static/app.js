@@ -254,11 +254,13 @@ function setView(v, force = false) {
   S.rack = D.syncRack(S.rack, hand);
   const kept = !!(S.draft && S.draft.dirty && D.fits(S.draft, v));
   if (!kept) {
-    if (S.draft && S.draft.dirty && !S.busy) notify(t("notice.draftReset"), "info");
-    S.draft = D.fromView(v);
+    const moved = S.draft && S.draft.dirty && v.status === "playing" && sameHand ? D.rebase(S.draft, v) : null;
+    if (moved && moved.lost && !S.busy) notify(t(moved.draft.dirty ? "notice.draftPart" : "notice.draftReset"), "info");
+    S.draft = moved ? moved.draft : D.fromView(v);
     S.validity.clear();
     S.errMeld = null;
     if (S.sel != null && !D.locate(S.draft, S.sel) && !hand.some((x) => x.id === S.sel)) S.sel = null;
+    if (moved && moved.draft.dirty) scheduleDryRun();
   }
   if (v.hints === false) S.hints = false;
   if (old && old.status !== "finished" && v.status === "finished") refreshMe();
@@ -670,8 +672,8 @@ async function sendMove(type, extra = {}) {
     if (view.version > S.view.version) {
       S.draft = null; // start the next arrangement from the table as it now stands
       setView(view, true);
-    } else if (!D.fits(S.draft, S.view) || type === "lay") {
-      resetDraft(); // a push already brought this view or a newer one
+    } else {
+      resetDraft(); // a push already brought this view or a newer one; the move used the draft up
     }
     clearNotice();
   } catch (e) {

@@ -222,6 +222,33 @@ export function fits(d, view) {
   return [...d.series.flat(), ...d.pairs.flat()].every((e) => !e.fromHand || hand.has(e.id));
 }
 
+/**
+ * Carry a draft over to a new view of the table (someone else laid meanwhile): the melds built
+ * only from the player's hand tiles that are still in hand move over; rearrangements of table
+ * melds cannot (the table they were made on is gone). Returns {draft, lost}.
+ */
+export function rebase(d, view) {
+  if (fits(d, view)) return { draft: d, lost: false };
+  const n = fromView(view);
+  const hand = new Set((view.hand || []).map((t) => t.id));
+  const onTable = new Set([...view.series.flat(), ...view.pairs.flat()].map((t) => t.id));
+  let lost = false;
+  for (const area of ["series", "pairs"]) {
+    for (const meld of d[area]) {
+      const own = meld.length && meld.every((e) => e.fromHand);
+      if (own && meld.every((e) => hand.has(e.id) && !onTable.has(e.id))) n[area].push(meld.slice());
+      else if (meld.some((e) => e.fromHand) || (!own && area === "series" && changedFrom(meld, view))) lost = true;
+    }
+  }
+  n.dirty = n.series.length > view.series.length || n.pairs.length > 0;
+  return { draft: n, lost };
+}
+
+function changedFrom(meld, view) {
+  const key = meld.map((e) => e.id).join(",");
+  return !view.series.some((m) => m.map((t) => t.id).join(",") === key);
+}
+
 /** A Harftet meld as the word it spells ("?" for a joker without a face). */
 export function meldWord(meld) {
   return meld.map((e) => (e.tile.joker ? (typeof e.as === "string" ? e.as : "?") : e.tile.letter ?? "")).join("");
