@@ -6,15 +6,16 @@ PY := $(VENV)/bin/python
 SAM_VENV := .venv-sam
 DICT := shared/harftet/words/data/words.txt.gz
 FREQ := shared/harftet/words/data/frequency.txt.gz
+INDEX := shared/harftet/words/data/words.index.bin
 PORT ?= 3000
 export SAM_CLI_TELEMETRY := 0
 
 .PHONY: run test lint typecheck dictionary bench sam-validate sam-build clean
 
-run: $(VENV)/.installed $(DICT) $(FREQ)
+run: $(VENV)/.installed $(DICT) $(FREQ) $(INDEX)
 	PORT=$(PORT) $(PY) -m harftet.localstack
 
-test: $(VENV)/.installed $(DICT) $(FREQ) node_modules/.installed $(SAM_VENV)/.installed chromium
+test: $(VENV)/.installed $(DICT) $(FREQ) $(INDEX) node_modules/.installed $(SAM_VENV)/.installed chromium
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
@@ -27,9 +28,9 @@ lint: $(VENV)/.installed
 typecheck: $(VENV)/.installed
 	$(VENV)/bin/mypy
 
-dictionary: $(DICT) $(FREQ)
+dictionary: $(DICT) $(FREQ) $(INDEX)
 
-bench: $(VENV)/.installed $(DICT) $(FREQ) node_modules/.installed
+bench: $(VENV)/.installed $(DICT) $(FREQ) $(INDEX) node_modules/.installed
 	$(PY) -m bench
 
 $(VENV)/.installed: pyproject.toml
@@ -41,6 +42,10 @@ $(VENV)/.installed: pyproject.toml
 # One run writes both: the word list and its frequency ranking (grouped target, GNU make ≥ 4.3).
 $(DICT) $(FREQ) &: $(VENV)/.installed shared/harftet/words/build.py shared/harftet/words/allow.txt shared/harftet/words/deny.txt
 	$(PY) -m harftet.words.build
+
+# The computer player's search index, built with the dictionary (never on a first search).
+$(INDEX): $(DICT) shared/harftet/words/index.py
+	$(PY) -m harftet.words.index
 
 # dynalite: a second, independent DynamoDB implementation the store tests run against.
 node_modules/.installed: package.json
@@ -64,7 +69,7 @@ sam-validate: $(SAM_VENV)/.installed
 
 # The python3.12 runtime needs a python3.12 on PATH (no Docker here). Under pyenv, expose the
 # newest installed 3.12 next to the current version; elsewhere, install Python 3.12.
-sam-build: $(SAM_VENV)/.installed $(DICT) $(FREQ)
+sam-build: $(SAM_VENV)/.installed $(DICT) $(FREQ) $(INDEX)
 	py312=$$(pyenv versions --bare 2>/dev/null | grep -E '^3\.12(\.[0-9]+)?$$' | sort -V | tail -n 1); \
 	if [ -n "$$py312" ]; then export PYENV_VERSION="$$(pyenv version-name):$$py312"; fi; \
 	$(SAM_VENV)/bin/sam build

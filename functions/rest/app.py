@@ -11,7 +11,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from harftet.api.errors import error_response, parse_json
+from harftet.api.errors import error_response, language, parse_json
 from harftet.api.models import MAX_BODY_BYTES, CreatePlayer, CreateTable, MoveRequest, SitDown
 from harftet.identity import Caller, bearer
 from harftet.observability import traced
@@ -31,7 +31,7 @@ def _reply(status: int, body: Any) -> Response:
 
 @app.exception_handler(Exception)
 def _error(error: Exception) -> Response:
-    status, body = error_response(error)
+    status, body = error_response(error, language(app.current_event.headers))
     if status >= 500:
         logger.exception("unexpected error")
     return _reply(status, body)

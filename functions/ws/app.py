@@ -7,7 +7,7 @@ from typing import Any
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from harftet.api.errors import BodyError, error_response, parse_json
+from harftet.api.errors import BodyError, error_response, language, parse_json
 from harftet.api.models import MAX_BODY_BYTES, MoveRequest, WsMove
 from harftet.identity import Caller, UnauthorizedError
 from harftet.observability import traced
@@ -38,6 +38,7 @@ def _message(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
     """Handle one client message; rejections are answered on the socket."""
     send = service.send
     assert send is not None
+    lang = language(event.get("headers"))  # a socket's messages carry no headers on AWS
     try:
         message = parse_json(event.get("body"), limit=MAX_BODY_BYTES)
         action = message.get("action") if isinstance(message, dict) else None
@@ -51,7 +52,9 @@ def _message(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
             raise UnauthorizedError("this connection is not registered: reconnect")
         caller = Caller(str(connection["playerId"]), "")
         target = WsMove.model_validate({k: message.get(k) for k in ("action", "tableId")})
-        body = {k: v for k, v in message.items() if k not in ("action", "tableId")}
+        if message.get("lang") in ("tr", "en"):  # so a socket can ask for its language
+            lang = message["lang"]
+        body = {k: v for k, v in message.items() if k not in ("action", "tableId", "lang")}
         request = MoveRequest.model_validate({"body": body})
         service.move(
             caller,
@@ -62,7 +65,7 @@ def _message(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
             on_replay=lambda view: send(connection_id, {"type": "table", "view": view}),
         )
     except Exception as error:  # every rejection is answered on the socket
-        status, payload = error_response(error)
+        status, payload = error_response(error, lang)
         if status >= 500:
             logger.exception("unexpected error")
         send(connection_id, {"type": "error", **payload})

@@ -6,25 +6,23 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
     StrictBool,
     StrictInt,
     StringConstraints,
+    WithJsonSchema,
     model_validator,
 )
 
+from harftet.api.names import NAME_SCHEMA, check_name
 from harftet.engine.moves import Draw, Lay, Move, Pass
 from harftet.engine.state import Placed
 
 MAX_BODY_BYTES = 64 * 1024
-Name = Annotated[
-    str,
-    StringConstraints(
-        strip_whitespace=True, min_length=1, max_length=32, pattern=r"^[^\x00-\x1f\x7f]+$"
-    ),
-]
+Name = Annotated[str, AfterValidator(check_name), WithJsonSchema(NAME_SCHEMA)]  # API.md, Identity
 MoveId = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[\w.:-]+$")]
 TileId = Annotated[StrictInt, Field(ge=0, le=105)]
 

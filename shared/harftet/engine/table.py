@@ -19,7 +19,8 @@ from .errors import (
     WrongStatusError,
 )
 from .moves import Move
-from .search import DEFAULT_BOT_LEVEL, BotLevel
+from .rules import Rules
+from .search import BOT_LEVELS, DEFAULT_BOT_LEVEL, BotLevel
 from .state import GameName, Occupant, Seat, Table
 
 TIMEOUTS_FOR_DISCONNECT = 3
@@ -193,7 +194,7 @@ def sit(table: Table, seat: int, occupant: Occupant, now: float) -> Outcome:
         new.manager = pid  # a table left to computer players gets a manager
     if back:
         chair.original_fate = None  # the dropped original player takes the seat back
-        note(new, now, "reconnect", seat, playerId=pid)
+        _note_sit(new, now, "reconnect", seat, occupant)
         _resume_if_complete(new, now)
     elif not _in_game(new):
         _note_sit(new, now, "sit", seat, occupant)
@@ -213,6 +214,9 @@ def seat_bot(
     """The manager fills an empty seat with a computer player of ``level``."""
     if table.manager != player_id:
         raise NotManagerError("only the table manager can seat a computer player")
+    if level not in BOT_LEVELS:
+        choices = ", ".join(f'"{name}"' for name in BOT_LEVELS)
+        raise EngineError(f'unknown computer player level "{level}": choose {choices}')
     return sit(table, seat, bot_occupant(seat, level), now)
 
 
@@ -391,11 +395,13 @@ def _timed(table: Table) -> list[tuple[float, int, int]]:
     return events
 
 
-def sweep(table: Table, now: float, bot: Bot | None = None) -> Outcome | None:
+def sweep(
+    table: Table, now: float, bot: Bot | None = None, *, rules: Rules | None = None
+) -> Outcome | None:
     """Apply the ONE event due earliest at ``now`` — a turn timeout, a grace end, a wait end,
     or (with ``bot``) the move ``bot(table, seat)`` of the computer player in turn — so each
     is its own stored change; None when nothing is due. Without ``bot``, computer-player
-    moves are left to the caller."""
+    moves are left to the caller. ``rules`` overrides the game's rules (tests)."""
     events = _timed(table)
     due_bot = bot_due(table) if bot is not None else None
     if due_bot is not None and table.turn_seat is not None:
@@ -405,10 +411,10 @@ def sweep(table: Table, now: float, bot: Bot | None = None) -> Outcome | None:
         return None
     _, kind, seat = ready[0]
     if kind == _TIMEOUT:
-        return _time_out(table, now)
+        return _time_out(table, now, rules)
     if kind == _BOT:
         assert bot is not None
-        return _bot_move(table, seat, bot, now)
+        return _bot_move(table, seat, bot, now, rules)
     new = begin(table.clone())
     if kind == _GRACE:
         _vacate_dropped(new, seat, now)
@@ -448,20 +454,20 @@ def bot_occupant(seat: int, level: BotLevel = DEFAULT_BOT_LEVEL) -> Occupant:
     )
 
 
-def _bot_move(table: Table, seat: int, bot: Bot, now: float) -> Outcome:
+def _bot_move(table: Table, seat: int, bot: Bot, now: float, rules: Rules | None) -> Outcome:
     """The computer player's move, through the one move path; a move the engine refuses is
     replaced by what the turn timer would play (a draw if allowed, else a pass)."""
     try:
-        return hand.apply_move(table, seat, bot(table, seat), now)
+        return hand.apply_move(table, seat, bot(table, seat), now, rules=rules)
     except EngineError:
-        return hand.apply_move(table, seat, hand.forced_move(table), now)
+        return hand.apply_move(table, seat, hand.forced_move(table), now, rules=rules)
 
 
-def _time_out(table: Table, now: float) -> Outcome:
+def _time_out(table: Table, now: float, rules: Rules | None = None) -> Outcome:
     """The turn timer ran out: the server plays for the player (draw if allowed, else pass)."""
     seat = table.turn_seat
     assert seat is not None
-    outcome = hand.apply_move(table, seat, hand.forced_move(table), now, forced=True)
+    outcome = hand.apply_move(table, seat, hand.forced_move(table), now, forced=True, rules=rules)
     new = outcome.table
     chair = new.seats[seat]
     chair.timeouts += 1
