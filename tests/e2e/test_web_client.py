@@ -492,7 +492,7 @@ def test_a_kastet_hand_against_three_computers_on_a_desktop(local_stack: str, br
     build_by_taps(tab, [first])
     tab.button("Yere aç").click()
     expect(page.locator("#notice")).to_be_visible()
-    expect(page.locator("#notice")).not_to_contain_text("illegal_move")
+    expect(page.locator("#notice")).to_have_text(re.compile(r"1\. seri: Seride en az 3 taş olmalı"))
     expect(page.locator("#series li.meld.invalid")).to_have_count(1)
     tab.shot("kastet-refused")
     tab.button("Geri al").click()
