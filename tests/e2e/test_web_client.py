@@ -538,6 +538,15 @@ def test_two_people_at_one_table_each_see_only_their_own_rack(
     guest.shot("guest")
     host.shot("host")
 
+    # English is one switch away, and the switch is remembered.
+    guest.page.get_by_role("button", name="English").click()
+    expect(guest.button("Draw")).to_be_visible()
+    expect(guest.page.locator("html")).to_have_attribute("lang", "en")
+    guest.page.reload()
+    expect(guest.button("Draw")).to_be_visible()
+    guest.page.get_by_role("button", name="Türkçe").click()
+    expect(guest.button("Taş çek")).to_be_visible()
+
     # A third person follows the game from the table's link: seats and table, no rack at all.
     watcher = Tab(browser, local_stack, PHONE, path=f"#t={host.table_id()}")
     watcher.sign_in("İzleyici", screen="#table")
