@@ -659,6 +659,8 @@ async function hint() {
   notify(t("notice.hint"), "info");
   render();
   scheduleDryRun();
+  const first = document.querySelector("#series li.meld.changed");
+  if (first) first.scrollIntoView({ block: "center", behavior: "smooth" });
 }
 
 // ---------------------------------------------------------------- moves
