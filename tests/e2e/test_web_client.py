@@ -581,6 +581,46 @@ def test_two_people_at_one_table_each_see_only_their_own_rack(
         tab.close()
 
 
+def test_a_private_table_by_invitation_and_a_running_one_to_watch_from_the_lobby(
+    local_stack: str, browser: Any
+) -> None:
+    host = Tab(browser, local_stack, DESKTOP)
+    host.sign_in("Gizem")
+    host.page.get_by_label("Özel masa (yalnız davetle)").check()
+    host.create_table("harftet", seats=2)
+    host.page.get_by_role("button", name="Davet bağlantısı").click()
+    table_id = host.table_id()
+    expect(host.page.locator("#notice")).to_contain_text(f"#t={table_id}")
+
+    guest = Tab(browser, local_stack, PHONE)
+    guest.sign_in("Hakan")
+    expect(guest.page.locator(".lobby-item").filter(has_text="Gizem")).to_have_count(0)
+    guest.page.goto(f"{local_stack}/play/#t={table_id}")
+    guest.page.reload()
+    guest.seat(1).get_by_role("button", name="Otur").click()
+    expect(host.seat(1)).to_contain_text("Hakan")
+
+    # A public game with computer players, found under "Oynanan" and watched.
+    player = Tab(browser, local_stack, DESKTOP)
+    player.sign_in("Oya")
+    player.create_table("kastet", seats=2, bots=True)
+    player.start()
+    watcher = Tab(browser, local_stack, PHONE)
+    watcher.sign_in("Nur")
+    watcher.page.get_by_role("tab", name="Oynanan").click()
+    game = watcher.page.locator(".lobby-item").filter(has_text="Oya")
+    game.get_by_role("button", name="İzle").click()
+    expect(watcher.seat(0)).to_contain_text("Oya")
+    expect(watcher.page.locator("#dock")).to_be_hidden()
+    watcher.shot("watching")
+    watcher.page.get_by_role("button", name="Salona dön").click()
+    watcher.page.get_by_role("tab", name="Yedek aranan").click()
+    expect(watcher.page.locator("#lobby-empty, .lobby-item").first).to_be_visible()
+    for tab in (host, guest, player, watcher):
+        assert tab.unexpected_errors() == [], tab.errors
+        tab.close()
+
+
 def test_drawing_asks_before_it_throws_a_draft_away(local_stack: str, browser: Any) -> None:
     tab = Tab(browser, local_stack, PHONE)
     tab.sign_in("Selin")
