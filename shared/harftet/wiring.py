@@ -11,6 +11,7 @@ from harftet.identity import default_tokens
 from harftet.push import ManagementApiSender
 from harftet.service import Service
 from harftet.store.connections import ConnectionStore
+from harftet.store.log import LogStore
 from harftet.store.players import PlayerStore
 from harftet.store.tables import TableStore
 
@@ -21,6 +22,7 @@ def default_service() -> Service:
     client = boto3.client("dynamodb")
     players_table = os.environ["PLAYERS_TABLE"]
     endpoint = os.environ.get("WS_ENDPOINT")
+    log_table = os.environ.get("LOG_TABLE")
     return Service(
         tables=TableStore(client, os.environ["TABLES_TABLE"], players_table),
         players=PlayerStore(client, players_table),
@@ -28,4 +30,5 @@ def default_service() -> Service:
         tokens=default_tokens(),
         send=ManagementApiSender(endpoint) if endpoint else None,
         test_mode=os.environ.get("TEST_MODE", "").lower() in ("1", "true", "yes"),
+        log=LogStore(client, log_table) if log_table else None,
     )
