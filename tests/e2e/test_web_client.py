@@ -439,6 +439,11 @@ def test_a_harftet_hand_against_three_computers_on_a_phone(local_stack: str, bro
     tab.shot("harftet-start")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE[0], f"the phone layout scrolls sideways ({width}px)"
+    small = page.locator("#rack .tile, #dock button:visible, #series button").evaluate_all(
+        """els => els.map(e => e.getBoundingClientRect())
+                     .filter(r => r.width < 44 || r.height < 44).length"""
+    )
+    assert small == 0, f"{small} tiles or buttons are smaller than 44 px to tap"
 
     # Sort buttons: by letter is the Turkish alphabet; by value puts the costliest first.
     tab.button("Değere göre").click()

@@ -313,7 +313,11 @@ function renderLog() {
   if (!v) return;
   const names = seatNames(v);
   const melds = [...v.series, ...v.pairs];
-  const items = S.log.slice(-40).reverse().map((ev) => h("li", { class: `log-${ev.type}` }, logLine(ev, names, { melds }, v.game)));
+  // A line is worded once, with the table as it was when the event arrived (later moves change the words).
+  const items = S.log.slice(-40).reverse().map((ev) => {
+    if (!ev.text || ev.lang !== getLang()) Object.assign(ev, { text: logLine(ev, names, { melds }, v.game), lang: getLang() });
+    return h("li", { class: `log-${ev.type}` }, ev.text);
+  });
   $("#log").replaceChildren(...items);
   $("#log-box").hidden = !items.length;
 }
