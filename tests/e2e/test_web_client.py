@@ -480,6 +480,41 @@ def test_a_harftet_hand_against_three_computers_on_a_phone(local_stack: str, bro
     tab.close()
 
 
+def test_the_end_of_a_hand_shows_every_rack_then_the_next_hand(
+    local_stack: str, browser: Any
+) -> None:
+    tab = Tab(browser, local_stack, PHONE, seed=11)
+    page = tab.page
+    tab.sign_in("Berk")
+    tab.create_table("harftet", seats=4, hands=2, bots=True)
+    tab.start()
+    dialog = page.locator("#end-dialog")
+    deadline = time.monotonic() + 60
+    while not tab.ended():
+        assert time.monotonic() < deadline, "the first hand did not end in time"
+        tab.wait_for_my_turn_or_end()
+        if tab.ended():
+            break
+        version = tab.version()
+        tab.button("Taş çek" if tab.button("Taş çek").is_enabled() else "Pas").click()
+        tab.wait_for_version_after(version)
+    expect(dialog.locator("#end-h")).to_have_text("1. el bitti")
+    expect(dialog.locator(".finisher-line, p")).not_to_have_count(0)
+    expect(dialog.locator(".left-list li")).to_have_count(4)
+    view = tab.api("GET", f"/tables/{tab.table_id()}")["body"]
+    left = view["handResults"][0]["left"]
+    assert dialog.locator(".left-tiles .tile").count() == sum(len(v) for v in left.values())
+    expect(dialog.locator(".scores tbody tr")).to_have_count(2)  # hand 1 and the total
+    tab.shot("hand-end")
+    dialog.get_by_role("button", name="Sonraki el").click()
+    expect(dialog).to_be_hidden()
+    expect(page.locator("#table-status")).to_contain_text("El 2/2")
+    expect(tab.rack()).not_to_have_count(0)
+    tab.shot("next-hand")
+    assert tab.unexpected_errors() == [], tab.errors
+    tab.close()
+
+
 def test_a_kastet_hand_against_three_computers_on_a_desktop(local_stack: str, browser: Any) -> None:
     tab = Tab(browser, local_stack, DESKTOP, seed=5)
     page = tab.page
