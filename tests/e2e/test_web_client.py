@@ -760,3 +760,39 @@ def test_a_client_that_missed_pushes_catches_up_from_the_409_view(
     expect(tab.rack()).to_have_count(15)
     assert tab.unexpected_errors() == [], tab.errors
     tab.close()
+
+
+def test_a_dropped_connection_comes_back_and_catches_up_by_version(
+    local_stack: str, browser: Any
+) -> None:
+    tab = Tab(browser, local_stack, PHONE)
+    page = tab.page
+    sockets: list[Any] = []
+
+    def keep(ws: Any) -> None:
+        ws.connect_to_server()  # messages pass both ways as usual
+        sockets.append(ws)
+
+    page.route_web_socket(re.compile(r"/ws\?"), keep)
+    tab.sign_in("Ece")
+    tab.create_table("kastet", seats=2, bots=True)
+    tab.start()
+    tab.wait_for_my_turn_or_end()
+    expect(tab.seat(0).locator(".tiles")).to_have_text("14")
+
+    # The line drops; meanwhile the same player draws from another device.
+    sockets[-1].close()
+    expect(page.locator("#ws-state")).not_to_have_text("canlı")
+    view = tab.api("GET", f"/tables/{tab.table_id()}")["body"]
+    moved = tab.api(
+        "POST",
+        f"/tables/{tab.table_id()}/moves",
+        {"version": view["version"], "moveId": "other-device-1", "type": "draw"},
+    )
+    assert moved["status"] == 200
+    expect(page.locator("#ws-state")).to_have_text("canlı")  # reconnected by itself
+    expect(tab.seat(0).locator(".tiles")).to_have_text("15")  # and resynced, no click
+    expect(tab.rack()).to_have_count(15)
+    assert len(sockets) >= 2
+    assert tab.unexpected_errors() == [], tab.errors
+    tab.close()
