@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 
+from harftet.engine.hand import shuffled
+from harftet.engine.tiles import JOKER_IDS
 from harftet.words import default_words
 from harftet.words.search import find_words
 
@@ -794,5 +796,42 @@ def test_a_dropped_connection_comes_back_and_catches_up_by_version(
     expect(tab.seat(0).locator(".tiles")).to_have_text("15")  # and resynced, no click
     expect(tab.rack()).to_have_count(15)
     assert len(sockets) >= 2
+    assert tab.unexpected_errors() == [], tab.errors
+    tab.close()
+
+
+def test_a_harftet_joker_gets_its_letter_from_the_turkish_keyboard(
+    local_stack: str, browser: Any
+) -> None:
+    seed = next(s for s in range(1, 500) if set(shuffled(s, 1)[:14]) & set(JOKER_IDS))
+    tab = Tab(browser, local_stack, PHONE, seed=seed)
+    page = tab.page
+    tab.sign_in("Sibel")
+    tab.create_table("harftet", seats=2, bots=True)
+    tab.start()
+    tab.wait_for_my_turn_or_end()
+    tiles = letters_of(tab.rack_tiles())
+    found = find_words(default_words(), tiles, max_results=500)
+    spelled = next(ids for _, ids in found if any(face is not None for _, face in ids))
+    tab.page.get_by_role("button", name="+ Yeni seri").click()
+    dialog = page.locator("#face-dialog")
+    for tile_id, face in spelled:
+        tab.tap_rack(tile_id)
+        if face is not None:  # the joker: no list defaulting to A, a keyboard of 29 letters
+            expect(dialog).to_be_visible()
+            expect(dialog.locator(".key")).to_have_count(29)
+            expect(dialog.locator(".key.selected")).to_have_count(0)
+            tab.shot("joker-keyboard")
+            dialog.get_by_role("button", name=face, exact=True).click()
+            expect(dialog).to_be_hidden()
+    joker = next(i for i, face in spelled if face is not None)
+    letter = next(face for _, face in spelled if face is not None)
+    expect(page.locator(f'#series .tile[data-id="{joker}"]')).to_have_attribute(
+        "aria-label", f"joker, {letter} yerine"
+    )
+    expect(page.locator("#series li.meld.valid")).to_have_count(1)
+    tab.button("Yere aç").click()
+    expect(page.locator(f'#series .tile[data-id="{joker}"] .jface')).to_have_text(letter)
+    expect(page.locator("#draft-flag")).to_be_hidden()
     assert tab.unexpected_errors() == [], tab.errors
     tab.close()
