@@ -360,6 +360,8 @@ def accept_a_hint(tab: Tab) -> None:
     tab.button("İşle").click()
     expect(page.locator("#draft-flag")).to_be_hidden()
     expect(tab.rack()).to_have_count(shown)
+    # The last move's tiles are highlighted for everyone: here, the ones just laid.
+    expect(page.locator("#series .tile.last")).to_have_count(in_rack - shown)
 
 
 def play_to_the_end(tab: Tab, budget_s: float = 60) -> None:
