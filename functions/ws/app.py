@@ -12,6 +12,7 @@ from harftet.api.events import body_text
 from harftet.api.models import MAX_BODY_BYTES, MoveRequest, WsMove
 from harftet.identity import Caller, UnauthorizedError
 from harftet.observability import traced
+from harftet.service import TooManyConnectionsError
 from harftet.store.errors import NotFoundError
 from harftet.wiring import default_service
 
@@ -32,6 +33,8 @@ def _connect(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
         return {"statusCode": 401, "body": "unauthorized"}
     except NotFoundError:
         return {"statusCode": 404, "body": "no such table"}
+    except TooManyConnectionsError as error:
+        return {"statusCode": 429, "body": str(error)}
     return OK
 
 

@@ -133,33 +133,6 @@ def test_an_illegal_lay_names_the_problem_and_changes_nothing(service):
     assert service.view(caller, table_id) == view
 
 
-def test_every_change_is_pushed_to_each_connection_as_its_own_players_view(service, outbox):
-    table_id, callers = full_table(service)
-    for i, caller in enumerate(callers):
-        service.connect(caller, table_id, f"c{i}")
-    caller, view = turn_player(service, table_id, callers)
-    service.move(caller, table_id, view["version"], "d", Draw())
-    for i, c in enumerate(callers):
-        pushed = outbox.to(f"c{i}")[-1]
-        assert pushed["type"] == "table" and pushed["view"]["version"] == view["version"] + 1
-        assert pushed["view"]["seat"] == i
-        assert {t["id"] for t in pushed["view"]["hand"]} == {
-            t["id"] for t in service.view(c, table_id)["hand"]
-        }
-
-
-def test_a_gone_connection_is_removed_and_the_others_still_get_the_push(service, outbox):
-    table_id, callers = full_table(service)
-    service.connect(callers[0], table_id, "alive")
-    service.connect(callers[1], table_id, "dead")
-    outbox.gone.add("dead")
-    caller, view = turn_player(service, table_id, callers)
-    service.move(caller, table_id, view["version"], "d", Draw())
-    assert outbox.to("alive")[-1]["view"]["version"] >= view["version"] + 1
-    assert service.connection("dead") is None
-    assert service.view(callers[0], table_id)["seats"][1]["connected"] is False
-
-
 def test_a_third_abandon_in_a_day_bans_the_player_from_sitting_down(service, clock):
     leaver = player(service, "Kaçak")
     for hands in (1, 11, 11):

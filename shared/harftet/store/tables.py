@@ -8,6 +8,7 @@ Item: ``tableId``, ``version`` (N), ``state`` (B, the engine's compact codec), `
 
 from __future__ import annotations
 
+import base64
 import time
 import zlib
 from dataclasses import dataclass, field
@@ -17,8 +18,8 @@ from botocore.exceptions import ClientError
 
 from harftet.engine import codec
 from harftet.engine.state import Table
-from harftet.engine.table import is_bot_turn, next_event_at
 from harftet.engine.view import lobby_status
+from harftet.timing import next_due
 
 from .errors import NotFoundError, VersionConflictError
 
@@ -53,6 +54,15 @@ def _from_item(item: dict[str, Any]) -> StoredTable:
     )
 
 
+def from_stream_image(image: dict[str, Any]) -> StoredTable:
+    """A stored table from a stream record's NewImage (Lambda's event carries binary
+    attributes base64-encoded; boto3's get_records gives bytes)."""
+    state = image["state"]["B"]
+    if isinstance(state, str):
+        state = base64.b64decode(state)
+    return _from_item({**image, "state": {"B": state}})
+
+
 def _number(value: int) -> dict[str, str]:
     return {"N": str(value)}
 
@@ -85,7 +95,7 @@ def _index_fields(table: Table, now: float) -> tuple[dict[str, Any], list[str]]:
             sets["expiresAt"] = _number(int(now + FINISHED_KEPT_SECONDS))
         else:
             removes.append("expiresAt")
-    due = now if is_bot_turn(table) else next_event_at(table)
+    due = next_due(table)
     if due is not None:
         sets["due"] = {"S": _due_key(table.table_id)}
         sets["deadline"] = _number(int(due * 1000))
@@ -348,6 +358,8 @@ class TableStore(LobbyPages):
         item: Any = error.response.get("Item")
         if code == "TransactionCanceledException":
             reasons = error.response.get("CancellationReasons") or []
+            if any(r.get("Code") == "TransactionConflict" for r in reasons):
+                return VersionConflictError(None)  # another transaction on an item: redo it all
             failed = [r.get("Code") == "ConditionalCheckFailed" for r in reasons]
             if any(failed[1:]) and not failed[0]:
                 return VersionConflictError(None)  # a player changed since read: redo it all
