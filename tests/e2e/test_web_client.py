@@ -599,6 +599,14 @@ def test_two_people_at_one_table_each_see_only_their_own_rack(
     guest.shot("guest")
     host.shot("host")
 
+    # The rules open from the top bar: docs/KURALLAR.tr.md, rendered.
+    with host.page.context.expect_page() as opened:
+        host.page.get_by_role("link", name="Kurallar").click()
+    rules = opened.value
+    expect(rules.locator("#rules h1")).to_have_text("Kastet ve Harftet — nasıl oynanır")
+    expect(rules.locator("#rules table").first).to_be_visible()
+    rules.close()
+
     # English is one switch away, and the switch is remembered.
     guest.page.get_by_role("button", name="English").click()
     expect(guest.button("Draw")).to_be_visible()
