@@ -161,7 +161,8 @@ def serve(options: StackOptions) -> None:
     try:
         dynamo.start()
         create_tables(dynamo.client(), DEFAULT_TABLE_NAMES, template_path=options.template)
-        share_token_secret(endpoint, env["TOKEN_SECRET"], options.template)  # for sam local
+        if options.port:  # a fixed port, as `sam local --env-vars` expects (moto's SSM is slow)
+            share_token_secret(endpoint, env["TOKEN_SECRET"], options.template, wait=False)
         settings = read_template(options.template)
         if options.proxy_all:
             settings.rest_routes = None
