@@ -10,7 +10,7 @@ INDEX := shared/harftet/words/data/words.index.bin
 PORT ?= 3000
 export SAM_CLI_TELEMETRY := 0
 
-.PHONY: run test lint typecheck dictionary bench sam-validate sam-build clean
+.PHONY: run test lint typecheck dictionary bench sam-validate sam-build ts-client clean
 
 run: $(VENV)/.installed $(DICT) $(FREQ) $(INDEX)
 	PORT=$(PORT) $(PY) -m harftet.localstack
@@ -47,7 +47,7 @@ $(DICT) $(FREQ) &: $(VENV)/.installed shared/harftet/words/build.py shared/harft
 $(INDEX): $(DICT) shared/harftet/words/index.py
 	$(PY) -m harftet.words.index
 
-# dynalite: a second, independent DynamoDB implementation the store tests run against.
+# dynalite (a second DynamoDB for the store tests), the AsyncAPI parser, openapi-typescript, tsc.
 node_modules/.installed: package.json
 	npm install --no-audit --no-fund --loglevel=error
 	touch $@
@@ -63,6 +63,12 @@ $(SAM_VENV)/.installed:
 	test -x $(SAM_VENV)/bin/python || $(PYTHON) -m venv $(SAM_VENV)
 	$(SAM_VENV)/bin/pip install -q 'aws-sam-cli>=1.170,<2'
 	touch $@
+
+# TypeScript types for clients, from docs/openapi.json (clients/typescript/harftet.ts uses them).
+ts-client: node_modules/.installed
+	node_modules/.bin/openapi-typescript docs/openapi.json --default-non-nullable false \
+	  -o clients/typescript/generated/openapi.ts
+	node_modules/.bin/tsc --noEmit -p clients/typescript/tsconfig.json
 
 sam-validate: $(SAM_VENV)/.installed
 	$(SAM_VENV)/bin/sam validate --lint

@@ -8,6 +8,7 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from harftet.api.errors import BodyError, error_response, language, parse_json
+from harftet.api.events import body_text
 from harftet.api.models import MAX_BODY_BYTES, MoveRequest, WsMove
 from harftet.identity import Caller, UnauthorizedError
 from harftet.observability import traced
@@ -43,7 +44,7 @@ def _message(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
     assert send is not None
     lang = language(event.get("headers"))  # a socket's messages carry no headers on AWS
     try:
-        message = parse_json(event.get("body"), limit=MAX_BODY_BYTES)
+        message = parse_json(body_text(event, limit=MAX_BODY_BYTES), limit=MAX_BODY_BYTES)
         action = message.get("action") if isinstance(message, dict) else None
         if action == "ping":
             send(connection_id, {"type": "pong"})
@@ -59,6 +60,11 @@ def _message(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
             lang = message["lang"]
         body = {k: v for k, v in message.items() if k not in ("action", "tableId", "lang")}
         request = MoveRequest.model_validate({"body": body})
+        if request.body.dryRun:  # answered to this connection only; nothing is stored
+            checked = service.dry_run(caller, target.tableId, request.body.version, request.move())
+            send(connection_id, {"type": "dryRun", **checked})
+            return OK
+        assert request.body.moveId is not None  # the model requires it for a real move
         service.move(
             caller,
             target.tableId,

@@ -9,7 +9,10 @@ every stored version after its commit, whoever wrote it and whatever happened to
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import hmac
+import json
 import logging
 import secrets
 import time
@@ -24,14 +27,16 @@ from harftet import timing
 from harftet.engine import hand
 from harftet.engine import table as life
 from harftet.engine.effects import Outcome
-from harftet.engine.errors import EngineError, NotSeatedError
-from harftet.engine.moves import Move
-from harftet.engine.state import GameName, Occupant, Table
+from harftet.engine.errors import EngineError, NotSeatedError, WrongStatusError
+from harftet.engine.moves import Draw, Lay, Move
+from harftet.engine.search import DEFAULT_BOT_LEVEL, BotLevel
+from harftet.engine.state import DEFAULT_BOT_SECONDS, GameName, Occupant, Placed, Table
 from harftet.engine.view import lobby_summary, table_view
 from harftet.identity import Caller, Tokens
 from harftet.push import Sender
 from harftet.store.connections import ConnectionStore
 from harftet.store.errors import NotFoundError, VersionConflictError
+from harftet.store.log import LogStore
 from harftet.store.players import PlayerStore, player_update
 from harftet.store.tables import StoredTable, TableStore
 
@@ -63,6 +68,12 @@ class Written:
     status: WriteStatus
 
 
+LOBBY_STATUSES = ("waiting", "open", "playing")
+LOBBY_LIMIT = 50
+REPLAY_EVENTS = 100_000  # a game's whole log (an 21-hand game logs a few thousand)
+MAX_WAITING_TABLES = 3  # per manager: one guest's burst must not fill the lobby
+
+
 class StaleVersionError(Exception):
     """The client's version is not the table's: it must resync from ``view``."""
 
@@ -92,6 +103,20 @@ class TooManyConnectionsError(Exception):
     """A WebSocket beyond the limits of a player's or a table's connections."""
 
 
+class TooManyTablesError(EngineError):
+    """The caller already manages as many waiting tables as anybody may."""
+
+    code = "too_many_tables"
+    status = 409
+
+
+class HintsOffError(EngineError):
+    """The table was created with hints off."""
+
+    code = "hints_off"
+    status = 403
+
+
 def _public_player(item: dict[str, Any], now: float) -> dict[str, Any]:
     banned = item.get("bannedUntil")
     return {
@@ -118,6 +143,7 @@ class Service:
         clock: Callable[[], float] = time.time,
         test_mode: bool = False,
         retries: int = 10,
+        log: LogStore | None = None,
     ) -> None:
         self.tables = tables
         self.players = players
@@ -127,6 +153,7 @@ class Service:
         self.clock = clock
         self.test_mode = test_mode
         self.retries = retries
+        self.log = log
 
     # -- players ---------------------------------------------------------------------
     def create_player(self, name: str) -> dict[str, Any]:
@@ -164,6 +191,9 @@ class Service:
         hands: int,
         partners: bool,
         turn_seconds: int,
+        hints: bool = True,
+        private: bool = False,
+        bot_seconds: int = DEFAULT_BOT_SECONDS,
         seed: int | None = None,
     ) -> dict[str, Any]:
         """A new waiting table; the caller manages it from seat 0."""
@@ -180,22 +210,74 @@ class Service:
             hands=hands,
             partners=partners,
             turn_seconds=turn_seconds,
+            hints=hints,
+            private=private,
+            bot_seconds=bot_seconds,
         )
-        version = self.tables.create(table)
+        version = self.tables.create_within_limit(table, MAX_WAITING_TABLES, self.clock())
+        if version is None:
+            raise TooManyTablesError(
+                f"you already manage {MAX_WAITING_TABLES} tables waiting for players: "
+                "start one or leave it first"
+            )
         return self._view(StoredTable(table, version), caller.player_id)
 
-    def lobby(self) -> list[dict[str, Any]]:
-        """Tables waiting for players."""
-        return [lobby_summary(t) for t in self.tables.lobby(self.clock())]
+    def lobby(
+        self, status: str = "waiting", limit: int = LOBBY_LIMIT, cursor: str | None = None
+    ) -> dict[str, Any]:
+        """One page of the lobby, newest first: ``{"tables": [summary], "cursor"}`` (the next
+        page's cursor, None on the last). Private tables are never listed."""
+        if status not in LOBBY_STATUSES:
+            raise BadRequestError(f"status must be one of {', '.join(LOBBY_STATUSES)}")
+        if not 1 <= limit <= LOBBY_LIMIT:
+            raise BadRequestError(f"limit must be between 1 and {LOBBY_LIMIT}")
+        after = self._read_cursor(cursor, status) if cursor is not None else None
+        tables, last = self.tables.lobby_page(status, self.clock(), limit, after)
+        return {
+            "tables": [lobby_summary(t) for t in tables],
+            "cursor": None if last is None else self._cursor(status, last),
+        }
+
+    def _cursor(self, status: str, last: tuple[int, str]) -> str:
+        """An opaque cursor: where the page ended, signed so that it cannot be forged."""
+        data = json.dumps([status, last[0], last[1]], separators=(",", ":")).encode()
+        return f"{_b64(data)}.{_b64(self.tokens.mac(data)[:16])}"
+
+    def _read_cursor(self, cursor: str, status: str) -> tuple[int, str]:
+        bad = BadRequestError("cursor is not one this lobby gave out: start from the first page")
+        try:
+            data_part, mac_part = cursor.split(".")
+            data = _unb64(data_part)
+            if not hmac.compare_digest(_unb64(mac_part), self.tokens.mac(data)[:16]):
+                raise bad
+            listed, created, table_id = json.loads(data)
+        except (ValueError, TypeError) as error:
+            raise bad from error
+        if listed != status:
+            raise BadRequestError(f"this cursor pages status={listed}, not status={status}")
+        if not isinstance(created, int) or not isinstance(table_id, str):
+            raise bad
+        return created, table_id
 
     def view(self, caller: Caller | None, table_id: str) -> dict[str, Any]:
         """The table as the caller may see it (timed events due now are applied first)."""
         return self._view(self._write(table_id, None).stored, caller.player_id if caller else None)
 
-    def sit(self, caller: Caller, table_id: str, seat: int, *, bot: bool = False) -> dict[str, Any]:
-        """Sit down (or, for the manager, seat a computer player)."""
+    def sit(
+        self,
+        caller: Caller,
+        table_id: str,
+        seat: int,
+        *,
+        bot: bool = False,
+        level: BotLevel | None = None,
+    ) -> dict[str, Any]:
+        """Sit down (or, for the manager, seat a computer player of ``level``)."""
         if bot:
-            change: Change = lambda t, now: life.seat_bot(t, seat, caller.player_id, now)  # noqa: E731
+            chosen = level or DEFAULT_BOT_LEVEL
+            change: Change = lambda t, now: life.seat_bot(  # noqa: E731
+                t, seat, caller.player_id, now, level=chosen
+            )
         else:
             occupant = self._occupant(caller)
             change = lambda t, now: life.sit(t, seat, occupant, now)  # noqa: E731
@@ -247,6 +329,75 @@ class Service:
         if written.status == "replayed" and on_replay is not None:
             on_replay(view)
         return view
+
+    # -- reading ahead: dry runs, hints, the log, replays (api) -----------------------
+    def dry_run(self, caller: Caller, table_id: str, version: int, move: Move) -> dict[str, Any]:
+        """Check ``move`` at ``version`` as the real move would, changing nothing: the same
+        error, or ``{"legal": True, "view": <the caller's view as it would be>}``.
+
+        Nothing is written, pushed or recorded. What the move would bring that nobody may
+        know yet stays out: a draw's tile (the pile is secret), and when the move would end
+        the hand (the racks turned over, the next deal) the view stays as it is now, with
+        ``"endsHand": true``."""
+        stored = self._write(table_id, None).stored
+        if stored.version != version:  # checked first, as for the real move
+            raise StaleVersionError(self._view(stored, caller.player_id))
+        table = stored.table
+        seat = table.seat_of(caller.player_id)
+        if seat is None:
+            raise NotSeatedError("you do not sit at this table")
+        after = hand.apply_move(table, seat, move, self.clock()).table
+        if after.hand_number != table.hand_number or after.status != table.status:
+            return {"legal": True, "view": self._view(stored, caller.player_id), "endsHand": True}
+        view = self._view(StoredTable(after, stored.version), caller.player_id)
+        if isinstance(move, Draw):  # the would-be hand without the tile it would bring
+            view["hand"] = self._view(stored, caller.player_id)["hand"]
+        return {"legal": True, "view": view}
+
+    def hint(self, caller: Caller, table_id: str) -> dict[str, Any]:
+        """The best lay the search finds for the caller's own seat, from what they may see,
+        in the move body's shape (RULES §4a)."""
+        stored = self._write(table_id, None).stored
+        table = stored.table
+        seat = table.seat_of(caller.player_id)
+        if seat is None:
+            raise NotSeatedError("you do not sit at this table: hints are for players")
+        if not table.hints:
+            raise HintsOffError("this table was created with hints off")
+        if table.status not in ("playing", "paused") or table.hand_number == 0:
+            raise WrongStatusError(f"the table is {table.status}: hints are given during a hand")
+        # Imported here: the search and its indexes stay off the REST function's cold start.
+        from harftet.engine.search import hint
+
+        proposal = hint(_as_seen_by(table, seat), seat)
+        if proposal is not None and not _accepted(table, seat, proposal.lay, self.clock()):
+            logger.error("the search proposed a refused lay", extra={"tableId": table_id})
+            proposal = None
+        if proposal is None:
+            return {"version": stored.version, "lay": None, "shed": 0, "tiles": []}
+        return {
+            "version": stored.version,
+            "lay": lay_json(proposal.lay),
+            "shed": proposal.shed,
+            "tiles": list(proposal.tiles),
+        }
+
+    def events(self, caller: Caller | None, table_id: str, after: int = 0) -> dict[str, Any]:
+        """What happened at the table this game after event ``after``, oldest first: only
+        what everyone saw (RULES §5), so anyone who may view the table may read it."""
+        self.tables.get(table_id)  # 404 for a table that does not exist
+        found = self.log.after(table_id, after) if self.log is not None else []
+        return {"events": [public_event(e) for e in found]}
+
+    def replay(self, caller: Caller | None, table_id: str) -> dict[str, Any]:
+        """The whole game once it is finished: the seed, every deal and pile, every move."""
+        table = self._write(table_id, None).stored.table
+        if table.status != "finished":
+            raise WrongStatusError(f"the table is {table.status}: a replay comes once it is over")
+        from harftet.engine import replay  # only finished games need it
+
+        events = self.log.after(table_id, 0, limit=REPLAY_EVENTS) if self.log is not None else []
+        return replay.document(table, events)
 
     # -- live ------------------------------------------------------------------------
     def connect(self, caller: Caller, table_id: str, connection_id: str) -> None:
@@ -417,14 +568,76 @@ class Service:
         return view
 
 
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+
+def _unb64(text: str) -> bytes:
+    if len(text) > 400:
+        raise ValueError("too long")
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def _as_seen_by(table: Table, seat: int) -> Table:
+    """The table as ``seat`` knows it: no other hand, no pile order, no seed."""
+    seen = table.clone()
+    for i, chair in enumerate(seen.seats):
+        if i != seat:
+            chair.hand = []
+    seen.pile = []
+    seen.seed = 0
+    return seen
+
+
+def _accepted(table: Table, seat: int, lay: Lay, now: float) -> bool:
+    try:
+        hand.apply_move(table, seat, lay, now)
+    except EngineError:
+        return False
+    return True
+
+
+def _placed_json(placed: Placed) -> dict[str, Any]:
+    if placed.face is None:
+        return {"id": placed.id}
+    face = placed.face
+    shown = {"color": face[0], "number": face[1]} if isinstance(face, tuple) else face
+    return {"id": placed.id, "as": shown}
+
+
+def lay_json(lay: Lay) -> dict[str, Any]:
+    """A lay in the move body's shape: ``{"series": [[{"id", "as"?}, ...]], "pairs": [...]}``."""
+    return {
+        "series": [[_placed_json(p) for p in meld] for meld in lay.series],
+        "pairs": [[_placed_json(p) for p in meld] for meld in lay.pairs],
+    }
+
+
+# What a log event may carry: what everyone at the table saw (RULES §5). A draw never says
+# the tile; other fields the engine adds pass only when they name no hidden tile.
+_HIDDEN_KEYS = {"tile", "drawn", "rack", "pile", "seed", "deal"}
+
+
+def public_event(event: dict[str, Any]) -> dict[str, Any]:
+    """A log event as players may read it."""
+    shown = {k: v for k, v in event.items() if k not in _HIDDEN_KEYS}
+    if event.get("type") == "draw":
+        shown.pop("tiles", None)
+    if not isinstance(shown.get("hand"), int | None):
+        del shown["hand"]  # "hand" is the hand's number, never a rack
+    return shown
+
+
 __all__ = [
     "BadRequestError",
     "BannedError",
     "BusyError",
     "EngineError",
+    "HintsOffError",
     "NotFoundError",
     "Service",
     "StaleVersionError",
     "TooManyConnectionsError",
+    "TooManyTablesError",
     "Written",
 ]

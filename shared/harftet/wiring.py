@@ -3,10 +3,9 @@ cold start)."""
 
 from __future__ import annotations
 
-import importlib
 import os
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import boto3
 from botocore.config import Config
@@ -15,6 +14,7 @@ from harftet.identity import default_tokens
 from harftet.push import ManagementApiSender
 from harftet.service import Service
 from harftet.store.connections import ConnectionStore
+from harftet.store.log import LogStore
 from harftet.store.players import PlayerStore
 from harftet.store.tables import TableStore
 
@@ -37,6 +37,7 @@ def default_service() -> Service:
     client = boto3.client("dynamodb", config=DYNAMODB_CONFIG)
     players_table = os.environ["PLAYERS_TABLE"]
     endpoint = os.environ.get("WS_ENDPOINT")
+    log_table = os.environ.get("LOG_TABLE")
     return Service(
         tables=TableStore(client, os.environ["TABLES_TABLE"], players_table),
         players=PlayerStore(client, players_table),
@@ -44,6 +45,7 @@ def default_service() -> Service:
         tokens=default_tokens(),
         send=ManagementApiSender(endpoint) if endpoint else None,
         test_mode=os.environ.get("TEST_MODE", "").lower() in ("1", "true", "yes"),
+        log=LogStore(client, log_table) if log_table else None,
     )
 
 
@@ -57,13 +59,4 @@ def default_publisher() -> Publisher:
     service = default_service()
     queue_url = os.environ.get("TIMER_QUEUE_URL")
     timers = TimerQueue(boto3.client("sqs"), queue_url) if queue_url else None
-    return Publisher(service, log=_log_store(), timers=timers)
-
-
-def _log_store() -> Any:
-    """The move log (``harftet.store.log``), when LOG_TABLE names its table."""
-    name = os.environ.get("LOG_TABLE")
-    if not name:
-        return None
-    store_class: Any = importlib.import_module("harftet.store.log").LogStore
-    return store_class(boto3.client("dynamodb", config=DYNAMODB_CONFIG), name)
+    return Publisher(service, log=service.log, timers=timers)

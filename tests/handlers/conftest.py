@@ -67,6 +67,7 @@ def apps() -> SimpleNamespace:
         "TABLES_TABLE": TABLE_NAMES["TablesTable"],
         "PLAYERS_TABLE": TABLE_NAMES["PlayersTable"],
         "CONNECTIONS_TABLE": TABLE_NAMES["ConnectionsTable"],
+        "LOG_TABLE": TABLE_NAMES["LogTable"],
         "TEST_MODE": "true",
     }
     saved = {k: os.environ.get(k) for k in [*env, "WS_ENDPOINT"]}

@@ -34,7 +34,8 @@ def test_the_creator_manages_the_table_from_seat_0_and_it_shows_in_the_lobby(ser
     assert view["status"] == "waiting" and view["version"] == 1
     assert [s and s["playerId"] for s in view["seats"]] == [ayse.player_id, None, None]
     lobby = service.lobby()
-    assert [t["tableId"] for t in lobby] == [view["tableId"]]
+    assert [t["tableId"] for t in lobby["tables"]] == [view["tableId"]]
+    assert lobby["cursor"] is None
     assert "seed" not in str(view).lower()
 
 
@@ -182,3 +183,44 @@ def test_leaving_several_tables_at_once_cannot_dodge_the_ban(service, clock, mon
     profile = service.player(leaver.player_id)
     assert profile["gamesAbandoned"] == 3 and profile["rating"] == 1000 - 3 * 2
     assert profile["bannedUntil"] is not None  # all three abandons counted
+
+
+def _kastet(service, caller):
+    return service.create_table(
+        caller, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45
+    )["tableId"]
+
+
+def test_a_burst_of_creates_cannot_get_past_three_waiting_tables(service, monkeypatch):
+    from harftet.service import TooManyTablesError
+
+    busy = player(service, "Acele")
+    for _ in range(2):
+        _kastet(service, busy)
+    # Two requests read the player's list of tables before either wrote it.
+    client = service.tables._client
+    real_get = client.get_item
+    stale = real_get(
+        TableName=service.tables._players,
+        Key={"playerId": {"S": busy.player_id}},
+        ConsistentRead=True,
+    )["Item"]
+    reads = iter([stale])
+
+    def get_item(**kwargs):
+        item = next(reads, None) if kwargs["TableName"] == service.tables._players else None
+        return {"Item": item} if item is not None else real_get(**kwargs)
+
+    _kastet(service, busy)  # the third: fine
+    monkeypatch.setattr(client, "get_item", get_item)
+    with pytest.raises(TooManyTablesError):
+        _kastet(service, busy)  # read two, found three when its write was refused
+    assert len(service.lobby()["tables"]) == 3
+
+
+def test_the_lobby_summary_names_the_vacant_seats(service):
+    table_id, callers = full_table(service, seats=2)
+    service.leave(callers[1], table_id, 1)
+    [summary] = service.lobby("open")["tables"]
+    assert summary["tableId"] == table_id and summary["vacant"] == [1]
+    assert service.lobby("playing") == {"tables": [], "cursor": None}

@@ -12,6 +12,7 @@ DEFAULT_TABLE_NAMES = {
     "TablesTable": "harftet-tables",
     "PlayersTable": "harftet-players",
     "ConnectionsTable": "harftet-connections",
+    "LogTable": "harftet-log",
 }
 
 Environ = dict[str, Any]

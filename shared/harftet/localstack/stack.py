@@ -75,6 +75,7 @@ def handler_env(
         "TABLES_TABLE": tables["TablesTable"],
         "PLAYERS_TABLE": tables["PlayersTable"],
         "CONNECTIONS_TABLE": tables["ConnectionsTable"],
+        "LOG_TABLE": tables["LogTable"],
         "AWS_ENDPOINT_URL_DYNAMODB": dynamodb_endpoint,  # boto3 reads it for every DynamoDB client
         "AWS_ENDPOINT_URL_SQS": dynamodb_endpoint,  # moto's server serves SQS too
         "TIMER_QUEUE_URL": queue_url(dynamodb_endpoint, "TimerQueue"),
@@ -125,12 +126,13 @@ def serve(options: StackOptions) -> None:
     started = time.perf_counter()
     from harftet.localstack.dynamo import DEFAULT_TABLE_NAMES, MotoDynamo
     from harftet.localstack.runtime import start_forkserver
+    from harftet.localstack.sam_local import dynamodb_port, share_token_secret
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((options.host, options.port))
     port = sock.getsockname()[1]
-    dynamo = MotoDynamo(options.host)
+    dynamo = MotoDynamo(options.host, dynamodb_port(options.port))  # fixed: for sam local
     endpoint = dynamo.bind()
     env = handler_env(
         port=port, dynamodb_endpoint=endpoint, tables=DEFAULT_TABLE_NAMES, overrides=options.env
@@ -159,6 +161,7 @@ def serve(options: StackOptions) -> None:
     try:
         dynamo.start()
         create_tables(dynamo.client(), DEFAULT_TABLE_NAMES, template_path=options.template)
+        share_token_secret(endpoint, env["TOKEN_SECRET"], options.template)  # for sam local
         settings = read_template(options.template)
         if options.proxy_all:
             settings.rest_routes = None
