@@ -43,6 +43,10 @@ from harftet.store.tables import StoredTable, TableStore
 logger = logging.getLogger(__name__)
 
 Change = Callable[[Table, float], Outcome]
+LOBBY_STATUSES = ("waiting", "open", "playing")
+LOBBY_LIMIT = 50
+REPLAY_EVENTS = 100_000  # a game's whole log (an 21-hand game logs a few thousand)
+MAX_WAITING_TABLES = 3  # per manager: one guest's burst must not fill the lobby
 WriteStatus = Literal["committed", "replayed", "unchanged"]
 # DynamoDB's answers that mean "try again later" (after botocore's own retries): 503 busy.
 TRANSIENT = {
@@ -66,12 +70,6 @@ class Written:
 
     stored: StoredTable
     status: WriteStatus
-
-
-LOBBY_STATUSES = ("waiting", "open", "playing")
-LOBBY_LIMIT = 50
-REPLAY_EVENTS = 100_000  # a game's whole log (an 21-hand game logs a few thousand)
-MAX_WAITING_TABLES = 3  # per manager: one guest's burst must not fill the lobby
 
 
 class StaleVersionError(Exception):
@@ -99,10 +97,6 @@ class BusyError(Exception):
     """Too many writers on one table: a server-side writer gave up after its retries."""
 
 
-class TooManyConnectionsError(Exception):
-    """A WebSocket beyond the limits of a player's or a table's connections."""
-
-
 class TooManyTablesError(EngineError):
     """The caller already manages as many waiting tables as anybody may."""
 
@@ -115,6 +109,10 @@ class HintsOffError(EngineError):
 
     code = "hints_off"
     status = 403
+
+
+class TooManyConnectionsError(Exception):
+    """A WebSocket beyond the limits of a player's or a table's connections."""
 
 
 def _public_player(item: dict[str, Any], now: float) -> dict[str, Any]:

@@ -928,6 +928,12 @@ def test_a_move_the_engine_refuses_from_a_computer_player_becomes_the_timer_s_mo
     out = do(life.sweep, table, NOW + 2, lambda t, s: lay(meld(RUN)))
     assert out is not None and kinds(out) == ["draw"] and out.table.turn_seat == 0
 
+    def broken(t: Table, s: int) -> Any:
+        raise RuntimeError("the search fell over")
+
+    out = do(life.sweep, table, NOW + 2, broken)
+    assert out is not None and kinds(out) == ["draw"] and out.table.turn_seat == 0
+
 
 def test_a_sweep_applies_one_due_event_at_a_time_earliest_first() -> None:
     table = started(players=3)
@@ -1081,3 +1087,14 @@ def test_an_unknown_computer_player_level_is_refused() -> None:
     with pytest.raises(EngineError, match='unknown computer player level "expert"') as caught:
         do(life.seat_bot, created(), 1, "p0", NOW, "expert")
     assert caught.value.code == "bad_request"
+
+
+def test_a_computer_player_whose_turn_runs_out_is_played_for_but_never_drops_out() -> None:
+    table = do(apply_move, bot_table(), 0, Draw(), NOW + 1).table
+    for _ in range(4):  # nobody gives the sweep a computer player: the timer plays for it
+        assert table.turn_seat == 1
+        table = time_out(table)
+        table = do(apply_move, table, 0, Draw(), table.recent[-1]["at"] + 1).table
+    chair = table.seats[1]
+    assert chair.occupant is not None and chair.connected and chair.timeouts == 0
+    assert table.status == "playing"

@@ -17,6 +17,7 @@ plain value is stored):
 
 from __future__ import annotations
 
+import functools
 import json
 import zlib
 from typing import Any
@@ -66,10 +67,21 @@ def _left_number(left: dict[int, list[int]], seats: int) -> int | None:
     0..seats-1 in order, sorted distinct tile ids, no tile in two hands)."""
     if list(left) != list(range(seats)) or seats > 9:
         return None
+    if not all(set(map(type, ids)) <= {int} for ids in left.values()):
+        return None  # (bools too: True would hash as 1 in the cache)
+    return _number_of(tuple(map(tuple, left.values())))
+
+
+@functools.lru_cache(maxsize=512)
+def _number_of(racks: tuple[tuple[int, ...], ...]) -> int | None:
+    """The integer of canonical racks (cached: a past hand's racks never change, and every
+    write of the table encodes them again)."""
+    seats = len(racks)
     digits = ["0"] * TILE_COUNT
     count = 0
-    for seat, ids in left.items():
-        if not set(map(type, ids)) <= {int} or ids != sorted(set(ids)):
+    for seat, rack in enumerate(racks):
+        ids = list(rack)
+        if ids != sorted(set(ids)):
             return None
         if ids and not (ids[0] >= 0 and ids[-1] < TILE_COUNT):
             return None
@@ -83,6 +95,11 @@ def _left_number(left: dict[int, list[int]], seats: int) -> int | None:
 
 
 def _left_from_number(number: int, seats: int) -> dict[int, list[int]]:
+    return {s: list(ids) for s, ids in enumerate(_racks_of(number, seats))}
+
+
+@functools.lru_cache(maxsize=512)
+def _racks_of(number: int, seats: int) -> tuple[tuple[int, ...], ...]:
     base = seats + 1
     chunk = 20  # digits per machine-sized piece
     big = base**chunk
@@ -92,11 +109,11 @@ def _left_from_number(number: int, seats: int) -> dict[int, list[int]]:
         for _ in range(chunk):
             piece, digit = divmod(piece, base)
             digits.append(digit)
-    left: dict[int, list[int]] = {s: [] for s in range(seats)}
+    left: list[list[int]] = [[] for _ in range(seats)]
     for t in range(TILE_COUNT):
         if digits[t]:
             left[digits[t] - 1].append(t)
-    return left
+    return tuple(map(tuple, left))
 
 
 _VALUES: dict[str, list[int]] = {}
@@ -116,12 +133,12 @@ def _racks(seats: list[Seat]) -> dict[int, list[int]]:
     return {i: sorted(s.hand) for i, s in enumerate(seats)}
 
 
-def _result(table: Table, r: HandResult) -> list[Any]:
+def _result(table: Table, r: HandResult, racks: dict[int, list[int]] | None) -> list[Any]:
     seats = len(table.seats)
     number: int | str | None = _left_number(r.left, seats)
     if number is None:
         return [r.hand, r.finisher, r.penalties, [[s, ids] for s, ids in r.left.items()]]
-    if r.left == _racks(table.seats):  # a finished game's last hand: the racks still stand
+    if r.left == racks:  # a finished game's last hand: the racks still stand
         number = "="
     derived = _penalties_of(table.game, r.finisher, r.left)
     return [r.hand, r.finisher, None if derived == r.penalties else r.penalties, number]
@@ -245,6 +262,7 @@ def _decode_recent(table: Table, value: Any) -> list[Event]:
 
 def encode(table: Table) -> bytes:
     """The table as compact bytes."""
+    racks = _racks(table.seats) if table.status == "finished" else None
     seats = [
         [
             _occupant(s.occupant), _occupant(s.original), s.original_fate, s.hand,
@@ -259,7 +277,7 @@ def encode(table: Table) -> bytes:
         [[_placed(p) for p in meld] for meld in table.series],
         [[_placed(p) for p in pair] for pair in table.pairs],
         table.hand_number, table.first_seat, table.turn_seat, table.laid, table.passes,
-        table.deadline, [_result(table, r) for r in table.hand_results],
+        table.deadline, [_result(table, r, racks) for r in table.hand_results],
         table.result, table.hints, table.private, table.bot_seconds, table.practice,
         table.held, table.former, table.paid, table.seq, _recent(table),
     ]  # fmt: skip

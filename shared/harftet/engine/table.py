@@ -455,11 +455,13 @@ def bot_occupant(seat: int, level: BotLevel = DEFAULT_BOT_LEVEL) -> Occupant:
 
 
 def _bot_move(table: Table, seat: int, bot: Bot, now: float, rules: Rules | None) -> Outcome:
-    """The computer player's move, through the one move path; a move the engine refuses is
-    replaced by what the turn timer would play (a draw if allowed, else a pass)."""
+    """The computer player's move, through the one move path. A move the engine refuses —
+    or a computer player that fails to find one — is replaced by what the turn timer would
+    play (a draw if allowed, else a pass): a broken search must never stop a table."""
     try:
-        return hand.apply_move(table, seat, bot(table, seat), now, rules=rules)
-    except EngineError:
+        move = bot(table, seat)
+        return hand.apply_move(table, seat, move, now, rules=rules)
+    except Exception:  # see above
         return hand.apply_move(table, seat, hand.forced_move(table), now, rules=rules)
 
 
@@ -470,11 +472,14 @@ def _time_out(table: Table, now: float, rules: Rules | None = None) -> Outcome:
     outcome = hand.apply_move(table, seat, hand.forced_move(table), now, forced=True, rules=rules)
     new = outcome.table
     chair = new.seats[seat]
+    occupant = chair.occupant
+    if occupant is None or occupant.bot:  # a computer player never drops out
+        return changed(new, list(outcome.effects))
     chair.timeouts += 1
-    if chair.timeouts >= TIMEOUTS_FOR_DISCONNECT and chair.connected and chair.occupant:
+    if chair.timeouts >= TIMEOUTS_FOR_DISCONNECT and chair.connected:
         chair.connected = False
         chair.disconnected_at = now
-        note(new, now, "disconnect", seat, playerId=chair.occupant.player_id, reason="timeouts")
+        note(new, now, "disconnect", seat, playerId=occupant.player_id, reason="timeouts")
     return changed(new, list(outcome.effects))
 
 
