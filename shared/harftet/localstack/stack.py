@@ -336,7 +336,7 @@ def launch(
     sweep_seconds: float | None = None,
     proxy_all: bool = False,
     throttle: str | None = None,
-    timeout: float = 30.0,
+    timeout: float = 60.0,  # a loaded CI machine may start several stacks at once
 ) -> RunningStack:
     """Run `python -m harftet.localstack` on a free port and wait until /health says ready."""
     workdir.mkdir(parents=True, exist_ok=True)
