@@ -81,7 +81,8 @@ class _Problem:
     cap: int
     floor: int | None = None
     pairs: bool = True  # pairs may be laid (then the melds must come to exactly ``cap``)
-    budget: int | None = None  # give up (return None) past this many states in a layer
+    budget: int | None = None  # give up (return None, set ``overflow``) past this much work
+    overflow: bool = False
     # bias counts from the table melds taken part in the problem
     in_runs: list[list[int]] = field(default_factory=lambda: [[0] * 15 for _ in COLORS])
     in_sets: list[list[int]] = field(default_factory=lambda: [[0] * 15 for _ in COLORS])
@@ -224,6 +225,7 @@ def _solve(prob: _Problem) -> _Plan | None:
                 layer = _pareto(layer)
             work += len(layer)
             if prob.budget is not None and work > prob.budget:
+                prob.overflow = True
                 return None
         # sets at number n
         nxt = {}
@@ -488,18 +490,16 @@ def _hand_value(ids: Sequence[int]) -> int:
     return sum(JOKER_HAND_VALUE if KASTET_TILES[t].joker else KASTET_TILES[t].value for t in ids)
 
 
-def _touching(table: Table, hand: Sequence[int]) -> list[int]:
-    """The table melds a hand tile could join or help rebuild: runs of its colour within two
-    numbers of it, sets of its number (every meld when the hand holds a joker)."""
+def _touching(table: Table, hand: Sequence[int], reach: int) -> list[int]:
+    """The table melds a hand tile could join or help rebuild: runs of its colour within
+    ``reach`` numbers of it, sets of its number."""
     faces = [_face(t) for t in hand if not KASTET_TILES[t].joker]
-    if len(faces) < len(hand):
-        return list(range(len(table.series)))
     out = []
     for i, meld in enumerate(table.series):
         mf = [_placed_face(p) for p in meld]
         if _is_run(meld):
             c, lo, hi = mf[0][0], mf[0][1], mf[-1][1]
-            hit = any(fc == c and lo - 2 <= fn <= hi + 2 for fc, fn in faces)
+            hit = any(fc == c and lo - reach <= fn <= hi + reach for fc, fn in faces)
         else:
             hit = any(fn == mf[0][1] for _, fn in faces)
         if hit:
@@ -517,49 +517,80 @@ class Search:
     released: tuple[int, ...]
 
 
-EXACT_BUDGET = 60_000  # states summed over the sweep's stages (deterministic, not a clock)
-LOCAL_BUDGET = 30_000
+EXACT_BUDGET = 6_000  # states summed over the sweep's stages (deterministic, not a clock)
+LOCAL_BUDGET = 8_000
 
 
 def _attempt(
     table: Table, hand: Sequence[int], released: list[int], floor: int | None, budget: int
-) -> _Plan | None:
+) -> tuple[_Plan | None, bool]:
+    """The best plan reaching ``floor`` with only ``released`` melds changing, and whether
+    the search ran out of budget (then None proves nothing)."""
     frozen = len(table.series) - len(released)
     prob = _problem([table.series[i] for i in released], hand, MAX_SERIES - frozen)
     prob.floor, prob.budget = floor, budget
+    tiles = (
+        prob.table_jokers + prob.hand_jokers + sum(map(sum, prob.req)) + sum(map(sum, prob.hand))
+    )
     pairable = prob.hand_jokers > 0 or any(v >= 2 for row in prob.hand for v in row)
-    prob.pairs = pairable
-    return _solve(prob)
+    prob.pairs = pairable and tiles >= 3 * prob.cap  # pairs need exactly ``cap`` melds
+    plan = _solve(prob)
+    return plan, prob.overflow
 
 
-def search(table: Table, seat: int) -> Search:
-    """The best lay for ``seat`` and whether it is proven best (see ``Search``)."""
-    hand = list(table.seats[seat].hand)
-    if not hand:
-        return Search(None, True, ())
-    everything = list(range(len(table.series)))
-    best: tuple[_Plan, list[int]] | None = None
-    floor = 1
-    for released in ([], _touching(table, hand)):
-        plan = _attempt(table, hand, released, floor, LOCAL_BUDGET)
-        if plan is not None and (best is None or plan.shed > best[0].shed):
-            best, floor = (plan, released), plan.shed
-    exact = False
-    plan = _attempt(table, hand, everything, floor, EXACT_BUDGET)
-    if plan is not None:
-        exact = True
-        if best is None or plan.shed > best[0].shed:
-            best = (plan, everything)
-    elif best is not None and best[1] == everything:
-        exact = True
-    if best is None or best[0].shed <= 0:
-        return Search(None, exact and best is None, tuple(everything))
-    plan, released = best
+def _proposal(
+    table: Table, hand: Sequence[int], released: list[int], plan: _Plan
+) -> Proposal | None:
     series, pairs, laid = _lay(table, hand, released, plan)
     if not laid:
-        return Search(None, exact, tuple(released))
+        return None
     lay = Lay(tuple(tuple(m) for m in series), tuple(tuple(p) for p in pairs))
-    return Search(Proposal(lay, _hand_value(laid), tuple(sorted(laid))), exact, tuple(released))
+    return Proposal(lay, _hand_value(laid), tuple(sorted(laid)))
+
+
+def search(table: Table, seat: int, *, hand: Sequence[int] | None = None) -> Search:
+    """The best lay for ``seat`` (from ``hand``, a part of its hand, when given) and whether
+    it is proven best (see ``Search``). First the hand alone, then with the table melds near
+    its tiles released, then the whole series area within ``EXACT_BUDGET``."""
+    tiles = list(table.seats[seat].hand if hand is None else hand)
+    everything = list(range(len(table.series)))
+    if not tiles:
+        return Search(None, True, ())
+    best: tuple[_Plan, list[int]] | None = None
+    floor = 1
+    for reach in (None, 1, 2):
+        released = [] if reach is None else _touching(table, tiles, reach)
+        if best is not None and released == best[1]:
+            continue
+        plan, overflow = _attempt(table, tiles, released, floor, LOCAL_BUDGET)
+        if overflow:
+            break  # too big to search locally: go straight to the whole table
+        if plan is not None and (best is None or plan.shed > best[0].shed):
+            best, floor = (plan, released), plan.shed
+    exact = best is not None and best[1] == everything
+    if not exact:
+        plan, overflow = _attempt(table, tiles, everything, floor, EXACT_BUDGET)
+        exact = not overflow  # searched it all: nothing beats the floor, or this is best
+        if plan is not None and (best is None or plan.shed > best[0].shed):
+            best = (plan, everything)
+    if best is None:
+        return Search(None, exact, tuple(everything))
+    plan, released = best
+    return Search(_proposal(table, tiles, released, plan), exact, tuple(released))
+
+
+def local_lay(table: Table, seat: int, reach: int | None) -> Proposal | None:
+    """The best lay when only the table melds near the hand's tiles (``reach``, see
+    ``_touching``) may change, or none (``reach`` None: new melds from the hand alone)."""
+    hand = list(table.seats[seat].hand)
+    if not hand:
+        return None
+    released = [] if reach is None else _touching(table, hand, reach)
+    plan, overflow = _attempt(table, hand, released, 1, LOCAL_BUDGET)
+    if overflow and released:
+        released = []
+        plan, _ = _attempt(table, hand, released, 1, LOCAL_BUDGET)
+    return None if plan is None else _proposal(table, hand, released, plan)
 
 
 def best_lay(table: Table, seat: int) -> Proposal | None:
