@@ -490,21 +490,24 @@ def _hand_value(ids: Sequence[int]) -> int:
     return sum(JOKER_HAND_VALUE if KASTET_TILES[t].joker else KASTET_TILES[t].value for t in ids)
 
 
-def _touching(table: Table, hand: Sequence[int], reach: int) -> list[int]:
+def _touching(table: Table, hand: Sequence[int], reach: int, most: int | None = None) -> list[int]:
     """The table melds a hand tile could join or help rebuild: runs of its colour within
-    ``reach`` numbers of it, sets of its number."""
+    ``reach`` numbers of it, sets of its number; with ``most``, only that many of those that
+    the most hand tiles touch (in table order)."""
     faces = [_face(t) for t in hand if not KASTET_TILES[t].joker]
-    out = []
+    hits: list[tuple[int, int]] = []
     for i, meld in enumerate(table.series):
         mf = [_placed_face(p) for p in meld]
         if _is_run(meld):
             c, lo, hi = mf[0][0], mf[0][1], mf[-1][1]
-            hit = any(fc == c and lo - reach <= fn <= hi + reach for fc, fn in faces)
+            hit = sum(fc == c and lo - reach <= fn <= hi + reach for fc, fn in faces)
         else:
-            hit = any(fn == mf[0][1] for _, fn in faces)
+            hit = sum(fn == mf[0][1] for _, fn in faces)
         if hit:
-            out.append(i)
-    return out
+            hits.append((-hit, i))
+    if most is not None:
+        hits = sorted(hits)[:most]
+    return sorted(i for _, i in hits)
 
 
 @dataclass(frozen=True, slots=True)
@@ -517,8 +520,11 @@ class Search:
     released: tuple[int, ...]
 
 
-EXACT_BUDGET = 6_000  # states summed over the sweep's stages (deterministic, not a clock)
-LOCAL_BUDGET = 8_000
+EXACT_BUDGET = 2_500  # states summed over the sweep's stages (deterministic, not a clock)
+LOCAL_BUDGET = 2_500
+LOCAL_MELDS = 6  # the first local search frees this many table melds at most
+SMALL_BUDGET = 8_000
+SMALL_TABLE = 8  # melds: search the whole series area first
 
 
 def _attempt(
@@ -558,17 +564,23 @@ def search(table: Table, seat: int, *, hand: Sequence[int] | None = None) -> Sea
         return Search(None, True, ())
     best: tuple[_Plan, list[int]] | None = None
     floor = 1
-    for reach in (None, 1, 2):
-        released = [] if reach is None else _touching(table, tiles, reach)
+    if len(everything) <= SMALL_TABLE:  # small enough to search whole at once
+        plan, overflow = _attempt(table, tiles, everything, floor, SMALL_BUDGET)
+        if not overflow:
+            proposal = None if plan is None else _proposal(table, tiles, everything, plan)
+            return Search(proposal, True, tuple(everything))
+    overflow = False
+    for reach, most in ((None, None), (1, LOCAL_MELDS), (1, None), (2, None)):
+        released = [] if reach is None else _touching(table, tiles, reach, most)
         if best is not None and released == best[1]:
             continue
         plan, overflow = _attempt(table, tiles, released, floor, LOCAL_BUDGET)
         if overflow:
-            break  # too big to search locally: go straight to the whole table
+            break  # too big: a wider search would be bigger still
         if plan is not None and (best is None or plan.shed > best[0].shed):
             best, floor = (plan, released), plan.shed
     exact = best is not None and best[1] == everything
-    if not exact:
+    if not exact and not overflow:
         plan, overflow = _attempt(table, tiles, everything, floor, EXACT_BUDGET)
         exact = not overflow  # searched it all: nothing beats the floor, or this is best
         if plan is not None and (best is None or plan.shed > best[0].shed):
@@ -579,13 +591,24 @@ def search(table: Table, seat: int, *, hand: Sequence[int] | None = None) -> Sea
     return Search(_proposal(table, tiles, released, plan), exact, tuple(released))
 
 
-def local_lay(table: Table, seat: int, reach: int | None) -> Proposal | None:
+def lay_within(
+    table: Table, seat: int, released: Sequence[int], hand: Sequence[int]
+) -> Proposal | None:
+    """The best lay of ``hand`` (part of ``seat``'s hand) when only the ``released`` table
+    melds may change (None also when that search runs out of budget)."""
+    plan, _ = _attempt(table, list(hand), list(released), 1, EXACT_BUDGET)
+    return None if plan is None else _proposal(table, hand, list(released), plan)
+
+
+def local_lay(
+    table: Table, seat: int, reach: int | None, most: int | None = None
+) -> Proposal | None:
     """The best lay when only the table melds near the hand's tiles (``reach``, see
     ``_touching``) may change, or none (``reach`` None: new melds from the hand alone)."""
     hand = list(table.seats[seat].hand)
     if not hand:
         return None
-    released = [] if reach is None else _touching(table, hand, reach)
+    released = [] if reach is None else _touching(table, hand, reach, most)
     plan, overflow = _attempt(table, hand, released, 1, LOCAL_BUDGET)
     if overflow and released:
         released = []

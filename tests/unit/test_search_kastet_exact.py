@@ -1,0 +1,53 @@
+"""Kastet search exactness: on 1,000 random positions the shed value equals an independent
+exact method, the integer programme of ``test_search_kastet.mip_best`` (HiGHS); on full
+26-meld tables it never exceeds it and equals it whenever the search reports ``exact``."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from test_search_kastet import mip_best, random_position, table_of
+
+from harftet.engine.search.kastet import search
+
+EXACT_SIZES = [  # (melds, hand, table jokers, hand jokers), positions
+    ((2, 4, 0, 0), 300),
+    ((3, 6, 1, 0), 200),
+    ((4, 8, 0, 0), 200),
+    ((3, 6, 0, 1), 150),
+    ((6, 10, 0, 0), 100),
+    ((4, 6, 1, 1), 50),
+]
+
+
+@pytest.mark.parametrize(("size", "count"), EXACT_SIZES)
+def test_shed_equals_the_mip(size: tuple[int, int, int, int], count: int) -> None:
+    rng = random.Random(1000 + sum(size) * 7 + size[0])
+    proven = 0
+    for _ in range(count):
+        series, hand = random_position(rng, *size)
+        found = search(table_of(series, hand), 0)
+        expected = mip_best(series, hand)
+        shed = 0 if found.proposal is None else found.proposal.shed
+        assert shed <= expected
+        if found.exact:
+            proven += 1
+            assert shed == expected, (series, hand)
+    assert proven == count  # small positions are searched whole
+
+
+def test_full_tables_never_beat_the_mip_and_often_match() -> None:
+    rng = random.Random(77)
+    matched = 0
+    rounds = 6
+    for i in range(rounds):
+        series, hand = random_position(rng, 26, 22, i % 2, (i // 2) % 2)
+        found = search(table_of(series, hand), 0)
+        shed = 0 if found.proposal is None else found.proposal.shed
+        expected = mip_best(series, hand)
+        assert shed <= expected
+        if found.exact:
+            assert shed == expected
+        matched += shed == expected
+    assert matched >= rounds // 2
