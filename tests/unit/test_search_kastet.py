@@ -261,36 +261,36 @@ def test_easy_uses_its_own_hand_only() -> None:
 
 # --- random states: the engine accepts every proposal ---------------------------------------------
 
-SIZES = [  # melds on the table, hand size, jokers on the table, jokers in hand
-    (3, 6, 0, 0),
-    (6, 10, 1, 0),
-    (10, 14, 0, 1),
-    (16, 18, 1, 1),
-    (26, 22, 1, 1),
-    (26, 22, 2, 0),
-    (26, 22, 0, 2),
+SIZES = [  # (melds on the table, hand size, jokers on the table, jokers in hand), states
+    ((3, 6, 0, 0), 600),
+    ((6, 10, 1, 0), 300),
+    ((10, 14, 0, 1), 50),
+    ((16, 18, 1, 1), 40),
+    ((26, 22, 1, 1), 40),
+    ((26, 22, 2, 0), 40),
+    ((26, 22, 0, 2), 40),
 ]
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_every_proposal_is_accepted(size: tuple[int, int, int, int]) -> None:
-    rng = random.Random(hash(size) & 0xFFFF)
-    count = 40 if size[0] < 20 else 25
-    for _ in range(count):
+@pytest.mark.parametrize(("size", "count"), SIZES)
+def test_every_proposal_is_accepted(size: tuple[int, int, int, int], count: int) -> None:
+    rng = random.Random(sum(size) * 31 + size[0])
+    for i in range(count):
         series, hand = random_position(rng, *size)
         table = table_of(series, hand, pile=rng.choice((0, 10)))
         found = search(table, 0)
-        moves = [choose_move(table, 0, level) for level in ("easy", "medium", "hard")]
+        moves = [choose_move(table, 0, level) for level in ("easy", "medium")]
+        if i % 4 == 0:
+            moves.append(choose_move(table, 0, "hard"))
         if found.proposal is not None:
             moves.append(found.proposal.lay)
+            out = apply_move(table, 0, found.proposal.lay, NOW + 1).table
+            assert _value(sorted(set(hand) - set(out.seats[0].hand))) == found.proposal.shed
         for move in moves:
             out = apply_move(table, 0, move, NOW + 1).table
             if isinstance(move, Lay):
                 gone = sorted(set(hand) - set(out.seats[0].hand))
                 assert gone and all(t in hand for t in gone)
-        if found.proposal is not None:
-            out = apply_move(table, 0, found.proposal.lay, NOW + 1).table
-            assert _value(sorted(set(hand) - set(out.seats[0].hand))) == found.proposal.shed
 
 
 # --- whole hands between hard computer players ---------------------------------------
@@ -309,7 +309,7 @@ def play_hand(seed: int, level: str = "hard", max_moves: int = 600) -> Table:
 
 def test_hard_players_finish_most_hands() -> None:
     finished = 0
-    games = 6
+    games = 4
     for seed in range(games):
         table = play_hand(seed)
         assert table.hand_results, "the hand did not end"

@@ -83,6 +83,7 @@ class _Problem:
     pairs: bool = True  # pairs may be laid (then the melds must come to exactly ``cap``)
     budget: int | None = None  # give up (return None, set ``overflow``) past this much work
     overflow: bool = False
+    work: int = 0  # states summed over the stages, when done
     # bias counts from the table melds taken part in the problem
     in_runs: list[list[int]] = field(default_factory=lambda: [[0] * 15 for _ in COLORS])
     in_sets: list[list[int]] = field(default_factory=lambda: [[0] * 15 for _ in COLORS])
@@ -224,6 +225,7 @@ def _solve(prob: _Problem) -> _Plan | None:
             if not prob.pairs:
                 layer = _pareto(layer)
             work += len(layer)
+            prob.work = work
             if prob.budget is not None and work > prob.budget:
                 prob.overflow = True
                 return None
@@ -520,27 +522,42 @@ class Search:
     released: tuple[int, ...]
 
 
-EXACT_BUDGET = 2_500  # states summed over the sweep's stages (deterministic, not a clock)
+# Work budgets, in states summed over the sweep's stages (deterministic, not a clock; about
+# 15 µs a state here): one decision's ladder, a local search, a small table searched whole.
+DECISION_BUDGET = 4_000
 LOCAL_BUDGET = 2_500
 LOCAL_MELDS = 6  # the first local search frees this many table melds at most
 SMALL_BUDGET = 8_000
 SMALL_TABLE = 8  # melds: search the whole series area first
 
 
+class _Budget:
+    """Work left for one decision (states summed over every attempt's stages)."""
+
+    def __init__(self, total: int) -> None:
+        self.left = total
+
+
 def _attempt(
-    table: Table, hand: Sequence[int], released: list[int], floor: int | None, budget: int
+    table: Table,
+    hand: Sequence[int],
+    released: list[int],
+    floor: int | None,
+    budget: int | _Budget,
 ) -> tuple[_Plan | None, bool]:
     """The best plan reaching ``floor`` with only ``released`` melds changing, and whether
     the search ran out of budget (then None proves nothing)."""
     frozen = len(table.series) - len(released)
     prob = _problem([table.series[i] for i in released], hand, MAX_SERIES - frozen)
-    prob.floor, prob.budget = floor, budget
-    tiles = (
-        prob.table_jokers + prob.hand_jokers + sum(map(sum, prob.req)) + sum(map(sum, prob.hand))
-    )
+    prob.floor = floor
+    prob.budget = budget.left if isinstance(budget, _Budget) else budget
+    tiles = prob.table_jokers + prob.hand_jokers
+    tiles += sum(map(sum, prob.req)) + sum(map(sum, prob.hand))
     pairable = prob.hand_jokers > 0 or any(v >= 2 for row in prob.hand for v in row)
     prob.pairs = pairable and tiles >= 3 * prob.cap  # pairs need exactly ``cap`` melds
     plan = _solve(prob)
+    if isinstance(budget, _Budget):
+        budget.left -= prob.work
     return plan, prob.overflow
 
 
@@ -557,7 +574,7 @@ def _proposal(
 def search(table: Table, seat: int, *, hand: Sequence[int] | None = None) -> Search:
     """The best lay for ``seat`` (from ``hand``, a part of its hand, when given) and whether
     it is proven best (see ``Search``). First the hand alone, then with the table melds near
-    its tiles released, then the whole series area within ``EXACT_BUDGET``."""
+    its tiles released, then the whole series area, within ``DECISION_BUDGET``."""
     tiles = list(table.seats[seat].hand if hand is None else hand)
     everything = list(range(len(table.series)))
     if not tiles:
@@ -570,18 +587,19 @@ def search(table: Table, seat: int, *, hand: Sequence[int] | None = None) -> Sea
             proposal = None if plan is None else _proposal(table, tiles, everything, plan)
             return Search(proposal, True, tuple(everything))
     overflow = False
+    budget = _Budget(DECISION_BUDGET)
     for reach, most in ((None, None), (1, LOCAL_MELDS), (1, None), (2, None)):
         released = [] if reach is None else _touching(table, tiles, reach, most)
         if best is not None and released == best[1]:
             continue
-        plan, overflow = _attempt(table, tiles, released, floor, LOCAL_BUDGET)
+        plan, overflow = _attempt(table, tiles, released, floor, budget)
         if overflow:
             break  # too big: a wider search would be bigger still
         if plan is not None and (best is None or plan.shed > best[0].shed):
             best, floor = (plan, released), plan.shed
     exact = best is not None and best[1] == everything
     if not exact and not overflow:
-        plan, overflow = _attempt(table, tiles, everything, floor, EXACT_BUDGET)
+        plan, overflow = _attempt(table, tiles, everything, floor, budget)
         exact = not overflow  # searched it all: nothing beats the floor, or this is best
         if plan is not None and (best is None or plan.shed > best[0].shed):
             best = (plan, everything)
@@ -596,7 +614,7 @@ def lay_within(
 ) -> Proposal | None:
     """The best lay of ``hand`` (part of ``seat``'s hand) when only the ``released`` table
     melds may change (None also when that search runs out of budget)."""
-    plan, _ = _attempt(table, list(hand), list(released), 1, EXACT_BUDGET)
+    plan, _ = _attempt(table, list(hand), list(released), 1, LOCAL_BUDGET)
     return None if plan is None else _proposal(table, hand, list(released), plan)
 
 
