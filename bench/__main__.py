@@ -148,6 +148,7 @@ def main() -> None:
     moves = step("move path (dynalite, moto)", bench_move_path.run)
     cold = step("cold start", bench_cold_start.run)
     results = [*moves, *cold, codec_row]
+    results += step("kastet", __import__("bench.bench_search_kastet").bench_search_kastet.run)
     seconds = time.perf_counter() - t0
     text = render(results, codec_lines, word_rows, started, seconds, (load_start, os.getloadavg()))
     RESULTS.write_text(text, encoding="utf-8")
