@@ -11,6 +11,13 @@ number are split between the open runs, new runs, sets (3–4 distinct colours, 
 filling missing colours) and pairs. Colours are handled one after another inside a number
 so that a layer costs a sum, not a product, of the colours' choices.
 
+Work is budgeted (``DECISION_BUDGET``, counted in states, so a decision is deterministic):
+``search`` first searches the hand alone (table melds frozen), then with the table melds near
+the hand's tiles released, then the whole series area with the best shed so far as a floor
+(states that cannot reach it are dropped). ``Search.exact`` says whether the whole area was
+searched to the end; on dense full tables the budget usually stops that last step, and the
+answer is then the best lay that changes only the released melds.
+
 Values are ``shed * _W + bias``: the bias (far below ``_W``) rewards keeping tiles in the
 kind of meld they were in and runs starting and ending where table runs do, so that among
 equally good lays the one chosen changes few table melds; the melds that come out identical
