@@ -89,8 +89,9 @@ def table_of(series: list[list[Placed]], hand: list[int], pile: int = 10) -> Tab
 # --- the independent exact method -------------------------------------------------------------
 
 
-def mip_best(series: list[list[Placed]], hand: list[int]) -> int:
-    """The most hand value any lay can shed, by integer programming (HiGHS)."""
+def mip_best(series: list[list[Placed]], hand: list[int], seconds: float | None = None) -> int:
+    """The most hand value any lay can shed, by integer programming (HiGHS); with a time
+    limit, an upper bound on it (HiGHS's dual bound) when the limit stops the solve."""
     req: dict[Face, int] = {}
     have: dict[Face, int] = {}
     tj = sum(KASTET_TILES[p.id].joker for m in series for p in m)
@@ -177,9 +178,13 @@ def mip_best(series: list[list[Placed]], hand: list[int]) -> int:
     lp.a_matrix_.index_ = index
     lp.a_matrix_.value_ = value
     lp.integrality_ = [highspy.HighsVarType.kInteger] * len(cols)
+    if seconds is not None:
+        h.setOptionValue("time_limit", seconds)
     h.passModel(lp)
     h.run()
-    return round(h.getInfo().objective_function_value)
+    if h.getModelStatus() == highspy.HighsModelStatus.kOptimal:
+        return round(h.getInfo().objective_function_value)
+    return int(h.getInfo().mip_dual_bound + 1e-6)
 
 
 # --- the rules' example and small cases ---------------------------------------------------------

@@ -522,7 +522,8 @@ def _touching(table: Table, hand: Sequence[int], reach: int, most: int | None = 
 @dataclass(frozen=True, slots=True)
 class Search:
     """``best_lay``'s answer with how it was found: ``exact`` when the whole series area was
-    searched (else only ``released`` table melds could change, within the work budget)."""
+    searched; ``released`` = the table melds the lay may change (a small table: all; else the
+    ones it changed)."""
 
     proposal: Proposal | None
     exact: bool
@@ -532,9 +533,11 @@ class Search:
 # Work budgets, in states summed over the sweep's stages (deterministic, not a clock; about
 # 15 µs a state here): one decision's ladder, a local search, a small table searched whole.
 DECISION_BUDGET = 4_000
-LOCAL_BUDGET = 2_500
+LOCAL_BUDGET = 1_200
+WHOLE_BUDGET = 1_200
 LOCAL_MELDS = 6  # the first local search frees this many table melds at most
 SMALL_BUDGET = 8_000
+MAX_STEPS = 6  # lays built on each other in one search
 SMALL_TABLE = 8  # melds: search the whole series area first
 
 
@@ -551,6 +554,7 @@ def _attempt(
     released: list[int],
     floor: int | None,
     budget: int | _Budget,
+    most: int | None = None,
 ) -> tuple[_Plan | None, bool]:
     """The best plan reaching ``floor`` with only ``released`` melds changing, and whether
     the search ran out of budget (then None proves nothing)."""
@@ -558,6 +562,8 @@ def _attempt(
     prob = _problem([table.series[i] for i in released], hand, MAX_SERIES - frozen)
     prob.floor = floor
     prob.budget = budget.left if isinstance(budget, _Budget) else budget
+    if most is not None:
+        prob.budget = min(prob.budget, most)
     tiles = prob.table_jokers + prob.hand_jokers
     tiles += sum(map(sum, prob.req)) + sum(map(sum, prob.hand))
     pairable = prob.hand_jokers > 0 or any(v >= 2 for row in prob.hand for v in row)
@@ -578,42 +584,74 @@ def _proposal(
     return Proposal(lay, _hand_value(laid), tuple(sorted(laid)))
 
 
-def search(table: Table, seat: int, *, hand: Sequence[int] | None = None) -> Search:
-    """The best lay for ``seat`` (from ``hand``, a part of its hand, when given) and whether
-    it is proven best (see ``Search``). First the hand alone, then with the table melds near
-    its tiles released, then the whole series area, within ``DECISION_BUDGET``."""
-    tiles = list(table.seats[seat].hand if hand is None else hand)
+def _ladder(
+    table: Table, tiles: list[int], budget: _Budget, whole: bool
+) -> tuple[tuple[_Plan, list[int]] | None, bool]:
+    """One step of ``search``: the best plan found and the melds it released, and whether it
+    is proven best (only when ``whole``: the whole series area is tried last)."""
     everything = list(range(len(table.series)))
-    if not tiles:
-        return Search(None, True, ())
     best: tuple[_Plan, list[int]] | None = None
     floor = 1
-    if len(everything) <= SMALL_TABLE:  # small enough to search whole at once
-        plan, overflow = _attempt(table, tiles, everything, floor, SMALL_BUDGET)
-        if not overflow:
-            proposal = None if plan is None else _proposal(table, tiles, everything, plan)
-            return Search(proposal, True, tuple(everything))
     overflow = False
-    budget = _Budget(DECISION_BUDGET)
     for reach, most in ((None, None), (1, LOCAL_MELDS), (1, None), (2, None)):
         released = [] if reach is None else _touching(table, tiles, reach, most)
         if best is not None and released == best[1]:
             continue
-        plan, overflow = _attempt(table, tiles, released, floor, budget)
+        plan, overflow = _attempt(table, tiles, released, floor, budget, LOCAL_BUDGET)
         if overflow:
             break  # too big: a wider search would be bigger still
         if plan is not None and (best is None or plan.shed > best[0].shed):
             best, floor = (plan, released), plan.shed
     exact = best is not None and best[1] == everything
-    if not exact and not overflow:
-        plan, overflow = _attempt(table, tiles, everything, floor, budget)
+    if whole and not exact and not overflow:
+        plan, overflow = _attempt(table, tiles, everything, floor, budget, WHOLE_BUDGET)
         exact = not overflow  # searched it all: nothing beats the floor, or this is best
         if plan is not None and (best is None or plan.shed > best[0].shed):
             best = (plan, everything)
-    if best is None:
+    return best, exact
+
+
+def search(table: Table, seat: int, *, hand: Sequence[int] | None = None) -> Search:
+    """The best lay for ``seat`` (from ``hand``, a part of its hand, when given) and whether
+    it is proven best (see ``Search``). A small table is searched whole. Otherwise: the
+    hand alone, then with the table melds near its tiles released, then the whole series
+    area; when that is not proven best, the lay is applied to a copy of the table and the
+    search goes on from there (a lay may be built in steps), all within ``DECISION_BUDGET``."""
+    tiles = list(table.seats[seat].hand if hand is None else hand)
+    everything = list(range(len(table.series)))
+    if not tiles:
+        return Search(None, True, ())
+    if len(everything) <= SMALL_TABLE:  # small enough to search whole at once
+        plan, overflow = _attempt(table, tiles, everything, 1, SMALL_BUDGET)
+        if not overflow:
+            proposal = None if plan is None else _proposal(table, tiles, everything, plan)
+            return Search(proposal, True, tuple(everything))
+    budget = _Budget(DECISION_BUDGET)
+    current = table
+    laid: list[int] = []
+    pairs: list[list[Placed]] = []
+    exact = False
+    for step in range(MAX_STEPS):
+        best, exact = _ladder(current, tiles, budget, whole=step == 0)
+        if best is None:
+            break
+        series, new_pairs, more = _lay(current, tiles, best[1], best[0])
+        if not more or ((pairs or new_pairs) and len(series) != MAX_SERIES):
+            break
+        current = current.clone()
+        current.series = series
+        current.pairs = [*current.pairs, *new_pairs]
+        pairs += new_pairs
+        laid += more
+        tiles = [t for t in tiles if t not in set(more)]
+        if exact or not tiles or budget.left <= 0:
+            break
+    if not laid:
         return Search(None, exact, tuple(everything))
-    plan, released = best
-    return Search(_proposal(table, tiles, released, plan), exact, tuple(released))
+    final = {tuple(m) for m in current.series}
+    changed = tuple(i for i, m in enumerate(table.series) if tuple(m) not in final)
+    lay = Lay(tuple(tuple(m) for m in current.series), tuple(tuple(p) for p in pairs))
+    return Search(Proposal(lay, _hand_value(laid), tuple(sorted(laid))), exact, changed)
 
 
 def lay_within(
