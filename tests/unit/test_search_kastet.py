@@ -184,7 +184,9 @@ def mip_best(series: list[list[Placed]], hand: list[int], seconds: float | None 
     h.run()
     if h.getModelStatus() == highspy.HighsModelStatus.kOptimal:
         return round(h.getInfo().objective_function_value)
-    return int(h.getInfo().mip_dual_bound + 1e-6)
+    bound = h.getInfo().mip_dual_bound  # infinite when stopped before the root: the hand
+    total = _value(hand)
+    return total if not bound < total else int(bound + 1e-6)
 
 
 # --- the rules' example and small cases ---------------------------------------------------------
