@@ -5,15 +5,17 @@ VENV := .venv
 PY := $(VENV)/bin/python
 SAM_VENV := .venv-sam
 DICT := shared/harftet/words/data/words.txt.gz
+FREQ := shared/harftet/words/data/frequency.txt.gz
+INDEX := shared/harftet/words/data/words.index.bin
 PORT ?= 3000
 export SAM_CLI_TELEMETRY := 0
 
-.PHONY: run test lint typecheck dictionary bench sam-validate sam-build clean
+.PHONY: run test lint typecheck dictionary bench sam-validate sam-build ts-client clean
 
-run: $(VENV)/.installed $(DICT)
+run: $(VENV)/.installed $(DICT) $(FREQ) $(INDEX)
 	PORT=$(PORT) $(PY) -m harftet.localstack
 
-test: $(VENV)/.installed $(DICT) node_modules/.installed $(SAM_VENV)/.installed chromium
+test: $(VENV)/.installed $(DICT) $(FREQ) $(INDEX) node_modules/.installed $(SAM_VENV)/.installed chromium
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
@@ -26,9 +28,9 @@ lint: $(VENV)/.installed
 typecheck: $(VENV)/.installed
 	$(VENV)/bin/mypy
 
-dictionary: $(DICT)
+dictionary: $(DICT) $(FREQ) $(INDEX)
 
-bench: $(VENV)/.installed $(DICT) node_modules/.installed
+bench: $(VENV)/.installed $(DICT) $(FREQ) $(INDEX) node_modules/.installed
 	$(PY) -m bench
 
 $(VENV)/.installed: pyproject.toml
@@ -37,10 +39,15 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $@
 
-$(DICT): $(VENV)/.installed shared/harftet/words/build.py shared/harftet/words/allow.txt shared/harftet/words/deny.txt
+# One run writes both: the word list and its frequency ranking (grouped target, GNU make ≥ 4.3).
+$(DICT) $(FREQ) &: $(VENV)/.installed shared/harftet/words/build.py shared/harftet/words/allow.txt shared/harftet/words/deny.txt
 	$(PY) -m harftet.words.build
 
-# dynalite: a second, independent DynamoDB implementation the store tests run against.
+# The computer player's search index, built with the dictionary (never on a first search).
+$(INDEX): $(DICT) shared/harftet/words/index.py
+	$(PY) -m harftet.words.index
+
+# dynalite (a second DynamoDB for the store tests), the AsyncAPI parser, openapi-typescript, tsc.
 node_modules/.installed: package.json
 	npm install --no-audit --no-fund --loglevel=error
 	touch $@
@@ -57,12 +64,18 @@ $(SAM_VENV)/.installed:
 	$(SAM_VENV)/bin/pip install -q 'aws-sam-cli>=1.170,<2'
 	touch $@
 
+# TypeScript types for clients, from docs/openapi.json (clients/typescript/harftet.ts uses them).
+ts-client: node_modules/.installed
+	node_modules/.bin/openapi-typescript docs/openapi.json --default-non-nullable false \
+	  -o clients/typescript/generated/openapi.ts
+	node_modules/.bin/tsc --noEmit -p clients/typescript/tsconfig.json
+
 sam-validate: $(SAM_VENV)/.installed
 	$(SAM_VENV)/bin/sam validate --lint
 
 # The python3.12 runtime needs a python3.12 on PATH (no Docker here). Under pyenv, expose the
 # newest installed 3.12 next to the current version; elsewhere, install Python 3.12.
-sam-build: $(SAM_VENV)/.installed $(DICT)
+sam-build: $(SAM_VENV)/.installed $(DICT) $(FREQ) $(INDEX)
 	py312=$$(pyenv versions --bare 2>/dev/null | grep -E '^3\.12(\.[0-9]+)?$$' | sort -V | tail -n 1); \
 	if [ -n "$$py312" ]; then export PYENV_VERSION="$$(pyenv version-name):$$py312"; fi; \
 	$(SAM_VENV)/bin/sam build

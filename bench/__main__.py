@@ -1,7 +1,9 @@
 """``make bench``: run every benchmark and rewrite bench/RESULTS.md.
 
-Order: codec, dictionary, move path (dynalite, then moto), cold start. Exits 0 even when a
-goal is missed (``--strict`` makes a MISS exit 1): the numbers are for reading, not gating.
+Order: codec, dictionary, move path (dynalite, then moto), cold start, the Harftet search,
+the computer players' strength (``--strength-games`` hands per matchup; 0 skips it). Exits 0
+even when a goal is missed (``--strict`` makes a MISS exit 1): the numbers are for reading,
+not gating.
 """
 
 from __future__ import annotations
@@ -17,7 +19,14 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TypeVar
 
-from bench import ROOT, Result, bench_cold_start, bench_move_path
+from bench import (
+    ROOT,
+    Result,
+    bench_cold_start,
+    bench_move_path,
+    bench_search_harftet,
+    bench_strength,
+)
 from harftet.engine.codec import encode
 
 RESULTS = ROOT / "bench" / "RESULTS.md"
@@ -100,8 +109,9 @@ def render(
     started: datetime,
     seconds: float,
     load: tuple[tuple[float, ...], tuple[float, ...]],
+    sections: list[tuple[str, list[str]]] | None = None,
 ) -> str:
-    """RESULTS.md."""
+    """RESULTS.md; ``sections`` are (title, lines) of further notes."""
     loads = " → ".join(" / ".join(f"{x:.1f}" for x in each) for each in load)
     lines = [
         "# Benchmark results",
@@ -132,6 +142,8 @@ def render(
         *(f"| {name} | {value} |" for name, value in word_rows),
         "",
     ]
+    for title, notes in sections or []:
+        lines += [f"## {title}", "", *(f"- {n}" for n in notes), ""]
     return "\n".join(lines)
 
 
@@ -139,6 +151,12 @@ def main() -> None:
     """Run everything, write RESULTS.md, print the goal table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--strict", action="store_true", help="exit 1 when a goal is missed")
+    parser.add_argument(
+        "--strength-games",
+        type=int,
+        default=bench_strength.GAMES,
+        help="hands per matchup and game in the strength benchmark (0: skip it)",
+    )
     args = parser.parse_args()
     started = datetime.now(UTC)
     load_start = os.getloadavg()
@@ -147,10 +165,28 @@ def main() -> None:
     word_rows = step("dictionary", words)
     moves = step("move path (dynalite, moto)", bench_move_path.run)
     cold = step("cold start", bench_cold_start.run)
-    results = [*moves, *cold, codec_row]
+    search_rows, search_notes = step("Harftet search", bench_search_harftet.run)
+    sections = [("Harftet search (bench/bench_search_harftet.py)", search_notes)]
+    strength_rows: list[Result] = []
+    if args.strength_games > 0:
+        strength_rows, strength_notes = step(
+            "strength", lambda: bench_strength.run(args.strength_games)
+        )
+        sections.append(
+            ("Strength of the computer players (bench/bench_strength.py)", strength_notes)
+        )
+    results = [*moves, *cold, codec_row, *search_rows, *strength_rows]
     results += step("kastet", __import__("bench.bench_search_kastet").bench_search_kastet.run)
     seconds = time.perf_counter() - t0
-    text = render(results, codec_lines, word_rows, started, seconds, (load_start, os.getloadavg()))
+    text = render(
+        results,
+        codec_lines,
+        word_rows,
+        started,
+        seconds,
+        (load_start, os.getloadavg()),
+        sections,
+    )
     RESULTS.write_text(text, encoding="utf-8")
     print("\n".join(_row(r) for r in results))
     print(f"\nwrote {RESULTS.relative_to(ROOT)} in {seconds:.0f} s")

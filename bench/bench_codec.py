@@ -1,10 +1,14 @@
 """Encoded size and speed of the table codec on a worst-case table (stdlib only).
 
 Run: .venv/bin/python bench/bench_codec.py
-The worst case is a deliberate over-estimate: more tile ids than one table can hold
-(4 hands of 22, 26 series melds of 3, 6 pairs and a pile), every seat taken over by a
-substitute (8 distinct people with 36-character ids and 20-letter Turkish names),
-21 hand results with 3-digit penalties and a final result.
+The worst case is the largest table the rules allow, made larger still where it is cheap
+to: all 106 tile ids placed (4 full racks of 22, the other 18 in 5 series melds, 1 pair and
+the pile), every seat taken over by a substitute (8 distinct people with 36-character ids
+and 20-letter Turkish names), 21 hand results each with every rack full at its end
+(4 × 22 tiles left, the most a blocked hand can leave) and the penalties they give, a
+final result, the 8 people a table remembers as having left (the 4 originals and 4 more),
+and a latest change that holds a lay of 22 hand tiles and a new pair followed by a
+timeout, the pass, the hand's and the game's end.
 """
 
 from __future__ import annotations
@@ -18,7 +22,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "shared"))
 
 from harftet.engine.codec import decode, encode
+from harftet.engine.effects import placed_json
 from harftet.engine.state import HandResult, Occupant, Placed, Seat, Table
+from harftet.engine.tiles import hand_value, tiles_for
 
 LIMIT = 2048
 
@@ -47,17 +53,24 @@ def worst_case_table(seed: int = 7) -> Table:
         )
         for i in range(4)
     ]
-    series = [[Placed(rng.randrange(104)) for _ in range(3)] for _ in range(26)]
-    series[0][1] = Placed(104, "Ş")
-    series[1][0] = Placed(105, "Ğ")
-    pairs = [[Placed(rng.randrange(104)), Placed(rng.randrange(104))] for _ in range(6)]
-    results = [
-        HandResult(h, None if h % 5 == 0 else h % 4, [rng.randrange(100, 999) for _ in range(4)])
-        for h in range(1, 22)
-    ]
+    rest = ids[88:]
+    series = [[Placed(t) for t in rest[i * 3 : i * 3 + 3]] for i in range(5)]
+    series[0][1] = Placed(series[0][1].id, "Ş")
+    series[1][0] = Placed(series[1][0].id, "Ğ")
+    pairs = [[Placed(t) for t in rest[15:17]]]
+    tiles = tiles_for("harftet")
+    results = []
+    for h in range(1, 22):
+        rack = list(range(106))
+        rng.shuffle(rack)
+        left = {s: sorted(rack[s * 22 : (s + 1) * 22]) for s in range(4)}
+        if h == 21:  # the game's last hand: the racks still stand
+            left = {s: sorted(ids[s * 22 : (s + 1) * 22]) for s in range(4)}
+        penalties = [sum(hand_value(tiles[t]) for t in left[s]) for s in range(4)]
+        results.append(HandResult(h, None, penalties, left))
     ratings = {s.occupant.player_id: 42 for s in seats if s.occupant}
     ratings |= {s.original.player_id: -42 for s in seats if s.original}
-    return Table(
+    table = Table(
         table_id=str(uuid.UUID(int=rng.getrandbits(128))),
         game="harftet",
         seed=rng.getrandbits(63),
@@ -68,7 +81,7 @@ def worst_case_table(seed: int = 7) -> Table:
         status="finished",
         created_at=1_754_000_000.987654,
         seats=seats,
-        pile=ids[88:],
+        pile=rest[17:],
         series=series,
         pairs=pairs,
         hand_number=21,
@@ -79,7 +92,32 @@ def worst_case_table(seed: int = 7) -> Table:
         deadline=1_754_000_045.5,
         hand_results=results,
         result={"penalties": [1, 2, 3, 4], "points": [42, 20, -20, -42], "ratings": ratings},
+        hints=False,
+        private=True,
+        bot_seconds=5,
+        held=True,
+        seq=99_999,
     )
+    people = [s.original.player_id for s in seats if s.original]
+    people += [str(uuid.UUID(int=rng.getrandbits(128))) for _ in range(4)]
+    table.former = {p: i % 4 for i, p in enumerate(people)}
+    table.paid = list(people)
+    at = 1_754_012_345.678901
+    last = results[-1]
+    recent: list[dict[str, object]] = [
+        {"type": "lay", "seat": 3, "tiles": sorted(ids[:22]),
+         "series": [[placed_json(p) for p in m] for m in series],
+         "pairs": [[placed_json(p) for p in m] for m in pairs]},
+        {"type": "timeout", "seat": 3},
+        {"type": "pass", "seat": 3},
+        {"type": "handEnd", "seat": None, "finisher": None, "penalties": last.penalties,
+         "left": {str(s): v for s, v in last.left.items()}},
+        {"type": "gameEnd", "seat": None, "penalties": [1, 2, 3, 4],
+         "points": [42, 20, -20, -42]},
+    ]  # fmt: skip
+    first = table.seq - len(recent) + 1
+    table.recent = [{"seq": first + i, "at": at, "hand": 21, **e} for i, e in enumerate(recent)]
+    return table
 
 
 def main() -> None:

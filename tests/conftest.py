@@ -21,6 +21,7 @@ TABLE_NAMES = {
     "TablesTable": "harftet-tables",
     "PlayersTable": "harftet-players",
     "ConnectionsTable": "harftet-connections",
+    "LogTable": "harftet-log",
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -36,6 +37,9 @@ ROUTES = {
     ("POST", "/tables/{tableId}/start"),
     ("POST", "/tables/{tableId}/continue"),
     ("POST", "/tables/{tableId}/moves"),
+    ("GET", "/tables/{tableId}/hint"),
+    ("GET", "/tables/{tableId}/log"),
+    ("GET", "/tables/{tableId}/replay"),
     ("GET", "/health"),
 }
 
@@ -324,7 +328,7 @@ def test_the_sweeper_runs_on_the_turn_sweep_schedule(template: dict[str, Any]) -
 
 def test_every_table_is_on_demand_backed_up_and_encrypted(template: dict[str, Any]) -> None:
     tables = _resources(template, "AWS::DynamoDB::Table")
-    assert set(tables) == {"TablesTable", "PlayersTable", "ConnectionsTable"}
+    assert set(tables) == {"TablesTable", "PlayersTable", "ConnectionsTable", "LogTable"}
     for name, table in tables.items():
         props = table["Properties"]
         assert props["BillingMode"] == "PAY_PER_REQUEST", name
@@ -447,3 +451,206 @@ def test_the_outputs_give_both_endpoints_and_the_table_names(template: dict[str,
     assert outputs["WebSocketUrl"]["Value"]["Fn::Sub"].startswith("wss://${WebSocketApi}.")
     for name in ("TablesTable", "PlayersTable", "ConnectionsTable"):
         assert outputs[f"{name}Name"]["Value"] == {"Ref": name}
+
+
+# ------------------------------------------------------------------------------- alarms
+
+OPERATOR_CONDITIONS = ("AlarmsOn", "AlarmMail")
+Metric = tuple[str, str, tuple[tuple[str, str], ...]]
+
+
+def _alarms(template: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {k: v["Properties"] for k, v in _resources(template, "AWS::CloudWatch::Alarm").items()}
+
+
+def _dimensions(dimensions: list[dict[str, Any]]) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted((d["Name"], repr(d["Value"])) for d in dimensions))
+
+
+def _metrics(alarm: dict[str, Any]) -> set[Metric]:
+    """(namespace, metric name, dimensions) of every metric an alarm reads (math included)."""
+    if "MetricName" in alarm:
+        namespace = alarm["Namespace"]  # a custom one is a !Sub
+        namespace = namespace if isinstance(namespace, str) else repr(namespace)
+        return {(namespace, alarm["MetricName"], _dimensions(alarm.get("Dimensions", [])))}
+    found: set[Metric] = set()
+    for query in alarm["Metrics"]:
+        if "MetricStat" in query:
+            metric = query["MetricStat"]["Metric"]
+            dims = _dimensions(metric.get("Dimensions", []))
+            found.add((metric["Namespace"], metric["MetricName"], dims))
+    return found
+
+
+def _alarmed(template: dict[str, Any]) -> set[Metric]:
+    return {m for alarm in _alarms(template).values() for m in _metrics(alarm)}
+
+
+def _dims(**values: Any) -> tuple[tuple[str, str], ...]:
+    return _dimensions([{"Name": k, "Value": v} for k, v in values.items()])
+
+
+def test_alarms_are_on_by_default_and_one_parameter_turns_them_all_off(
+    template: dict[str, Any],
+) -> None:
+    assert template["Parameters"]["Alarms"]["Default"] == "true"
+    assert template["Conditions"]["AlarmsOn"] == {"Fn::Equals": [{"Ref": "Alarms"}, "true"]}
+    assert template["Conditions"]["AlarmMail"] == {
+        "Fn::And": [
+            {"Fn::Condition": "AlarmsOn"},  # load_template's reading of !Condition
+            {"Fn::Not": [{"Fn::Equals": [{"Ref": "AlarmEmail"}, ""]}]},
+        ]
+    }
+    operator_types = (
+        "AWS::CloudWatch::Alarm",
+        "AWS::CloudWatch::Dashboard",
+        "AWS::SNS::Topic",
+        "AWS::SNS::Subscription",
+        "AWS::Logs::MetricFilter",
+    )
+    for type_ in operator_types:
+        for name, resource in _resources(template, type_).items():
+            assert resource.get("Condition") in OPERATOR_CONDITIONS, name
+    assert template["Parameters"]["AlarmEmail"]["Default"] == ""
+    assert re.fullmatch(template["Parameters"]["AlarmEmail"]["AllowedPattern"], "ops@example.com")
+
+
+def test_the_operators_resources_are_one_block_at_the_end_of_resources(
+    template: dict[str, Any],
+) -> None:
+    """Kept together (other work adds resources in parallel): easy to review and to merge."""
+    names = list(template["Resources"])
+    block = [
+        i
+        for i, n in enumerate(names)
+        if template["Resources"][n].get("Condition") in OPERATOR_CONDITIONS
+    ]
+    assert block == list(range(len(names) - len(block), len(names))), names
+
+
+def test_every_alarm_notifies_the_topic_when_it_fires_and_when_it_recovers(
+    template: dict[str, Any],
+) -> None:
+    alarms = _alarms(template)
+    assert len(alarms) >= 12
+    for name, alarm in alarms.items():
+        assert alarm["AlarmActions"] == alarm["OKActions"] == [{"Ref": "AlarmTopic"}], name
+        assert alarm["AlarmName"]["Fn::Sub"].startswith("${AWS::StackName}-"), name
+    [subscription] = _resources(template, "AWS::SNS::Subscription").values()
+    assert subscription["Condition"] == "AlarmMail"
+    assert subscription["Properties"]["Endpoint"] == {"Ref": "AlarmEmail"}
+    assert subscription["Properties"]["TopicArn"] == {"Ref": "AlarmTopic"}
+
+
+def test_every_function_has_an_errors_and_a_throttles_alarm(template: dict[str, Any]) -> None:
+    alarmed = _alarmed(template)
+    for name in _resources(template, "AWS::Serverless::Function"):
+        for metric in ("Errors", "Throttles"):
+            assert ("AWS/Lambda", metric, _dims(FunctionName={"Ref": name})) in alarmed, (
+                name,
+                metric,
+            )
+
+
+def test_both_apis_have_a_5xx_rate_and_a_p99_latency_alarm(template: dict[str, Any]) -> None:
+    # SAM names the REST API after the stack (its OpenAPI title): that is its ApiName.
+    rest = _dims(ApiName={"Ref": "AWS::StackName"}, Stage={"Ref": "Stage"})
+    ws = _dims(ApiId={"Ref": "WebSocketApi"}, Stage={"Ref": "Stage"})
+    alarms = _alarms(template)
+    rates = [a for a in alarms.values() if "Metrics" in a]
+    by_metrics = {frozenset(_metrics(a)): a for a in rates}
+    rest_rate = frozenset({("AWS/ApiGateway", "5XXError", rest), ("AWS/ApiGateway", "Count", rest)})
+    ws_rate = frozenset(
+        ("AWS/ApiGateway", m, ws) for m in ("ExecutionError", "ConnectCount", "MessageCount")
+    )
+    assert rest_rate in by_metrics and ws_rate in by_metrics
+    for rate in (by_metrics[rest_rate], by_metrics[ws_rate]):
+        [answer] = [q for q in rate["Metrics"] if q.get("ReturnData")]
+        assert "100 *" in answer["Expression"] and rate["Threshold"] == 5  # percent
+    latency = [a for a in alarms.values() if a.get("MetricName") == "IntegrationLatency"]
+    for dims in (rest, ws):
+        [alarm] = [a for a in latency if _dimensions(a["Dimensions"]) == dims]
+        assert alarm["ExtendedStatistic"] == "p99"
+        assert alarm["Namespace"] == "AWS/ApiGateway"
+
+
+def test_every_table_throttling_is_alarmed(template: dict[str, Any]) -> None:
+    alarmed = _alarmed(template)
+    for name in _resources(template, "AWS::DynamoDB::Table"):
+        for metric in ("ReadThrottleEvents", "WriteThrottleEvents"):
+            assert ("AWS/DynamoDB", metric, _dims(TableName={"Ref": name})) in alarmed, name
+
+
+def test_every_queue_and_stream_consumer_is_alarmed(template: dict[str, Any]) -> None:
+    """Work piling up or given up on: every queue's depth or age; a stream consumer's lag."""
+    alarmed = _alarmed(template)
+    queue_metrics = {"ApproximateAgeOfOldestMessage", "ApproximateNumberOfMessagesVisible"}
+    for name in _resources(template, "AWS::SQS::Queue"):
+        queue = _dims(QueueName={"Fn::GetAtt": [name, "QueueName"]})
+        assert {("AWS/SQS", m, queue) for m in queue_metrics} & alarmed, name
+    consumers = {
+        mapping["Properties"]["FunctionName"]["Ref"]
+        for mapping in _resources(template, "AWS::Lambda::EventSourceMapping").values()
+        if "StreamArn" in json.dumps(mapping["Properties"]["EventSourceArn"])
+    }
+    for name, function in _resources(template, "AWS::Serverless::Function").items():
+        triggers = {e["Type"] for e in (function["Properties"].get("Events") or {}).values()}
+        if triggers & {"DynamoDB", "Kinesis"}:
+            consumers.add(name)
+    for name in consumers:
+        assert ("AWS/Lambda", "IteratorAge", _dims(FunctionName={"Ref": name})) in alarmed, name
+
+
+def test_a_sweeper_that_fails_on_a_table_or_stops_running_is_alarmed(
+    template: dict[str, Any],
+) -> None:
+    alarms = _alarms(template)
+    [stopped] = [a for a in alarms.values() if a.get("MetricName") == "Invocations"]
+    assert stopped["Dimensions"] == [{"Name": "FunctionName", "Value": {"Ref": "SweeperFunction"}}]
+    assert stopped["ComparisonOperator"] == "LessThanThreshold"
+    assert stopped["TreatMissingData"] == "breaching"  # no data is exactly the failure
+    [flt] = _resources(template, "AWS::Logs::MetricFilter").values()
+    assert flt["Properties"]["LogGroupName"] == {"Ref": "SweeperFunctionLogs"}
+    assert flt["Properties"]["FilterPattern"] == '{ $.level = "ERROR" }'
+    [transform] = flt["Properties"]["MetricTransformations"]
+    [failures] = [a for a in alarms.values() if a.get("MetricName") == transform["MetricName"]]
+    assert failures["Namespace"] == transform["MetricNamespace"]
+
+
+def test_the_sweepers_per_table_failures_are_json_lines_the_metric_filter_matches(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """service.sweep logs through the stdlib; powertools' Logger (service harftet) formats it."""
+    import logging
+
+    from aws_lambda_powertools import Logger
+
+    Logger(service="harftet", logger_handler=logging.StreamHandler(sys.stdout))
+    try:
+        raise RuntimeError("boom")
+    except RuntimeError:
+        logging.getLogger("harftet.service").exception(
+            "sweeping a table failed", extra={"tableId": "t1"}
+        )
+    line = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert (line["level"], line["tableId"]) == ("ERROR", "t1")
+
+
+def test_the_dashboard_graphs_every_alarm(template: dict[str, Any]) -> None:
+    [dashboard] = _resources(template, "AWS::CloudWatch::Dashboard").values()
+    body = dashboard["Properties"]["DashboardBody"]["Fn::Sub"]
+    widgets = json.loads(re.sub(r"\$\{(\w+)\.Arn\}", r"\1", re.sub(r"\$\{AWS::\w+\}", "x", body)))
+    graphed = [
+        a
+        for w in widgets["widgets"]
+        for a in w["properties"].get("annotations", {}).get("alarms", [])
+    ]
+    [status] = [w for w in widgets["widgets"] if w["type"] == "alarm"]
+    assert sorted(graphed) == sorted(_alarms(template)) == sorted(status["properties"]["alarms"])
+
+
+def test_deploy_md_explains_every_alarm(template: dict[str, Any]) -> None:
+    deploy = (REPO / "docs" / "DEPLOY.md").read_text(encoding="utf-8")
+    for name, alarm in _alarms(template).items():
+        suffix = alarm["AlarmName"]["Fn::Sub"].removeprefix("${AWS::StackName}")
+        assert f"`<stack>{suffix}`" in deploy, f"docs/DEPLOY.md does not explain {name}"

@@ -11,7 +11,8 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from harftet.api.errors import error_response, parse_json
+from harftet.api.errors import error_response, language, parse_json
+from harftet.api.events import body_text
 from harftet.api.models import MAX_BODY_BYTES, CreatePlayer, CreateTable, MoveRequest, SitDown
 from harftet.identity import Caller, bearer
 from harftet.observability import traced
@@ -23,6 +24,7 @@ metrics = Metrics()
 app = APIGatewayRestResolver()
 service = default_service()
 SEAT = re.compile(r"[0-9]{1,2}")
+COUNT = re.compile(r"[0-9]{1,9}")
 
 
 def _reply(status: int, body: Any) -> Response:
@@ -31,7 +33,7 @@ def _reply(status: int, body: Any) -> Response:
 
 @app.exception_handler(Exception)
 def _error(error: Exception) -> Response:
-    status, body = error_response(error)
+    status, body = error_response(error, language(app.current_event.headers))
     if status >= 500:
         logger.exception("unexpected error")
     return _reply(status, body)
@@ -44,7 +46,9 @@ def _not_found(_: Exception) -> Response:
 
 
 def _body() -> Any:
-    return parse_json(app.current_event.body, limit=MAX_BODY_BYTES)
+    return parse_json(
+        body_text(app.current_event.raw_event, limit=MAX_BODY_BYTES), limit=MAX_BODY_BYTES
+    )
 
 
 def _caller() -> Caller:
@@ -54,6 +58,12 @@ def _caller() -> Caller:
 def _seat(raw: str) -> int:
     if not SEAT.fullmatch(raw):
         raise BadRequestError(f"seat must be a seat number (0-3), not '{raw[:16]}'")
+    return int(raw)
+
+
+def _count(name: str, raw: str | None) -> int:
+    if raw is None or not COUNT.fullmatch(raw):
+        raise BadRequestError(f"{name} must be a whole number, not '{(raw or '')[:16]}'")
     return int(raw)
 
 
@@ -85,6 +95,9 @@ def create_table() -> Response:
         hands=r.hands,
         partners=r.partners,
         turn_seconds=r.turnSeconds,
+        hints=r.hints,
+        private=r.private,
+        bot_seconds=r.botSeconds,
         seed=r.seed,
     )
     metrics.add_metric(name="TablesCreated", unit=MetricUnit.Count, value=1)
@@ -94,10 +107,10 @@ def create_table() -> Response:
 @app.get("/tables")
 def lobby() -> Response:
     _caller()
-    status = app.current_event.get_query_string_value("status", "waiting")
-    if status != "waiting":
-        raise BadRequestError("the lobby lists waiting tables only: use status=waiting")
-    return _reply(200, {"tables": service.lobby()})
+    query = app.current_event.get_query_string_value
+    limit = _count("limit", query("limit", "50"))
+    page = service.lobby(query("status", "waiting") or "", limit, query("cursor", None))
+    return _reply(200, page)
 
 
 @app.get("/tables/<table_id>")
@@ -109,7 +122,8 @@ def get_table(table_id: str) -> Response:
 def sit(table_id: str, seat: str) -> Response:
     caller = _caller()
     request = SitDown.model_validate(_body())
-    return _reply(200, service.sit(caller, table_id, _seat(seat), bot=request.bot))
+    view = service.sit(caller, table_id, _seat(seat), bot=request.bot, level=request.level)
+    return _reply(200, view)
 
 
 @app.delete("/tables/<table_id>/seats/<seat>")
@@ -132,13 +146,34 @@ def move(table_id: str) -> Response:
     caller = _caller()
     request = MoveRequest.model_validate({"body": _body()})
     body = request.body
+    if body.dryRun:
+        return _reply(200, service.dry_run(caller, table_id, body.version, request.move()))
+    assert body.moveId is not None  # the model requires it for a real move
     view = service.move(caller, table_id, body.version, body.moveId, request.move())
     metrics.add_metric(name="Moves", unit=MetricUnit.Count, value=1)
     return _reply(200, view)
+
+
+@app.get("/tables/<table_id>/hint")
+def hint(table_id: str) -> Response:
+    return _reply(200, service.hint(_caller(), table_id))
+
+
+@app.get("/tables/<table_id>/log")
+def log(table_id: str) -> Response:
+    caller = _caller()
+    after = _count("after", app.current_event.get_query_string_value("after", "0"))
+    return _reply(200, service.events(caller, table_id, after))
+
+
+@app.get("/tables/<table_id>/replay")
+def replay(table_id: str) -> Response:
+    return _reply(200, service.replay(_caller(), table_id))
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)
 @traced
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    logger.append_keys(tableId=(event.get("pathParameters") or {}).get("tableId"))  # sam logs
     return app.resolve(event, context)

@@ -7,10 +7,12 @@ from typing import Any
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from harftet.api.errors import BodyError, error_response, parse_json
+from harftet.api.errors import BodyError, error_response, language, parse_json
+from harftet.api.events import body_text
 from harftet.api.models import MAX_BODY_BYTES, MoveRequest, WsMove
 from harftet.identity import Caller, UnauthorizedError
 from harftet.observability import traced
+from harftet.service import TooManyConnectionsError
 from harftet.store.errors import NotFoundError
 from harftet.wiring import default_service
 
@@ -31,6 +33,8 @@ def _connect(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
         return {"statusCode": 401, "body": "unauthorized"}
     except NotFoundError:
         return {"statusCode": 404, "body": "no such table"}
+    except TooManyConnectionsError as error:
+        return {"statusCode": 429, "body": str(error)}
     return OK
 
 
@@ -38,8 +42,9 @@ def _message(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
     """Handle one client message; rejections are answered on the socket."""
     send = service.send
     assert send is not None
+    lang = language(event.get("headers"))  # a socket's messages carry no headers on AWS
     try:
-        message = parse_json(event.get("body"), limit=MAX_BODY_BYTES)
+        message = parse_json(body_text(event, limit=MAX_BODY_BYTES), limit=MAX_BODY_BYTES)
         action = message.get("action") if isinstance(message, dict) else None
         if action == "ping":
             send(connection_id, {"type": "pong"})
@@ -51,8 +56,15 @@ def _message(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
             raise UnauthorizedError("this connection is not registered: reconnect")
         caller = Caller(str(connection["playerId"]), "")
         target = WsMove.model_validate({k: message.get(k) for k in ("action", "tableId")})
-        body = {k: v for k, v in message.items() if k not in ("action", "tableId")}
+        if message.get("lang") in ("tr", "en"):  # so a socket can ask for its language
+            lang = message["lang"]
+        body = {k: v for k, v in message.items() if k not in ("action", "tableId", "lang")}
         request = MoveRequest.model_validate({"body": body})
+        if request.body.dryRun:  # answered to this connection only; nothing is stored
+            checked = service.dry_run(caller, target.tableId, request.body.version, request.move())
+            send(connection_id, {"type": "dryRun", **checked})
+            return OK
+        assert request.body.moveId is not None  # the model requires it for a real move
         service.move(
             caller,
             target.tableId,
@@ -62,7 +74,7 @@ def _message(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
             on_replay=lambda view: send(connection_id, {"type": "table", "view": view}),
         )
     except Exception as error:  # every rejection is answered on the socket
-        status, payload = error_response(error)
+        status, payload = error_response(error, lang)
         if status >= 500:
             logger.exception("unexpected error")
         send(connection_id, {"type": "error", **payload})

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 import time
 from dataclasses import dataclass
@@ -33,6 +35,10 @@ class Tokens:
         self._secret = secret
         self._lifetime = lifetime
         self._verified: dict[str, tuple[Caller, float]] = {}
+
+    def mac(self, data: bytes) -> bytes:
+        """An HMAC of ``data`` under the signing secret (e.g. for tamper-safe lobby cursors)."""
+        return hmac.new(self._secret.encode(), b"harftet-mac\0" + data, hashlib.sha256).digest()
 
     def issue(self, player_id: str, name: str, now: float | None = None) -> str:
         """A token for this player."""

@@ -1,38 +1,75 @@
-"""Use cases: create players and tables, sit, start, continue, move, leave, presence, sweep.
+"""Use cases: create players and tables, sit, start, continue, move, leave, presence, time.
 
 Every change to a table goes through ``_write``: a strongly consistent read, the due timed
 events (lazy enforcement), the engine, then one conditional write on the version read —
-with any rating changes in the same transaction. Save first, then push.
+with any rating changes in the same transaction — and a small typed result. Nothing here
+pushes: the tables table's stream feeds the fan-out (``harftet.publish``), which publishes
+every stored version after its commit, whoever wrote it and whatever happened to them.
 """
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import hmac
+import json
 import logging
 import secrets
 import time
 import uuid
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
+from botocore.exceptions import ClientError
+
+from harftet import timing
 from harftet.engine import hand
 from harftet.engine import table as life
 from harftet.engine.effects import Outcome
-from harftet.engine.errors import EngineError, NotSeatedError
-from harftet.engine.moves import Move
-from harftet.engine.state import GameName, Occupant, Table
+from harftet.engine.errors import EngineError, NotSeatedError, WrongStatusError
+from harftet.engine.moves import Draw, Lay, Move
+from harftet.engine.search import DEFAULT_BOT_LEVEL, BotLevel
+from harftet.engine.state import DEFAULT_BOT_SECONDS, GameName, Occupant, Placed, Table
 from harftet.engine.view import lobby_summary, table_view
 from harftet.identity import Caller, Tokens
-from harftet.push import Sender, fan_out
+from harftet.push import Sender
 from harftet.store.connections import ConnectionStore
 from harftet.store.errors import NotFoundError, VersionConflictError
+from harftet.store.log import LogStore
 from harftet.store.players import PlayerStore, player_update
 from harftet.store.tables import StoredTable, TableStore
 
 logger = logging.getLogger(__name__)
 
 Change = Callable[[Table, float], Outcome]
-BOT_MOVES_PER_CALL = 400
+LOBBY_STATUSES = ("waiting", "open", "playing")
+LOBBY_LIMIT = 50
+REPLAY_EVENTS = 100_000  # a game's whole log (an 21-hand game logs a few thousand)
+MAX_WAITING_TABLES = 3  # per manager: one guest's burst must not fill the lobby
+WriteStatus = Literal["committed", "replayed", "unchanged"]
+# DynamoDB's answers that mean "try again later" (after botocore's own retries): 503 busy.
+TRANSIENT = {
+    "ProvisionedThroughputExceededException",
+    "ThrottlingException",
+    "RequestLimitExceeded",
+    "TransactionConflictException",
+    "TransactionInProgressException",
+    "InternalServerError",
+    "ServiceUnavailable",
+}
+# API.md "WebSocket": beyond these a connect is refused.
+MAX_PLAYER_CONNECTIONS = 4
+MAX_TABLE_CONNECTIONS = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """What one write did: ``committed`` a new version, ``replayed`` a move already applied,
+    or left the table ``unchanged``; ``stored`` is the table as it now is."""
+
+    stored: StoredTable
+    status: WriteStatus
 
 
 class StaleVersionError(Exception):
@@ -58,6 +95,24 @@ class BadRequestError(Exception):
 
 class BusyError(Exception):
     """Too many writers on one table: a server-side writer gave up after its retries."""
+
+
+class TooManyTablesError(EngineError):
+    """The caller already manages as many waiting tables as anybody may."""
+
+    code = "too_many_tables"
+    status = 409
+
+
+class HintsOffError(EngineError):
+    """The table was created with hints off."""
+
+    code = "hints_off"
+    status = 403
+
+
+class TooManyConnectionsError(Exception):
+    """A WebSocket beyond the limits of a player's or a table's connections."""
 
 
 def _public_player(item: dict[str, Any], now: float) -> dict[str, Any]:
@@ -86,6 +141,7 @@ class Service:
         clock: Callable[[], float] = time.time,
         test_mode: bool = False,
         retries: int = 10,
+        log: LogStore | None = None,
     ) -> None:
         self.tables = tables
         self.players = players
@@ -95,6 +151,7 @@ class Service:
         self.clock = clock
         self.test_mode = test_mode
         self.retries = retries
+        self.log = log
 
     # -- players ---------------------------------------------------------------------
     def create_player(self, name: str) -> dict[str, Any]:
@@ -132,6 +189,9 @@ class Service:
         hands: int,
         partners: bool,
         turn_seconds: int,
+        hints: bool = True,
+        private: bool = False,
+        bot_seconds: int = DEFAULT_BOT_SECONDS,
         seed: int | None = None,
     ) -> dict[str, Any]:
         """A new waiting table; the caller manages it from seat 0."""
@@ -148,43 +208,95 @@ class Service:
             hands=hands,
             partners=partners,
             turn_seconds=turn_seconds,
+            hints=hints,
+            private=private,
+            bot_seconds=bot_seconds,
         )
-        version = self.tables.create(table)
+        version = self.tables.create_within_limit(table, MAX_WAITING_TABLES, self.clock())
+        if version is None:
+            raise TooManyTablesError(
+                f"you already manage {MAX_WAITING_TABLES} tables waiting for players: "
+                "start one or leave it first"
+            )
         return self._view(StoredTable(table, version), caller.player_id)
 
-    def lobby(self) -> list[dict[str, Any]]:
-        """Tables waiting for players."""
-        return [lobby_summary(t) for t in self.tables.lobby(self.clock())]
+    def lobby(
+        self, status: str = "waiting", limit: int = LOBBY_LIMIT, cursor: str | None = None
+    ) -> dict[str, Any]:
+        """One page of the lobby, newest first: ``{"tables": [summary], "cursor"}`` (the next
+        page's cursor, None on the last). Private tables are never listed."""
+        if status not in LOBBY_STATUSES:
+            raise BadRequestError(f"status must be one of {', '.join(LOBBY_STATUSES)}")
+        if not 1 <= limit <= LOBBY_LIMIT:
+            raise BadRequestError(f"limit must be between 1 and {LOBBY_LIMIT}")
+        after = self._read_cursor(cursor, status) if cursor is not None else None
+        tables, last = self.tables.lobby_page(status, self.clock(), limit, after)
+        return {
+            "tables": [lobby_summary(t) for t in tables],
+            "cursor": None if last is None else self._cursor(status, last),
+        }
+
+    def _cursor(self, status: str, last: tuple[int, str]) -> str:
+        """An opaque cursor: where the page ended, signed so that it cannot be forged."""
+        data = json.dumps([status, last[0], last[1]], separators=(",", ":")).encode()
+        return f"{_b64(data)}.{_b64(self.tokens.mac(data)[:16])}"
+
+    def _read_cursor(self, cursor: str, status: str) -> tuple[int, str]:
+        bad = BadRequestError("cursor is not one this lobby gave out: start from the first page")
+        try:
+            data_part, mac_part = cursor.split(".")
+            data = _unb64(data_part)
+            if not hmac.compare_digest(_unb64(mac_part), self.tokens.mac(data)[:16]):
+                raise bad
+            listed, created, table_id = json.loads(data)
+        except (ValueError, TypeError) as error:
+            raise bad from error
+        if listed != status:
+            raise BadRequestError(f"this cursor pages status={listed}, not status={status}")
+        if not isinstance(created, int) or not isinstance(table_id, str):
+            raise bad
+        return created, table_id
 
     def view(self, caller: Caller | None, table_id: str) -> dict[str, Any]:
         """The table as the caller may see it (timed events due now are applied first)."""
-        stored = self._current(table_id)
-        return self._view(stored, caller.player_id if caller else None)
+        return self._view(self._write(table_id, None).stored, caller.player_id if caller else None)
 
-    def sit(self, caller: Caller, table_id: str, seat: int, *, bot: bool = False) -> dict[str, Any]:
-        """Sit down (or, for the manager, seat a computer player)."""
+    def sit(
+        self,
+        caller: Caller,
+        table_id: str,
+        seat: int,
+        *,
+        bot: bool = False,
+        level: BotLevel | None = None,
+    ) -> dict[str, Any]:
+        """Sit down (or, for the manager, seat a computer player of ``level``)."""
         if bot:
-            change: Change = lambda t, now: life.seat_bot(t, seat, caller.player_id, now)  # noqa: E731
+            chosen = level or DEFAULT_BOT_LEVEL
+            change: Change = lambda t, now: life.seat_bot(  # noqa: E731
+                t, seat, caller.player_id, now, level=chosen
+            )
         else:
             occupant = self._occupant(caller)
             change = lambda t, now: life.sit(t, seat, occupant, now)  # noqa: E731
-        stored = self._write(table_id, change)
-        return self._view(self._run_bots(stored), caller.player_id)
+        return self._view(self._write(table_id, change).stored, caller.player_id)
 
     def leave(self, caller: Caller, table_id: str, seat: int) -> dict[str, Any]:
         """Stand up from ``seat`` (the manager may also remove a computer player before start)."""
-        stored = self._write(table_id, lambda t, now: life.stand_up(t, seat, caller.player_id, now))
-        return self._view(self._run_bots(stored), caller.player_id)
+        written = self._write(
+            table_id, lambda t, now: life.stand_up(t, seat, caller.player_id, now)
+        )
+        return self._view(written.stored, caller.player_id)
 
     def start(self, caller: Caller, table_id: str) -> dict[str, Any]:
         """The manager starts the game."""
-        stored = self._write(table_id, lambda t, now: life.start(t, caller.player_id, now))
-        return self._view(self._run_bots(stored), caller.player_id)
+        written = self._write(table_id, lambda t, now: life.start(t, caller.player_id, now))
+        return self._view(written.stored, caller.player_id)
 
     def continue_game(self, caller: Caller, table_id: str) -> dict[str, Any]:
         """The manager resumes a paused game."""
-        stored = self._write(table_id, lambda t, now: life.continue_game(t, caller.player_id, now))
-        return self._view(self._run_bots(stored), caller.player_id)
+        written = self._write(table_id, lambda t, now: life.continue_game(t, caller.player_id, now))
+        return self._view(written.stored, caller.player_id)
 
     def move(
         self,
@@ -196,7 +308,7 @@ class Service:
         on_replay: Callable[[dict[str, Any]], None] | None = None,
     ) -> dict[str, Any]:
         """Apply one move at ``version``; a repeated ``move_id`` returns the same answer
-        (and, as nothing is pushed then, is handed to ``on_replay`` too)."""
+        (and, as nothing is published then, is handed to ``on_replay`` too)."""
 
         def change(table: Table, now: float) -> Outcome:
             seat = table.seat_of(caller.player_id)
@@ -204,57 +316,148 @@ class Service:
                 raise NotSeatedError("you do not sit at this table")
             return hand.apply_move(table, seat, move, now)
 
-        key = f"{caller.player_id}:{move_id}"
-        replayed: list[StoredTable] = []
-        stored = self._write(
-            table_id, change, expected_version=version, move_key=key, replayed=replayed
+        written = self._write(
+            table_id,
+            change,
+            expected_version=version,
+            move_key=f"{caller.player_id}:{move_id}",
+            viewer=caller.player_id,
         )
-        view = self._view(self._run_bots(stored), caller.player_id)
-        if replayed and on_replay is not None:
+        view = self._view(written.stored, caller.player_id)
+        if written.status == "replayed" and on_replay is not None:
             on_replay(view)
         return view
 
+    # -- reading ahead: dry runs, hints, the log, replays (api) -----------------------
+    def dry_run(self, caller: Caller, table_id: str, version: int, move: Move) -> dict[str, Any]:
+        """Check ``move`` at ``version`` as the real move would, changing nothing: the same
+        error, or ``{"legal": True, "view": <the caller's view as it would be>}``.
+
+        Nothing is written, pushed or recorded. What the move would bring that nobody may
+        know yet stays out: a draw's tile (the pile is secret), and when the move would end
+        the hand (the racks turned over, the next deal) the view stays as it is now, with
+        ``"endsHand": true``."""
+        stored = self._write(table_id, None).stored
+        if stored.version != version:  # checked first, as for the real move
+            raise StaleVersionError(self._view(stored, caller.player_id))
+        table = stored.table
+        seat = table.seat_of(caller.player_id)
+        if seat is None:
+            raise NotSeatedError("you do not sit at this table")
+        after = hand.apply_move(table, seat, move, self.clock()).table
+        if after.hand_number != table.hand_number or after.status != table.status:
+            return {"legal": True, "view": self._view(stored, caller.player_id), "endsHand": True}
+        view = self._view(StoredTable(after, stored.version), caller.player_id)
+        if isinstance(move, Draw):  # the would-be hand without the tile it would bring
+            view["hand"] = self._view(stored, caller.player_id)["hand"]
+        return {"legal": True, "view": view}
+
+    def hint(self, caller: Caller, table_id: str) -> dict[str, Any]:
+        """The best lay the search finds for the caller's own seat, from what they may see,
+        in the move body's shape (RULES §4a)."""
+        stored = self._write(table_id, None).stored
+        table = stored.table
+        seat = table.seat_of(caller.player_id)
+        if seat is None:
+            raise NotSeatedError("you do not sit at this table: hints are for players")
+        if not table.hints:
+            raise HintsOffError("this table was created with hints off")
+        if table.status not in ("playing", "paused") or table.hand_number == 0:
+            raise WrongStatusError(f"the table is {table.status}: hints are given during a hand")
+        # Imported here: the search and its indexes stay off the REST function's cold start.
+        from harftet.engine.search import hint
+
+        proposal = hint(_as_seen_by(table, seat), seat)
+        if proposal is not None and not _accepted(table, seat, proposal.lay, self.clock()):
+            logger.error("the search proposed a refused lay", extra={"tableId": table_id})
+            proposal = None
+        if proposal is None:
+            return {"version": stored.version, "lay": None, "shed": 0, "tiles": []}
+        return {
+            "version": stored.version,
+            "lay": lay_json(proposal.lay),
+            "shed": proposal.shed,
+            "tiles": list(proposal.tiles),
+        }
+
+    def events(self, caller: Caller | None, table_id: str, after: int = 0) -> dict[str, Any]:
+        """What happened at the table this game after event ``after``, oldest first: only
+        what everyone saw (RULES §5), so anyone who may view the table may read it."""
+        self.tables.get(table_id)  # 404 for a table that does not exist
+        found = self.log.after(table_id, after) if self.log is not None else []
+        return {"events": [public_event(e) for e in found]}
+
+    def replay(self, caller: Caller | None, table_id: str) -> dict[str, Any]:
+        """The whole game once it is finished: the seed, every deal and pile, every move."""
+        table = self._write(table_id, None).stored.table
+        if table.status != "finished":
+            raise WrongStatusError(f"the table is {table.status}: a replay comes once it is over")
+        from harftet.engine import replay  # only finished games need it
+
+        events = self.log.after(table_id, 0, limit=REPLAY_EVENTS) if self.log is not None else []
+        return replay.document(table, events)
+
     # -- live ------------------------------------------------------------------------
     def connect(self, caller: Caller, table_id: str, connection_id: str) -> None:
-        """A WebSocket opened on a table: a seated player is connected again."""
+        """A WebSocket opened on a table: a seated player is connected again. Refused beyond
+        API.md's limits (a player's connections to a table, a table's connections)."""
         stored = self.tables.get(table_id)
-        if stored.table.seat_of(caller.player_id) is not None or any(
-            s.original and s.original.player_id == caller.player_id for s in stored.table.seats
+        # Registered first and counted after, so two racing connects cannot both slip in.
+        self.connections.add(connection_id, table_id, caller.player_id, self.clock())
+        others = self.connections.for_table(table_id)
+        mine = [c for c in others if c["playerId"] == caller.player_id]
+        if len(others) > MAX_TABLE_CONNECTIONS or len(mine) > MAX_PLAYER_CONNECTIONS:
+            self.connections.remove(connection_id)
+            raise TooManyConnectionsError(
+                f"at most {MAX_PLAYER_CONNECTIONS} connections per player and "
+                f"{MAX_TABLE_CONNECTIONS} per table"
+            )
+        table = stored.table
+        if table.seat_of(caller.player_id) is not None or any(
+            s.original and s.original.player_id == caller.player_id for s in table.seats
         ):
             self._write(table_id, lambda t, now: life.reconnect(t, caller.player_id, now))
-        # Registered after the commit: API Gateway refuses posts until $connect returns.
-        self.connections.add(connection_id, table_id, caller.player_id, self.clock())
 
     def disconnect(self, connection_id: str) -> None:
-        """A WebSocket closed: with no other connection left, the player counts as gone."""
+        """A WebSocket closed (or was found gone): with no other connection of that player
+        left on the table, the player counts as gone."""
         old = self.connections.remove(connection_id)
-        if old is not None:
-            self._presence_lost(str(old["tableId"]), str(old["playerId"]))
+        if old is None:
+            return
+        table_id, player_id = str(old["tableId"]), str(old["playerId"])
+        if any(c["playerId"] == player_id for c in self.connections.for_table(table_id)):
+            return
+        with contextlib.suppress(NotFoundError):
+            self._write(table_id, lambda t, now: life.disconnect(t, player_id, now))
 
     def connection(self, connection_id: str) -> dict[str, Any] | None:
         """What a connection is watching."""
         return self.connections.get(connection_id)
 
-    def _presence_lost(self, table_id: str, player_id: str) -> None:
-        others = [c for c in self.connections.for_table(table_id) if c["playerId"] == player_id]
-        if not others:
-            with contextlib.suppress(NotFoundError):
-                self._write(table_id, lambda t, now: life.disconnect(t, player_id, now))
+    # -- time ------------------------------------------------------------------------
+    def advance(self, table_id: str, version: int | None = None) -> Written:
+        """Apply the one timed event due now (a timeout, a grace or wait end, or one computer
+        player's move) — only while the table is still at ``version`` when one is given."""
+        return self._write(
+            table_id,
+            lambda t, now: timing.due_event(t, now, bots=True) or Outcome(t),
+            only_at=version,
+        )
 
     def sweep(self, limit: int = 100) -> int:
-        """Apply the timed events of every table that is due now; returns how many."""
+        """Apply one due timed event to every table that is due now; returns how many."""
         done = 0
         for table_id in self.tables.due(self.clock(), limit):
             try:
-                self._run_bots(self._current(table_id))
-                done += 1
+                if self.advance(table_id).status == "committed":
+                    done += 1
             except Exception:  # one broken table must not stop the sweep
                 logger.exception("sweeping a table failed", extra={"tableId": table_id})
         return done
 
     def sweep_for(self, seconds: float, sleep: Callable[[float], None] = time.sleep) -> int:
         """Sweep now, then keep sweeping as events fall due during the next ``seconds``:
-        a per-minute schedule still ends turns on time, and an idle minute costs one query."""
+        the safety net behind the timers (a lost timer still fires within a few seconds)."""
         end = self.clock() + seconds
         done = self.sweep()
         while True:
@@ -270,117 +473,157 @@ class Service:
                 sleep(max(0.0, min(1.0, end - self.clock())))
 
     # -- the one write path ----------------------------------------------------------
-    def _current(self, table_id: str) -> StoredTable:
-        """The table with the timed events that are due now applied (lazy enforcement)."""
-        for _ in range(self.retries):
-            stored = self.tables.get(table_id)
-            outcome = life.sweep(stored.table, self.clock())
-            if outcome is None:
-                return stored
-            try:
-                return self._commit(stored, outcome)
-            except VersionConflictError:
-                continue
-        raise BusyError("the table is too busy right now: try again")
-
     def _write(
         self,
         table_id: str,
-        change: Change,
+        change: Change | None,
         *,
         expected_version: int | None = None,
         move_key: str | None = None,
-        replayed: list[StoredTable] | None = None,
-    ) -> StoredTable:
-        """Read, apply ``change``, write on the version read. A client write that names a
-        version gets StaleVersionError on any mismatch; other writers retry on conflict.
-        A move key already applied changes nothing (and is noted in ``replayed``)."""
+        viewer: str | None = None,
+        only_at: int | None = None,
+    ) -> Written:
+        """Read, decide, write once, and say what happened; nothing is published here.
+
+        Timed events already due are applied first, each as its own version (lazy
+        enforcement; never a computer player's move). Then: a ``move_key`` already applied is
+        replayed; a client's ``expected_version`` that is not the table's raises
+        StaleVersionError (with ``viewer``'s view); ``only_at`` (a timer's version) changes
+        nothing once the table moved on; else ``change`` decides and one conditional write
+        stores it. A lost race is retried from the item DynamoDB returned; BusyError after
+        ``retries``.
+        """
+        try:
+            return self._write_once(table_id, change, expected_version, move_key, viewer, only_at)
+        except ClientError as error:  # still throttled (or failing) after the SDK's retries
+            if error.response.get("Error", {}).get("Code") in TRANSIENT:
+                raise BusyError("the table is too busy right now: try again") from error
+            raise
+
+    def _write_once(
+        self,
+        table_id: str,
+        change: Change | None,
+        expected_version: int | None,
+        move_key: str | None,
+        viewer: str | None,
+        only_at: int | None,
+    ) -> Written:
+        status: WriteStatus = "unchanged"
+        stored: StoredTable | None = None
         for _ in range(self.retries):
-            stored = self._current(table_id)
+            if stored is None:
+                stored = self.tables.get(table_id)
             if move_key is not None and move_key in stored.moves:
-                if replayed is not None:
-                    replayed.append(stored)
-                return stored  # the same move again: same answer, nothing changes
-            if expected_version is not None and stored.version != expected_version:
-                raise StaleVersionError(self._view(stored, _player_of(move_key)))
-            outcome = change(stored.table, self.clock())
-            if outcome.table is stored.table:
-                return stored
+                return Written(stored, "replayed")
+            if only_at is not None and stored.version != only_at:
+                return Written(stored, status)
+            now = self.clock()
+            outcome = timing.due_event(stored.table, now)  # a due timed event goes first
+            decided = outcome is None
+            if decided:
+                if expected_version is not None and stored.version != expected_version:
+                    raise StaleVersionError(self._view(stored, viewer))
+                outcome = change(stored.table, now) if change is not None else None
+                if outcome is None or outcome.table is stored.table:
+                    return Written(stored, status)
+            assert outcome is not None
             try:
-                return self._commit(stored, outcome, move_key)
+                new = self._save(stored, outcome, move_key if decided else None, now)
             except VersionConflictError as conflict:
-                current = conflict.current
-                if move_key is not None and current is not None and move_key in current.moves:
-                    if replayed is not None:  # the same move won from another request
-                        replayed.append(current)
-                    return current
-                if expected_version is not None and current is not None:
-                    raise StaleVersionError(self._view(current, _player_of(move_key))) from conflict
+                stored = conflict.current  # None: read it again
+                if decided and stored is not None and expected_version is not None:
+                    if move_key is not None and move_key in stored.moves:
+                        return Written(stored, "replayed")  # the same move won elsewhere
+                    raise StaleVersionError(self._view(stored, viewer)) from conflict
+                continue
+            if decided:
+                return Written(new, "committed")
+            status, stored = "committed", new
         raise BusyError("the table is too busy right now: try again")
 
-    def _commit(
-        self, stored: StoredTable, outcome: Outcome, move_key: str | None = None
+    def _save(
+        self, stored: StoredTable, outcome: Outcome, move_key: str | None, now: float
     ) -> StoredTable:
-        """One conditional write (with rating changes in the same transaction), then push."""
-        now = self.clock()
+        """One conditional write of the outcome, with its rating changes in the same
+        transaction."""
         updates = []
         for change in outcome.effects:
             player = self.players.get(change.player_id) if change.reason == "leave" else None
             updates.append(player_update(change, player, now))
-        new = self.tables.save(
+        return self.tables.save(
             stored, outcome.table, move_id=move_key, player_updates=updates, now=now
         )
-        self._push(new)
-        return new
 
-    def _run_bots(self, stored: StoredTable) -> StoredTable:
-        """Let computer players whose turn it is move, through the same write path."""
-        for _ in range(BOT_MOVES_PER_CALL):
-            if not life.is_bot_turn(stored.table):
-                return stored
+    # -- views -----------------------------------------------------------------------
+    def view_of(self, stored: StoredTable, viewer: str | None) -> dict[str, Any]:
+        """A stored version as ``viewer`` may see it (None: a spectator)."""
+        return self._view(stored, viewer)
 
-            # Imported here: only tables with computer players need it (and its word index).
-            from harftet.engine import bot
-
-            def change(table: Table, now: float) -> Outcome:
-                if not life.is_bot_turn(table):
-                    return Outcome(table)
-                seat = table.turn_seat
-                assert seat is not None
-                return hand.apply_move(table, seat, bot.choose_move(table, seat), now)
-
-            stored = self._write(stored.table.table_id, change)
-        return stored
-
-    # -- views and pushes ------------------------------------------------------------
     def _view(self, stored: StoredTable, viewer: str | None) -> dict[str, Any]:
         view = table_view(stored.table, viewer)
         view["version"] = stored.version
         return view
 
-    def _push(self, stored: StoredTable) -> None:
-        """Send every connection of the table its own player's view; drop gone ones."""
-        if self.send is None:
-            return
-        table_id = stored.table.table_id
-        connections = self.connections.for_table(table_id)
-        if not connections:
-            return
-        views: dict[str, dict[str, Any]] = {}
-        messages = []
-        for connection in connections:
-            player_id = str(connection["playerId"])
-            if player_id not in views:
-                views[player_id] = {"type": "table", "view": self._view(stored, player_id)}
-            messages.append((str(connection["connectionId"]), views[player_id]))
-        for gone in fan_out(self.send, messages):
-            old = self.connections.remove(gone)
-            if old is not None:
-                self._presence_lost(table_id, str(old["playerId"]))
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode().rstrip("=")
 
 
-def _player_of(move_key: str | None) -> str | None:
-    return move_key.split(":", 1)[0] if move_key else None
+def _unb64(text: str) -> bytes:
+    if len(text) > 400:
+        raise ValueError("too long")
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def _as_seen_by(table: Table, seat: int) -> Table:
+    """The table as ``seat`` knows it: no other hand, no pile order, no seed."""
+    seen = table.clone()
+    for i, chair in enumerate(seen.seats):
+        if i != seat:
+            chair.hand = []
+    seen.pile = []
+    seen.seed = 0
+    return seen
+
+
+def _accepted(table: Table, seat: int, lay: Lay, now: float) -> bool:
+    try:
+        hand.apply_move(table, seat, lay, now)
+    except EngineError:
+        return False
+    return True
+
+
+def _placed_json(placed: Placed) -> dict[str, Any]:
+    if placed.face is None:
+        return {"id": placed.id}
+    face = placed.face
+    shown = {"color": face[0], "number": face[1]} if isinstance(face, tuple) else face
+    return {"id": placed.id, "as": shown}
+
+
+def lay_json(lay: Lay) -> dict[str, Any]:
+    """A lay in the move body's shape: ``{"series": [[{"id", "as"?}, ...]], "pairs": [...]}``."""
+    return {
+        "series": [[_placed_json(p) for p in meld] for meld in lay.series],
+        "pairs": [[_placed_json(p) for p in meld] for meld in lay.pairs],
+    }
+
+
+# What a log event may carry: what everyone at the table saw (RULES §5). A draw never says
+# the tile; other fields the engine adds pass only when they name no hidden tile.
+_HIDDEN_KEYS = {"tile", "drawn", "rack", "pile", "seed", "deal"}
+
+
+def public_event(event: dict[str, Any]) -> dict[str, Any]:
+    """A log event as players may read it."""
+    shown = {k: v for k, v in event.items() if k not in _HIDDEN_KEYS}
+    if event.get("type") == "draw":
+        shown.pop("tiles", None)
+    if not isinstance(shown.get("hand"), int | None):
+        del shown["hand"]  # "hand" is the hand's number, never a rack
+    return shown
 
 
 __all__ = [
@@ -388,7 +631,11 @@ __all__ = [
     "BannedError",
     "BusyError",
     "EngineError",
+    "HintsOffError",
     "NotFoundError",
     "Service",
     "StaleVersionError",
+    "TooManyConnectionsError",
+    "TooManyTablesError",
+    "Written",
 ]

@@ -16,6 +16,7 @@ from typing import Any
 import boto3
 import httpx
 import pytest
+from e2e_client import Player, seated_table
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
@@ -434,3 +435,140 @@ def test_the_real_handlers_serve_a_player_a_table_and_a_socket(
     with pytest.raises(InvalidStatus) as refused:
         open_socket(local_stack_info, f"token=forged&tableId={table.json()['tableId']}")
     assert refused.value.response.status_code == 401
+
+
+def test_a_dry_run_over_http_checks_a_move_and_changes_nothing(local_stack: str) -> None:
+    seed = 8675309412
+    players, seated = seated_table(local_stack, "kastet", ["Ayşe", "Mehmet"], seed=seed)
+    try:
+        first, second = players
+        table_id = seated["tableId"]
+        view = first.start(table_id)
+        mover = players[view["turn"]["seat"]]
+        before = mover.table(table_id)
+        body = {"version": before["version"], "type": "draw", "dryRun": True}
+        checked = mover.http.post(f"/tables/{table_id}/moves", json=body)
+        assert checked.status_code == 200, checked.text
+        assert checked.json()["legal"] is True
+        assert checked.json()["view"]["hand"] == before["hand"]  # the pile stays secret
+        assert mover.table(table_id) == before  # nothing stored
+        wrong = {"version": before["version"], "type": "pass", "dryRun": True}
+        refused = mover.http.post(f"/tables/{table_id}/moves", json=wrong)
+        assert refused.status_code == 422 and refused.json()["error"]["code"] == "illegal_move"
+        log = second.http.get(f"/tables/{table_id}/log", params={"after": 0})
+        assert log.status_code == 200 and isinstance(log.json()["events"], list)
+        assert all(e["type"] != "draw" or "tile" not in e for e in log.json()["events"])
+        replay = second.http.get(f"/tables/{table_id}/replay")
+        assert replay.status_code == 409 and replay.json()["error"]["code"] == "wrong_status"
+        for text in (checked.text, refused.text, log.text, replay.text):
+            assert str(seed) not in text and "seed" not in text
+    finally:
+        for player in players:
+            player.close()
+
+
+def test_the_lobby_pages_over_http_and_a_fourth_waiting_table_is_refused(
+    local_stack: str,
+) -> None:
+    busy, watcher = Player(local_stack, "Acele"), Player(local_stack, "Seyirci")
+    try:
+        made = []
+        for _ in range(3):
+            made.append(busy.create_table("kastet", seats=2)["tableId"])
+            time.sleep(0.01)  # distinct creation times: newest first is well defined
+        fourth = busy.http.post("/tables", json={"game": "kastet"})
+        assert fourth.status_code == 409, fourth.text
+        assert fourth.json()["error"]["code"] == "too_many_tables"
+        seen: list[str] = []
+        cursor = None
+        for _ in range(200):
+            params = {"status": "waiting", "limit": 2, **({"cursor": cursor} if cursor else {})}
+            page = watcher.http.get("/tables", params=params)
+            assert page.status_code == 200, page.text
+            assert len(page.json()["tables"]) <= 2
+            seen += [t["tableId"] for t in page.json()["tables"]]
+            cursor = page.json()["cursor"]
+            if cursor is None:
+                break
+        assert cursor is None and len(seen) == len(set(seen))
+        assert [t for t in seen if t in made] == made[::-1]
+        bad = watcher.http.get("/tables", params={"status": "waiting", "cursor": "x.y"})
+        assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_request"
+        for status in ("open", "playing"):
+            listed = watcher.http.get("/tables", params={"status": status})
+            assert listed.status_code == 200 and not set(made) & {
+                t["tableId"] for t in listed.json()["tables"]
+            }
+    finally:
+        busy.close()
+        watcher.close()
+
+
+def test_table_options_and_bot_levels_over_http(local_stack: str) -> None:
+    owner, friend = Player(local_stack, "Ev"), Player(local_stack, "Arkadaş")
+    try:
+        body = {"game": "kastet", "seats": 3, "hints": False, "private": True, "botSeconds": 0}
+        made = owner.http.post("/tables", json=body)
+        assert made.status_code == 201, made.text
+        view = made.json()
+        assert (view["hints"], view["private"], view["botSeconds"]) == (False, True, 0)
+        table_id = view["tableId"]
+        listed = friend.http.get("/tables", params={"status": "waiting"}).json()["tables"]
+        assert table_id not in {t["tableId"] for t in listed}  # private: never listed
+        assert friend.sit(table_id, 1).status_code == 200  # but joinable by its id
+        bot = owner.http.post(f"/tables/{table_id}/seats/2", json={"bot": True, "level": "hard"})
+        assert bot.status_code == 200 and bot.json()["seats"][2]["level"] == "hard"
+        owner.start(table_id)
+        refused = friend.http.get(f"/tables/{table_id}/hint")
+        assert refused.status_code == 403 and refused.json()["error"]["code"] == "hints_off"
+    finally:
+        owner.close()
+        friend.close()
+
+
+def test_a_dry_run_over_the_websocket_is_answered_on_that_socket(
+    local_stack_info: RunningStack,
+) -> None:
+    players, seated = seated_table(local_stack_info.base_url, "kastet", ["Ayşe", "Mehmet"])
+    try:
+        table_id = seated["tableId"]
+        view = players[0].start(table_id)
+        mover = players[view["turn"]["seat"]]
+        before = mover.table(table_id)
+        with open_socket(local_stack_info, f"token={mover.token}&tableId={table_id}") as ws:
+            message = {"action": "move", "tableId": table_id, "version": before["version"]}
+            ws.send(json.dumps({**message, "type": "draw", "dryRun": True}))
+            answer = json.loads(ws.recv(timeout=10))
+            while answer.get("type") == "table":  # views pushed on connect come first
+                answer = json.loads(ws.recv(timeout=10))
+        assert answer["type"] == "dryRun" and answer["legal"] is True, answer
+        assert answer["view"]["hand"] == before["hand"]
+        assert mover.table(table_id)["version"] == before["version"]
+    finally:
+        for player in players:
+            player.close()
+
+
+def test_a_hint_over_http_is_a_lay_the_move_accepts(local_stack: str) -> None:
+    players, seated = seated_table(local_stack, "harftet", ["Ayşe", "Mehmet"], seed=11)
+    try:
+        table_id = seated["tableId"]
+        view = players[0].start(table_id)
+        mover = players[view["turn"]["seat"]]
+        hint = mover.http.get(f"/tables/{table_id}/hint")
+        assert hint.status_code == 200, hint.text
+        body = hint.json()
+        assert set(body) == {"version", "lay", "shed", "tiles"}
+        if body["lay"] is not None:
+            laid = mover.move(table_id, body["version"], {"type": "lay", **body["lay"]})
+            assert laid.status_code == 200, laid.text
+            assert not set(body["tiles"]) & {t["id"] for t in laid.json()["hand"]}
+        else:
+            assert body["shed"] == 0 and body["tiles"] == []
+        stranger = Player(local_stack, "Seyirci")
+        refused = stranger.http.get(f"/tables/{table_id}/hint")
+        stranger.close()
+        assert refused.status_code == 403 and refused.json()["error"]["code"] == "not_seated"
+    finally:
+        for player in players:
+            player.close()

@@ -9,10 +9,12 @@ on the table (the other hands are read from their owners' own GET views).
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import socket
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import boto3
@@ -349,3 +351,120 @@ def test_when_the_turn_timer_runs_out_the_server_draws_for_the_idle_player_and_p
     for n, client in enumerate(table.clients):
         assert_only_own_and_table_tiles(client.received[-1], hands, n, set())
     assert pushes == [p.table(table.table_id) for p in table.players]
+
+
+# --- the stream, timers and paced computer players -------------------------------------------
+
+FAULT = Path(__file__).parent / "fault_handlers"
+
+
+@pytest.fixture(scope="module")
+def timers_only(stack_factory: Callable[..., RunningStack]) -> Iterator[RunningStack]:
+    """A stack with no scheduled sweeper: only the stream's timers can move a game on, and
+    whose REST function dies right after storing a move with a "die-" moveId."""
+    stack = stack_factory("timers-only", sweeper=None, rest_handler=FAULT / "rest.py")
+    yield stack
+    stack.stop()
+
+
+def test_every_push_arrives_within_two_seconds_of_the_answer(started: LiveTable) -> None:
+    table = started
+    delays = []
+    gets = [p.table(table.table_id) for p in table.players]
+    for _ in range(6):
+        seat = gets[0]["turn"]["seat"]
+        move = next_move(gets[seat])
+        response = table.players[seat].move(table.table_id, gets[seat]["version"], move)
+        answered = time.monotonic()
+        assert response.status_code == 200, response.text
+        for client in table.clients:
+            view = client.next_view(timeout=5)
+            delays.append(time.monotonic() - answered)
+            assert view["version"] == response.json()["version"]
+        gets = [p.table(table.table_id) for p in table.players]
+    assert max(delays) < 2, delays
+    median = sorted(delays)[len(delays) // 2]
+    print(f"push after the answer: median {median:.3f} s, max {max(delays):.3f} s")
+
+
+def test_a_turn_timer_fires_within_two_seconds_of_its_deadline_with_no_client_calling(
+    live_tables: Callable[..., LiveTable], timers_only: RunningStack
+) -> None:
+    table = live_tables("kastet", turn_seconds=10, stack=timers_only)
+    table.sit_all()
+    table.connect_all()
+    started = table.players[0].start(table.table_id)
+    for client in table.clients:
+        assert client.next_view()["version"] == started["version"]
+    deadline = started["turn"]["deadline"]
+    first = table.clients[0].next_view(timeout=15)
+    late = time.time() - deadline
+    assert first["version"] == started["version"] + 1 and first["turn"]["seat"] == 1
+    assert len(first["hand"]) == 15  # the server drew for the idle player
+    assert 0 <= late < 2, late
+    print(f"turn timer fired {late:.3f} s after its deadline")
+    for client in table.clients[1:]:
+        assert client.next_view(timeout=2)["version"] == first["version"]
+
+
+def test_a_writer_killed_between_the_write_and_its_push_still_reaches_every_client(
+    live_tables: Callable[..., LiveTable], timers_only: RunningStack
+) -> None:
+    table = live_tables("kastet", stack=timers_only)
+    table.sit_all()
+    started = table.players[0].start(table.table_id)
+    table.connect_all()
+    seat = started["turn"]["seat"]
+    mover = table.players[seat]
+    response = mover.move(
+        table.table_id, started["version"], {"type": "draw"}, move_id=f"die-{new_move_id()}"
+    )
+    killed = time.monotonic()
+    assert response.status_code == 502  # the function died: API Gateway's own answer
+    for client in table.clients:
+        view = client.next_view(timeout=5)
+        assert view["version"] == started["version"] + 1
+    assert time.monotonic() - killed < 2
+    assert mover.table(table.table_id)["seats"][seat]["tiles"] == 15
+    # The retry of the same move is answered from what was stored, and pushes nothing more.
+    again = mover.move(table.table_id, started["version"], {"type": "draw"}, move_id="x")
+    assert again.status_code == 409
+
+
+def test_computer_players_move_one_push_at_a_time_paced_apart(
+    local_stack_info: RunningStack,
+) -> None:
+    person = Player(local_stack_info.base_url, "Ayşe")
+    try:
+        view = person.create_table("kastet", seats=4, seed=77)
+        for seat in (1, 2, 3):
+            assert person.sit(view["tableId"], seat, bot=True).status_code == 200
+        live = Live(local_stack_info, person, view["tableId"])
+        started = person.start(view["tableId"])
+        arrivals: list[tuple[float, View]] = [(time.monotonic(), started)]
+        version = started["version"]
+        while len(arrivals) < 7:
+            pushed = arrivals[-1][1]
+            if pushed["turn"] and pushed["turn"]["seat"] == 0:  # my turn: I play
+                moved = person.move(view["tableId"], version, next_move(pushed))
+                assert moved.status_code == 200
+                after = moved.json()["turn"]["seat"]
+                assert after in (0, 1)  # the request never waits for computer players
+            pushed = live.next_view(timeout=5)
+            while pushed["version"] <= version:
+                pushed = live.next_view(timeout=5)
+            assert pushed["version"] == version + 1  # each computer move its own push
+            mover = arrivals[-1][1]["turn"]["seat"]
+            assert pushed["last"]["seat"] == mover  # `last` names who made this change
+            version = pushed["version"]
+            arrivals.append((time.monotonic(), pushed))
+        # A computer player moves botSeconds (1 s) after the change that gave it the turn.
+        bot_gaps = [
+            later - earlier
+            for (earlier, before), (later, _) in itertools.pairwise(arrivals)
+            if before["turn"]["seat"] != 0
+        ]
+        assert bot_gaps and all(0.8 < gap < 3 for gap in bot_gaps), bot_gaps
+        live.close()
+    finally:
+        person.close()

@@ -12,7 +12,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,6 +67,7 @@ def apps() -> SimpleNamespace:
         "TABLES_TABLE": TABLE_NAMES["TablesTable"],
         "PLAYERS_TABLE": TABLE_NAMES["PlayersTable"],
         "CONNECTIONS_TABLE": TABLE_NAMES["ConnectionsTable"],
+        "LOG_TABLE": TABLE_NAMES["LogTable"],
         "TEST_MODE": "true",
     }
     saved = {k: os.environ.get(k) for k in [*env, "WS_ENDPOINT"]}
@@ -74,7 +75,9 @@ def apps() -> SimpleNamespace:
     os.environ.pop("WS_ENDPOINT", None)  # no real WebSocket API: tests inject the sender
     wiring.default_service.cache_clear()
     try:
-        loaded = SimpleNamespace(rest=_load("rest"), ws=_load("ws"), sweeper=_load("sweeper"))
+        loaded = SimpleNamespace(
+            **{name: _load(name) for name in ("rest", "ws", "sweeper", "fanout", "timer")}
+        )
     finally:
         for key, value in saved.items():
             if value is None:
@@ -202,14 +205,20 @@ def assert_nothing_secret(raw: str, body: Any) -> None:
 
 
 class Rest:
-    """Invokes the REST handler with events/rest/*.json; every reply is kept in ``replies``."""
+    """Invokes the REST handler with events/rest/*.json; every reply is kept in ``replies``.
+    ``after`` runs after each invocation (the stream handing what was stored to the fan-out)."""
 
-    def __init__(self, module: Any) -> None:
+    def __init__(self, module: Any, after: Callable[[], Any] | None = None) -> None:
         self.module = module
+        self.after = after
         self.replies: list[Reply] = []
 
     def invoke(self, event: dict[str, Any]) -> Reply:
-        result = self.module.handler(copy.deepcopy(event), LambdaContext())
+        try:
+            result = self.module.handler(copy.deepcopy(event), LambdaContext())
+        finally:
+            if self.after is not None:
+                self.after()
         raw = result.get("body") or ""
         headers = {k: v[-1] for k, v in (result.get("multiValueHeaders") or {}).items()}
         headers.update(result.get("headers") or {})
@@ -225,29 +234,52 @@ class Rest:
 class Ws:
     """Invokes the WebSocket handler with events/ws/*.json."""
 
-    def __init__(self, module: Any) -> None:
+    def __init__(self, module: Any, after: Callable[[], Any] | None = None) -> None:
         self.module = module
+        self.after = after
 
     def invoke(self, event: dict[str, Any]) -> dict[str, Any]:
         context = LambdaContext(function_name="harftet-WsFunction-1A2B3C4D")
-        return self.module.handler(copy.deepcopy(event), context)
+        try:
+            answer: dict[str, Any] = self.module.handler(copy.deepcopy(event), context)
+        finally:
+            if self.after is not None:
+                self.after()
+        return answer
 
     def __call__(self, name: str, /, body: Any = ..., **values: Any) -> dict[str, Any]:
         return self.invoke(load_event(f"ws/{name}", body, **values))
 
 
 @pytest.fixture
-def ws(apps: SimpleNamespace, service: Any) -> Ws:
-    return Ws(apps.ws)
+def stream(apps: SimpleNamespace, service: Any, dynamodb: Any) -> Any:
+    """The tables table's stream feeding functions/fanout/app.py, as Lambda's event source
+    mapping does; ``stream.deliver()`` hands on what was stored since the last call."""
+    from streams import TableStream
+
+    tables = TableStream(dynamodb, TABLE_NAMES["TablesTable"])
+    context = LambdaContext(function_name="harftet-FanoutFunction-1A2B3C4D")
+
+    def handle(event: dict[str, Any]) -> None:
+        assert apps.fanout.handler(event, context) == {"batchItemFailures": []}
+
+    return SimpleNamespace(deliver=lambda: tables.deliver(handle), events=tables.events)
 
 
 @pytest.fixture
-def sweeper(apps: SimpleNamespace, service: Any) -> Any:
+def ws(apps: SimpleNamespace, service: Any, stream: Any) -> Ws:
+    return Ws(apps.ws, after=stream.deliver)
+
+
+@pytest.fixture
+def sweeper(apps: SimpleNamespace, service: Any, stream: Any) -> Any:
     """Runs the sweeper handler once on events/sweeper/scheduled.json; returns its answer."""
 
     def run() -> dict[str, Any]:
         context = LambdaContext(function_name="harftet-SweeperFunction-1A2B3C4D")
-        return apps.sweeper.handler(load_event("sweeper/scheduled"), context)
+        answer: dict[str, Any] = apps.sweeper.handler(load_event("sweeper/scheduled"), context)
+        stream.deliver()
+        return answer
 
     return run
 
@@ -330,5 +362,5 @@ class Api(Rest):
 
 
 @pytest.fixture
-def api(apps: SimpleNamespace, service: Any) -> Api:
-    return Api(apps.rest)
+def api(apps: SimpleNamespace, service: Any, stream: Any) -> Api:
+    return Api(apps.rest, after=stream.deliver)

@@ -6,6 +6,7 @@ changes the table, and no response shows the seed or another seat's hand.
 
 from __future__ import annotations
 
+import base64
 import itertools
 import json
 import os
@@ -169,7 +170,7 @@ def test_every_call_but_health_and_signup_is_401_without_a_valid_token(api, kind
         for name, values in calls:
             error_of(api(name, token=token, **values), 401, "unauthorized")
     lobby = api("list-waiting-tables", token=owner.token)
-    assert lobby.body == {"tables": []}  # create-table made nothing
+    assert lobby.body == {"tables": [], "cursor": None}  # create-table made nothing
 
 
 def test_a_token_without_the_bearer_scheme_is_401(api):
@@ -248,7 +249,7 @@ def test_a_table_outside_the_limits_is_400_and_nothing_is_created(api, case):
     error = error_of(api(name, body=body, token=me.token), 400, "bad_request")
     if case == "over-64KB":  # valid JSON padded with blanks: only its size is wrong
         assert str(64 * 1024) in error["message"]
-    assert api("list-waiting-tables", token=me.token).body == {"tables": []}
+    assert api("list-waiting-tables", token=me.token).body == {"tables": [], "cursor": None}
 
 
 def test_a_400_names_the_offending_field(api):
@@ -263,7 +264,7 @@ def test_a_seed_is_refused_unless_the_operator_enables_test_mode(api, service, m
     monkeypatch.setattr(service, "test_mode", False)
     error = error_of(api("create-table-seeded", token=me.token, seed=7), 400, "bad_request")
     assert "test mode" in error["message"]
-    assert api("list-waiting-tables", token=me.token).body == {"tables": []}
+    assert api("list-waiting-tables", token=me.token).body == {"tables": [], "cursor": None}
 
 
 def test_a_seed_makes_the_deal_reproducible_and_is_never_shown(api):
@@ -287,11 +288,12 @@ def test_the_lobby_lists_waiting_tables_only(api):
     assert started.table_id not in reply.raw
 
 
-def test_the_lobby_has_no_other_status_to_list(api):
+@pytest.mark.parametrize("status", ["finished", "paused", "", "WAITING"])
+def test_the_lobby_has_no_other_status_to_list(api, status):
     me = api.player()
     event = api.event("rest/list-waiting-tables", token=me.token)
-    event["queryStringParameters"] = {"status": "playing"}
-    event["multiValueQueryStringParameters"] = {"status": ["playing"]}
+    event["queryStringParameters"] = {"status": status}
+    event["multiValueQueryStringParameters"] = {"status": [status]}
     error_of(api.invoke(event), 400, "bad_request")
 
 
@@ -422,7 +424,7 @@ def test_the_last_player_leaving_a_waiting_table_closes_it_so_nobody_can_sit(api
     table_id = api.table(owner)["tableId"]
     closed = api("leave", token=owner.token, tableId=table_id, seat=0)
     assert closed.status == 200 and closed.body["status"] == "finished"
-    assert api("list-waiting-tables", token=guest.token).body == {"tables": []}
+    assert api("list-waiting-tables", token=guest.token).body == {"tables": [], "cursor": None}
     with api.unchanged(guest, table_id):
         error_of(api("sit", token=guest.token, tableId=table_id, seat=1), 409, "wrong_status")
 
@@ -713,7 +715,7 @@ def test_a_move_body_that_is_not_one_json_move_under_64KB_is_400(api, body):
 
 
 # -- what players must never see ---------------------------------------------------------
-def test_no_response_ever_shows_another_seats_hand(api):
+def test_no_response_ever_shows_another_seats_hand(api, fake_search):
     game = api.game(seats=3)
     player, view = api.turn(game)
     move(api, "move-lay", player, game, view, "lay", **tiles(api, view))
@@ -734,7 +736,16 @@ def test_no_response_ever_shows_another_seats_hand(api):
             move(api, "move-lay", caller, game, current, "x", tile1=0, tile2=1, tile3=104),
             api("sit", token=caller.token, tableId=game.table_id, seat=0),
             api("list-waiting-tables", token=caller.token),
-        ]
+            api("list-open-tables", token=caller.token),
+            api("list-playing-tables", token=caller.token),
+            api("get-hint", token=caller.token, tableId=game.table_id),
+            api("get-log", token=caller.token, tableId=game.table_id, after=0),
+            api("get-replay", token=caller.token, tableId=game.table_id),
+            api("move-dry-run-draw", token=caller.token, tableId=game.table_id,
+                version=current["version"]),
+            api("move-dry-run-lay", token=caller.token, tableId=game.table_id,
+                version=current["version"], tile1=0, tile2=1, tile3=104),
+        ]  # fmt: skip
         allowed = hands.get(caller.id, set()) | on_table
         for reply in replies:
             assert api.tile_ids(reply.body) <= allowed, reply.raw
@@ -767,3 +778,672 @@ def test_every_sample_rest_event_has_the_shape_api_gateway_sends():
             assert event["multiValueHeaders"][name] == [value], path.name
         for name, value in (event["pathParameters"] or {}).items():
             assert "{" + name in event["resource"] and value in event["path"], path.name
+
+
+# -- dry runs ----------------------------------------------------------------------------
+def dry(api, name, player, game, view, **values):
+    return api(name, token=player.token, tableId=game.table_id, version=view["version"], **values)
+
+
+def rig(service, table_id, change):
+    """Store ``change(table)`` (a test-only shortcut to a position hard to reach by play)."""
+    stored = service.tables.get(table_id)
+    table = stored.table.clone()
+    change(table)
+    service.tables.save(stored, table)
+
+
+def test_a_dry_run_lay_answers_the_would_be_view_and_changes_nothing(api, service, outbox):
+    game = api.game()
+    player, view = api.turn(game)
+    service.connect(service.tokens.verify(player.token), game.table_id, "c-mover")
+    pushed = len(outbox.sent)
+    with api.unchanged(player, game.table_id):
+        reply = dry(api, "move-dry-run-lay", player, game, view, **tiles(api, view))
+    assert reply.status == 200 and reply.body["legal"] is True
+    would = reply.body["view"]
+    assert would["version"] == view["version"]  # nothing stored: still the same version
+    assert [[t["id"] for t in m] for m in would["series"]] == [api.meld(view["hand"])]
+    assert len(would["hand"]) == 11 and would["turn"]["laid"] is True
+    assert len(outbox.sent) == pushed  # nobody pushed
+    real = move(api, "move-lay", player, game, view, "lay-1", **tiles(api, view))
+    assert real.status == 200 and real.body["series"] == would["series"]
+    assert real.body["hand"] == would["hand"]
+
+
+def test_a_dry_run_draw_never_shows_the_tile_it_would_bring(api):
+    game = api.game()
+    player, view = api.turn(game)
+    with api.unchanged(player, game.table_id):
+        reply = dry(api, "move-dry-run-draw", player, game, view)
+    assert reply.status == 200 and reply.body["legal"] is True
+    would = reply.body["view"]
+    assert would["hand"] == view["hand"]  # the drawn tile left out
+    assert api.tile_ids(would) == api.tile_ids(view)
+    assert would["turn"]["seat"] != view["turn"]["seat"] and would["pile"] == view["pile"] - 1
+    drawn = move(api, "move-draw", player, game, view, "real-draw")
+    new = {t["id"] for t in drawn.body["hand"]} - {t["id"] for t in view["hand"]}
+    assert len(new) == 1 and not new & api.tile_ids(reply.body)
+
+
+def test_a_dry_run_records_no_move_id(api):
+    game = api.game()
+    player, view = api.turn(game)
+    body = {"version": view["version"], "moveId": "same", "type": "draw", "dryRun": True}
+    assert api("move-draw", body=body, token=player.token, tableId=game.table_id).status == 200
+    real = move(api, "move-draw", player, game, view, "same")  # not answered as a replay
+    assert real.status == 200 and real.body["version"] == view["version"] + 1
+    assert len(real.body["hand"]) == 15
+
+
+def test_a_real_move_needs_a_move_id_a_dry_run_does_not(api):
+    game = api.game()
+    player, view = api.turn(game)
+    body = {"version": view["version"], "type": "draw"}
+    with api.unchanged(player, game.table_id):
+        reply = api("move-draw", body=body, token=player.token, tableId=game.table_id)
+        assert "moveId" in error_of(reply, 400, "bad_request")["message"]
+        for flag in ("true", 1, None):
+            odd = {**body, "dryRun": flag}
+            reply = api("move-draw", body=odd, token=player.token, tableId=game.table_id)
+            error_of(reply, 400, "bad_request")
+
+
+def _same_error(real, dry_run):
+    assert dry_run.status == real.status
+    assert dry_run.body["error"] == real.body["error"]
+
+
+def test_a_dry_run_gets_exactly_the_error_the_real_move_would_get(api):
+    game = api.game()
+    player, view = api.turn(game)
+    other = next(p for p in game.players if p != player)
+    stranger = api.player("Meraklı")
+    meld = api.meld(view["hand"])
+    loose = [t["id"] for t in view["hand"] if t["id"] not in meld]
+    theirs = [t["id"] for t in api.view(other, game.table_id)["hand"]]
+    cases = [
+        (player, "move-pass", {}, 422),  # pass without a lay
+        (player, "move-lay", dict(zip(("tile1", "tile2", "tile3"), loose[:3], strict=True)), 422),
+        (player, "move-lay", dict(zip(("tile1", "tile2", "tile3"), theirs[:3], strict=True)), 422),
+        (other, "move-draw", {}, 403),
+        (stranger, "move-draw", {}, 403),
+    ]
+    with api.unchanged(player, game.table_id):
+        for who, name, values, status in cases:
+            body = json.loads(
+                api.event(f"rest/{name}", token=who.token, tableId=game.table_id,
+                          version=view["version"], moveId="m", **values)["body"]
+            )  # fmt: skip
+            real = api(name, body=body, token=who.token, tableId=game.table_id)
+            fake = api(name, body={**body, "dryRun": True}, token=who.token, tableId=game.table_id)
+            assert real.status == status, real.body
+            _same_error(real, fake)
+        stale = {"version": view["version"] - 1, "type": "draw", "dryRun": True}
+        reply = api("move-draw", body=stale, token=player.token, tableId=game.table_id)
+        error_of(reply, 409, "stale_version")
+        assert reply.body["view"] == view
+        unknown = api("move-dry-run-draw", token=player.token, tableId="nope", version=1)
+        error_of(unknown, 404, "not_found")
+
+
+def test_a_dry_run_before_the_start_is_409_wrong_status(api):
+    owner = api.player()
+    view = api.table(owner)
+    with api.unchanged(owner, view["tableId"]):
+        reply = api("move-dry-run-draw", token=owner.token, tableId=view["tableId"], version=1)
+        error_of(reply, 409, "wrong_status")
+
+
+def test_a_dry_run_that_would_end_the_hand_shows_no_rack_and_no_next_deal(api, service):
+    game = api.game(hands=3)
+    player, view = api.turn(game)
+    meld = api.meld(view["hand"])
+    seat = view["seat"]
+    rig(service, game.table_id, lambda t: setattr(t.seats[seat], "hand", list(meld)))
+    view = api.view(player, game.table_id)
+    laid = move(api, "move-lay", player, game, view, "last-lay", **tiles(api, view))
+    assert laid.status == 200 and laid.body["hand"] == []
+    other = next(p for p in game.players if p != player)
+    theirs = {t["id"] for t in api.view(other, game.table_id)["hand"]}
+    with api.unchanged(player, game.table_id):
+        reply = dry(api, "move-dry-run-draw", player, game, laid.body, moveId="x")
+        error_of(reply, 422, "illegal_move")  # no draw after a lay
+        body = {"version": laid.body["version"], "type": "pass", "dryRun": True}
+        reply = api("move-pass", body=body, token=player.token, tableId=game.table_id)
+    assert reply.status == 200 and reply.body["legal"] is True and reply.body["endsHand"] is True
+    assert reply.body["view"] == laid.body  # the view as it is: no racks, no next deal
+    assert not api.tile_ids(reply.body) & theirs
+
+
+# -- hints -------------------------------------------------------------------------------
+@pytest.fixture
+def fake_search(api, monkeypatch):
+    """harftet.engine.search.hint, until the real search lands: the first Kastet run or set
+    in the hand, laid as a new meld. Records the tables it was given."""
+    from harftet.engine import search
+    from harftet.engine.moves import Lay
+    from harftet.engine.state import Placed
+    from harftet.engine.tiles import tile_json, tiles_for
+
+    seen = []
+
+    def fake(table, seat):
+        seen.append(table)
+        hand = [tile_json(tiles_for(table.game)[i]) for i in table.seats[seat].hand]
+        meld = api.meld(hand)
+        if meld is None:
+            return None
+        new = tuple(Placed(i) for i in meld)
+        lay = Lay(series=(*(tuple(m) for m in table.series), new))
+        value = sum(t["number"] for t in hand if t["id"] in meld)
+        return search.Proposal(lay=lay, shed=value, tiles=tuple(meld))
+
+    monkeypatch.setattr(search, "hint", fake, raising=False)
+    return seen
+
+
+def test_a_hint_is_a_lay_in_the_move_bodys_shape_that_the_move_accepts(api, fake_search):
+    game = api.game()
+    player, view = api.turn(game)
+    with api.unchanged(player, game.table_id):
+        reply = api("get-hint", token=player.token, tableId=game.table_id)
+    assert reply.status == 200, reply.body
+    hint = reply.body
+    assert set(hint) == {"version", "lay", "shed", "tiles"} and hint["version"] == view["version"]
+    assert hint["lay"] is not None and hint["shed"] > 0
+    assert set(hint["tiles"]) <= {t["id"] for t in view["hand"]}
+    body = {"version": hint["version"], "moveId": "hinted", "type": "lay", **hint["lay"]}
+    laid = api("move-lay", body=body, token=player.token, tableId=game.table_id)
+    assert laid.status == 200, laid.body
+    assert not set(hint["tiles"]) & {t["id"] for t in laid.body["hand"]}
+
+
+def test_the_search_sees_only_the_callers_own_hand_and_the_table(api, fake_search):
+    game = api.game()
+    player, _ = api.turn(game)
+    other = next(p for p in game.players if p != player)
+    api("get-hint", token=other.token, tableId=game.table_id)  # not their turn: still a hint
+    [table] = fake_search
+    mine = game.players.index(other)
+    assert all(not s.hand for i, s in enumerate(table.seats) if i != mine)
+    assert table.pile == [] and table.seed != api.SEED
+
+
+def test_no_lay_is_a_null_lay_with_nothing_shed(api, service, fake_search, monkeypatch):
+    from harftet.engine import search
+
+    monkeypatch.setattr(search, "hint", lambda table, seat: None, raising=False)
+    game = api.game()
+    player, view = api.turn(game)
+    reply = api("get-hint", token=player.token, tableId=game.table_id)
+    assert reply.status == 200
+    assert reply.body == {"version": view["version"], "lay": None, "shed": 0, "tiles": []}
+
+
+def test_a_lay_the_engine_refuses_is_never_hinted(api, monkeypatch):
+    from harftet.engine import search
+    from harftet.engine.moves import Lay
+    from harftet.engine.state import Placed
+
+    bad = search.Proposal(Lay(series=((Placed(0), Placed(1)),)), shed=3, tiles=(0, 1))
+    monkeypatch.setattr(search, "hint", lambda table, seat: bad, raising=False)
+    game = api.game()
+    player, _ = api.turn(game)
+    reply = api("get-hint", token=player.token, tableId=game.table_id)
+    assert reply.status == 200 and reply.body["lay"] is None
+
+
+def test_a_hint_is_for_seated_players_during_a_hand(api, fake_search):
+    game = api.game()
+    stranger = api.player()
+    error_of(api("get-hint", token=stranger.token, tableId=game.table_id), 403, "not_seated")
+    owner = api.player()
+    waiting = api.table(owner)["tableId"]
+    error_of(api("get-hint", token=owner.token, tableId=waiting), 409, "wrong_status")
+    error_of(api("get-hint", token=owner.token, tableId="nope"), 404, "not_found")
+    error_of(api("get-hint", tableId=game.table_id), 401, "unauthorized")
+    assert fake_search == []
+
+
+# -- the log and the replay --------------------------------------------------------------
+def events_of(api, player, table_id, after=0):
+    reply = api("get-log", token=player.token, tableId=table_id, after=after)
+    assert reply.status == 200, reply.body
+    return reply.body["events"]
+
+
+def test_the_log_lists_events_after_seq_oldest_first_to_anyone_who_may_view(api, service):
+    game = api.game()
+    spectator = api.player("Seyirci")
+    assert events_of(api, spectator, game.table_id) == []
+    logged = [
+        {"seq": 3, "at": 3.0, "hand": 1, "seat": 1, "type": "pass"},
+        {"seq": 1, "at": 1.0, "hand": 1, "seat": None, "type": "start"},
+        {"seq": 2, "at": 2.0, "hand": 1, "seat": 0, "type": "lay", "tiles": [4, 5, 6]},
+    ]
+    service.log.append(game.table_id, logged)
+    service.log.append(game.table_id, logged[:1])  # delivered twice: stored once
+    every = events_of(api, spectator, game.table_id)
+    assert [e["seq"] for e in every] == [1, 2, 3] and every[1]["tiles"] == [4, 5, 6]
+    assert [e["seq"] for e in events_of(api, game.players[0], game.table_id, 1)] == [2, 3]
+    assert events_of(api, game.players[1], game.table_id, 3) == []
+
+
+def test_the_log_never_says_what_was_drawn(api, service):
+    game = api.game()
+    service.log.append(
+        game.table_id,
+        [{"seq": 1, "at": 1.0, "hand": 1, "seat": 0, "type": "draw", "tile": 17, "tiles": [17]}],
+    )
+    [event] = events_of(api, game.players[1], game.table_id)
+    assert event == {"seq": 1, "at": 1.0, "hand": 1, "seat": 0, "type": "draw"}
+
+
+@pytest.mark.parametrize("after", ["-1", "x", "1.5", "9" * 12, ""])
+def test_a_log_position_that_is_not_a_whole_number_is_400(api, after):
+    game = api.game()
+    reply = api("get-log", token=game.players[0].token, tableId=game.table_id, after=after)
+    error_of(reply, 400, "bad_request")
+
+
+def test_the_log_of_an_unknown_table_is_404_and_needs_a_token(api):
+    me = api.player()
+    error_of(api("get-log", token=me.token, tableId="nope", after=0), 404, "not_found")
+    error_of(api("get-log", tableId="nope", after=0), 401, "unauthorized")
+
+
+def test_a_replay_before_the_end_is_409_and_shows_no_seed(api):
+    game = api.game()
+    reply = api("get-replay", token=game.players[0].token, tableId=game.table_id)
+    error_of(reply, 409, "wrong_status")
+    me = api.player()
+    error_of(api("get-replay", token=me.token, tableId="nope"), 404, "not_found")
+
+
+# -- the REST function's cold start ------------------------------------------------------
+def test_the_rest_function_imports_no_search_no_word_index_and_no_replay():
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    app = str(root / "functions" / "rest" / "app.py")
+    code = (
+        "import importlib.util, json, sys\n"
+        f"spec = importlib.util.spec_from_file_location('app', {app!r})\n"
+        "module = importlib.util.module_from_spec(spec)\n"
+        "spec.loader.exec_module(module)\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('harftet'))))\n"
+    )  # fmt: skip
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(root / "shared"),
+        "TABLES_TABLE": "t", "PLAYERS_TABLE": "p", "CONNECTIONS_TABLE": "c", "LOG_TABLE": "l",
+    }  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    loaded = json.loads(done.stdout)
+    assert "harftet.service" in loaded and "harftet.store.log" in loaded
+    # The search package itself holds only its types (levels, Proposal): its modules wait.
+    heavy = ("harftet.engine.search.", "harftet.engine.bot", "harftet.engine.replay",
+             "harftet.words.search", "harftet.words.index", "harftet.words.frequency")  # fmt: skip
+    assert not [m for m in loaded if m.startswith(heavy)]
+
+
+# -- the lobby ---------------------------------------------------------------------------
+def lobby_page(api, player, status="waiting", limit=50, cursor=None):
+    values = {"status": status, "limit": limit, "cursor": "" if cursor is None else cursor}
+    event = api.event("rest/list-tables-page", token=player.token, **values)
+    if cursor is None:  # no cursor: the first page
+        event["queryStringParameters"].pop("cursor")
+        event["multiValueQueryStringParameters"].pop("cursor")
+    return api.invoke(event)
+
+
+def test_the_lobby_lists_waiting_open_and_playing_tables_apart(api, clock):
+    me = api.player()
+    waiting = api.table(api.player())["tableId"]
+    clock.advance(1)
+    playing = api.game().table_id
+    clock.advance(1)
+    paused = api.game()
+    leaver = paused.players[1]
+    assert api("leave", token=leaver.token, tableId=paused.table_id, seat=1).status == 200
+    clock.advance(1)
+    over = api.player()
+    finished = api.table(over)["tableId"]
+    api("leave", token=over.token, tableId=finished, seat=0)  # closes it
+    lists = {
+        status: api(f"list-{status}-tables", token=me.token).body["tables"]
+        for status in ("waiting", "open", "playing")
+    }
+    assert {s: [t["tableId"] for t in tables] for s, tables in lists.items()} == {
+        "waiting": [waiting],
+        "open": [paused.table_id],
+        "playing": [playing],
+    }
+    [open_] = lists["open"]
+    assert open_["vacant"] == [1] and open_["status"] == "paused"
+    assert open_["players"] == ["Oyuncu0", None]
+    assert lists["waiting"][0]["vacant"] == [1]
+    for tables in lists.values():
+        summary = tables[0]
+        assert set(summary) >= {
+            "tableId", "game", "status", "seats", "hands", "partners", "turnSeconds",
+            "manager", "players", "vacant", "createdAt",
+        }  # fmt: skip
+    # Continuing with a substitute makes it a running table again.
+    sub = api.player("Yedek")
+    assert api("sit", token=sub.token, tableId=paused.table_id, seat=1).status == 200
+    assert api("continue", token=paused.players[0].token, tableId=paused.table_id).status == 200
+    playing_now = api("list-playing-tables", token=me.token).body["tables"]
+    assert [t["tableId"] for t in playing_now] == [paused.table_id, playing]  # newest first
+    assert api("list-open-tables", token=me.token).body == {"tables": [], "cursor": None}
+
+
+def test_lobby_pages_follow_the_cursor_newest_first_to_a_null_cursor(api, clock):
+    me = api.player()
+    made = []
+    for _ in range(5):
+        made.append(api.table(api.player())["tableId"])
+        clock.advance(1)
+    seen, cursor, pages = [], None, 0
+    while True:
+        reply = lobby_page(api, me, limit=2, cursor=cursor)
+        assert reply.status == 200, reply.body
+        pages += 1
+        assert len(reply.body["tables"]) <= 2
+        seen += [t["tableId"] for t in reply.body["tables"]]
+        cursor = reply.body["cursor"]
+        if cursor is None:
+            break
+        assert isinstance(cursor, str) and made[0] not in cursor  # opaque
+    assert seen == made[::-1] and pages == 3
+    exact = lobby_page(api, me, limit=5)
+    assert exact.body["cursor"] is None and len(exact.body["tables"]) == 5
+    assert len(lobby_page(api, me).body["tables"]) == 5  # limit defaults to 50
+
+
+def test_a_bad_cursor_or_limit_is_400_never_500(api, clock):
+    me = api.player()
+    for _ in range(3):
+        api.table(api.player())
+        clock.advance(1)
+    cursor = lobby_page(api, me, limit=1).body["cursor"]
+    data, mac = cursor.split(".")
+    forged = base64.urlsafe_b64encode(b'["waiting",1,"x"]').decode().rstrip("=")
+    bad = [
+        "garbage", "", ".", "a.b.c", cursor + "x", f"{forged}.{mac}", f"{data}.{mac[:-2]}AA",
+        "x" * 5000, "%00", "🙂.🙂",
+    ]  # fmt: skip
+    for wrong in bad:
+        error_of(lobby_page(api, me, limit=1, cursor=wrong), 400, "bad_request")
+    error_of(lobby_page(api, me, status="playing", cursor=cursor), 400, "bad_request")
+    for limit in ("0", "51", "-1", "x", "1.5", ""):
+        error_of(lobby_page(api, me, limit=limit), 400, "bad_request")
+
+
+def test_a_manager_holds_at_most_three_waiting_tables(api):
+    busy, other = api.player("Acele"), api.player("Sabırlı")
+    tables = [api.table(busy)["tableId"] for _ in range(3)]
+    fourth = api("create-table", body={"game": "kastet"}, token=busy.token)
+    error = error_of(fourth, 409, "too_many_tables")
+    assert "3" in error["message"]
+    listed = [t["tableId"] for t in api("list-waiting-tables", token=other.token).body["tables"]]
+    assert sorted(listed) == sorted(tables)
+    assert api.table(other)["tableId"]  # everyone else still may
+    api("sit", token=other.token, tableId=tables[0], seat=1)
+    assert api("start", token=busy.token, tableId=tables[0]).status == 200
+    assert api.table(busy)["tableId"]  # one started: room for one more
+    error_of(api("create-table", body={"game": "kastet"}, token=busy.token), 409, "too_many_tables")
+    assert api("leave", token=busy.token, tableId=tables[1], seat=0).status == 200  # closed
+    assert api.table(busy)["tableId"]
+
+
+# -- table options and computer-player levels -------------------------------------------
+def test_a_table_has_hints_on_is_listed_and_paces_computer_players_1s_by_default(api):
+    me = api.player()
+    view = api("create-table", body={"game": "kastet"}, token=me.token).body
+    assert (view["hints"], view["private"], view["botSeconds"]) == (True, False, 1)
+
+
+def test_table_options_are_kept_and_shown(api):
+    me = api.player()
+    body = {"game": "harftet", "hints": False, "private": True, "botSeconds": 0}
+    view = api("create-table", body=body, token=me.token).body
+    assert (view["hints"], view["private"], view["botSeconds"]) == (False, True, 0)
+    assert api.view(me, view["tableId"])["botSeconds"] == 0
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"botSeconds": -1}, {"botSeconds": 6}, {"botSeconds": "1"}, {"botSeconds": 1.5},
+     {"botSeconds": True}, {"hints": "false"}, {"hints": 0}, {"private": None},
+     {"private": "yes"}],
+)  # fmt: skip
+def test_table_options_of_the_wrong_type_or_range_are_400(api, options):
+    me = api.player()
+    reply = api("create-table", body={"game": "kastet", **options}, token=me.token)
+    assert next(iter(options)) in error_of(reply, 400, "bad_request")["message"]
+    assert api("list-waiting-tables", token=me.token).body == {"tables": [], "cursor": None}
+
+
+def test_a_table_with_hints_off_answers_403_hints_off(api, fake_search):
+    game = api.game(hints=False)
+    player, _ = api.turn(game)
+    with api.unchanged(player, game.table_id):
+        error_of(api("get-hint", token=player.token, tableId=game.table_id), 403, "hints_off")
+    stranger = api.player()
+    error_of(api("get-hint", token=stranger.token, tableId=game.table_id), 403, "not_seated")
+    assert fake_search == []
+
+
+def test_a_private_table_is_never_listed_but_anyone_with_its_id_may_join(api, clock):
+    owner, friend, other = api.player("Ev"), api.player("Arkadaş"), api.player("Yabancı")
+    private = api.table(owner, private=True)["tableId"]
+    public = api.table(other)["tableId"]
+    assert [
+        t["tableId"] for t in api("list-waiting-tables", token=friend.token).body["tables"]
+    ] == [public]
+    assert api("sit", token=friend.token, tableId=private, seat=1).status == 200
+    assert api("start", token=owner.token, tableId=private).status == 200
+    api("leave", token=friend.token, tableId=private, seat=1)  # paused with a vacant seat
+    for status in ("open", "playing"):
+        listed = api(f"list-{status}-tables", token=other.token).body["tables"]
+        assert private not in [t["tableId"] for t in listed]
+    assert api.view(other, private)["status"] == "paused"  # still reachable by its id
+
+
+def test_private_tables_count_toward_the_three_waiting_tables(api):
+    busy = api.player()
+    for _ in range(3):
+        api.table(busy, private=True)
+    reply = api("create-table", body={"game": "kastet", "private": False}, token=busy.token)
+    error_of(reply, 409, "too_many_tables")
+
+
+def test_the_manager_seats_a_computer_player_of_a_level_medium_by_default(api):
+    owner = api.player()
+    table_id = api.table(owner, seats=4)["tableId"]
+    hard = api("sit-bot", body={"bot": True, "level": "hard"}, token=owner.token,
+               tableId=table_id, seat=1)  # fmt: skip
+    assert hard.status == 200 and hard.body["seats"][1]["level"] == "hard"
+    plain = api("sit-bot", token=owner.token, tableId=table_id, seat=2)
+    assert plain.body["seats"][2]["bot"] is True and plain.body["seats"][2]["level"] == "medium"
+    easy = api("sit-bot", body={"bot": True, "level": "easy"}, token=owner.token,
+               tableId=table_id, seat=3)  # fmt: skip
+    assert easy.body["seats"][3]["level"] == "easy"
+    assert "level" not in easy.body["seats"][0] or easy.body["seats"][0]["level"] is None
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{"bot": True, "level": "expert"}, {"bot": True, "level": 2}, {"bot": False, "level": "hard"},
+     {"level": "easy"}, {"bot": True, "level": None, "speed": 1}],
+)  # fmt: skip
+def test_a_bot_level_other_than_easy_medium_or_hard_is_400(api, body):
+    owner = api.player()
+    table_id = api.table(owner)["tableId"]
+    with api.unchanged(owner, table_id):
+        error_of(api("sit-bot", body=body, token=owner.token, tableId=table_id, seat=1), 400,
+                 "bad_request")  # fmt: skip
+
+
+def test_the_sample_events_for_table_options_and_bot_levels(api):
+    owner = api.player()
+    view = api("create-table-private-no-hints", token=owner.token).body
+    assert (view["hints"], view["private"], view["botSeconds"]) == (False, True, 0)
+    seated = api("sit-bot-hard", token=owner.token, tableId=view["tableId"], seat=1)
+    assert seated.status == 200 and seated.body["seats"][1]["level"] == "hard"
+
+
+@pytest.fixture
+def consumer(service, monkeypatch):
+    """What live's stream consumer does, in process: every stored change's events go to the
+    log (``Table.recent``)."""
+    tables = service.tables
+    real_save, real_create = tables.save, tables.create_within_limit
+
+    def save(stored, table, **kwargs):
+        new = real_save(stored, table, **kwargs)
+        service.log.append(table.table_id, list(table.recent))
+        return new
+
+    def create(table, limit, now):
+        version = real_create(table, limit, now)
+        if version is not None:
+            service.log.append(table.table_id, list(table.recent))
+        return version
+
+    monkeypatch.setattr(tables, "save", save)
+    monkeypatch.setattr(tables, "create_within_limit", create)
+
+
+def _ints_under(value, key):
+    """Every int in lists held under ``key`` anywhere in ``value``."""
+    found = set()
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k == key and isinstance(v, list):
+                found |= {i for i in v if isinstance(i, int)}
+            found |= _ints_under(v, key)
+    elif isinstance(value, list):
+        for v in value:
+            found |= _ints_under(v, key)
+    return found
+
+
+def test_the_log_shows_only_what_everyone_at_the_table_saw(api, consumer):
+    game = api.game(seats=3)
+    player, first = api.turn(game)
+    move(api, "move-lay", player, game, first, "lay", **tiles(api, first))
+    move(api, "move-pass", player, game, api.view(player, game.table_id), "pass")
+    nxt, view = api.turn(game)
+    dry(api, "move-dry-run-draw", nxt, game, view)  # a dry run logs nothing
+    move(api, "move-draw", nxt, game, view, "draw")
+    stranger = api.player("Seyirci")
+    events = events_of(api, stranger, game.table_id)
+    types = [e["type"] for e in events]
+    assert types[:4] == ["sit", "sit", "sit", "start"] and types[-3:] == ["lay", "pass", "draw"]
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    on_table = api.tile_ids(api.view(stranger, game.table_id))
+    [lay] = [e for e in events if e["type"] == "lay"]
+    assert sorted(lay["tiles"]) == sorted(api.meld(first["hand"]))
+    assert set(lay["tiles"]) <= on_table and lay["seat"] == game.players.index(player)
+    [draw] = [e for e in events if e["type"] == "draw"]
+    assert set(draw) <= {"seq", "at", "hand", "seat", "type"}
+    hands = set().union(
+        *({t["id"] for t in api.view(p, game.table_id)["hand"]} for p in game.players)
+    )
+    raw = json.dumps(events)
+    assert not api.tile_ids(events) & hands and not _ints_under(events, "tiles") & hands
+    assert str(api.SEED) not in raw and "seed" not in raw and "pile" not in raw
+    last = api.view(stranger, game.table_id)["last"]
+    assert last == events[-1]  # the view's `last` is the log's latest event
+
+
+def play_to_the_end(api, game, limit=600):
+    """Plays the game over REST like a simple client: lay a new run or set from the hand,
+    else draw, else pass. Returns every view each player saw, by player id."""
+    seen = {p.id: [] for p in game.players}
+    state = api.view(game.players[0], game.table_id)
+    for _ in range(limit):
+        if state["status"] != "playing":
+            return seen
+        player = game.players[state["turn"]["seat"]]
+        view = api.view(player, game.table_id)
+        seen[player.id].append(view)
+        meld = None if view["turn"]["laid"] else api.meld(view["hand"])
+        if meld is not None:
+            series = [[{"id": t["id"]} for t in m] for m in view["series"]]
+            body = {"type": "lay", "series": [*series, [{"id": i} for i in meld]], "pairs": []}
+        elif not view["turn"]["laid"] and view["pile"] and len(view["hand"]) < 22:
+            body = {"type": "draw"}
+        else:
+            body = {"type": "pass"}
+        body.update(version=view["version"], moveId=f"m{view['version']}")
+        reply = api("move-draw", body=body, token=player.token, tableId=game.table_id)
+        assert reply.status == 200, reply.body
+        seen[player.id].append(reply.body)
+        state = reply.body
+    raise AssertionError("the game did not end")
+
+
+def test_a_finished_game_replays_exactly_from_its_seed_deals_and_log(api, consumer):
+    from harftet.engine import replay
+
+    game = api.game()
+    starts = {p.id: api.view(p, game.table_id)["hand"] for p in game.players}
+    seen = play_to_the_end(api, game)
+    spectator = api.player("Seyirci")
+    with pytest.MonkeyPatch.context() as once:  # the one reply that may show the seed
+        once.setitem(api.invoke.__globals__, "assert_nothing_secret", lambda raw, body: None)
+        reply = api("get-replay", token=spectator.token, tableId=game.table_id)
+    assert reply.status == 200, reply.body
+    doc = reply.body
+    assert (
+        doc["seed"] == api.SEED
+        and doc["result"] == api.view(game.players[0], game.table_id)["result"]
+    )
+    [first] = doc["hands"]
+    for seat, player in enumerate(game.players):
+        assert sorted(first["deal"][str(seat)]) == sorted(t["id"] for t in starts[player.id])
+    drawn = []  # each draw's new tile, as the drawer saw it, in the order of the game
+    for player in game.players:
+        views = seen[player.id]
+        for before, after in itertools.pairwise(views):
+            if (
+                after.get("version") == before["version"] + 1
+                and len(after["hand"]) == len(before["hand"]) + 1
+            ):
+                [new] = {t["id"] for t in after["hand"]} - {t["id"] for t in before["hand"]}
+                drawn.append((before["version"], new))
+    assert [tile for _, tile in sorted(drawn)] == first["pile"][: len(drawn)]
+    assert [e["type"] for e in first["moves"]].count("draw") == len(drawn)
+    replayed = replay.play(doc)
+    assert replayed.result == doc["result"] and replayed.status == "finished"
+
+
+def test_the_real_search_hints_a_harftet_lay_the_move_accepts_and_shows_nothing_hidden(api):
+    game = api.game(game="harftet")
+    player, view = api.turn(game)
+    other = next(p for p in game.players if p != player)
+    theirs = {t["id"] for t in api.view(other, game.table_id)["hand"]}
+    with api.unchanged(player, game.table_id):
+        reply = api("get-hint", token=player.token, tableId=game.table_id)
+    assert reply.status == 200, reply.body
+    hint = reply.body
+    mine = {t["id"]: t for t in view["hand"]}
+    assert api.tile_ids(hint) <= set(mine) | api.tile_ids(view["series"]) | api.tile_ids(
+        view["pairs"]
+    )
+    assert not (api.tile_ids(hint) | set(hint["tiles"])) & theirs
+    assert hint["lay"] is not None, "the seeded deal gives the first player a word"
+    assert set(hint["tiles"]) <= set(mine) and hint["shed"] == sum(
+        50 if mine[i].get("joker") else mine[i]["value"] for i in hint["tiles"]
+    )
+    body = {"version": hint["version"], "moveId": "hinted", "type": "lay", **hint["lay"]}
+    laid = api("move-lay", body=body, token=player.token, tableId=game.table_id)
+    assert laid.status == 200, laid.body
+    assert {t["id"] for t in laid.body["hand"]} == set(mine) - set(hint["tiles"])

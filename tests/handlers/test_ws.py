@@ -8,7 +8,6 @@ import os
 
 import pytest
 from botocore.exceptions import ClientError
-from botocore.stub import ANY, Stubber
 
 from harftet.identity import Tokens
 from harftet.push import ManagementApiSender
@@ -262,7 +261,7 @@ def _recording(client):
 
 
 def test_a_gone_socket_is_dropped_and_the_others_still_get_the_push(
-    api, ws, service, monkeypatch, management_api, dynamodb, table_names
+    api, ws, service, monkeypatch, clock, dynamodb, table_names
 ):
     game = api.game()
     mover, view = api.turn(game)
@@ -271,40 +270,16 @@ def test_a_gone_socket_is_dropped_and_the_others_still_get_the_push(
     connect(ws, mover, game.table_id, "alive")
     connect(ws, other, game.table_id, "gone")
     connect(ws, spectator, game.table_id, "watch")
-    order = [c["connectionId"] for c in service.connections.for_table(game.table_id)]
-    posts = _recording(management_api)
-    stubber = Stubber(management_api)
-    for connection_id in order:  # the move's push: one socket is gone (410)
-        expected = {"ConnectionId": connection_id, "Data": ANY}
-        if connection_id == "gone":
-            stubber.add_client_error(
-                "post_to_connection",
-                service_error_code="GoneException",
-                http_status_code=410,
-                expected_params=expected,
-            )
-        else:
-            stubber.add_response("post_to_connection", {}, expected)
-    for connection_id in order:  # then the push that shows its player disconnected
-        if connection_id != "gone":
-            expected = {"ConnectionId": connection_id, "Data": ANY}
-            stubber.add_response("post_to_connection", {}, expected)
+    clock.advance(10)  # registered long enough ago to be open: a 410 now means gone
+    client = FakeManagementApi(gone={"gone"})
     monkeypatch.setattr(
-        service,
-        "send",
-        ManagementApiSender(management_api.meta.endpoint_url, client=management_api),
+        service, "send", ManagementApiSender("https://example.invalid/prod", client=client)
     )
-    with stubber:
-        reply = api(
-            "move-draw",
-            token=mover.token,
-            tableId=game.table_id,
-            version=view["version"],
-            moveId="d1",
-        )
-        stubber.assert_no_pending_responses()
+    reply = api(
+        "move-draw", token=mover.token, tableId=game.table_id, version=view["version"], moveId="d1"
+    )
     assert reply.status == 200 and reply.body["version"] == view["version"] + 1
-    received = {c: [p["view"] for to, p in posts if to == c] for c in ("alive", "watch")}
+    received = {c: [p["view"] for to, p in client.posted if to == c] for c in ("alive", "watch")}
     for views in received.values():
         assert [v["version"] for v in views] == [view["version"] + 1, view["version"] + 2]
         assert views[-1]["seats"][other_seat(game, other)]["connected"] is False
@@ -320,15 +295,23 @@ def other_seat(game, player):
     return game.players.index(player)
 
 
-class FlakyManagementApi:
-    """A management API client that fails one connection with a throttling error."""
+class FakeManagementApi:
+    """A management API client answering as API Gateway does: GoneException (410) for
+    ``gone`` connections, a throttling error for ``failing`` ones; records the rest."""
 
-    def __init__(self, failing):
-        self.failing = failing
+    def __init__(self, gone=(), failing=()):
+        self.gone = set(gone)
+        self.failing = set(failing)
         self.posted = []
 
     def post_to_connection(self, ConnectionId, Data):  # boto3's names
-        if ConnectionId == self.failing:
+        if ConnectionId in self.gone:
+            error = {
+                "Error": {"Code": "GoneException"},
+                "ResponseMetadata": {"HTTPStatusCode": 410},
+            }
+            raise ClientError(error, "PostToConnection")
+        if ConnectionId in self.failing:
             raise ClientError({"Error": {"Code": "LimitExceededException"}}, "PostToConnection")
         self.posted.append((ConnectionId, json.loads(Data)))
 
@@ -341,7 +324,7 @@ def test_a_socket_that_fails_otherwise_is_kept_and_the_others_still_get_the_push
     other = next(p for p in game.players if p != mover)
     connect(ws, mover, game.table_id, "alive")
     connect(ws, other, game.table_id, "flaky")
-    client = FlakyManagementApi("flaky")
+    client = FakeManagementApi(failing={"flaky"})
     monkeypatch.setattr(
         service, "send", ManagementApiSender("https://example.invalid/prod", client=client)
     )
@@ -387,3 +370,17 @@ def test_every_sample_websocket_event_names_its_route_and_connection(api):
             assert json.loads(event["body"])["action"] == name
         if kind == "CONNECT":
             assert event["queryStringParameters"] == {"token": "T", "tableId": "t"}
+
+
+def test_a_fifth_socket_of_one_player_on_a_table_is_refused_and_not_remembered(
+    api, ws, dynamodb, table_names
+):
+    game = api.game()
+    guest = game.players[1]
+    for n in range(4):
+        assert connect(ws, guest, game.table_id, f"tab{n}") == OK
+    answer = connect(ws, guest, game.table_id, "tab4")
+    assert answer["statusCode"] == 429
+    assert stored_connection(dynamodb, table_names, "tab4") is None
+    assert connect(ws, game.players[0], game.table_id, "owner") == OK  # others still may
+    assert len(connections_of(dynamodb, table_names, game.table_id)) == 5

@@ -7,6 +7,7 @@ from service_helpers import full_table, player, turn_player
 
 from harftet.engine.errors import NotManagerError, WrongStatusError
 from harftet.engine.moves import Draw
+from harftet.publish import changes_from_stream
 from harftet.service import StaleVersionError
 
 
@@ -125,9 +126,14 @@ def test_nobody_comes_so_a_computer_player_takes_the_seat_and_play_goes_on(servi
     clock.advance(121)
     service.sweep()
     view = service.view(callers[0], table_id)
-    assert view["seats"][1]["bot"] is True and view["status"] in ("playing", "finished")
-    if view["status"] == "playing":
-        assert view["turn"]["seat"] == 0  # the computer player moved on its own
+    assert view["seats"][1]["bot"] is True and view["status"] == "playing"
+    for _ in range(5):  # a lay, then a pass: each its own change, paced
+        if view["turn"]["seat"] == 0:
+            break
+        clock.advance(1)
+        assert service.sweep() == 1
+        view = service.view(callers[0], table_id)
+    assert view["turn"]["seat"] == 0  # the computer player moved on its own
 
 
 def test_leaving_during_a_game_costs_2n_pauses_and_hands_the_manager_role_on(service, clock):
@@ -149,7 +155,7 @@ def test_the_game_end_updates_ratings_exactly_once_with_the_dropper_charged(serv
     service.leave(callers[0], table_id, 0)  # the other one walks away too: −2
     clock.advance(121)
     service.sweep()  # computer players take both seats and play the hand out
-    for _ in range(20):
+    for _ in range(600):  # one computer-player move a second
         if service.view(None, table_id)["status"] == "finished":
             break
         clock.advance(1)
@@ -196,3 +202,307 @@ def test_a_table_that_cannot_be_swept_does_not_make_the_sweeper_spin(service, cl
 
     service.sweep_for(5, sleep=sleep)
     assert 1 <= len(slept) <= 6 and sum(slept) == pytest.approx(5, abs=1)
+
+
+# -- the write path's result ------------------------------------------------------------------
+def test_a_write_says_whether_it_committed_replayed_or_changed_nothing(service, clock):
+    table_id, callers = full_table(service, seats=2)
+    caller, view = turn_player(service, table_id, callers)
+    seat = callers.index(caller)
+
+    def draw(table, now):
+        from harftet.engine import hand
+
+        return hand.apply_move(table, seat, Draw(), now)
+
+    first = service._write(table_id, draw, expected_version=view["version"], move_key="k")
+    again = service._write(table_id, draw, expected_version=view["version"], move_key="k")
+    idle = service._write(table_id, None)
+    assert (first.status, again.status, idle.status) == ("committed", "replayed", "unchanged")
+    assert first.stored.version == again.stored.version == idle.stored.version
+
+
+# -- publishing from the stream ---------------------------------------------------------------
+class FakeLog:
+    def __init__(self):
+        self.appended = []
+
+    def append(self, table_id, events):
+        self.appended.append((table_id, events))
+
+
+class FakeTimers:
+    def __init__(self):
+        self.scheduled = []
+
+    def schedule(self, timer, now):
+        self.scheduled.append(timer)
+
+
+@pytest.fixture
+def live(service, dynamodb):
+    from types import SimpleNamespace
+
+    from streams import TableStream
+
+    from harftet.publish import Publisher, changes_from_stream
+
+    timers = FakeTimers()
+    publisher = Publisher(service, log=FakeLog(), timers=timers, sleep=lambda s: None)
+    stream = TableStream(dynamodb, "harftet-tables")
+
+    def pump():
+        return stream.deliver(lambda event: publisher.publish(changes_from_stream(event)))
+
+    return SimpleNamespace(
+        publisher=publisher, pump=pump, timers=timers, stream=stream, log=publisher.log
+    )
+
+
+def test_every_stored_change_reaches_each_connection_as_its_own_players_view(service, outbox, live):
+    table_id, callers = full_table(service)
+    for i, caller in enumerate(callers):
+        service.connect(caller, table_id, f"c{i}")
+    spectator = player(service, "Seyirci")
+    service.connect(spectator, table_id, "watch")
+    live.pump()
+    outbox.sent.clear()
+    caller, view = turn_player(service, table_id, callers)
+    service.move(caller, table_id, view["version"], "d", Draw())
+    assert outbox.sent == []  # the request itself pushes nothing: the stream does
+    live.pump()
+    for i, c in enumerate(callers):
+        [pushed] = outbox.to(f"c{i}")
+        assert pushed == {"type": "table", "view": service.view(c, table_id)}
+        assert pushed["view"]["version"] == view["version"] + 1 and pushed["view"]["seat"] == i
+    [watched] = outbox.to("watch")
+    assert "hand" not in watched["view"] and watched["view"]["version"] == view["version"] + 1
+
+
+def test_a_gone_connection_is_dropped_its_player_shown_disconnected_and_that_published_too(
+    service, outbox, clock, live
+):
+    table_id, callers = full_table(service, seats=2)
+    service.connect(callers[0], table_id, "alive")
+    service.connect(callers[1], table_id, "dead")
+    live.pump()
+    clock.advance(10)  # older than a connect that may not be open yet
+    outbox.gone.add("dead")
+    caller, view = turn_player(service, table_id, callers)
+    service.move(caller, table_id, view["version"], "d", Draw())
+    live.pump()
+    versions = [p["view"]["version"] for p in outbox.to("alive")]
+    assert versions[-2:] == [view["version"] + 1, view["version"] + 2]
+    assert outbox.to("alive")[-1]["view"]["seats"][1]["connected"] is False
+    assert service.connection("dead") is None
+    assert service.view(callers[0], table_id)["seats"][1]["connected"] is False
+
+
+def test_a_connection_just_registered_is_not_dropped_for_a_gone_answer(
+    service, outbox, clock, live
+):
+    table_id, callers = full_table(service, seats=2)
+    service.connect(callers[1], table_id, "opening")
+    outbox.gone.add("opening")  # API Gateway refuses posts until $connect has returned
+    live.pump()
+    assert service.connection("opening") is not None
+
+
+def test_records_of_one_table_in_a_batch_are_published_once_at_the_newest_version(
+    service, outbox, live
+):
+    table_id, callers = full_table(service, seats=2)
+    service.connect(callers[0], table_id, "c0")
+    live.pump()
+    outbox.sent.clear()
+    for n in range(3):
+        mover, view = turn_player(service, table_id, callers)
+        service.move(mover, table_id, view["version"], f"d{n}", Draw())
+    [event] = live.stream.events()
+    assert len(event["Records"]) == 3
+    published = live.publisher.publish(changes_from_stream(event))
+    assert published.tables == 1 and published.pushed == 1
+    [pushed] = outbox.to("c0")
+    assert pushed["view"] == service.view(callers[0], table_id)
+
+
+def test_a_move_stored_by_a_writer_that_died_before_answering_still_reaches_everyone(
+    service, outbox, live, monkeypatch
+):
+    table_id, callers = full_table(service, seats=2)
+    for i, caller in enumerate(callers):
+        service.connect(caller, table_id, f"c{i}")
+    live.pump()
+    outbox.sent.clear()
+    real_save = service.tables.save
+
+    def save_then_die(*args, **kwargs):
+        real_save(*args, **kwargs)
+        raise SystemExit("the function was killed right after the write")
+
+    monkeypatch.setattr(service.tables, "save", save_then_die)
+    mover, view = turn_player(service, table_id, callers)
+    with pytest.raises(SystemExit):
+        service.move(mover, table_id, view["version"], "d", Draw())
+    monkeypatch.undo()
+    live.pump()
+    for i, c in enumerate(callers):
+        assert outbox.to(f"c{i}")[-1]["view"] == service.view(c, table_id)
+        assert outbox.to(f"c{i}")[-1]["view"]["version"] == view["version"] + 1
+
+
+# -- timers and computer players --------------------------------------------------------------
+def _with_bots(service, seats=3):
+    owner = player(service, "Ayşe")
+    table_id = service.create_table(
+        owner, game="kastet", seats=seats, hands=1, partners=False, turn_seconds=30, seed=11
+    )["tableId"]
+    for seat in range(1, seats):
+        service.sit(owner, table_id, seat, bot=True)
+    return table_id, owner
+
+
+def test_a_persons_request_never_waits_for_computer_players(service, clock, live):
+    table_id, owner = _with_bots(service)
+    view = service.start(owner, table_id)
+    while view["turn"]["seat"] != 0:  # the computer players move one at a time, paced
+        clock.advance(1)
+        assert service.advance(table_id, view["version"]).status == "committed"
+        view = service.view(owner, table_id)
+    moved = service.move(owner, table_id, view["version"], "d", Draw())
+    assert moved["version"] == view["version"] + 1
+    assert moved["turn"]["seat"] == 1  # the computer player has not moved inside the request
+
+
+def test_each_computer_move_is_its_own_version_fired_by_its_timer_bot_seconds_apart(
+    service, clock, live
+):
+    from harftet.timers import Timer
+
+    table_id, owner = _with_bots(service)
+    view = service.start(owner, table_id)
+    if view["turn"]["seat"] == 0:
+        view = service.move(owner, table_id, view["version"], "d", Draw())
+    live.pump()
+    timer = live.timers.scheduled[-1]
+    assert timer == Timer(table_id, view["version"], clock.now + 1)
+    assert live.publisher.fire(Timer(table_id, view["version"], clock.now + 5)) == "unchanged"
+    clock.advance(1)
+    assert live.publisher.fire(timer) == "committed"
+    after = service.view(owner, table_id)
+    assert after["version"] == view["version"] + 1
+    moved_on = after["turn"]["seat"] == (view["turn"]["seat"] + 1) % 3
+    assert moved_on or after["turn"]["laid"]  # a draw or pass, or a lay (then its pass)
+    assert live.publisher.fire(timer) == "unchanged"  # the table moved on: nothing happens
+    assert service.view(owner, table_id) == after
+
+
+def test_a_turn_timer_forces_the_move_only_at_its_own_version(service, clock, live):
+    from harftet.timers import Timer
+
+    table_id, callers = full_table(service, seats=2, turn_seconds=10)
+    caller, view = turn_player(service, table_id, callers)
+    live.pump()
+    timer = live.timers.scheduled[-1]
+    assert timer == Timer(table_id, view["version"], view["turn"]["deadline"])
+    clock.advance(10)
+    assert live.publisher.fire(timer) == "committed"
+    after = service.view(caller, table_id)
+    assert len(after["hand"]) == 15 and after["turn"]["seat"] != view["turn"]["seat"]
+    assert live.publisher.fire(timer) == "unchanged"
+
+
+# -- connection limits (API.md "WebSocket") ---------------------------------------------------
+def test_a_player_holds_at_most_four_connections_to_a_table(service):
+    from harftet.service import TooManyConnectionsError
+
+    table_id, callers = full_table(service, seats=2)
+    for n in range(4):
+        service.connect(callers[1], table_id, f"tab{n}")
+    with pytest.raises(TooManyConnectionsError):
+        service.connect(callers[1], table_id, "tab4")
+    assert service.connection("tab4") is None
+    service.connect(callers[0], table_id, "owner")  # another player still may
+
+
+def test_a_table_holds_at_most_200_connections(service, clock):
+    from harftet.service import TooManyConnectionsError
+
+    table_id, _ = full_table(service, seats=2)
+    for n in range(200):
+        service.connections.add(f"w{n}", table_id, f"watcher{n}", clock.now)
+    spectator = player(service, "Seyirci")
+    with pytest.raises(TooManyConnectionsError):
+        service.connect(spectator, table_id, "one-too-many")
+    assert service.connection("one-too-many") is None
+
+
+def test_each_stored_version_appends_its_own_events_to_the_log_once_per_seq(service, live):
+    table_id, callers = full_table(service, seats=2)
+    live.pump()
+    mover, view = turn_player(service, table_id, callers)
+    service.move(mover, table_id, view["version"], "d", Draw())
+    live.pump()
+    events = [e for t, batch in live.log.appended if t == table_id for e in batch]
+    seqs = [e["seq"] for e in events]
+    assert seqs == list(range(1, len(seqs) + 1))  # every event once, in order, none missing
+    assert [e["type"] for e in events][-2:] == ["start", "draw"]
+    assert events[-1]["seat"] == callers.index(mover) and "tile" not in events[-1]
+
+
+# -- throttling (botocore's retries, configured in wiring) -----------------------------------
+@pytest.fixture
+def throttled(service, monkeypatch):
+    """The service's table writes through a client configured as deployed, whose next
+    ``left`` UpdateItem calls DynamoDB answers with ThrottlingException (botocore's hooks)."""
+    import json
+
+    import boto3
+    from botocore.awsrequest import AWSResponse
+    from moto.core.botocore_stubber import MockRawResponse
+
+    from harftet.wiring import DYNAMODB_CONFIG
+
+    client = boto3.client("dynamodb", region_name="us-east-1", config=DYNAMODB_CONFIG)
+    state = {"left": 0, "answered": 0}
+
+    def throttle(request, **_):
+        target = request.headers.get("X-Amz-Target") or b""
+        if state["left"] <= 0 or not target.endswith(b".UpdateItem"):
+            return None
+        state["left"] -= 1
+        state["answered"] += 1
+        body = {"__type": "com.amazonaws.dynamodb.v20120810#ThrottlingException", "message": "slow"}
+        raw = MockRawResponse(json.dumps(body).encode())
+        url, request.url = request.url, "http://throttled.invalid/"  # so moto leaves it alone
+        return AWSResponse(url, 400, {"x-amzn-ErrorType": "ThrottlingException"}, raw)
+
+    # Every before-send handler runs (the first answer wins): ours goes first.
+    client.meta.events.register_first("before-send", throttle)
+    monkeypatch.setattr(service.tables, "_client", client)
+    return state
+
+
+def test_a_throttled_write_is_retried_by_the_sdk_and_the_move_is_stored_once(service, throttled):
+    table_id, callers = full_table(service, seats=2)
+    mover, view = turn_player(service, table_id, callers)
+    throttled["left"] = 2
+    moved = service.move(mover, table_id, view["version"], "d", Draw())
+    assert throttled["answered"] == 2 and moved["version"] == view["version"] + 1
+    assert service.view(mover, table_id)["version"] == view["version"] + 1
+
+
+def test_throttling_that_outlasts_the_retries_is_busy_and_stores_nothing(service, throttled):
+    from harftet.service import BusyError
+
+    table_id, callers = full_table(service, seats=2)
+    mover, view = turn_player(service, table_id, callers)
+    throttled["left"] = 4  # DYNAMODB_CONFIG: 4 attempts in all
+    with pytest.raises(BusyError):
+        service.move(mover, table_id, view["version"], "d", Draw())
+    assert throttled["answered"] == 4
+    assert service.view(mover, table_id) == view  # nothing stored: safe to send again
+    assert (
+        service.move(mover, table_id, view["version"], "d", Draw())["version"]
+        == view["version"] + 1
+    )

@@ -34,7 +34,8 @@ def test_the_creator_manages_the_table_from_seat_0_and_it_shows_in_the_lobby(ser
     assert view["status"] == "waiting" and view["version"] == 1
     assert [s and s["playerId"] for s in view["seats"]] == [ayse.player_id, None, None]
     lobby = service.lobby()
-    assert [t["tableId"] for t in lobby] == [view["tableId"]]
+    assert [t["tableId"] for t in lobby["tables"]] == [view["tableId"]]
+    assert lobby["cursor"] is None
     assert "seed" not in str(view).lower()
 
 
@@ -132,33 +133,6 @@ def test_an_illegal_lay_names_the_problem_and_changes_nothing(service):
     assert service.view(caller, table_id) == view
 
 
-def test_every_change_is_pushed_to_each_connection_as_its_own_players_view(service, outbox):
-    table_id, callers = full_table(service)
-    for i, caller in enumerate(callers):
-        service.connect(caller, table_id, f"c{i}")
-    caller, view = turn_player(service, table_id, callers)
-    service.move(caller, table_id, view["version"], "d", Draw())
-    for i, c in enumerate(callers):
-        pushed = outbox.to(f"c{i}")[-1]
-        assert pushed["type"] == "table" and pushed["view"]["version"] == view["version"] + 1
-        assert pushed["view"]["seat"] == i
-        assert {t["id"] for t in pushed["view"]["hand"]} == {
-            t["id"] for t in service.view(c, table_id)["hand"]
-        }
-
-
-def test_a_gone_connection_is_removed_and_the_others_still_get_the_push(service, outbox):
-    table_id, callers = full_table(service)
-    service.connect(callers[0], table_id, "alive")
-    service.connect(callers[1], table_id, "dead")
-    outbox.gone.add("dead")
-    caller, view = turn_player(service, table_id, callers)
-    service.move(caller, table_id, view["version"], "d", Draw())
-    assert outbox.to("alive")[-1]["view"]["version"] >= view["version"] + 1
-    assert service.connection("dead") is None
-    assert service.view(callers[0], table_id)["seats"][1]["connected"] is False
-
-
 def test_a_third_abandon_in_a_day_bans_the_player_from_sitting_down(service, clock):
     leaver = player(service, "Kaçak")
     for hands in (1, 11, 11):
@@ -209,3 +183,44 @@ def test_leaving_several_tables_at_once_cannot_dodge_the_ban(service, clock, mon
     profile = service.player(leaver.player_id)
     assert profile["gamesAbandoned"] == 3 and profile["rating"] == 1000 - 3 * 2
     assert profile["bannedUntil"] is not None  # all three abandons counted
+
+
+def _kastet(service, caller):
+    return service.create_table(
+        caller, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45
+    )["tableId"]
+
+
+def test_a_burst_of_creates_cannot_get_past_three_waiting_tables(service, monkeypatch):
+    from harftet.service import TooManyTablesError
+
+    busy = player(service, "Acele")
+    for _ in range(2):
+        _kastet(service, busy)
+    # Two requests read the player's list of tables before either wrote it.
+    client = service.tables._client
+    real_get = client.get_item
+    stale = real_get(
+        TableName=service.tables._players,
+        Key={"playerId": {"S": busy.player_id}},
+        ConsistentRead=True,
+    )["Item"]
+    reads = iter([stale])
+
+    def get_item(**kwargs):
+        item = next(reads, None) if kwargs["TableName"] == service.tables._players else None
+        return {"Item": item} if item is not None else real_get(**kwargs)
+
+    _kastet(service, busy)  # the third: fine
+    monkeypatch.setattr(client, "get_item", get_item)
+    with pytest.raises(TooManyTablesError):
+        _kastet(service, busy)  # read two, found three when its write was refused
+    assert len(service.lobby()["tables"]) == 3
+
+
+def test_the_lobby_summary_names_the_vacant_seats(service):
+    table_id, callers = full_table(service, seats=2)
+    service.leave(callers[1], table_id, 1)
+    [summary] = service.lobby("open")["tables"]
+    assert summary["tableId"] == table_id and summary["vacant"] == [1]
+    assert service.lobby("playing") == {"tables": [], "cursor": None}

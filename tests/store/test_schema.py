@@ -17,6 +17,7 @@ NAMES = {
     "TablesTable": "schema-tables",
     "PlayersTable": "schema-players",
     "ConnectionsTable": "schema-connections",
+    "LogTable": "schema-log",
 }
 REPO = Path(__file__).resolve().parents[2]
 

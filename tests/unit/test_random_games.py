@@ -84,6 +84,15 @@ def check_finished(record: Game, players: int, hands: int, partners: bool) -> No
     assert [r.hand for r in table.hand_results] == list(range(1, hands + 1))
     penalties = [s.penalty for s in table.seats]
     assert penalties == [sum(r.penalties[i] for r in table.hand_results) for i in range(players)]
+    for r in table.hand_results:  # the racks turned over: what each penalty counts
+        rules = rules_of(table.game)
+        assert sorted(r.left) == list(range(players))
+        assert [-50 if i == r.finisher else hand_penalty(r.left[i], rules) for i in r.left] == (
+            r.penalties
+        )
+    assert table.recent[-1]["type"] == "gameEnd" and table.recent[-1]["points"] == (
+        table.result["points"] if table.result else None
+    )
     multiplier = rules_of(table.game).multiplier
     score = partner_points if partners else ranking_points
     points = score(penalties, hands, multiplier)
@@ -303,7 +312,7 @@ def test_the_test_dictionary_holds_only_real_words() -> None:
 def test_the_bot_plays_with_the_default_dictionary() -> None:
     rules = default_rules_or_skip()
     table = make_table("harftet", 4, seed=11)
-    for _ in range(40):
+    while table.status == "playing" and not table.series:  # until somebody lays a word
         seat = table.turn_seat
         assert seat is not None
         table = apply_move(table, seat, choose_move(table, seat), 0.0, rules=rules).table

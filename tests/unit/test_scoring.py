@@ -148,3 +148,16 @@ def test_a_leaver_who_sits_back_down_is_scored_as_a_substitute() -> None:
     )
     changes = {c.player_id: c.delta for c in settle(table)}
     assert changes == {"p0": 0, "p1": 1}  # no second charge on top of the 2·N already paid
+
+
+def test_a_practice_game_changes_no_rating_and_no_record() -> None:
+    table = finished(seat(1, person("a")), seat(2, person("bot", bot=True)), seat(3, person("c")),
+                     game="kastet")  # fmt: skip
+    table.practice = True
+    assert settle(table) == []  # not even a game played: no record at all
+    assert table.result == {
+        "penalties": [1, 2, 3],
+        "points": [11, 0, -11],
+        "ratings": {},
+        "practice": True,
+    }

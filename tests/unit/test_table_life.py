@@ -22,7 +22,7 @@ from harftet.engine.errors import (
     WrongStatusError,
 )
 from harftet.engine.hand import apply_move
-from harftet.engine.moves import Draw
+from harftet.engine.moves import Draw, Pass
 from harftet.engine.state import Occupant, Table
 
 TURN = 45
@@ -774,3 +774,327 @@ def test_standing_up_from_somebody_elses_seat_is_refused() -> None:
     table = waiting(players=2)
     with pytest.raises(NotSeatedError, match="seat 1"):
         do(life.stand_up, table, 1, "p0", NOW)
+
+
+# --- table options ---------------------------------------------------------------------------
+
+
+def test_a_table_keeps_its_options_and_refuses_a_computer_pace_outside_0_to_5() -> None:
+    table = created(hints=False, private=True, bot_seconds=0)
+    assert (table.hints, table.private, table.bot_seconds) == (False, True, 0)
+    plain = created()
+    assert (plain.hints, plain.private, plain.bot_seconds) == (True, False, 1)
+    for bad in (-1, 6):
+        with pytest.raises(EngineError, match=f"bot_seconds must be between 0 and 5, not {bad}"):
+            created(bot_seconds=bad)
+
+
+def test_a_computer_player_has_a_level_medium_unless_the_manager_says_otherwise() -> None:
+    table = do(life.seat_bot, created(), 1, "p0", NOW).table
+    table = do(life.seat_bot, table, 2, "p0", NOW, "hard").table
+    levels = [s.occupant.level if s.occupant else None for s in table.seats]
+    assert levels == [None, "medium", "hard", None]
+
+
+# --- the log events of each transition ---------------------------------------------------------
+
+
+def kinds(out: Outcome) -> list[str]:
+    assert out.events == out.table.recent
+    seqs = [e["seq"] for e in out.events]
+    assert seqs == list(range(out.table.seq - len(seqs) + 1, out.table.seq + 1))
+    return [e["type"] for e in out.events]
+
+
+def test_every_transition_reports_what_happened_as_log_events() -> None:
+    table = created(seats=3, turn_seconds=600)
+    assert table.recent == [
+        {"seq": 1, "at": NOW, "hand": 0, "seat": 0, "type": "sit", "playerId": "p0",
+         "name": "Oyuncu p0", "rating": 1000},
+    ]  # fmt: skip
+    out = do(life.sit, table, 1, person(1), NOW + 1)
+    assert kinds(out) == ["sit"] and out.events[0]["seq"] == 2
+    out = do(life.sit, out.table, 2, person(1), NOW + 2)
+    assert kinds(out) == ["stand", "sit"] and [e["seat"] for e in out.events] == [1, 2]
+    table = do(life.sit, out.table, 1, person(2), NOW + 3).table
+    out = do(life.start, table, "p0", NOW + 4)
+    assert kinds(out) == ["start"] and out.events[0]["seat"] is None
+    assert out.events[0]["hand"] == 1 and out.events[0]["first"] == 0
+    out = do(apply_move, out.table, 0, Draw(), NOW + 5)
+    assert kinds(out) == ["draw"] and set(out.events[0]) == {"seq", "at", "hand", "seat", "type"}
+    out = do(life.disconnect, out.table, "p2", NOW + 6)
+    assert kinds(out) == ["disconnect"] and out.events[0]["seat"] == 1
+    out = do(life.reconnect, out.table, "p2", NOW + 7)
+    assert kinds(out) == ["reconnect"]
+    out = do(life.leave, out.table, "p1", NOW + 8)
+    assert kinds(out) == ["leave"] and out.events[0]["penalty"] == -22
+    out = do(life.sit, out.table, 2, person("sub"), NOW + 9)
+    assert kinds(out) == ["substitute"] and out.events[0]["playerId"] == "sub"
+    out = do(life.continue_game, out.table, "p0", NOW + 10)
+    assert kinds(out) == ["continue"] and out.events[0]["seat"] is None
+    out = swept(out.table, NOW + 10 + 600)
+    assert kinds(out) == ["timeout", "draw"] and out.events[0]["seat"] == 1
+    out = do(life.disconnect, out.table, "sub", NOW + 700)
+    out = swept(out.table, NOW + 700 + GRACE)
+    assert kinds(out) == ["stand"] and out.events[0]["reason"] == "dropped"
+    out = swept(out.table, NOW + 700 + GRACE + WAIT)
+    assert kinds(out) == ["bot"] and out.events[0]["level"] == "medium"
+
+
+def test_a_lay_reports_the_hand_tiles_and_the_whole_new_arrangement() -> None:
+    table = arrange(started(players=2), {0: [*RUN, k("red", 4), 104]})
+    out = do(apply_move, table, 0, lay(meld([*RUN, 104], {104: ("red", 4)})), NOW + 1)
+    (event,) = out.events
+    assert event["type"] == "lay" and event["tiles"] == sorted([*RUN, 104])
+    assert event["series"] == [
+        [{"id": t} for t in RUN] + [{"id": 104, "as": {"color": "red", "number": 4}}]
+    ]
+    assert event["pairs"] == []
+
+
+def test_the_end_of_a_hand_reports_penalties_and_every_rack_and_the_end_of_the_game_points() -> (
+    None
+):
+    table = arrange(started(players=2, hands=1), {0: RUN})
+    table = play(table, 0, lay(meld(RUN)))
+    rack = sorted(table.seats[1].hand)
+    out = do(apply_move, table, 0, Pass(), NOW + 2)
+    assert kinds(out) == ["pass", "handEnd", "gameEnd"]
+    end = out.events[1]
+    assert end["seat"] == 0 and end["finisher"] == 0 and end["hand"] == 1
+    assert end["left"] == {"0": [], "1": rack} and end["penalties"][0] == -50
+    assert out.table.hand_results[0].left == {0: [], 1: rack}
+    assert out.events[2]["points"] == [1, -1] and out.events[2]["seat"] is None
+
+
+def test_a_pass_that_ends_a_hand_deals_the_next_one_in_the_same_change() -> None:
+    table = arrange(started(players=2, hands=2), {0: RUN})
+    table = play(table, 0, lay(meld(RUN)))
+    out = do(apply_move, table, 0, Pass(), NOW + 2)
+    assert kinds(out) == ["pass", "handEnd", "start"]
+    assert [e["hand"] for e in out.events] == [1, 1, 2] and out.events[2]["first"] == 1
+
+
+# --- pacing: one due event per sweep, computer players bot_seconds apart ------------------------
+
+
+def bot_mover(table: Table, seat: int) -> Any:
+    return choose_move(table, seat, WORDS)
+
+
+def bot_table(bot_seconds: int = 1, players: int = 2) -> Table:
+    """p0 against computer players, p0 to move first."""
+    table = created(seats=players, bot_seconds=bot_seconds, turn_seconds=600)
+    for i in range(1, players):
+        table = do(life.seat_bot, table, i, "p0", NOW).table
+    return do(life.start, table, "p0", NOW).table
+
+
+def test_a_computer_player_moves_bot_seconds_after_the_change_that_gave_it_the_turn() -> None:
+    table = bot_table(bot_seconds=2)
+    assert life.next_due(table) == NOW + 600  # p0's turn: only the turn timer
+    table = do(apply_move, table, 0, Draw(), NOW + 5).table
+    assert life.is_bot_turn(table) and life.bot_due(table) == NOW + 7
+    assert life.next_due(table) == NOW + 7 and life.next_event_at(table) == NOW + 605
+    assert do(life.sweep, table, NOW + 6.9, bot_mover) is None
+    assert do(life.sweep, table, NOW + 7) is None  # without a bot, its moves are the caller's
+    out = do(life.sweep, table, NOW + 7, bot_mover)
+    assert out is not None and len(out.events) == 1 and out.events[0]["seat"] == 1
+    assert out.events[0]["type"] in ("draw", "lay")
+
+
+def test_a_computer_players_lay_and_pass_are_two_changes_bot_seconds_apart() -> None:
+    table = bot_table(bot_seconds=1)
+    table = arrange(table, {1: [*RUN, k("blue", 9)]}, turn=1)
+    table.recent = [{**table.recent[-1], "at": NOW}]
+    out = do(life.sweep, table, NOW + 1, bot_mover)
+    assert out is not None and kinds(out) == ["lay"] and out.events[0]["tiles"] == RUN
+    table = out.table
+    assert life.next_due(table) == NOW + 2 and table.turn_seat == 1
+    out = do(life.sweep, table, NOW + 2, bot_mover)
+    assert out is not None and kinds(out) == ["pass"] and out.table.turn_seat == 0
+
+
+def test_a_computer_player_with_no_pause_is_due_at_once() -> None:
+    table = do(apply_move, bot_table(bot_seconds=0, players=3), 0, Draw(), NOW + 3).table
+    assert life.next_due(table) == NOW + 3
+    out = do(life.sweep, table, NOW + 3, bot_mover)
+    assert out is not None and out.events[0]["seat"] == 1
+    assert life.next_due(out.table) == NOW + 3  # the next computer player at once too
+
+
+def test_a_move_the_engine_refuses_from_a_computer_player_becomes_the_timer_s_move() -> None:
+    table = do(apply_move, bot_table(), 0, Draw(), NOW + 1).table
+    out = do(life.sweep, table, NOW + 2, lambda t, s: lay(meld(RUN)))
+    assert out is not None and kinds(out) == ["draw"] and out.table.turn_seat == 0
+
+    def broken(t: Table, s: int) -> Any:
+        raise RuntimeError("the search fell over")
+
+    out = do(life.sweep, table, NOW + 2, broken)
+    assert out is not None and kinds(out) == ["draw"] and out.table.turn_seat == 0
+
+
+def test_a_sweep_applies_one_due_event_at_a_time_earliest_first() -> None:
+    table = started(players=3)
+    table = do(life.disconnect, table, "p2", NOW + 1).table
+    late = NOW + 1 + GRACE + 10  # the turn timed out, then the grace ran out: both are due
+    out = swept(table, late)
+    assert kinds(out) == ["timeout", "draw"] and out.table.seats[2].occupant is not None
+    out = swept(out.table, late)
+    assert kinds(out) == ["stand"] and out.table.status == "paused"
+    assert do(life.sweep, out.table, late) is None
+    merged = do(life.sweep_all, table, late)
+    assert merged is not None and kinds(merged) == ["timeout", "draw", "stand"]
+    assert merged.table.recent == merged.events  # one change: all three are its events
+    merged.table.recent = out.table.recent
+    assert merged.table == out.table
+
+
+# --- RULES §4: people coming and going ------------------------------------------------------
+
+
+def test_a_leaver_who_sits_back_and_later_drops_pays_nothing_more_than_2n() -> None:
+    table = started(players=2, hands=1, turn_seconds=600)
+    out = do(life.leave, table, "p1", NOW + 1)
+    assert out.effects == [RatingChange("p1", -2, "leave")]
+    table = do(life.sit, out.table, 1, person(1), NOW + 2).table  # back, as a substitute
+    assert table.status == "paused" and table.held
+    table = do(life.continue_game, table, "p0", NOW + 3).table
+    table = do(life.disconnect, table, "p1", NOW + 4).table
+    table = swept(table, NOW + 4 + GRACE).table
+    assert table.seats[1].original_fate == "left"
+    table = swept(table, NOW + 4 + GRACE + WAIT).table  # a computer player finishes it
+    effects: list[RatingChange] = []
+    now = NOW + 300
+    while table.status != "finished":
+        seat = table.turn_seat
+        assert seat is not None
+        if seat == 0:
+            out = do(apply_move, table, 0, choose_move(table, 0, WORDS), now)
+        else:
+            out = do(life.sweep, table, now + 5, bot_mover)
+            assert out is not None
+        table, effects, now = out.table, effects + out.effects, now + 5
+    assert table.result is not None
+    assert [c for c in effects if c.player_id == "p1"] == []  # nothing more, whatever the loss
+
+
+def test_a_leaver_who_sits_back_and_leaves_again_is_not_charged_twice() -> None:
+    table = do(life.leave, started(players=2, hands=5), "p1", NOW + 1).table
+    table = do(life.sit, table, 1, person(1), NOW + 2).table
+    again = do(life.leave, table, "p1", NOW + 3)
+    assert again.effects == [] and again.events[0]["penalty"] == 0
+
+
+@pytest.mark.parametrize("how", ["wait", "manager"])
+def test_a_dropped_player_takes_over_from_a_computer_player_at_once(how: str) -> None:
+    table = started(players=3, turn_seconds=600)
+    table = do(life.disconnect, table, "p1", NOW).table
+    table = swept(table, NOW + GRACE).table
+    if how == "wait":
+        table = swept(table, NOW + GRACE + WAIT).table
+    else:  # the manager seats one the moment the grace ends: it never locks p1 out
+        table = do(life.seat_bot, table, 1, "p0", NOW + GRACE).table
+    assert table.seats[1].occupant is not None and table.seats[1].occupant.bot
+    assert table.status == "playing"
+    hand = list(table.seats[1].hand)
+    out = do(life.reconnect, table, "p1", NOW + 400)
+    assert kinds(out) == ["stand", "reconnect"] and out.events[0]["reason"] == "returned"
+    chair = out.table.seats[1]
+    assert chair.occupant == person(1) and chair.original_fate is None and chair.hand == hand
+    assert out.table.status == "playing"
+    by_sitting = do(life.sit, table, 1, person(1), NOW + 400).table
+    assert by_sitting.seats[1].occupant == person(1)
+    with pytest.raises(SeatTakenError):  # nobody else takes a computer player's seat
+        do(life.sit, table, 1, person("sub"), NOW + 400)
+
+
+def test_a_player_who_left_or_dropped_may_sit_again_only_at_their_own_seat() -> None:
+    table = started(players=4, turn_seconds=600, wait_seconds=1000)
+    table = do(life.leave, table, "p1", NOW + 1).table
+    table = do(life.leave, table, "p2", NOW + 2).table
+    with pytest.raises(WrongStatusError, match="you played seat 1 of this game"):
+        do(life.sit, table, 2, person(1), NOW + 3)
+    table = do(life.disconnect, table, "p3", NOW + 3).table
+    table = swept(table, NOW + 3 + GRACE).table  # p3 dropped
+    with pytest.raises(WrongStatusError, match="you played seat 3 of this game"):
+        do(life.sit, table, 2, person(3), NOW + 200)
+    table = do(life.sit, table, 2, person("sub"), NOW + 201).table
+    table = do(life.leave, table, "sub", NOW + 202).table  # a substitute who left, too
+    with pytest.raises(WrongStatusError, match="you played seat 2 of this game"):
+        do(life.sit, table, 1, person("sub"), NOW + 203)
+    assert do(life.sit, table, 1, person(1), NOW + 204).table.seats[1].occupant == person(1)
+    assert do(life.sit, table, 2, person("sub"), NOW + 204).table.seats[2].occupant is not None
+
+
+def test_a_computer_player_filling_one_seat_does_not_resume_while_a_substitute_waits() -> None:
+    table = started(players=3, turn_seconds=600)
+    table = do(life.leave, table, "p1", NOW + 1).table
+    table = do(life.leave, table, "p2", NOW + 2).table
+    table = do(life.sit, table, 1, person("sub"), NOW + 3).table
+    table = swept(table, NOW + 2 + WAIT).table  # nobody came to seat 2
+    assert table.seats[2].occupant is not None and table.seats[2].occupant.bot
+    assert table.status == "paused" and table.held  # sub still waits for Continue
+    manager_bot = do(life.leave, started(players=3), "p1", NOW + 1).table
+    manager_bot = do(life.leave, manager_bot, "p2", NOW + 1).table
+    manager_bot = do(life.sit, manager_bot, 1, person("sub"), NOW + 2).table
+    manager_bot = do(life.seat_bot, manager_bot, 2, "p0", NOW + 3).table
+    assert manager_bot.status == "paused"
+    table = do(life.continue_game, table, "p0", NOW + 200).table
+    assert table.status == "playing" and not table.held
+
+
+def test_a_computer_player_seated_by_the_manager_on_the_last_vacant_seat_resumes_play() -> None:
+    table = do(life.leave, started(players=3, turn_seconds=600), "p1", NOW + 1).table
+    out = do(life.seat_bot, table, 1, "p0", NOW + 2)
+    assert kinds(out) == ["bot"] and out.table.status == "playing"
+    assert out.table.deadline == NOW + 2 + 600
+
+
+# --- practice games ---------------------------------------------------------------------------
+
+
+def test_a_game_with_a_computer_player_from_the_start_changes_no_rating_and_no_record() -> None:
+    table = bot_table(players=3)
+    assert table.practice
+    table = do(life.sit, do(life.leave, table, "p0", NOW + 1).table, 0, person(0), NOW + 2).table
+    table = do(life.continue_game, table, "p0", NOW + 3).table
+    effects: list[RatingChange] = []
+    now = NOW + 10
+    while table.status != "finished":
+        if table.turn_seat == 0:
+            out = do(apply_move, table, 0, choose_move(table, 0, WORDS), now)
+        else:
+            out = do(life.sweep, table, now, bot_mover)
+            assert out is not None
+        table, effects, now = out.table, effects + out.effects, now + 1
+    assert effects == [] and table.result is not None
+    assert table.result["ratings"] == {} and table.result["practice"] is True
+
+
+def test_a_practice_leaver_pays_nothing_and_a_rated_game_stays_rated_with_a_late_bot() -> None:
+    out = do(life.leave, bot_table(players=2), "p0", NOW + 1)
+    assert out.effects == [] and out.events[0]["penalty"] == 0
+    rated = started(players=2)
+    assert not rated.practice
+    rated = swept(do(life.leave, rated, "p1", NOW).table, NOW + WAIT).table
+    assert rated.seats[1].occupant is not None and rated.seats[1].occupant.bot
+    assert not rated.practice
+
+
+def test_an_unknown_computer_player_level_is_refused() -> None:
+    with pytest.raises(EngineError, match='unknown computer player level "expert"') as caught:
+        do(life.seat_bot, created(), 1, "p0", NOW, "expert")
+    assert caught.value.code == "bad_request"
+
+
+def test_a_computer_player_whose_turn_runs_out_is_played_for_but_never_drops_out() -> None:
+    table = do(apply_move, bot_table(), 0, Draw(), NOW + 1).table
+    for _ in range(4):  # nobody gives the sweep a computer player: the timer plays for it
+        assert table.turn_seat == 1
+        table = time_out(table)
+        table = do(apply_move, table, 0, Draw(), table.recent[-1]["at"] + 1).table
+    chair = table.seats[1]
+    assert chair.occupant is not None and chair.connected and chair.timeouts == 0
+    assert table.status == "playing"

@@ -20,13 +20,14 @@ from harftet.engine.bot import choose_move
 from harftet.engine.hand import apply_move
 from harftet.engine.moves import Pass
 from harftet.engine.state import Occupant, Table
-from harftet.engine.view import lobby_summary, table_view
+from harftet.engine.view import lobby_status, lobby_summary, table_view
 
 SEED = 918_273_645_546_372_819  # long and unusual: its digits cannot appear by chance
 SEAT_KEYS = {"seat", "playerId", "name", "connected", "bot", "tiles", "penalty"}
 VIEW_KEYS = {
     "tableId", "game", "version", "status", "manager", "hands", "handNumber", "partners",
     "turnSeconds", "seats", "turn", "pile", "series", "pairs", "handResults", "result",
+    "hints", "private", "botSeconds", "last",
 }  # fmt: skip
 
 
@@ -79,7 +80,16 @@ def check_secret(table: Table, view: dict[str, Any], viewer: str | None) -> None
     json.dumps(view)  # the view is plain JSON
     mine = table.seat_of(viewer) if viewer is not None else None
     own = set(table.seats[mine].hand) if mine is not None else set()
-    assert tile_ids(view) <= own | on_table(table)
+    # The one exception (RULES §5): the racks turned over at the end of each hand.
+    for shown, result in zip(view["handResults"], table.hand_results, strict=True):
+        assert {int(s): [t["id"] for t in ids] for s, ids in shown["left"].items()} == result.left
+    rest = {k: v for k, v in view.items() if k != "handResults"}
+    assert tile_ids(rest) <= own | on_table(table)
+    assert tile_ids(view["handResults"]) <= {
+        t for r in table.hand_results for v in r.left.values() for t in v
+    }
+    if view["last"] is not None:
+        assert view["last"] == table.recent[-1]
     if mine is None:
         assert "hand" not in view and "seat" not in view
     else:
@@ -235,6 +245,11 @@ def test_a_finished_table_shows_the_result_and_every_hand_and_no_turn() -> None:
     assert view["turn"] is None and view["status"] == "finished"
     assert [(r["hand"], r["finisher"]) for r in view["handResults"]] == [(1, 0), (2, 1)]
     assert view["handResults"][0]["penalties"][0] == -50
+    first, second = view["handResults"]
+    assert first["left"]["0"] == [] and second["left"]["1"] == []  # the finishers
+    assert [t["id"] for t in first["left"]["2"]] == sorted(table.hand_results[0].left[2])
+    assert len(second["left"]["2"]) == 14 and {"letter", "value"} <= set(second["left"]["2"][0])
+    assert view["last"] == table.recent[-1] and view["last"]["type"] == "gameEnd"
     assert view["result"] == table.result and table.result is not None
     assert set(view["result"]) == {"penalties", "points", "ratings"}
     assert view["result"]["ratings"] == dict(
@@ -243,7 +258,56 @@ def test_a_finished_table_shows_the_result_and_every_hand_and_no_turn() -> None:
     json.dumps(view)
 
 
+# --- options, computer players and the latest event ---------------------------------------
+
+
+def test_the_view_shows_the_table_options_and_each_computer_players_level() -> None:
+    table = life.new_table(
+        "t9", "kastet", person(0), seed=SEED, now=NOW, seats=3, hints=False, private=True,
+        bot_seconds=3,
+    )  # fmt: skip
+    table = life.seat_bot(table, 1, "p0", NOW, level="easy").table
+    table = life.seat_bot(table, 2, "p0", NOW).table
+    view = table_view(table, None)
+    assert (view["hints"], view["private"], view["botSeconds"]) == (False, True, 3)
+    assert [s.get("level") for s in view["seats"]] == [None, "easy", "medium"]
+    assert "level" not in view["seats"][0]
+    assert view["last"] == {
+        "seq": 3, "at": NOW, "hand": 0, "seat": 2, "type": "bot", "playerId": "bot:2",
+        "name": "Bilgisayar 3", "level": "medium",
+    }  # fmt: skip
+    default = table_view(new("kastet", 2), None)
+    assert (default["hints"], default["private"], default["botSeconds"]) == (True, False, 1)
+
+
+def test_the_last_event_names_who_did_what_and_never_the_drawn_tile() -> None:
+    table = started("kastet", 2)
+    drawn = table.pile[-1]
+    table = apply_move(table, 0, choose_move(table, 0, WORDS), NOW + 1).table
+    last = table_view(table, "p1")["last"]
+    if last["type"] == "draw":
+        assert last == {"seq": last["seq"], "at": NOW + 1, "hand": 1, "seat": 0, "type": "draw"}
+        assert drawn not in tile_ids(last) and str(drawn) not in json.dumps(last)
+    else:
+        assert last["type"] == "lay" and set(last["tiles"]) <= on_table(table)
+
+
 # --- the lobby ----------------------------------------------------------------------------
+
+
+def test_the_lobby_summary_offers_the_vacant_seats_of_a_paused_table() -> None:
+    table = started("kastet", 3)
+    assert lobby_summary(table)["vacant"] == [] and lobby_status(table) == "playing"
+    table = life.leave(table, "p1", NOW + 1).table
+    summary = lobby_summary(table)
+    assert summary["vacant"] == [1] and summary["status"] == "paused"
+    assert lobby_status(table) == "open" and summary["private"] is False
+    assert summary["createdAt"] == NOW
+    waiting = life.new_table("t2", "kastet", person(0), seed=SEED, now=NOW, seats=3)
+    assert lobby_summary(waiting)["vacant"] == [1, 2] and lobby_status(waiting) == "waiting"
+    hidden = life.new_table("t3", "kastet", person(0), seed=SEED, now=NOW, private=True)
+    assert lobby_summary(hidden)["private"] is True and lobby_status(hidden) is None
+    assert lobby_status(finished_game()) is None and lobby_summary(finished_game())["vacant"] == []
 
 
 def test_the_lobby_summary_holds_no_tiles_and_no_seed() -> None:

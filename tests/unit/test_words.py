@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import gzip
+import io
 import random
+import tarfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -25,8 +27,10 @@ from harftet.words.build import (
     encode_words,
     infinitive,
     is_up_to_date,
+    parse_hunspell,
     parse_nlptoolkit,
     parse_zemberek,
+    read_deb_member,
     read_overlay,
     select_words,
     write_words,
@@ -197,6 +201,90 @@ def test_zemberek_lemmas_are_split_into_common_words_and_names() -> None:
 def test_an_unconfirmed_proper_noun_tag_drops_the_word() -> None:
     selected = select_words(parse_nlptoolkit("şık CL_ISIM IS_ADJ IS_OA"), Zemberek())
     assert selected == set()
+
+
+HUNSPELL_SAMPLE = """\
+12
+önemli/10,11
+akıllı/1,2
+varış/0,3
+Varış/213
+demirci/10
+Demirci
+eğlendir/75
+eğlendirmek/26
+çıkarmak/14
+tanrıça/1
+adanalı/3
+Adana
+Ahmet
+"""
+
+
+def test_hunspell_entries_are_split_by_case() -> None:
+    h = parse_hunspell(HUNSPELL_SAMPLE)
+    assert h.lower == {
+        *("ÖNEMLİ", "AKILLI", "VARIŞ", "DEMİRCİ", "EĞLENDİR", "EĞLENDİRMEK", "ÇIKARMAK"),
+        *("TANRIÇA", "ADANALI"),
+    }
+    assert h.capital == {"VARIŞ", "DEMİRCİ", "ADANA", "AHMET"}
+
+
+def test_a_proper_noun_tag_is_overruled_when_a_second_source_says_common_word() -> None:
+    entries = """\
+önemli IS_ADJ IS_OA
+akıllı IS_ADJ IS_OA
+demirci CL_ISIM IS_OA
+varış IS_OA
+var CL_FIIL
+tanrıça IS_OA
+eğlen CL_FIIL
+çık CL_FIIL
+adana IS_OA
+adanalı CL_ISIM IS_OA
+yıldıran IS_OA
+ahmet IS_OA
+km IS_KIS IS_OA
+"""
+    zemberek = parse_zemberek(["tanrıça\nDemirci [P:Noun, Prop]\nAhmet\n"])
+    hunspell = parse_hunspell(HUNSPELL_SAMPLE)
+    selected = select_words(parse_nlptoolkit(entries), zemberek, None, hunspell)
+    assert selected == {
+        # POS-tagged, and hunspell writes them in lower case (zemberek: Demirci, a place)
+        *("ÖNEMLİ", "AKILLI", "DEMİRCİ"),
+        # tagged only as names: an action noun of VAR-, and a zemberek common word (TANRIÇA),
+        # each also lower case in hunspell
+        *("VARIŞ", "TANRIÇA"),
+        *("VAR", "VARMAK", "EĞLEN", "EĞLENMEK", "ÇIK", "ÇIKMAK"),
+        # causatives of listed verbs whose infinitive hunspell lists
+        *("EĞLENDİR", "EĞLENDİRMEK", "ÇIKAR", "ÇIKARMAK"),
+    }  # out: ADANALI (a name + -lI), YILDIRAN (a participle), AHMET, ADANA, KM
+
+
+def test_without_a_second_source_a_proper_noun_tag_still_drops_the_word() -> None:
+    selected = select_words(parse_nlptoolkit("önemli IS_ADJ IS_OA\nvarış IS_OA"), Zemberek())
+    assert selected == set()
+
+
+def test_a_file_is_read_out_of_a_debian_package() -> None:
+    payload = "12\nönemli/10\n".encode()
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:xz") as tar:
+        info = tarfile.TarInfo("./usr/share/hunspell/tr_TR.dic")
+        info.size = len(payload)
+        tar.addfile(info, io.BytesIO(payload))
+    data = buf.getvalue()
+
+    def member(name: str, body: bytes) -> bytes:
+        header = f"{name:<16}{0:<12}{0:<6}{0:<6}{100644:<8}{len(body):<10}`\n".encode()
+        return header + body + (b"\n" if len(body) % 2 else b"")
+
+    deb = b"!<arch>\n" + member("debian-binary", b"2.0\n") + member("data.tar.xz", data)
+    assert read_deb_member(deb, "usr/share/hunspell/tr_TR.dic") == payload
+    with pytest.raises(ValueError, match=r"no usr/share/hunspell/xx\.dic"):
+        read_deb_member(deb, "usr/share/hunspell/xx.dic")
+    with pytest.raises(ValueError, match="ar header"):
+        read_deb_member(b"PK\3\4", "x")
 
 
 @pytest.mark.parametrize(

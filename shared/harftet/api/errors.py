@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pydantic import ValidationError
 
-from harftet.engine.errors import EngineError
+from harftet.api.body import BodyError, parse_body
+from harftet.api.messages import illegal_message, pick_language
+from harftet.engine.errors import EngineError, IllegalMoveError
 from harftet.identity import UnauthorizedError
 from harftet.service import BadRequestError, BannedError, BusyError, StaleVersionError
 from harftet.store.errors import NotFoundError
 
-
-class BodyError(Exception):
-    """The body is not a JSON object we can read (malformed, too large, not an object)."""
+__all__ = ["BodyError", "error_response", "language", "parse_json"]
 
 
 def _validation_message(error: ValidationError) -> str:
@@ -29,8 +28,13 @@ def _validation_message(error: ValidationError) -> str:
     return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")
 
 
-def error_response(error: Exception) -> tuple[int, dict[str, Any]]:
-    """The status and body for ``error``; unexpected errors are a plain 500."""
+def error_response(error: Exception, lang: str = "en") -> tuple[int, dict[str, Any]]:
+    """The status and body for ``error``; unexpected errors are a plain 500.
+
+    An ``illegal_move`` carries its ``reason`` and params (``meld``, ``pair``, ``word``,
+    ``tile`` …) and, for ``lang`` "tr", a Turkish ``message`` (English: the engine's own
+    wording). Use `language` to get ``lang`` from an ``Accept-Language`` header.
+    """
     extra: dict[str, Any] = {}
     if isinstance(error, ValidationError):
         status, code, message = 400, "bad_request", _validation_message(error)
@@ -49,6 +53,12 @@ def error_response(error: Exception) -> tuple[int, dict[str, Any]]:
         status, code, message = error.status, error.code, error.message
         if error.meld is not None:
             extra["meld"] = error.meld
+        if isinstance(error, IllegalMoveError):
+            reserved = ("code", "message", "reason")
+            extra |= {k: v for k, v in error.params.items() if k not in reserved}
+            extra["reason"] = error.reason
+            if lang == "tr":
+                message = illegal_message(error.reason, error.params, lang)
     elif isinstance(error, BusyError):
         status, code, message = 503, "busy", str(error)
     else:
@@ -59,13 +69,23 @@ def error_response(error: Exception) -> tuple[int, dict[str, Any]]:
     return status, body
 
 
-def parse_json(body: str | None, *, limit: int) -> Any:
-    """The JSON value of a request body, or BodyError saying what is wrong with it."""
-    if body is None or body.strip() == "":
-        return {}
-    if len(body.encode()) > limit:
-        raise BodyError(f"the body is larger than {limit} bytes")
+def language(headers: Any) -> str:
+    """The reply language ("tr" or "en") for request ``headers`` (any case of Accept-Language)."""
+    if not headers:
+        return "en"
     try:
-        return json.loads(body)
-    except (json.JSONDecodeError, RecursionError) as error:
-        raise BodyError(f"the body is not valid JSON: {error}") from error
+        items = headers.items()
+    except AttributeError:
+        return "en"
+    for name, value in items:
+        if isinstance(name, str) and name.lower() == "accept-language" and isinstance(value, str):
+            return pick_language(value)
+    return "en"
+
+
+def parse_json(body: str | None, *, limit: int) -> Any:
+    """The JSON value of a request body, or BodyError saying what is wrong with it.
+
+    Kept for the handlers; `harftet.api.body.parse_body` enforces every input limit.
+    """
+    return parse_body(body, limit=limit)

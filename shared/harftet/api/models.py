@@ -6,25 +6,23 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
     StrictBool,
     StrictInt,
     StringConstraints,
+    WithJsonSchema,
     model_validator,
 )
 
+from harftet.api.names import NAME_SCHEMA, check_name
 from harftet.engine.moves import Draw, Lay, Move, Pass
 from harftet.engine.state import Placed
 
 MAX_BODY_BYTES = 64 * 1024
-Name = Annotated[
-    str,
-    StringConstraints(
-        strip_whitespace=True, min_length=1, max_length=32, pattern=r"^[^\x00-\x1f\x7f]+$"
-    ),
-]
+Name = Annotated[str, AfterValidator(check_name), WithJsonSchema(NAME_SCHEMA)]  # API.md, Identity
 MoveId = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[\w.:-]+$")]
 TileId = Annotated[StrictInt, Field(ge=0, le=105)]
 
@@ -55,6 +53,11 @@ class CreateTable(Strict):
     hands: Annotated[StrictInt, Field(ge=1, le=21)] = 11
     partners: StrictBool = False
     turnSeconds: Annotated[StrictInt, Field(ge=10, le=600)] = 45
+    hints: StrictBool = Field(True, description="players may ask for hints")
+    private: StrictBool = Field(False, description="never listed: the tableId is the invitation")
+    botSeconds: Annotated[StrictInt, Field(ge=0, le=5)] = Field(
+        1, description="seconds between computer players' moves"
+    )
     seed: Annotated[StrictInt, Field(ge=0, lt=2**63)] | None = None
 
     @model_validator(mode="after")
@@ -66,6 +69,15 @@ class CreateTable(Strict):
 
 class SitDown(Strict):
     bot: StrictBool = False
+    level: Literal["easy", "medium", "hard"] | None = Field(
+        None, description="a computer player's level (default medium); only with bot"
+    )
+
+    @model_validator(mode="after")
+    def _a_level_is_for_computer_players(self) -> SitDown:
+        if self.level is not None and not self.bot:
+            raise ValueError('level is for computer players: send it with "bot": true')
+        return self
 
 
 class KastetFace(Strict):
@@ -90,7 +102,14 @@ Meld = Annotated[list[TileRef], Field(min_length=1, max_length=106)]
 
 class MoveBase(Strict):
     version: Annotated[StrictInt, Field(ge=0)]
-    moveId: MoveId
+    moveId: MoveId | None = Field(None, description="required unless dryRun")
+    dryRun: StrictBool = Field(False, description="check the move without making it")
+
+    @model_validator(mode="after")
+    def _a_real_move_names_its_id(self) -> MoveBase:
+        if self.moveId is None and not self.dryRun:
+            raise ValueError("moveId is required (only a dry run may leave it out)")
+        return self
 
 
 class DrawMove(MoveBase):

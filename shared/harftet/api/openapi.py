@@ -24,6 +24,19 @@ class Tile(BaseModel):
     as_: str | dict[str, Any] | None = Field(None, alias="as", description="a joker's face")
 
 
+class LogEvent(BaseModel):
+    model_config = {"extra": "allow"}
+    seq: int
+    at: float
+    hand: int | None
+    seat: int | None = Field(description="null for events of the whole table")
+    type: Literal[
+        "sit", "stand", "start", "draw", "lay", "pass", "timeout", "leave", "disconnect",
+        "reconnect", "substitute", "bot", "continue", "handEnd", "gameEnd",
+    ]  # fmt: skip
+    tiles: list[int] | None = Field(None, description="lay: the ids that came from the hand")
+
+
 class SeatView(BaseModel):
     seat: int
     playerId: str | None
@@ -33,6 +46,9 @@ class SeatView(BaseModel):
     vacant: bool = Field(description="vacated during a game, offered to substitutes")
     tiles: int = Field(description="how many tiles the seat holds")
     penalty: int = Field(description="total penalty of the hands played")
+    level: Literal["easy", "medium", "hard"] | None = Field(
+        None, description="a computer player's level"
+    )
 
 
 class TurnView(BaseModel):
@@ -45,6 +61,9 @@ class HandResultView(BaseModel):
     hand: int
     finisher: int | None
     penalties: list[int]
+    left: dict[str, list[Tile]] = Field(
+        description="every seat's remaining tiles when the hand ended (the racks turned over)"
+    )
 
 
 class TableView(BaseModel):
@@ -57,6 +76,9 @@ class TableView(BaseModel):
     handNumber: int
     partners: bool
     turnSeconds: int
+    hints: bool
+    private: bool
+    botSeconds: int
     createdAt: float
     seats: list[SeatView | None]
     turn: TurnView | None
@@ -69,6 +91,7 @@ class TableView(BaseModel):
     result: dict[str, Any] | None = Field(
         description="when finished: penalties, points per seat, rating changes per player"
     )
+    last: LogEvent | None = Field(description="the event that made this version (as in the log)")
 
 
 class LobbyEntry(BaseModel):
@@ -83,10 +106,53 @@ class LobbyEntry(BaseModel):
     partners: bool
     turnSeconds: int
     createdAt: float
+    vacant: list[int] = Field(description="seat numbers anyone may take now")
 
 
 class Lobby(BaseModel):
-    tables: list[LobbyEntry]
+    tables: list[LobbyEntry] = Field(description="newest first")
+    cursor: str | None = Field(description="the next page's cursor; null on the last page")
+
+
+class DryRun(BaseModel):
+    legal: Literal[True]
+    view: TableView = Field(
+        description="the caller's view as it would be, at the unchanged version; a draw's "
+        "tile is left out of the hand, and a move that would end the hand shows the view "
+        "as it is now"
+    )
+    endsHand: bool | None = Field(None, description="true when the move would end the hand")
+
+
+class LayBody(BaseModel):
+    series: list[list[dict[str, Any]]] = Field(description="the whole new series area")
+    pairs: list[list[dict[str, Any]]] = Field(description="the new pairs only")
+
+
+class Hint(BaseModel):
+    version: int = Field(description="the version to send the lay at")
+    lay: LayBody | None = Field(description="in the move body's shape; null when none is possible")
+    shed: int = Field(description="the hand value the lay removes (a joker counting 50)")
+    tiles: list[int] = Field(description="ids of the caller's tiles the lay uses")
+
+
+class Log(BaseModel):
+    events: list[LogEvent] = Field(description="oldest first, up to 500: ask again after the last")
+
+
+class ReplayHand(BaseModel):
+    hand: int = Field(description="the hand's number, 1 upwards")
+    deal: dict[str, list[int]] = Field(description="each seat's dealt tiles")
+    pile: list[int] = Field(description="in drawing order, the first tile drawn first")
+    moves: list[LogEvent]
+
+
+class Replay(BaseModel):
+    seed: int = Field(description="the shuffle seed: every deal follows from it")
+    table: dict[str, Any] = Field(description="the table's options, as it was created")
+    before: list[LogEvent] = Field(description="the events before the first deal")
+    hands: list[ReplayHand]
+    result: dict[str, Any] | None
 
 
 class Player(BaseModel):
@@ -117,11 +183,18 @@ class Error(BaseModel):
 ERRORS = {
     "400": "bad_request: malformed JSON, wrong types, unknown fields, out-of-range values",
     "401": "unauthorized: missing, forged or expired token",
-    "403": "not_your_turn, not_seated, not_manager, banned",
+    "403": "not_your_turn, not_seated, not_manager, banned, hints_off",
     "404": "not_found",
-    "409": "stale_version (with the current view), seat_taken, wrong_status",
+    "409": "stale_version (with the current view), seat_taken, wrong_status, too_many_tables",
     "422": "illegal_move (the message names the meld or tile and why)",
     "429": "rate_limited",
+}
+
+# The move body's "type" → its schema (without a mapping, a discriminator's values are the
+# schema names, "DrawMove"...: what generated clients such as openapi-typescript then expect).
+MOVE_TYPES = {
+    t: f"#/components/schemas/{m}"
+    for t, m in [("draw", "DrawMove"), ("pass", "PassMove"), ("lay", "LayMove")]
 }
 
 PATH_PARAMETERS: dict[str, dict[str, Any]] = {
@@ -143,7 +216,15 @@ ROUTES: list[tuple[str, str, str, type[BaseModel] | None, str, type[BaseModel], 
         TableView,
         True,
     ),
-    ("get", "/tables", "The lobby: waiting tables", None, "200", Lobby, True),
+    (
+        "get",
+        "/tables",
+        "The lobby: waiting, open (a vacant seat) or playing tables, a page at a time",
+        None,
+        "200",
+        Lobby,
+        True,
+    ),
     (
         "get",
         "/tables/{tableId}",
@@ -173,7 +254,26 @@ ROUTES: list[tuple[str, str, str, type[BaseModel] | None, str, type[BaseModel], 
         TableView,
         True,
     ),
-    ("post", "/tables/{tableId}/moves", "Draw, lay or pass", None, "200", TableView, True),
+    (
+        "post",
+        "/tables/{tableId}/moves",
+        "Draw, lay or pass (or, with dryRun, check the move without making it)",
+        None,
+        "200",
+        TableView,
+        True,
+    ),
+    ("get", "/tables/{tableId}/hint", "The best lay for your seat", None, "200", Hint, True),
+    ("get", "/tables/{tableId}/log", "What happened at the table", None, "200", Log, True),
+    (
+        "get",
+        "/tables/{tableId}/replay",
+        "The whole game, once it is finished",
+        None,
+        "200",
+        Replay,
+        True,
+    ),
 ]
 
 
@@ -189,15 +289,18 @@ def document() -> dict[str, Any]:
 
     move_body: dict[str, Any] = {
         "oneOf": [ref(DrawMove), ref(PassMove), ref(LayMove)],
-        "discriminator": {"propertyName": "type"},
+        "discriminator": {"propertyName": "type", "mapping": MOVE_TYPES},  # else: schema names
     }
     error = ref(Error)
     paths: dict[str, Any] = {}
     for method, path, summary, request, status, response, auth in ROUTES:
+        success: dict[str, Any] = ref(response)
+        if path.endswith("/moves"):
+            success = {"oneOf": [success, ref(DryRun)]}
         operation: dict[str, Any] = {
             "summary": summary,
             "responses": {
-                status: {"description": "success", "content": _json(ref(response))},
+                status: {"description": "success", "content": _json(success)},
                 **{
                     code: {"description": text, "content": _json(error)}
                     for code, text in ERRORS.items()
@@ -210,8 +313,34 @@ def document() -> dict[str, Any]:
             if "{" + name + "}" in path
         ]
         if path == "/tables" and method == "get":
+            parameters += [
+                {
+                    "name": "status",
+                    "in": "query",
+                    "description": "waiting (default): to join; open: paused with a vacant "
+                    "seat, for substitutes; playing: running, to watch",
+                    "schema": {"type": "string", "enum": ["waiting", "open", "playing"]},
+                },
+                {
+                    "name": "limit",
+                    "in": "query",
+                    "schema": {"type": "integer", "minimum": 1, "maximum": 50, "default": 50},
+                },
+                {
+                    "name": "cursor",
+                    "in": "query",
+                    "description": "the previous page's cursor (opaque)",
+                    "schema": {"type": "string", "maxLength": 600},
+                },
+            ]
+        if path.endswith("/log"):
             parameters.append(
-                {"name": "status", "in": "query", "schema": {"type": "string", "enum": ["waiting"]}}
+                {
+                    "name": "after",
+                    "in": "query",
+                    "description": "the seq of the last event already read (default 0)",
+                    "schema": {"type": "integer", "minimum": 0, "maximum": 999_999_999},
+                }
             )
         if parameters:
             operation["parameters"] = parameters
@@ -232,7 +361,9 @@ def document() -> dict[str, Any]:
             "description": "Online tables of Kastet and Harftet. WebSocket: connect to "
             "/ws?token=T&tableId=ID; every change to the table pushes "
             '{"type": "table", "view": TableView}; send {"action": "ping"} or '
-            '{"action": "move", "tableId": ID, ...move body}.',
+            '{"action": "move", "tableId": ID, ...move body}; a move body with "dryRun": true '
+            'is answered to that connection only, {"type": "dryRun", "legal": true, "view": ...} '
+            'or {"type": "error", "error": {...}}.',
         },
         "paths": paths,
         "components": {

@@ -8,5 +8,6 @@
 - ``scoring`` ranking and partner points, and the end-of-game split
 - ``view``    the one function that decides what a viewer may see
 - ``codec``   the compact stored form of a table
+- ``replay``  a finished game's deals and moves, and the game rebuilt from them
 - ``bot``     a simple computer player that makes only legal moves
 """

@@ -1,8 +1,10 @@
-"""A simple, deterministic computer player that proposes only legal moves.
+"""The computer players: ``choose_move(table, seat, level)`` for both games (RULES §4a).
 
-Each call lays what it finds (extending melds on the table, new melds from its hand, and
-pairs once the 26 series places are full); with nothing to lay it draws if it may, else it
-passes. After a lay, the next call lays again or passes.
+Harftet's levels live in ``engine.bots.harftet``, Kastet's in ``engine.bots.kastet``; until
+that module is there, every Kastet level plays the simple player below (it extends melds on
+the table, lays new melds from its hand, and pairs once the 26 series places are full).
+Each call proposes one legal move: a lay, else a draw if allowed, else a pass; after a lay,
+the next call lays again or passes.
 """
 
 from __future__ import annotations
@@ -16,15 +18,39 @@ from harftet.words.search import find_pairs, find_words
 from .hand import legal_to_draw
 from .moves import Draw, Lay, Move, Pass
 from .rules import MAX_SERIES, KastetRules, Rules, rules_for
+from .search import BOT_LEVELS, DEFAULT_BOT_LEVEL, BotLevel
 from .state import Placed, Table
 from .tiles import ALPHABET, COLORS, HARFTET_TILES, KASTET_TILES
 
 _KASTET = KastetRules()
 
 
-def choose_move(table: Table, seat: int, words: Collection[str] | None = None) -> Move:
-    """The bot's move for ``seat`` (whose turn it is); ``words`` overrides the dictionary
-    (it must then be the one the table's rules check words with)."""
+def choose_move(
+    table: Table,
+    seat: int,
+    level: BotLevel | Collection[str] = DEFAULT_BOT_LEVEL,
+    words: Collection[str] | None = None,
+) -> Move:
+    """The ``level`` computer player's move for ``seat`` (whose turn it is); ``words``
+    overrides the dictionary (it must then be the one the table's rules check words with).
+    ``choose_move(table, seat, words)`` (the older call) still works: a medium player."""
+    if not isinstance(level, str):
+        level, words = DEFAULT_BOT_LEVEL, level
+    if level not in BOT_LEVELS:
+        raise ValueError(f"unknown level {level!r}: choose one of {', '.join(BOT_LEVELS)}")
+    if table.game == "kastet":
+        try:
+            from harftet.engine.bots import kastet  # search-kastet's players
+        except ImportError:
+            return simple_move(table, seat)
+        return kastet.choose_move(table, seat, level)  # type: ignore[no-any-return,unused-ignore]
+    from harftet.engine.bots import harftet
+
+    return harftet.choose_move(table, seat, level, words)
+
+
+def simple_move(table: Table, seat: int, words: Collection[str] | None = None) -> Move:
+    """The simple player: one pass of extensions and new melds (the greedy baseline)."""
     hand = table.seats[seat].hand
     if table.game == "kastet":
         lay = _kastet_lay(table, hand)

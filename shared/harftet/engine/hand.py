@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .effects import Outcome
+from .effects import Outcome, begin, changed, note, placed_json
 from .errors import IllegalMoveError, NotYourTurnError, WrongStatusError
 from .moves import Draw, Lay, Move, Pass
 from .rules import DEAL_SIZE, MAX_HAND, MAX_SERIES, Rules, rules_for
@@ -20,10 +20,17 @@ from .tiles import TILE_COUNT, hand_value
 FINISH_PENALTY = -50
 
 
+def shuffled(seed: int, hand_number: int) -> list[int]:
+    """The 106 tile ids in the order hand ``hand_number`` of a game with ``seed`` deals them:
+    14 to each seat in seat order, the rest the pile (drawn from its end)."""
+    ids = list(range(TILE_COUNT))
+    random.Random(f"{seed}:{hand_number}").shuffle(ids)
+    return ids
+
+
 def deal(table: Table, now: float) -> None:
     """Start hand ``table.hand_number`` on ``table`` (changed in place: pass a clone)."""
-    ids = list(range(TILE_COUNT))
-    random.Random(f"{table.seed}:{table.hand_number}").shuffle(ids)
+    ids = shuffled(table.seed, table.hand_number)
     n = len(table.seats)
     for i, seat in enumerate(table.seats):
         seat.hand = ids[i * DEAL_SIZE : (i + 1) * DEAL_SIZE]
@@ -35,6 +42,7 @@ def deal(table: Table, now: float) -> None:
     table.laid = False
     table.passes = 0
     table.deadline = now + table.turn_seconds
+    note(table, now, "start", None, first=table.first_seat)
 
 
 def legal_to_draw(table: Table, seat: int) -> bool:
@@ -76,29 +84,46 @@ def apply_move(
     rules = rules or rules_for(table.game)
     if isinstance(move, Draw):
         _check_draw(table, seat)
-        new = table.clone()
-        new.seats[seat].hand.append(new.pile.pop())
-        new.passes = 0
-        _next_turn(new, now)
-        outcome = Outcome(new)
     elif isinstance(move, Pass):
         if not table.laid and not legal_to_pass_without_lay(table, seat):
             raise IllegalMoveError(
-                "draw or lay: you may pass without laying only with 22 tiles or an empty pile"
+                "draw or lay: you may pass without laying only with 22 tiles or an empty pile",
+                reason="must_draw_or_lay",
             )
-        new = table.clone()
-        outcome = _pass(new, seat, now, rules)
     elif isinstance(move, Lay):
         series, pairs, added = _validate_lay(table, seat, move, rules)
-        new = table.clone()
+    else:
+        raise IllegalMoveError(f"unknown move {move!r}", reason="unknown_move")
+    new = begin(table.clone())
+    if forced:
+        note(new, now, "timeout", seat)
+    if isinstance(move, Draw):
+        new.seats[seat].hand.append(new.pile.pop())
+        new.passes = 0
+        note(new, now, "draw", seat)  # never the tile: the pile is secret
+        _next_turn(new, now)
+        outcome = changed(new)
+    elif isinstance(move, Pass):
+        note(new, now, "pass", seat)
+        outcome = _pass(new, seat, now, rules)
+    else:
         new.series = series
         new.pairs.extend(pairs)
         new.seats[seat].hand = [t for t in new.seats[seat].hand if t not in added]
         new.laid = True
         new.passes = 0
-        outcome = Outcome(new)
-    else:
-        raise IllegalMoveError(f"unknown move {move!r}")
+        # The whole resulting arrangement is on the table for all to see: carrying it lets
+        # a replay re-apply the lay exactly (RULES §5).
+        note(
+            new,
+            now,
+            "lay",
+            seat,
+            tiles=sorted(added),
+            series=[[placed_json(p) for p in m] for m in series],
+            pairs=[[placed_json(p) for p in m] for m in pairs],
+        )
+        outcome = changed(new)
     if not forced:  # a player who moves is present, whatever their sockets say (RULES §4)
         chair = outcome.table.seats[seat]
         chair.timeouts = 0
@@ -109,11 +134,17 @@ def apply_move(
 
 def _check_draw(table: Table, seat: int) -> None:
     if table.laid:
-        raise IllegalMoveError("you laid this turn: you may not draw after a lay, pass instead")
+        raise IllegalMoveError(
+            "you laid this turn: you may not draw after a lay, pass instead", reason="already_laid"
+        )
     if len(table.seats[seat].hand) >= MAX_HAND:
-        raise IllegalMoveError(f"you hold {MAX_HAND} tiles, the most allowed: lay or pass")
+        raise IllegalMoveError(
+            f"you hold {MAX_HAND} tiles, the most allowed: lay or pass",
+            reason="hand_full",
+            params={"max": MAX_HAND},
+        )
     if not table.pile:
-        raise IllegalMoveError("the pile is empty: lay or pass")
+        raise IllegalMoveError("the pile is empty: lay or pass", reason="pile_empty")
 
 
 def _next_turn(table: Table, now: float) -> None:
@@ -132,7 +163,7 @@ def _pass(table: Table, seat: int, now: float, rules: Rules) -> Outcome:
         if table.passes >= len(table.seats):
             return _end_hand(table, None, now, rules)
     _next_turn(table, now)
-    return Outcome(table)
+    return changed(table)
 
 
 def _end_hand(table: Table, finisher: int | None, now: float, rules: Rules) -> Outcome:
@@ -141,19 +172,34 @@ def _end_hand(table: Table, finisher: int | None, now: float, rules: Rules) -> O
         FINISH_PENALTY if i == finisher else hand_penalty(seat.hand, rules)
         for i, seat in enumerate(table.seats)
     ]
-    table.hand_results.append(HandResult(table.hand_number, finisher, penalties))
+    left = {i: sorted(seat.hand) for i, seat in enumerate(table.seats)}
+    table.hand_results.append(HandResult(table.hand_number, finisher, penalties, left))
     for seat, p in zip(table.seats, penalties, strict=True):
         seat.penalty += p
+    note(
+        table,
+        now,
+        "handEnd",
+        finisher,
+        finisher=finisher,
+        penalties=list(penalties),
+        left={str(i): list(ids) for i, ids in left.items()},
+    )
     if table.hand_number < table.hands:
         table.hand_number += 1
         deal(table, now)
-        return Outcome(table)
+        return changed(table)
     table.status = "finished"
     table.turn_seat = None
     table.deadline = None
     table.laid = False
     table.passes = 0
-    return Outcome(table, settle(table))
+    effects = settle(table)
+    result = table.result or {}
+    note(
+        table, now, "gameEnd", None, penalties=result.get("penalties"), points=result.get("points")
+    )
+    return changed(table, effects)
 
 
 def _meld_label(kind: str, i: int) -> str:
@@ -174,6 +220,8 @@ def _validate_lay(
         raise IllegalMoveError(
             f"the series area holds at most {MAX_SERIES} melds, this lay has {len(lay.series)}",
             meld=MAX_SERIES,
+            reason="too_many_series",
+            params={"count": len(lay.series), "max": MAX_SERIES},
         )
     on_series = {p.id: p.face for meld in table.series for p in meld}
     on_pairs = {p.id for pair in table.pairs for p in pair}
@@ -183,35 +231,41 @@ def _validate_lay(
     added: set[int] = set()
 
     def place(raw: Placed, label: str, index: int | None, in_pair: bool) -> Placed:
-        def fail(reason: str) -> IllegalMoveError:
-            return IllegalMoveError(f"{label}: {reason}", meld=index)
+        def fail(text: str, reason: str, tile: int | None = None) -> IllegalMoveError:
+            # ``index`` is the meld's, or for a new pair the pair's (which carries no meld)
+            params = {"pair" if in_pair else "meld": index}
+            params |= {} if tile is None else {"tile": tile}
+            meld = None if in_pair else index
+            return IllegalMoveError(f"{label}: {text}", meld=meld, reason=reason, params=params)
 
         tid = raw.id
         if isinstance(tid, bool) or not isinstance(tid, int) or not 0 <= tid < TILE_COUNT:
-            raise fail(f"unknown tile id {tid!r}")
+            raise fail(f"unknown tile id {tid!r}", "unknown_tile")
         if tid in seen:
-            raise fail(f"tile {tid} appears more than once")
+            raise fail(f"tile {tid} appears more than once", "duplicate_tile", tid)
         seen.add(tid)
         if tid in on_pairs:
-            raise fail(f"tile {tid} is in the pair area: pairs are frozen")
+            raise fail(f"tile {tid} is in the pair area: pairs are frozen", "pair_frozen", tid)
         if tid in on_series:
             if in_pair:
-                raise fail(f"tile {tid} is on the series area: pairs are laid from your hand")
+                text = f"tile {tid} is on the series area: pairs are laid from your hand"
+                raise fail(text, "pair_from_series", tid)
         elif tid in hand:
             added.add(tid)
         else:
-            raise fail(f"tile {tid} is not in your hand")
+            raise fail(f"tile {tid} is not in your hand", "not_in_hand", tid)
         if tiles[tid].joker:
             if raw.face is None:
                 if on_series.get(tid) is not None and not in_pair:
                     return Placed(tid, on_series[tid])  # a joker moved on keeps its face
-                raise fail(f'joker {tid} needs a declared face ("as")')
+                raise fail(f'joker {tid} needs a declared face ("as")', "joker_face_missing", tid)
             try:
                 return Placed(tid, rules.normalize_face(raw.face))
             except IllegalMoveError as e:
-                raise fail(f"joker {tid}: {e.message}") from None
+                raise fail(f"joker {tid}: {e.message}", e.reason, tid) from None
         if raw.face is not None:
-            raise fail(f"tile {tid} is not a joker and cannot be declared as anything")
+            text = f"tile {tid} is not a joker and cannot be declared as anything"
+            raise fail(text, "not_a_joker", tid)
         return raw
 
     series = [
@@ -219,30 +273,45 @@ def _validate_lay(
         for i, meld in enumerate(lay.series)
     ]
     pairs = [
-        [place(p, _meld_label("pair", j), None, True) for p in pair]
+        [place(p, _meld_label("pair", j), j, True) for p in pair]
         for j, pair in enumerate(lay.pairs)
     ]
     missing = on_series.keys() - seen
     if missing:
         raise IllegalMoveError(
             f"tile {min(missing)} was on the table and is missing: "
-            "tiles on the table never return to a hand"
+            "tiles on the table never return to a hand",
+            reason="table_tile_missing",
+            params={"tile": min(missing)},
         )
     if not added:
-        raise IllegalMoveError("a lay must add at least one tile from your hand")
+        raise IllegalMoveError(
+            "a lay must add at least one tile from your hand", reason="nothing_added"
+        )
     if pairs and len(series) != MAX_SERIES:
         raise IllegalMoveError(
             f"the pair area opens only when all {MAX_SERIES} series places are filled "
-            f"(this lay has {len(series)} series melds)"
+            f"(this lay has {len(series)} series melds)",
+            reason="pairs_closed",
+            params={"count": len(series), "max": MAX_SERIES},
         )
     for i, meld in enumerate(series):
         reason = rules.check_series(rules.faces(meld))
         if reason:
-            raise IllegalMoveError(f"{_meld_label('series meld', i)}: {reason}", meld=i)
+            raise IllegalMoveError(
+                f"{_meld_label('series meld', i)}: {reason}",
+                meld=i,
+                reason=getattr(reason, "reason", "bad_meld"),
+                params={"meld": i, **getattr(reason, "params", {})},
+            )
     for j, pair in enumerate(pairs):
         reason = rules.check_pair(rules.faces(pair))
         if reason:
-            raise IllegalMoveError(f"{_meld_label('pair', j)}: {reason}")
+            raise IllegalMoveError(
+                f"{_meld_label('pair', j)}: {reason}",
+                reason=getattr(reason, "reason", "bad_pair"),
+                params={"pair": j, **getattr(reason, "params", {})},
+            )
     return series, pairs, added
 
 

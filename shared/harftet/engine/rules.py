@@ -13,7 +13,7 @@ from itertools import pairwise
 
 from harftet.words import turkish_upper
 
-from .errors import IllegalMoveError
+from .errors import IllegalMoveError, Refusal
 from .state import Face, Placed
 from .tiles import ALPHABET, COLORS, HARFTET_TILES, KASTET_TILES, Tile
 
@@ -45,7 +45,11 @@ class Rules:
             tile = tiles[p.id]
             if tile.joker:
                 if p.face is None:
-                    raise IllegalMoveError(f"joker {p.id} needs a declared face")
+                    raise IllegalMoveError(
+                        f"joker {p.id} needs a declared face",
+                        reason="joker_face_missing",
+                        params={"tile": p.id},
+                    )
                 out.append(p.face)
             else:
                 out.append(self.tile_face(tile))
@@ -79,12 +83,17 @@ class KastetRules(Rules):
             color, number = raw
         else:
             raise IllegalMoveError(
-                'a Kastet joker is declared as {"color": <red|yellow|blue|black>, "number": 1-13}'
+                'a Kastet joker is declared as {"color": <red|yellow|blue|black>, "number": 1-13}',
+                reason="bad_joker_face",
             )
         if color not in COLORS:
-            raise IllegalMoveError(f"unknown colour {color!r}: use one of {', '.join(COLORS)}")
+            raise IllegalMoveError(
+                f"unknown colour {color!r}: use one of {', '.join(COLORS)}", reason="bad_joker_face"
+            )
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 13:
-            raise IllegalMoveError(f"a joker's number must be 1 to 13, not {number!r}")
+            raise IllegalMoveError(
+                f"a joker's number must be 1 to 13, not {number!r}", reason="bad_joker_face"
+            )
         return (color, number)
 
     def tile_face(self, tile: Tile) -> Face:
@@ -96,28 +105,32 @@ class KastetRules(Rules):
         """A run (one colour, consecutive, 1 low only, 3–13) or a set (one number, 3–4 colours)."""
         pairs = [f for f in faces if isinstance(f, tuple)]
         if len(pairs) != len(faces):
-            return "Kastet faces are (colour, number)"
+            return Refusal("Kastet faces are (colour, number)", "bad_meld")
         if len(pairs) < 3:
-            return "a series meld needs at least 3 tiles"
+            return Refusal("a series meld needs at least 3 tiles", "meld_too_short")
         colors = {c for c, _ in pairs}
         numbers = [n for _, n in pairs]
         shown = "-".join(_show(f) for f in pairs)
         if len(colors) == 1:
             if any(b != a + 1 for a, b in pairwise(numbers)):
-                return f"{shown} is not a run: numbers must rise by one, and 1 is low only"
+                text = f"{shown} is not a run: numbers must rise by one, and 1 is low only"
+                return Refusal(text, "bad_meld", kind="run")
             return None
         if len(set(numbers)) == 1:
             if len(colors) != len(pairs):
-                return f"{shown} is not a set: each colour may appear once"
+                text = f"{shown} is not a set: each colour may appear once"
+                return Refusal(text, "bad_meld", kind="set")
             return None
-        return f"{shown} is neither a run (one colour) nor a set (one number)"
+        text = f"{shown} is neither a run (one colour) nor a set (one number)"
+        return Refusal(text, "bad_meld", kind="mixed")
 
     def check_pair(self, faces: Sequence[Face]) -> str | None:
         """Two identical faces: two copies of a tile, or a joker declared as its partner."""
         if len(faces) != 2:
-            return "a pair is exactly 2 tiles"
+            return Refusal("a pair is exactly 2 tiles", "bad_pair", kind="size")
         if faces[0] != faces[1]:
-            return f"{_show(faces[0])} and {_show(faces[1])} are not identical tiles"
+            text = f"{_show(faces[0])} and {_show(faces[1])} are not identical tiles"
+            return Refusal(text, "bad_pair", kind="different")
         return None
 
 
@@ -143,11 +156,14 @@ class HarftetRules(Rules):
     def normalize_face(self, raw: object) -> Face:
         """A Harftet face is one letter of the Turkish alphabet, any case ("ş" → "Ş")."""
         if not isinstance(raw, str):
-            raise IllegalMoveError('a Harftet joker is declared as one letter, e.g. "Ş"')
+            raise IllegalMoveError(
+                'a Harftet joker is declared as one letter, e.g. "Ş"', reason="bad_joker_face"
+            )
         letter = turkish_upper(raw.strip())
         if letter not in ALPHABET:
             raise IllegalMoveError(
-                f"{raw!r} is not a letter of the Turkish alphabet: a joker stands for one letter"
+                f"{raw!r} is not a letter of the Turkish alphabet: a joker stands for one letter",
+                reason="bad_joker_face",
             )
         return letter
 
@@ -163,18 +179,19 @@ class HarftetRules(Rules):
         """A dictionary word of at least 3 letters, read left to right."""
         word = self._word(faces)
         if len(word) < 3:
-            return f'"{word}" is too short: a series word needs at least 3 letters'
+            text = f'"{word}" is too short: a series word needs at least 3 letters'
+            return Refusal(text, "meld_too_short", word=word, kind="word")
         if word not in self.words:
-            return f'"{word}" is not a word'
+            return Refusal(f'"{word}" is not a word', "not_a_word", word=word)
         return None
 
     def check_pair(self, faces: Sequence[Face]) -> str | None:
         """A dictionary word made of exactly 2 tiles (2 to 4 letters)."""
         if len(faces) != 2:
-            return "a pair is exactly 2 tiles"
+            return Refusal("a pair is exactly 2 tiles", "bad_pair", kind="size")
         word = self._word(faces)
         if word not in self.words:
-            return f'"{word}" is not a word'
+            return Refusal(f'"{word}" is not a word', "not_a_word", word=word)
         return None
 
 

@@ -55,6 +55,8 @@ def settle(table: Table) -> list[RatingChange]:
     substitute or a bot: a gain goes to a human substitute whose rating at sit-down was at
     most 3000; a loss is charged to an original who dropped (never to one who left). Every
     human final occupant gets a change (maybe 0), so the game counts as played; bots never.
+    A practice game (a computer player sat before the start) changes nobody's rating or
+    record: no change at all, ``result["ratings"]`` is empty.
     """
     multiplier = rules_for(table.game).multiplier
     penalties = [seat.penalty for seat in table.seats]
@@ -63,6 +65,9 @@ def settle(table: Table) -> list[RatingChange]:
     else:
         points = ranking_points(penalties, table.hands, multiplier)
     changes: list[RatingChange] = []
+    if table.practice:
+        table.result = {"penalties": penalties, "points": points, "ratings": {}, "practice": True}
+        return changes
     for seat, p in zip(table.seats, points, strict=True):
         occ, orig = seat.occupant, seat.original
         human = occ is not None and not occ.bot

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:  # the search package imports the moves, which import this module
+    from .search import BotLevel
 
 GameName = Literal["kastet", "harftet"]
 Status = Literal["waiting", "playing", "paused", "finished"]
@@ -15,6 +18,9 @@ Face = KastetFace | str
 
 DEFAULT_GRACE_SECONDS = 120
 DEFAULT_WAIT_SECONDS = 120
+DEFAULT_BOT_SECONDS = 1
+# A log event (API.md "log"): {"seq", "at", "hand", "seat", "type", ...}, plain JSON.
+Event = dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +39,7 @@ class Occupant:
     name: str
     bot: bool = False
     rating: int = 1000  # rating when they sat down (the 3000 rule)
+    level: BotLevel | None = None  # a computer player's level; None for a person
 
 
 @dataclass(slots=True)
@@ -55,6 +62,9 @@ class HandResult:
     hand: int  # 1-based hand number
     finisher: int | None  # seat, or None for a blocked hand
     penalties: list[int]  # per seat
+    # Every seat's remaining tiles when the hand ended (sorted ids; [] for the finisher):
+    # the racks are turned over, shown to everyone (RULES §5).
+    left: dict[int, list[int]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -83,6 +93,22 @@ class Table:
     hand_results: list[HandResult] = field(default_factory=list)
     # Final points per seat and per player (set when finished), see scoring.
     result: dict[str, object] | None = None
+    # Table options (API.md): hints allowed, never listed in the lobby, computer-player pace.
+    hints: bool = True
+    private: bool = False
+    bot_seconds: int = DEFAULT_BOT_SECONDS
+    # A computer player sat before the start: no rating or record changes (RULES §4).
+    practice: bool = False
+    # A human substitute sat during the pause: only the manager's Continue resumes.
+    held: bool = False
+    # Who left or dropped a seat during this game, and which (one seat per player per game),
+    # and who already paid the 2·N leave penalty (they pay it once).
+    former: dict[str, int] = field(default_factory=dict)
+    paid: list[str] = field(default_factory=list)
+    # The log: the last seq used, and the events of the latest change only (the log itself
+    # is kept outside the table item).
+    seq: int = 0
+    recent: list[Event] = field(default_factory=list)
 
     def clone(self) -> Table:
         """A deep copy that a transition may change freely (several times faster than
@@ -93,8 +119,16 @@ class Table:
             pile=list(self.pile),
             series=[list(m) for m in self.series],  # Placed is frozen, its face immutable
             pairs=[list(p) for p in self.pairs],
-            hand_results=[replace(r, penalties=list(r.penalties)) for r in self.hand_results],
+            hand_results=[
+                replace(
+                    r, penalties=list(r.penalties), left={k: list(v) for k, v in r.left.items()}
+                )
+                for r in self.hand_results
+            ],
             result=copy.deepcopy(self.result),
+            former=dict(self.former),
+            paid=list(self.paid),
+            recent=list(self.recent),  # events are never changed once made
         )
 
     def seat_of(self, player_id: str) -> int | None:

@@ -7,8 +7,10 @@ so a test controls the clock.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from . import hand
-from .effects import Outcome, RatingChange
+from .effects import Outcome, RatingChange, begin, changed, note
 from .errors import (
     EngineError,
     NotManagerError,
@@ -16,12 +18,21 @@ from .errors import (
     SeatTakenError,
     WrongStatusError,
 )
+from .moves import Move
+from .rules import Rules
+from .search import BOT_LEVELS, DEFAULT_BOT_LEVEL, BotLevel
 from .state import GameName, Occupant, Seat, Table
 
 TIMEOUTS_FOR_DISCONNECT = 3
+# How many people who left a seat (and who paid the leave penalty) a table remembers: the
+# most recent ones, so a stream of guests sitting down and leaving cannot grow the item.
+FORMER_KEPT = 8
 BOT_PREFIX = "bot:"
 
-LIMITS = {"seats": (2, 4), "hands": (1, 21), "turn_seconds": (10, 600)}
+LIMITS = {"seats": (2, 4), "hands": (1, 21), "turn_seconds": (10, 600), "bot_seconds": (0, 5)}
+
+# What a sweep may be asked to apply for a computer player: its move for the seat in turn.
+Bot = Callable[[Table, int], Move]
 
 
 def new_table(
@@ -37,13 +48,23 @@ def new_table(
     turn_seconds: int = 45,
     grace_seconds: int | None = None,
     wait_seconds: int | None = None,
+    hints: bool = True,
+    private: bool = False,
+    bot_seconds: int = 1,
 ) -> Table:
-    """A waiting table; its creator is the manager and sits at seat 0."""
+    """A waiting table; its creator is the manager and sits at seat 0 (the log's first
+    event, a ``sit``, is its ``recent``)."""
     if game not in ("kastet", "harftet"):
         raise EngineError(f'unknown game "{game}": choose "harftet" or "kastet"')
-    for name, value in (("seats", seats), ("hands", hands), ("turn_seconds", turn_seconds)):
+    checked = (
+        ("seats", seats),
+        ("hands", hands),
+        ("turn_seconds", turn_seconds),
+        ("bot_seconds", bot_seconds),
+    )
+    for name, value in checked:
         low, high = LIMITS[name]
-        if not low <= value <= high:
+        if isinstance(value, bool) or not low <= value <= high:
             raise EngineError(f"{name} must be between {low} and {high}, not {value}")
     if partners and seats != 4:
         raise EngineError("a partner game needs exactly 4 seats")
@@ -57,13 +78,31 @@ def new_table(
         turn_seconds=turn_seconds,
         created_at=now,
         seats=[Seat() for _ in range(seats)],
+        hints=hints,
+        private=private,
+        bot_seconds=bot_seconds,
     )
     if grace_seconds is not None:
         table.grace_seconds = grace_seconds
     if wait_seconds is not None:
         table.wait_seconds = wait_seconds
     table.seats[0].occupant = creator
+    _note_sit(table, now, "sit", 0, creator)
     return table
+
+
+def _note_sit(table: Table, now: float, kind: str, seat: int, occupant: Occupant) -> None:
+    """Report somebody taking ``seat``: enough to seat them again in a replay."""
+    if occupant.bot:
+        note(
+            table, now, "bot", seat, playerId=occupant.player_id, name=occupant.name,
+            level=occupant.level,
+        )  # fmt: skip
+    else:
+        note(
+            table, now, kind, seat, playerId=occupant.player_id, name=occupant.name,
+            rating=occupant.rating,
+        )  # fmt: skip
 
 
 def seat_index(table: Table, seat: int) -> int:
@@ -94,74 +133,127 @@ def _hand_over_manager(table: Table, from_seat: int) -> None:
 
 
 def _resume_if_complete(table: Table, now: float) -> None:
-    """Unpause a table that no longer needs anybody (used when an original comes back)."""
-    if table.status == "paused" and not _vacant_seats(table):
+    """Unpause a table that no longer needs anybody: every seat taken and no human
+    substitute waiting for the manager's Continue (RULES §4 "Resuming") — unless no person
+    is left to press it."""
+    nobody = all(s.occupant is None or s.occupant.bot for s in table.seats)
+    if table.status == "paused" and not _vacant_seats(table) and (not table.held or nobody):
         table.status = "playing"
         table.deadline = now + table.turn_seconds
 
 
+def _returning(table: Table, seat: int, player_id: str) -> bool:
+    """Whether ``player_id`` is the original of ``seat`` who dropped and may take it back
+    (from nobody, or from a computer player: never from a human substitute)."""
+    chair = table.seats[seat]
+    original, occupant = chair.original, chair.occupant
+    return (
+        _in_game(table)
+        and original is not None
+        and original.player_id == player_id
+        and chair.original_fate == "dropped"
+        and (occupant is None or occupant.bot)
+    )
+
+
 def sit(table: Table, seat: int, occupant: Occupant, now: float) -> Outcome:
-    """Sit down: before the start, or on a vacant seat during a game (as a substitute)."""
+    """Sit down: before the start, or on a vacant seat during a game (as a substitute, or
+    as the original player who dropped and comes back, taking over from a computer player)."""
     seat = seat_index(table, seat)
     if table.status == "finished":
         raise WrongStatusError("the game is over: nobody can sit down any more")
-    current = table.seat_of(occupant.player_id)
+    pid = occupant.player_id
+    current = table.seat_of(pid)
     if current == seat:
         return Outcome(table)
     target = table.seats[seat]
-    if target.occupant is not None:
+    back = not occupant.bot and _returning(table, seat, pid)
+    if target.occupant is not None and not back:
         raise SeatTakenError(f"seat {seat} is taken by {target.occupant.name}")
     if current is not None and _in_game(table):
         raise WrongStatusError(f"you already play at seat {current} of this table")
-    new = table.clone()
+    former = table.former.get(pid)
+    if _in_game(table) and former is not None and former != seat:
+        raise WrongStatusError(
+            f"you played seat {former} of this game: you may sit again only there"
+        )
+    new = begin(table.clone())
     if current is not None:  # before the start a player may change seats
         new.seats[current].occupant = None
+        note(new, now, "stand", current, playerId=pid)
     chair = new.seats[seat]
+    if back and chair.occupant is not None:  # the computer player stands up for them
+        note(new, now, "stand", seat, playerId=chair.occupant.player_id, reason="returned")
     chair.occupant = occupant
     chair.connected = True
     chair.timeouts = 0
     chair.disconnected_at = None
     chair.vacant_since = None
+    new.former.pop(pid, None)
     if new.manager is None and not occupant.bot:
-        new.manager = occupant.player_id  # a table left to computer players gets a manager
-    original = chair.original
-    if (
-        _in_game(new)
-        and original is not None
-        and original.player_id == occupant.player_id
-        and chair.original_fate != "left"  # a leaver who comes back sits as a substitute
-    ):
+        new.manager = pid  # a table left to computer players gets a manager
+    if back:
         chair.original_fate = None  # the dropped original player takes the seat back
+        _note_sit(new, now, "reconnect", seat, occupant)
         _resume_if_complete(new, now)
-    # A substitute: the table stays paused until the manager presses Continue.
-    return Outcome(new)
+    elif not _in_game(new):
+        _note_sit(new, now, "sit", seat, occupant)
+    elif occupant.bot:
+        _note_sit(new, now, "bot", seat, occupant)
+        _resume_if_complete(new, now)  # a computer player sitting resumes by itself
+    else:
+        # A human substitute (a returning leaver too): paused until the manager continues.
+        new.held = new.status == "paused"
+        _note_sit(new, now, "substitute", seat, occupant)
+    return changed(new)
 
 
-def seat_bot(table: Table, seat: int, player_id: str, now: float) -> Outcome:
-    """The manager fills an empty seat with a computer player."""
+def seat_bot(
+    table: Table, seat: int, player_id: str, now: float, level: BotLevel = DEFAULT_BOT_LEVEL
+) -> Outcome:
+    """The manager fills an empty seat with a computer player of ``level``."""
     if table.manager != player_id:
         raise NotManagerError("only the table manager can seat a computer player")
-    return sit(table, seat, bot_occupant(seat), now)
+    if level not in BOT_LEVELS:
+        choices = ", ".join(f'"{name}"' for name in BOT_LEVELS)
+        raise EngineError(f'unknown computer player level "{level}": choose {choices}')
+    return sit(table, seat, bot_occupant(seat, level), now)
 
 
 def leave(table: Table, player_id: str, now: float) -> Outcome:
-    """Stand up. During a game: −2·N at once, the seat becomes vacant, the game pauses."""
+    """Stand up. During a game: −2·N at once (once per player and game; never in a practice
+    game), the seat becomes vacant with its hand, the game pauses."""
     index = table.seat_of(player_id)
     if index is None:
         raise NotSeatedError("you do not sit at this table")
     if table.status == "finished":
         return Outcome(table)
-    new = table.clone()
+    new = begin(table.clone())
     chair = new.seats[index]
     effects: list[RatingChange] = []
+    occupant = chair.occupant
+    assert occupant is not None
     if _in_game(new):
-        effects.append(RatingChange(player_id, -2 * new.hands, "leave"))
-        if chair.original is not None and chair.original.player_id == player_id:
+        penalty = 0
+        if not new.practice and not occupant.bot and player_id not in new.paid:
+            penalty = -2 * new.hands
+            effects.append(RatingChange(player_id, penalty, "leave"))
+            new.paid = [*new.paid, player_id][-FORMER_KEPT:]
+        if (
+            chair.original is not None
+            and chair.original.player_id == player_id
+            and chair.original_fate is None
+        ):
             chair.original_fate = "left"
+        if not occupant.bot:
+            _remember(new, player_id, index)
         chair.vacant_since = now
         chair.disconnected_at = None
         new.status = "paused"
         new.deadline = None
+        note(new, now, "leave", index, playerId=player_id, penalty=penalty)
+    else:
+        note(new, now, "stand", index, playerId=player_id)
     chair.occupant = None
     chair.connected = True
     chair.timeouts = 0
@@ -169,7 +261,7 @@ def leave(table: Table, player_id: str, now: float) -> Outcome:
         _hand_over_manager(new, index)
     if new.status == "waiting" and all(s.occupant is None or s.occupant.bot for s in new.seats):
         new.status = "finished"  # a waiting table with no human left closes
-    return Outcome(new, effects)
+    return changed(new, effects)
 
 
 def stand_up(table: Table, seat: int, player_id: str, now: float) -> Outcome:
@@ -186,7 +278,8 @@ def stand_up(table: Table, seat: int, player_id: str, now: float) -> Outcome:
 
 
 def start(table: Table, player_id: str, now: float) -> Outcome:
-    """The manager starts the game once every seat is taken."""
+    """The manager starts the game once every seat is taken. A computer player seated
+    before the start makes it a practice game (no rating, no record: RULES §4)."""
     if table.manager != player_id:
         raise NotManagerError("only the table manager can start the game")
     if table.status != "waiting":
@@ -194,15 +287,16 @@ def start(table: Table, player_id: str, now: float) -> Outcome:
     empty = _vacant_seats(table)
     if empty:
         raise WrongStatusError(f"seat {empty[0]} is still empty: every seat must be taken")
-    new = table.clone()
+    new = begin(table.clone())
     for chair in new.seats:
         chair.original = chair.occupant
         if not chair.connected:  # gone since before the start: the grace period runs now
             chair.disconnected_at = now
+    new.practice = any(s.occupant is not None and s.occupant.bot for s in new.seats)
     new.status = "playing"
     new.hand_number = 1
-    hand.deal(new, now)
-    return Outcome(new)
+    hand.deal(new, now)  # reports the "start"
+    return changed(new)
 
 
 def continue_game(table: Table, player_id: str, now: float) -> Outcome:
@@ -214,125 +308,196 @@ def continue_game(table: Table, player_id: str, now: float) -> Outcome:
     empty = _vacant_seats(table)
     if empty:
         raise WrongStatusError(f"seat {empty[0]} is still vacant: wait for a substitute")
-    new = table.clone()
+    new = begin(table.clone())
     new.status = "playing"
+    new.held = False
     new.deadline = now + new.turn_seconds
-    return Outcome(new)
+    note(new, now, "continue", None)
+    return changed(new)
 
 
 def disconnect(table: Table, player_id: str, now: float) -> Outcome:
     """The player's last live connection closed: the seat is held for the grace period."""
     index = table.seat_of(player_id)
-    if index is None or not table.seats[index].connected:
+    if index is None or not table.seats[index].connected or table.status == "finished":
         return Outcome(table)
-    new = table.clone()
+    new = begin(table.clone())
     chair = new.seats[index]
     chair.connected = False
     chair.disconnected_at = now if _in_game(new) else None
-    return Outcome(new)
+    note(new, now, "disconnect", index, playerId=player_id)
+    return changed(new)
 
 
 def reconnect(table: Table, player_id: str, now: float) -> Outcome:
-    """The player is back: their seat is theirs again, or they take it back if still vacant."""
+    """The player is back: their seat is theirs again, or they take it back if it is vacant
+    or a computer player holds it (a dropped player can always come back)."""
+    if table.status == "finished":
+        return Outcome(table)
     index = table.seat_of(player_id)
     if index is not None:
         chair = table.seats[index]
         if chair.connected and chair.timeouts == 0:
             return Outcome(table)
-        new = table.clone()
+        new = begin(table.clone())
         chair = new.seats[index]
         chair.connected = True
         chair.disconnected_at = None
         chair.timeouts = 0
-        return Outcome(new)
+        note(new, now, "reconnect", index, playerId=player_id)
+        return changed(new)
     for i, chair in enumerate(table.seats):
-        original = chair.original
-        if (
-            chair.occupant is None
-            and original is not None
-            and original.player_id == player_id
-            and chair.original_fate == "dropped"
-        ):
-            return sit(table, i, original, now)
+        if _returning(table, i, player_id):
+            assert chair.original is not None
+            return sit(table, i, chair.original, now)
     return Outcome(table)
 
 
 def next_event_at(table: Table) -> float | None:
-    """When the next timed event of this table falls due (for the sweeper's index)."""
-    times: list[float] = []
-    if table.status == "playing" and table.deadline is not None:
-        times.append(table.deadline)
-    if _in_game(table):
-        for chair in table.seats:
-            if chair.occupant is not None and chair.disconnected_at is not None:
-                times.append(chair.disconnected_at + table.grace_seconds)
-            if chair.occupant is None and chair.vacant_since is not None:
-                times.append(chair.vacant_since + table.wait_seconds)
+    """When the next timed event of this table falls due: turn deadline, grace end or wait
+    end, not computer-player moves (``next_due`` adds those)."""
+    times = [due for due, _, _ in _timed(table)]
     return min(times) if times else None
 
 
-def sweep(table: Table, now: float) -> Outcome | None:
-    """Apply the timed events that are due at ``now``; None when nothing is due."""
-    due = next_event_at(table)
-    if due is None or due > now:
+def bot_due(table: Table) -> float | None:
+    """When the computer player in turn moves: ``bot_seconds`` after the latest change (the
+    one that gave it the turn, or its own previous move); None when no computer player is
+    to move."""
+    if not is_bot_turn(table):
         return None
-    new = table.clone()
-    effects: list[RatingChange] = []
-    if new.status == "playing" and new.deadline is not None and new.deadline <= now:
-        new, effects = _time_out(new, now)
-    if _in_game(new):
-        for i, chair in enumerate(new.seats):
-            occupant = chair.occupant
-            if (
-                occupant is not None
-                and chair.disconnected_at is not None
-                and chair.disconnected_at + new.grace_seconds <= now
-            ):
-                _vacate_dropped(new, i, now)
-        bot_sat = False
-        for i, chair in enumerate(new.seats):
-            if (
-                chair.occupant is None
-                and chair.vacant_since is not None
-                and chair.vacant_since + new.wait_seconds <= now
-            ):
-                chair.occupant = bot_occupant(i)
-                chair.vacant_since = None
-                chair.connected = True
-                chair.timeouts = 0
-                bot_sat = True
-        if bot_sat and new.status == "paused" and not _vacant_seats(new):
-            new.status = "playing"  # nobody came: the computer players carry on alone
-            new.deadline = now + new.turn_seconds
-    return Outcome(new, effects)
+    last = table.recent[-1]["at"] if table.recent else table.created_at
+    return float(last) + table.bot_seconds
 
 
-def bot_occupant(seat: int) -> Occupant:
+def next_due(table: Table) -> float | None:
+    """When ``sweep`` (given a ``bot``) next has something to do: the earliest of the timed
+    events and the computer player's move."""
+    times = [t for t in (next_event_at(table), bot_due(table)) if t is not None]
+    return min(times) if times else None
+
+
+# The kinds of due events, in the order they are applied when due at the same time.
+_TIMEOUT, _GRACE, _WAIT, _BOT = 0, 1, 2, 3
+
+
+def _timed(table: Table) -> list[tuple[float, int, int]]:
+    """Every timed event of the table as (when, kind, seat)."""
+    events: list[tuple[float, int, int]] = []
+    if table.status == "playing" and table.deadline is not None:
+        events.append((table.deadline, _TIMEOUT, table.turn_seat or 0))
+    if _in_game(table):
+        for i, chair in enumerate(table.seats):
+            if chair.occupant is not None and chair.disconnected_at is not None:
+                events.append((chair.disconnected_at + table.grace_seconds, _GRACE, i))
+            if chair.occupant is None and chair.vacant_since is not None:
+                events.append((chair.vacant_since + table.wait_seconds, _WAIT, i))
+    return events
+
+
+def sweep(
+    table: Table, now: float, bot: Bot | None = None, *, rules: Rules | None = None
+) -> Outcome | None:
+    """Apply the ONE event due earliest at ``now`` — a turn timeout, a grace end, a wait end,
+    or (with ``bot``) the move ``bot(table, seat)`` of the computer player in turn — so each
+    is its own stored change; None when nothing is due. Without ``bot``, computer-player
+    moves are left to the caller. ``rules`` overrides the game's rules (tests)."""
+    events = _timed(table)
+    due_bot = bot_due(table) if bot is not None else None
+    if due_bot is not None and table.turn_seat is not None:
+        events.append((due_bot, _BOT, table.turn_seat))
+    ready = sorted(e for e in events if e[0] <= now)
+    if not ready:
+        return None
+    _, kind, seat = ready[0]
+    if kind == _TIMEOUT:
+        return _time_out(table, now, rules)
+    if kind == _BOT:
+        assert bot is not None
+        return _bot_move(table, seat, bot, now, rules)
+    new = begin(table.clone())
+    if kind == _GRACE:
+        _vacate_dropped(new, seat, now)
+    else:
+        chair = new.seats[seat]
+        chair.occupant = bot_occupant(seat)
+        chair.vacant_since = None
+        chair.connected = True
+        chair.timeouts = 0
+        _note_sit(new, now, "bot", seat, chair.occupant)
+        _resume_if_complete(new, now)  # nobody came: the computer players carry on alone
+    return changed(new)
+
+
+def sweep_all(table: Table, now: float) -> Outcome | None:
+    """Every timed event due at ``now`` (not computer-player moves) applied as one change:
+    the old ``sweep``, for callers that store one change per read."""
+    out = sweep(table, now)
+    if out is None:
+        return None
+    events, effects = list(out.events), list(out.effects)
+    for _ in range(64):
+        more = sweep(out.table, now)
+        if more is None:
+            break
+        out = more
+        events += more.events
+        effects += more.effects
+    out.table.recent = events
+    return Outcome(out.table, effects, list(events))
+
+
+def bot_occupant(seat: int, level: BotLevel = DEFAULT_BOT_LEVEL) -> Occupant:
     """The computer player that takes ``seat``."""
-    return Occupant(player_id=f"{BOT_PREFIX}{seat}", name=f"Bilgisayar {seat + 1}", bot=True)
+    return Occupant(
+        player_id=f"{BOT_PREFIX}{seat}", name=f"Bilgisayar {seat + 1}", bot=True, level=level
+    )
 
 
-def _time_out(table: Table, now: float) -> tuple[Table, list[RatingChange]]:
+def _bot_move(table: Table, seat: int, bot: Bot, now: float, rules: Rules | None) -> Outcome:
+    """The computer player's move, through the one move path. A move the engine refuses —
+    or a computer player that fails to find one — is replaced by what the turn timer would
+    play (a draw if allowed, else a pass): a broken search must never stop a table."""
+    try:
+        move = bot(table, seat)
+        return hand.apply_move(table, seat, move, now, rules=rules)
+    except Exception:  # see above
+        return hand.apply_move(table, seat, hand.forced_move(table), now, rules=rules)
+
+
+def _time_out(table: Table, now: float, rules: Rules | None = None) -> Outcome:
     """The turn timer ran out: the server plays for the player (draw if allowed, else pass)."""
     seat = table.turn_seat
     assert seat is not None
-    outcome = hand.apply_move(table, seat, hand.forced_move(table), now, forced=True)
+    outcome = hand.apply_move(table, seat, hand.forced_move(table), now, forced=True, rules=rules)
     new = outcome.table
     chair = new.seats[seat]
+    occupant = chair.occupant
+    if occupant is None or occupant.bot:  # a computer player never drops out
+        return changed(new, list(outcome.effects))
     chair.timeouts += 1
     if chair.timeouts >= TIMEOUTS_FOR_DISCONNECT and chair.connected:
         chair.connected = False
         chair.disconnected_at = now
-    return new, list(outcome.effects)
+        note(new, now, "disconnect", seat, playerId=occupant.player_id, reason="timeouts")
+    return changed(new, list(outcome.effects))
 
 
 def _vacate_dropped(table: Table, index: int, now: float) -> None:
-    """The grace period ran out: offer the seat to substitutes and pause the game."""
+    """The grace period ran out: offer the seat to substitutes and pause the game. A player
+    who left voluntarily before stays "left" (they paid 2·N once: RULES §4)."""
     chair = table.seats[index]
     occupant = chair.occupant
     assert occupant is not None
-    if chair.original is not None and chair.original.player_id == occupant.player_id:
+    original = chair.original
+    if (
+        original is not None
+        and original.player_id == occupant.player_id
+        and chair.original_fate is None
+    ):
         chair.original_fate = "dropped"
+    if not occupant.bot:
+        _remember(table, occupant.player_id, index)
     chair.occupant = None
     chair.disconnected_at = None
     chair.connected = True
@@ -340,8 +505,17 @@ def _vacate_dropped(table: Table, index: int, now: float) -> None:
     chair.vacant_since = now
     table.status = "paused"
     table.deadline = None
+    note(table, now, "stand", index, playerId=occupant.player_id, reason="dropped")
     if table.manager == occupant.player_id:
         _hand_over_manager(table, index)
+
+
+def _remember(table: Table, player_id: str, seat: int) -> None:
+    """``player_id`` left ``seat`` during this game: they may sit again only there."""
+    table.former.pop(player_id, None)
+    table.former[player_id] = seat
+    while len(table.former) > FORMER_KEPT:
+        del table.former[next(iter(table.former))]
 
 
 def is_bot_turn(table: Table) -> bool:

@@ -33,6 +33,7 @@ def table_view(table: Table, viewer: str | None) -> dict[str, Any]:
                 "name": occupant.name if occupant else None,
                 "connected": chair.connected if occupant else False,
                 "bot": occupant.bot if occupant else False,
+                **({"level": occupant.level} if occupant and occupant.bot else {}),
                 "vacant": occupant is None,
                 "tiles": len(chair.hand),
                 "penalty": chair.penalty,
@@ -55,10 +56,22 @@ def table_view(table: Table, viewer: str | None) -> dict[str, Any]:
         "series": [placed(m) for m in table.series],
         "pairs": [placed(m) for m in table.pairs],
         "handResults": [
-            {"hand": r.hand, "finisher": r.finisher, "penalties": list(r.penalties)}
+            {
+                "hand": r.hand,
+                "finisher": r.finisher,
+                "penalties": list(r.penalties),
+                # the racks are turned over at the end of a hand (RULES §5)
+                "left": {str(s): [tile_json(tiles[t]) for t in ids] for s, ids in r.left.items()},
+            }
             for r in table.hand_results
         ],
         "result": table.result,
+        "hints": table.hints,
+        "private": table.private,
+        "botSeconds": table.bot_seconds,
+        "practice": table.practice,
+        # the event that made this version (as in the log), None before any
+        "last": dict(table.recent[-1]) if table.recent else None,
     }
     if table.status in ("playing", "paused") and table.turn_seat is not None:
         view["turn"] = {
@@ -71,6 +84,29 @@ def table_view(table: Table, viewer: str | None) -> dict[str, Any]:
         view["seat"] = mine
         view["hand"] = [tile_json(tiles[i]) for i in table.seats[mine].hand]
     return view
+
+
+def vacant_seats(table: Table) -> list[int]:
+    """The seats anybody may take now: empty seats before the start, vacated seats of a
+    game in progress; none once the game is over."""
+    if table.status == "finished":
+        return []
+    return [i for i, s in enumerate(table.seats) if s.occupant is None]
+
+
+def lobby_status(table: Table) -> str | None:
+    """Which lobby list a table belongs to (API.md "Lobby"): "waiting" (for players to
+    start), "open" (paused with a vacant seat for a substitute), "playing" (to watch), or
+    None (a private table, a finished one, or a paused one with every seat taken)."""
+    if table.private:
+        return None
+    if table.status == "waiting":
+        return "waiting"
+    if table.status == "paused":
+        return "open" if vacant_seats(table) else None
+    if table.status == "playing":
+        return "playing"
+    return None
 
 
 def lobby_summary(table: Table) -> dict[str, Any]:
@@ -87,4 +123,9 @@ def lobby_summary(table: Table) -> dict[str, Any]:
         "partners": table.partners,
         "turnSeconds": table.turn_seconds,
         "createdAt": table.created_at,
+        "vacant": vacant_seats(table),
+        "private": table.private,
+        "hints": table.hints,
+        "botSeconds": table.bot_seconds,
+        "practice": table.practice,
     }

@@ -34,7 +34,7 @@ def parse_args(argv: list[str] | None = None) -> StackOptions:
     parser.add_argument(
         "--port", type=int, default=int(os.environ.get("PORT", "3000")), help="0: a free port"
     )
-    for name in ("rest", "ws", "sweeper"):
+    for name in ("rest", "ws", "sweeper", "fanout", "timer"):
         parser.add_argument(
             f"--{name}",
             type=_handler,
@@ -81,6 +81,8 @@ def parse_args(argv: list[str] | None = None) -> StackOptions:
         rest_handler=args.rest,
         ws_handler=args.ws,
         sweeper=args.sweeper,
+        fanout=args.fanout,
+        timer=args.timer,
         template=args.template,
         sweep_seconds=args.sweep_seconds,
         max_concurrency=args.concurrency,
@@ -98,7 +100,13 @@ def main(argv: list[str] | None = None) -> None:
     """Run the local stack until Ctrl-C."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     options = parse_args(argv)
-    for path in (options.rest_handler, options.ws_handler, options.sweeper):
+    for path in (
+        options.rest_handler,
+        options.ws_handler,
+        options.sweeper,
+        options.fanout,
+        options.timer,
+    ):
         if path is not None and not path.is_file():
             sys.exit(f"handler file not found: {path}")
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn re-raises Ctrl-C after a clean stop

@@ -12,6 +12,7 @@ DEFAULT_TABLE_NAMES = {
     "TablesTable": "harftet-tables",
     "PlayersTable": "harftet-players",
     "ConnectionsTable": "harftet-connections",
+    "LogTable": "harftet-log",
 }
 
 Environ = dict[str, Any]
@@ -113,13 +114,13 @@ class MotoDynamo:
             self._thread.join(timeout=5)
             self._thread = None
 
-    def client(self) -> Any:
-        """A boto3 DynamoDB client for this server, with dummy credentials."""
+    def client(self, service: str = "dynamodb") -> Any:
+        """A boto3 client for this server (DynamoDB, its streams, SQS), with dummy credentials."""
         import boto3
         from botocore.config import Config
 
         return boto3.client(
-            "dynamodb",
+            service,  # type: ignore[call-overload]
             endpoint_url=self.endpoint_url,
             region_name="us-east-1",
             aws_access_key_id="local",

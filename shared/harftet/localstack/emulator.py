@@ -120,6 +120,8 @@ class Emulator:
         ws: LambdaFunction | None,
         sweeper: LambdaFunction | None,
         sweep_seconds: float,
+        fanout: LambdaFunction | None = None,
+        timer: LambdaFunction | None = None,
         ws_route_response: bool,
         ready_check: Callable[[], bool] | None,
         settings: TemplateSettings | None,
@@ -132,6 +134,8 @@ class Emulator:
         self.gateway = settings.gateway_responses if settings else GatewayResponses()
         self.ws = ws
         self.sweeper = sweeper
+        self.fanout = fanout
+        self.timer = timer
         self.sweep_seconds = sweep_seconds
         self.ws_route_response = ws_route_response
         self.ready_check = ready_check
@@ -141,7 +145,8 @@ class Emulator:
     @property
     def functions(self) -> list[LambdaFunction]:
         """The configured functions."""
-        return [f for f in (self.rest, self.ws, self.sweeper) if f is not None]
+        every = (self.rest, self.ws, self.sweeper, self.fanout, self.timer)
+        return [f for f in every if f is not None]
 
     def ready(self) -> bool:
         """True once the functions are warm and the data store answers."""
@@ -357,6 +362,9 @@ def create_app(
     rest_handler: str | Path | None = None,
     ws_handler: str | Path | None = None,
     sweeper: str | Path | None = None,
+    fanout: str | Path | None = None,
+    timer: str | Path | None = None,
+    event_sources: list[tuple[str, Any]] | None = None,
     env: Mapping[str, str] | None = None,
     sweep_seconds: float = 2.0,
     max_concurrency: int = 8,
@@ -370,6 +378,8 @@ def create_app(
 
     With `settings` (from template.yaml) only the template's REST routes reach the handler and
     refusals use its GatewayResponses; without, every path goes to the handler (`/{proxy+}`).
+    `event_sources` are (function key, source) pairs: each source (localstack/sources.py)
+    runs while the app does, invoking that function as Lambda's event source mapping would.
     """
     env = dict(env or {})
 
@@ -390,6 +400,8 @@ def create_app(
         ws=function("ws", ws_handler),
         sweeper=function("sweeper", sweeper),
         sweep_seconds=sweep_seconds,
+        fanout=function("fanout", fanout),
+        timer=function("timer", timer),
         ws_route_response=ws_route_response,
         ready_check=ready_check,
         settings=settings,
@@ -398,19 +410,32 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        loaded = await asyncio.gather(*(run_in_threadpool(f.warm) for f in emulator.functions))
-        for fn, ok in zip(emulator.functions, loaded, strict=True):
-            if not ok:
-                log.warning("%s: %s did not load; see the error above", fn.spec.name, fn.spec.path)
+        async def warm(functions: list[LambdaFunction]) -> None:
+            loaded = await asyncio.gather(*(run_in_threadpool(f.warm) for f in functions))
+            for fn, ok in zip(functions, loaded, strict=True):
+                if not ok:
+                    log.warning("%s: %s did not load; see the above", fn.spec.name, fn.spec.path)
+
+        # What a client calls is warm before /health says ready; the event sources' functions
+        # warm meanwhile (they are invoked once something is stored or due).
+        behind = [f for f in (emulator.fanout, emulator.timer) if f is not None]
+        warming = asyncio.create_task(warm(behind))
+        await warm([f for f in emulator.functions if f not in behind])
         emulator.started = True
-        sweeping = asyncio.create_task(emulator.sweep_forever()) if emulator.sweeper else None
+        tasks = [asyncio.create_task(emulator.sweep_forever())] if emulator.sweeper else []
+        targets = {"fanout": emulator.fanout, "timer": emulator.timer}
+        for key, source in event_sources or []:
+            target = targets.get(key)
+            if target is not None:
+                tasks.append(asyncio.create_task(source.run(target.invoke)))
         try:
             yield
         finally:
-            if sweeping is not None:
-                sweeping.cancel()
+            warming.cancel()
+            for task in tasks:
+                task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
-                    await sweeping
+                    await task
             for fn in emulator.functions:
                 await run_in_threadpool(fn.close)
 

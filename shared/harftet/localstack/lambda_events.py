@@ -1,8 +1,10 @@
-"""Builders of the events API Gateway and EventBridge hand to Lambda, and a fake Lambda context.
+"""Builders of the events API Gateway, EventBridge and Lambda's event source mappings hand to
+Lambda, and a fake Lambda context.
 
 The shapes follow what AWS sends (and `sam local generate-event` prints): the REST proxy
-integration's v1 payload, the WebSocket API's $connect/$default/$disconnect events and an
-EventBridge scheduled event.
+integration's v1 payload, the WebSocket API's $connect/$default/$disconnect events, an
+EventBridge scheduled event, a DynamoDB stream batch (`dynamodb update`) and an SQS batch
+(`sqs receive-message`).
 """
 
 from __future__ import annotations
@@ -215,6 +217,86 @@ def scheduled_event(rule: str = "harftet-sweep") -> dict[str, Any]:
         "resources": [f"arn:aws:events:{REGION}:{ACCOUNT_ID}:rule/{rule}"],
         "detail": {},
     }
+
+
+def _json_attribute(value: dict[str, Any]) -> dict[str, Any]:
+    """A boto3 attribute value as Lambda's JSON event carries it (binary base64-encoded)."""
+    [(kind, inner)] = value.items()
+    if kind == "B":
+        return {"B": base64.b64encode(inner).decode("ascii")}
+    if kind == "BS":
+        return {"BS": [base64.b64encode(b).decode("ascii") for b in inner]}
+    if kind == "M":
+        return {"M": {k: _json_attribute(v) for k, v in inner.items()}}
+    if kind == "L":
+        return {"L": [_json_attribute(v) for v in inner]}
+    return {kind: inner}
+
+
+def _json_image(image: dict[str, Any]) -> dict[str, Any]:
+    return {k: _json_attribute(v) for k, v in image.items()}
+
+
+def dynamodb_stream_event(records: Iterable[dict[str, Any]], stream_arn: str) -> dict[str, Any]:
+    """Lambda's event for a batch of DynamoDB stream records (from GetRecords, as boto3 gives
+    them), as `sam local generate-event dynamodb update` shapes it."""
+    out = []
+    for record in records:
+        data = record["dynamodb"]
+        created = data.get("ApproximateCreationDateTime")
+        if isinstance(created, datetime):
+            created = int(created.timestamp())
+        body: dict[str, Any] = {"ApproximateCreationDateTime": created, "Keys": data["Keys"]}
+        for image in ("NewImage", "OldImage"):
+            if image in data:
+                body[image] = _json_image(data[image])
+        body["Keys"] = _json_image(data["Keys"])
+        body.update(
+            SequenceNumber=data["SequenceNumber"],
+            SizeBytes=data.get("SizeBytes", 0),
+            StreamViewType=data.get("StreamViewType", "NEW_IMAGE"),
+        )
+        out.append(
+            {
+                "eventID": record.get("eventID") or uuid.uuid4().hex,
+                "eventName": record["eventName"],
+                "eventVersion": "1.1",
+                "eventSource": "aws:dynamodb",
+                "awsRegion": record.get("awsRegion") or REGION,
+                "dynamodb": body,
+                "eventSourceARN": stream_arn,
+            }
+        )
+    return {"Records": out}
+
+
+def sqs_event(messages: Iterable[dict[str, Any]], queue_arn: str) -> dict[str, Any]:
+    """Lambda's event for a batch of SQS messages (from ReceiveMessage), as `sam local
+    generate-event sqs receive-message` shapes it."""
+    out = []
+    for message in messages:
+        attributes = message.get("Attributes") or {}
+        out.append(
+            {
+                "messageId": message["MessageId"],
+                "receiptHandle": message["ReceiptHandle"],
+                "body": message["Body"],
+                "attributes": {
+                    "ApproximateReceiveCount": attributes.get("ApproximateReceiveCount", "1"),
+                    "SentTimestamp": attributes.get("SentTimestamp", str(_epoch_ms())),
+                    "SenderId": attributes.get("SenderId", ACCOUNT_ID),
+                    "ApproximateFirstReceiveTimestamp": attributes.get(
+                        "ApproximateFirstReceiveTimestamp", str(_epoch_ms())
+                    ),
+                },
+                "messageAttributes": {},
+                "md5OfBody": message.get("MD5OfBody", ""),
+                "eventSource": "aws:sqs",
+                "eventSourceARN": queue_arn,
+                "awsRegion": REGION,
+            }
+        )
+    return {"Records": out}
 
 
 @dataclass

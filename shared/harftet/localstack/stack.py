@@ -28,7 +28,16 @@ DEFAULT_HANDLERS = {
     "rest": FUNCTIONS / "rest" / "app.py",
     "ws": FUNCTIONS / "ws" / "app.py",
     "sweeper": FUNCTIONS / "sweeper" / "app.py",
+    "fanout": FUNCTIONS / "fanout" / "app.py",
+    "timer": FUNCTIONS / "timer" / "app.py",
 }
+# The template's queues, by logical id, as the local stack names them.
+QUEUE_NAMES = {
+    "TimerQueue": "harftet-timers",
+    "TimerDeadLetterQueue": "harftet-timers-dlq",
+    "FanoutFailureQueue": "harftet-fanout-failures",
+}
+ACCOUNT = "123456789012"
 log = logging.getLogger("harftet.localstack")
 
 
@@ -52,6 +61,11 @@ def shared_imports(handler_files: list[Path]) -> list[str]:
     return sorted(modules)
 
 
+def queue_url(endpoint: str, logical_id: str) -> str:
+    """The URL moto gives a template queue."""
+    return f"{endpoint}/{ACCOUNT}/{QUEUE_NAMES[logical_id]}"
+
+
 def handler_env(
     *, port: int, dynamodb_endpoint: str, tables: Mapping[str, str], overrides: Mapping[str, str]
 ) -> dict[str, str]:
@@ -61,7 +75,10 @@ def handler_env(
         "TABLES_TABLE": tables["TablesTable"],
         "PLAYERS_TABLE": tables["PlayersTable"],
         "CONNECTIONS_TABLE": tables["ConnectionsTable"],
+        "LOG_TABLE": tables["LogTable"],
         "AWS_ENDPOINT_URL_DYNAMODB": dynamodb_endpoint,  # boto3 reads it for every DynamoDB client
+        "AWS_ENDPOINT_URL_SQS": dynamodb_endpoint,  # moto's server serves SQS too
+        "TIMER_QUEUE_URL": queue_url(dynamodb_endpoint, "TimerQueue"),
         "AWS_DEFAULT_REGION": "us-east-1",
         "AWS_REGION": "us-east-1",
         "AWS_ACCESS_KEY_ID": "local",
@@ -90,6 +107,8 @@ class StackOptions:
     rest_handler: Path | None = DEFAULT_HANDLERS["rest"]
     ws_handler: Path | None = DEFAULT_HANDLERS["ws"]
     sweeper: Path | None = DEFAULT_HANDLERS["sweeper"]
+    fanout: Path | None = DEFAULT_HANDLERS["fanout"]
+    timer: Path | None = DEFAULT_HANDLERS["timer"]
     template: Path | None = None
     sweep_seconds: float = 2.0
     max_concurrency: int = 8
@@ -107,12 +126,13 @@ def serve(options: StackOptions) -> None:
     started = time.perf_counter()
     from harftet.localstack.dynamo import DEFAULT_TABLE_NAMES, MotoDynamo
     from harftet.localstack.runtime import start_forkserver
+    from harftet.localstack.sam_local import dynamodb_port, share_token_secret
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((options.host, options.port))
     port = sock.getsockname()[1]
-    dynamo = MotoDynamo(options.host)
+    dynamo = MotoDynamo(options.host, dynamodb_port(options.port))  # fixed: for sam local
     endpoint = dynamo.bind()
     env = handler_env(
         port=port, dynamodb_endpoint=endpoint, tables=DEFAULT_TABLE_NAMES, overrides=options.env
@@ -120,7 +140,17 @@ def serve(options: StackOptions) -> None:
     # This process takes the handlers' environment too, so that the forkserver can import our
     # shared modules once for every execution environment (they may read it at import time).
     os.environ.update(env)
-    handlers = [p for p in (options.rest_handler, options.ws_handler, options.sweeper) if p]
+    handlers = [
+        p
+        for p in (
+            options.rest_handler,
+            options.ws_handler,
+            options.sweeper,
+            options.fanout,
+            options.timer,
+        )
+        if p
+    ]
     start_forkserver(shared_imports(handlers))  # its imports overlap with ours below
     import uvicorn
 
@@ -131,13 +161,18 @@ def serve(options: StackOptions) -> None:
     try:
         dynamo.start()
         create_tables(dynamo.client(), DEFAULT_TABLE_NAMES, template_path=options.template)
+        share_token_secret(endpoint, env["TOKEN_SECRET"], options.template)  # for sam local
         settings = read_template(options.template)
         if options.proxy_all:
             settings.rest_routes = None
+        sources = event_sources(dynamo, settings, DEFAULT_TABLE_NAMES)
         app = create_app(
             rest_handler=options.rest_handler,
             ws_handler=options.ws_handler,
             sweeper=options.sweeper,
+            fanout=options.fanout,
+            timer=options.timer,
+            event_sources=sources,
             env=env,
             sweep_seconds=options.sweep_seconds,
             max_concurrency=options.max_concurrency,
@@ -177,6 +212,46 @@ def serve(options: StackOptions) -> None:
     finally:
         dynamo.stop()
         sock.close()
+
+
+def event_sources(dynamo: Any, settings: Any, tables: Mapping[str, str]) -> list[tuple[str, Any]]:
+    """The template's queues created in moto, and its event source mappings as local pollers:
+    (function folder name, source) pairs."""
+    from harftet.localstack.sources import QueueSource, StreamSource
+
+    sqs = dynamo.client("sqs")
+    arns: dict[str, str] = {}
+    ordered = sorted(settings.queues, key=lambda q: "RedrivePolicy" in settings.queues[q])
+    for logical_id in ordered:  # dead-letter queues first: the others name them
+        if logical_id not in QUEUE_NAMES:
+            continue
+        props = settings.queues[logical_id]
+        attributes = {
+            key: str(props[key])
+            for key in ("VisibilityTimeout", "MessageRetentionPeriod", "DelaySeconds")
+            if key in props
+        }
+        redrive = props.get("RedrivePolicy")
+        if redrive:
+            target = redrive["deadLetterTargetArn"]["Fn::GetAtt"][0]
+            attributes["RedrivePolicy"] = json.dumps(
+                {"deadLetterTargetArn": arns[target], "maxReceiveCount": redrive["maxReceiveCount"]}
+            )
+        url = sqs.create_queue(QueueName=QUEUE_NAMES[logical_id], Attributes=attributes)["QueueUrl"]
+        arns[logical_id] = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])[
+            "Attributes"
+        ]["QueueArn"]
+    sources: list[tuple[str, Any]] = []
+    for mapping in settings.mappings:
+        if mapping.kind == "stream" and mapping.source in tables:
+            described = dynamo.client().describe_table(TableName=tables[mapping.source])
+            arn = described["Table"]["LatestStreamArn"]
+            stream = StreamSource(dynamo.client("dynamodbstreams"), arn, mapping)
+            sources.append((mapping.function, stream))
+        elif mapping.kind == "queue" and mapping.source in arns:
+            url = queue_url(dynamo.endpoint_url, mapping.source)
+            sources.append((mapping.function, QueueSource(sqs, url, arns[mapping.source], mapping)))
+    return sources
 
 
 def _print_banner(urls: Mapping[str, str], seconds: float, emulator: Any) -> None:
@@ -254,6 +329,8 @@ def launch(
     rest_handler: Path | None = DEFAULT_HANDLERS["rest"],
     ws_handler: Path | None = DEFAULT_HANDLERS["ws"],
     sweeper: Path | None = DEFAULT_HANDLERS["sweeper"],
+    fanout: Path | None = DEFAULT_HANDLERS["fanout"],
+    timer: Path | None = DEFAULT_HANDLERS["timer"],
     env: Mapping[str, str] | None = None,
     sweep_seconds: float | None = None,
     proxy_all: bool = False,
@@ -267,7 +344,13 @@ def launch(
     log_path = workdir / "stack.log"
     command = [sys.executable, "-m", "harftet.localstack", "--port", "0", "--quiet"]
     command += ["--ready-file", str(ready), "--exit-with-parent"]
-    for option, path in (("--rest", rest_handler), ("--ws", ws_handler), ("--sweeper", sweeper)):
+    for option, path in (
+        ("--rest", rest_handler),
+        ("--ws", ws_handler),
+        ("--sweeper", sweeper),
+        ("--fanout", fanout),
+        ("--timer", timer),
+    ):
         command += [option, str(path) if path is not None else "none"]
     if proxy_all:
         command.append("--proxy-all")

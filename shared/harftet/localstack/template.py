@@ -13,6 +13,8 @@ from typing import Any
 
 from starlette.responses import Response
 
+from harftet.localstack.sources import Mapping
+
 HTTP_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 
 # API Gateway's defaults for the gateway responses the emulator produces.
@@ -109,8 +111,10 @@ class TemplateSettings:
 
     rest_routes: list[RestRoute] | None  # None: every path reaches the handler (/{proxy+})
     gateway_responses: GatewayResponses
-    timeouts: dict[str, float]  # by function folder name: rest, ws, sweeper
+    timeouts: dict[str, float]  # by function folder name: rest, ws, sweeper, fanout, timer
     memory: dict[str, int]
+    mappings: list[Mapping] = field(default_factory=list)  # the event source mappings
+    queues: dict[str, dict[str, Any]] = field(default_factory=dict)  # SQS queues' Properties
 
 
 def read_template(template_path: str | os.PathLike[str] | None = None) -> TemplateSettings:
@@ -124,6 +128,11 @@ def read_template(template_path: str | os.PathLike[str] | None = None) -> Templa
     gateway: dict[str, Any] = {}
     timeouts: dict[str, float] = {}
     memory: dict[str, int] = {}
+    folders: dict[str, str] = {}
+    for logical_id, resource in resources.items():
+        props = resource.get("Properties") or {}
+        if resource.get("Type") == "AWS::Serverless::Function":
+            folders[logical_id] = Path(str(props.get("CodeUri", ""))).name
     for resource in resources.values():
         props = resource.get("Properties") or {}
         if resource.get("Type") == "AWS::Serverless::Api":
@@ -137,4 +146,33 @@ def read_template(template_path: str | os.PathLike[str] | None = None) -> Templa
             if event.get("Type") == "Api":
                 api = event.get("Properties") or {}
                 routes.append(RestRoute.parse(api["Method"], api["Path"]))
-    return TemplateSettings(routes, GatewayResponses(gateway), timeouts, memory)
+    mappings = [
+        _mapping(r.get("Properties") or {}, folders)
+        for r in resources.values()
+        if r.get("Type") == "AWS::Lambda::EventSourceMapping"
+    ]
+    queues = {
+        logical_id: dict(r.get("Properties") or {})
+        for logical_id, r in resources.items()
+        if r.get("Type") == "AWS::SQS::Queue"
+    }
+    return TemplateSettings(
+        routes, GatewayResponses(gateway), timeouts, memory, [m for m in mappings if m], queues
+    )
+
+
+def _mapping(props: dict[str, Any], folders: dict[str, str]) -> Mapping:
+    """An event source mapping: which function, which table's stream or queue, how."""
+    function = folders.get(str((props.get("FunctionName") or {}).get("Ref")), "")
+    source, attribute = (props.get("EventSourceArn") or {}).get("Fn::GetAtt", ["", ""])
+    names: list[str] = []
+    for spec in (props.get("FilterCriteria") or {}).get("Filters") or []:
+        names += json.loads(spec.get("Pattern", "{}")).get("eventName", [])
+    return Mapping(
+        function=function,
+        source=str(source),
+        kind="stream" if attribute == "StreamArn" else "queue",
+        batch_size=int(props.get("BatchSize", 100 if attribute == "StreamArn" else 10)),
+        retries=min(int(props.get("MaximumRetryAttempts", 3)), 3),
+        event_names=tuple(names),
+    )

@@ -5,11 +5,22 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
 from botocore.exceptions import ClientError
 
 logger = logging.getLogger(__name__)
+# Posts in flight at once: one slow or dead connection holds one thread, never the others.
+WORKERS = 32
+# A post either lands fast or the connection is as good as gone; botocore's standard retry
+# mode retries throttling and 5xx twice more.
+CLIENT_CONFIG: dict[str, Any] = {
+    "connect_timeout": 1,
+    "read_timeout": 2,
+    "retries": {"mode": "standard", "total_max_attempts": 3},
+    "max_pool_connections": WORKERS,
+}
 
 
 class Sender(Protocol):
@@ -29,8 +40,13 @@ class ManagementApiSender:
     def client(self) -> Any:
         if self._client is None:
             import boto3
+            from botocore.config import Config
 
-            self._client = boto3.client("apigatewaymanagementapi", endpoint_url=self._endpoint)
+            self._client = boto3.client(
+                "apigatewaymanagementapi",
+                endpoint_url=self._endpoint,
+                config=Config(**CLIENT_CONFIG),
+            )
         return self._client
 
     def __call__(self, connection_id: str, payload: dict[str, Any]) -> bool:
@@ -45,13 +61,23 @@ class ManagementApiSender:
 
 
 def fan_out(send: Sender, messages: Iterable[tuple[str, dict[str, Any]]]) -> list[str]:
-    """Send each (connection, payload); one failing connection never stops the others.
-    Returns the connections that are gone."""
-    gone: list[str] = []
-    for connection_id, payload in messages:
+    """Send each (connection, payload) concurrently; one failing or slow connection never
+    stops or delays the others. Returns the connections that are gone."""
+    batch = list(messages)
+    if not batch:
+        return []
+
+    def post(message: tuple[str, dict[str, Any]]) -> str | None:
+        connection_id, payload = message
         try:
-            if not send(connection_id, payload):
-                gone.append(connection_id)
+            return None if send(connection_id, payload) else connection_id
         except Exception:  # a push failure must not undo a committed move
             logger.exception("push to a connection failed", extra={"connection": connection_id})
-    return gone
+            return None
+
+    if len(batch) == 1:
+        results = [post(batch[0])]
+    else:
+        with ThreadPoolExecutor(min(WORKERS, len(batch)), thread_name_prefix="push") as pool:
+            results = list(pool.map(post, batch))
+    return [gone for gone in results if gone is not None]

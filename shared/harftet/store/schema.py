@@ -113,6 +113,8 @@ def create_table_kwargs(definition: dict[str, Any], table_name: str) -> dict[str
     """client.create_table arguments for one template definition."""
     kwargs: dict[str, Any] = {"TableName": table_name}
     kwargs.update({key: definition[key] for key in _CREATE_KEYS if key in definition})
+    if "StreamSpecification" in definition:  # CloudFormation's form lacks StreamEnabled
+        kwargs["StreamSpecification"] = {"StreamEnabled": True, **definition["StreamSpecification"]}
     return kwargs
 
 

@@ -8,6 +8,7 @@ Item: ``tableId``, ``version`` (N), ``state`` (B, the engine's compact codec), `
 
 from __future__ import annotations
 
+import base64
 import time
 import zlib
 from dataclasses import dataclass, field
@@ -17,7 +18,8 @@ from botocore.exceptions import ClientError
 
 from harftet.engine import codec
 from harftet.engine.state import Table
-from harftet.engine.table import is_bot_turn, next_event_at
+from harftet.engine.view import lobby_status
+from harftet.timing import next_due
 
 from .errors import NotFoundError, VersionConflictError
 
@@ -52,6 +54,15 @@ def _from_item(item: dict[str, Any]) -> StoredTable:
     )
 
 
+def from_stream_image(image: dict[str, Any]) -> StoredTable:
+    """A stored table from a stream record's NewImage (Lambda's event carries binary
+    attributes base64-encoded; boto3's get_records gives bytes)."""
+    state = image["state"]["B"]
+    if isinstance(state, str):
+        state = base64.b64decode(state)
+    return _from_item({**image, "state": {"B": state}})
+
+
 def _number(value: int) -> dict[str, str]:
     return {"N": str(value)}
 
@@ -69,17 +80,22 @@ def _index_fields(table: Table, now: float) -> tuple[dict[str, Any], list[str]]:
     """The sparse-index attributes to SET (as attribute values), and those to REMOVE."""
     sets: dict[str, Any] = {}
     removes: list[str] = []
-    if table.status == "waiting":
-        sets["lobby"] = {"S": LOBBY}
+    # -- lobby (api): the list that shows the table, if any (the sparse lobby indexes)
+    listed = lobby_status(table)
+    key = LOBBY_KEYS[listed] if listed is not None else None
+    if listed is not None and key is not None:
+        sets[key] = {"S": listed}
         sets["createdAt"] = _number(int(table.created_at * 1000))
+    removes += [k for k in sorted(set(LOBBY_KEYS.values())) if k != key]
+    # -- end lobby
+    if table.status == "waiting":
         sets["expiresAt"] = _number(int(table.created_at + WAITING_SECONDS))
     else:
-        removes.append("lobby")
         if table.status == "finished":
             sets["expiresAt"] = _number(int(now + FINISHED_KEPT_SECONDS))
         else:
             removes.append("expiresAt")
-    due = now if is_bot_turn(table) else next_event_at(table)
+    due = next_due(table)
     if due is not None:
         sets["due"] = {"S": _due_key(table.table_id)}
         sets["deadline"] = _number(int(due * 1000))
@@ -88,7 +104,156 @@ def _index_fields(table: Table, now: float) -> tuple[dict[str, Any], list[str]]:
     return sets, removes
 
 
-class TableStore:
+# -- the lobby (api) ------------------------------------------------------------------------
+# Two sparse indexes keyed by createdAt: ``lobby-index`` (``lobby`` = "waiting", projected
+# whole: waiting tables are few and do not move) and ``watch-index`` (``watch`` = "open" or
+# "playing", keys only, so that a move, which leaves both keys as they are, costs the index
+# nothing). Private tables carry neither.
+LOBBY_KEYS = {"waiting": "lobby", "open": "watch", "playing": "watch"}
+LOBBY_INDEXES = {"lobby": "lobby-index", "watch": "watch-index"}
+LobbyKey = tuple[int, str]  # (createdAt in ms, tableId): where a page ends
+
+
+class LobbyPages:
+    """Mixed into TableStore: lobby pages and the manager's limit of waiting tables."""
+
+    _client: Any
+    _name: str
+    _players: str
+
+    def _new_item(self, table: Table) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def lobby_page(
+        self, status: str, now: float, limit: int = 50, after: LobbyKey | None = None
+    ) -> tuple[list[Table], LobbyKey | None]:
+        """Up to ``limit`` listed tables of ``status``, newest first, after ``after``; and the
+        key to start the next page from (None on the last page)."""
+        key = LOBBY_KEYS[status]
+        condition = "#k = :k"
+        names = {"#k": key}
+        values: dict[str, Any] = {":k": {"S": status}}
+        if status == "waiting":  # a waiting table leaves the lobby after a day
+            condition += " AND #c >= :since"
+            names["#c"] = "createdAt"
+            values[":since"] = _number(int((now - WAITING_SECONDS) * 1000))
+        kwargs: dict[str, Any] = {
+            "TableName": self._name,
+            "IndexName": LOBBY_INDEXES[key],
+            "KeyConditionExpression": condition,
+            "ExpressionAttributeNames": names,
+            "ExpressionAttributeValues": values,
+            "ScanIndexForward": False,
+            "Limit": limit + 1,
+        }
+        if after is not None:
+            kwargs["ExclusiveStartKey"] = {
+                key: {"S": status},
+                "createdAt": _number(after[0]),
+                "tableId": {"S": after[1]},
+            }
+        items: list[dict[str, Any]] = []
+        while len(items) <= limit:
+            page = self._client.query(**kwargs)
+            items += page.get("Items", [])
+            if "LastEvaluatedKey" not in page:
+                break
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        more = len(items) > limit
+        items = items[:limit]
+        last = (int(items[-1]["createdAt"]["N"]), items[-1]["tableId"]["S"]) if more else None
+        if key == "lobby":
+            tables = [codec.decode(i["state"]["B"]) for i in items]
+        else:
+            tables = self._tables([i["tableId"]["S"] for i in items])
+        return [t for t in tables if lobby_status(t) == status], last
+
+    def _tables(self, ids: list[str], consistent: bool = False) -> list[Table]:
+        """The tables of ``ids`` that exist, in that order (BatchGetItem)."""
+        found: dict[str, Table] = {}
+        keys = [{"tableId": {"S": i}} for i in dict.fromkeys(ids)]
+        while keys:
+            batch, keys = keys[:100], keys[100:]
+            request: dict[str, Any] = {
+                self._name: {
+                    "Keys": batch,
+                    "ProjectionExpression": "tableId, #s",
+                    "ExpressionAttributeNames": {"#s": "state"},
+                    "ConsistentRead": consistent,
+                }
+            }
+            for _ in range(8):
+                answer = self._client.batch_get_item(RequestItems=request)
+                for item in answer.get("Responses", {}).get(self._name, []):
+                    found[item["tableId"]["S"]] = codec.decode(item["state"]["B"])
+                request = answer.get("UnprocessedKeys") or {}
+                if not request:
+                    break
+                time.sleep(0.05)
+        return [found[i] for i in ids if i in found]
+
+    def create_within_limit(self, table: Table, limit: int, now: float) -> int | None:
+        """Create ``table`` unless its manager already holds ``limit`` waiting tables (None
+        then). The player item lists the tables they made; each is checked against the table
+        itself, and the list is written in the same transaction as the new table, on the list
+        read, so that no burst of requests gets past the limit."""
+        manager = table.manager
+        assert manager is not None
+        key = {"playerId": {"S": manager}}
+        names = {"#w": "waitingTables"}
+        for _ in range(10):
+            item = self._client.get_item(
+                TableName=self._players,
+                Key=key,
+                ConsistentRead=True,
+                ProjectionExpression="#w",
+                ExpressionAttributeNames=names,
+            ).get("Item", {})
+            old = item.get("waitingTables")
+            held = [v["S"] for v in old["L"]] if old else []
+            waiting = [
+                t.table_id
+                for t in self._tables(held, consistent=True)
+                if t.status == "waiting"
+                and t.manager == manager
+                and t.created_at > now - WAITING_SECONDS
+            ]
+            if len(waiting) >= limit:
+                return None
+            new = {"L": [{"S": i} for i in [*waiting, table.table_id]]}
+            update: dict[str, Any] = {
+                "TableName": self._players,
+                "Key": key,
+                "UpdateExpression": "SET #w = :new",
+                "ExpressionAttributeNames": names,
+                "ExpressionAttributeValues": {":new": new},
+            }
+            if old is None:
+                update["ConditionExpression"] = "attribute_not_exists(#w)"
+            else:
+                update["ConditionExpression"] = "#w = :old"
+                update["ExpressionAttributeValues"][":old"] = old
+            put = self._new_item(table)
+            try:
+                self._client.transact_write_items(TransactItems=[{"Put": put}, {"Update": update}])
+            except ClientError as error:
+                reasons = error.response.get("CancellationReasons") or []
+                codes = [r.get("Code") for r in reasons]
+                if (
+                    len(codes) == 2
+                    and codes[1] == "ConditionalCheckFailed"
+                    and codes[0] in (None, "None")
+                ):
+                    continue  # another table of theirs landed in between: count again
+                raise
+            return 1
+        raise VersionConflictError(None)
+
+
+# -- end of the lobby (api) ----------------------------------------------------------------
+
+
+class TableStore(LobbyPages):
     """Reads and writes table items with optimistic locking."""
 
     def __init__(self, client: Any, table_name: str, players_table: str) -> None:
@@ -110,6 +275,10 @@ class TableStore:
 
     def create(self, table: Table) -> int:
         """Write a new table at version 1; fails if the id exists."""
+        self._client.put_item(**self._new_item(table))
+        return 1
+
+    def _new_item(self, table: Table) -> dict[str, Any]:
         sets, _ = _index_fields(table, time.time())
         item = {
             "tableId": {"S": table.table_id},
@@ -118,12 +287,11 @@ class TableStore:
             "moves": _moves({}),
             **sets,
         }
-        self._client.put_item(
-            TableName=self._name,
-            Item=item,
-            ConditionExpression="attribute_not_exists(tableId)",
-        )
-        return 1
+        return {
+            "TableName": self._name,
+            "Item": item,
+            "ConditionExpression": "attribute_not_exists(tableId)",
+        }
 
     def save(
         self,
@@ -190,6 +358,8 @@ class TableStore:
         item: Any = error.response.get("Item")
         if code == "TransactionCanceledException":
             reasons = error.response.get("CancellationReasons") or []
+            if any(r.get("Code") == "TransactionConflict" for r in reasons):
+                return VersionConflictError(None)  # another transaction on an item: redo it all
             failed = [r.get("Code") == "ConditionalCheckFailed" for r in reasons]
             if any(failed[1:]) and not failed[0]:
                 return VersionConflictError(None)  # a player changed since read: redo it all
@@ -252,17 +422,4 @@ class TableStore:
 
     def lobby(self, now: float, limit: int = 50) -> list[Table]:
         """Waiting tables made in the last day, newest first (sparse index query)."""
-        page = self._client.query(
-            TableName=self._name,
-            IndexName="lobby-index",
-            KeyConditionExpression="#l = :w AND #c >= :since",
-            ExpressionAttributeNames={"#l": "lobby", "#c": "createdAt"},
-            ExpressionAttributeValues={
-                ":w": {"S": LOBBY},
-                ":since": _number(int((now - WAITING_SECONDS) * 1000)),
-            },
-            ScanIndexForward=False,
-            Limit=limit,
-        )
-        items: list[dict[str, Any]] = page.get("Items", [])
-        return [codec.decode(i["state"]["B"]) for i in items]
+        return self.lobby_page("waiting", now, limit)[0]

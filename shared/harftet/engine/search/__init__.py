@@ -7,10 +7,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Collection
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from harftet.engine.moves import Lay
+from harftet.engine.state import Table
 
 BotLevel = Literal["easy", "medium", "hard"]
 BOT_LEVELS: tuple[BotLevel, ...] = ("easy", "medium", "hard")
@@ -24,3 +26,25 @@ class Proposal:
     lay: Lay
     shed: int
     tiles: tuple[int, ...]
+
+
+def hint(table: Table, seat: int, *, words: Collection[str] | None = None) -> Proposal | None:
+    """The best lay the search finds for ``seat`` (None: no lay adds a tile), computed from
+    what that seat may see: its own hand and the table. Kastet's is exact
+    (``kastet.best_lay``), Harftet's the best found within its budget (``harftet.best_lay``;
+    ``words`` overrides its dictionary, as for the table's rules)."""
+    visible = _visible_to(table, seat)
+    if table.game == "kastet":
+        from harftet.engine.search import kastet  # search-kastet's module, imported on demand
+
+        return kastet.best_lay(visible, seat)
+    from harftet.engine.search import harftet
+
+    return harftet.best_lay(visible, seat, words=words)
+
+
+def _visible_to(table: Table, seat: int) -> Table:
+    """``table`` as ``seat`` sees it: the other hands and the pile emptied (a hint can then
+    never depend on them), everything else shared with the original (not to be changed)."""
+    seats = [s if i == seat else replace(s, hand=[]) for i, s in enumerate(table.seats)]
+    return replace(table, seats=seats, pile=[])

@@ -1,0 +1,249 @@
+"""How strong the computer players are: seeded one-hand, 4-player games of each game.
+
+Run: ``.venv/bin/python -m bench.bench_strength [--games N] [--workers W]`` (part of
+``make bench``; about a few minutes on 2 cores).
+
+Matchups, each over ``--games`` seeded one-hand games per game (the strong seat rotates
+through the four seats): ``hard`` against three greedy players (a greedy player lays the most
+valuable new meld or word from its own hand alone, else draws), ``hard`` against three
+``medium``, ``medium`` against three ``easy``. The figure is the share of hands where the
+strong seat has the strictly lowest penalty (an equal player gets 25 %; the goal for hard
+against greedy is ≥ 60 %). Every ``hard`` draw is checked: would a lay that sheds value have
+existed (the hint's search, on a larger budget)? Players act through ``bot.choose_move``, so
+Kastet uses its own computer players once they are there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from bench import Result
+from harftet.engine import bot
+from harftet.engine.hand import apply_move, deal
+from harftet.engine.moves import Draw, Lay, Move, Pass
+from harftet.engine.rules import MAX_SERIES
+from harftet.engine.state import Occupant, Placed, Seat, Table
+from harftet.engine.tiles import KASTET_TILES
+
+GAMES = 400
+MATCHUPS = (("hard", "greedy"), ("hard", "medium"), ("medium", "easy"))
+GAME_NAMES = ("harftet", "kastet")
+
+Player = Callable[[Table, int], Move]
+
+
+def new_hand(game: str, seed: int) -> Table:
+    """A started 4-seat, one-hand table."""
+    table = Table(
+        table_id=f"strength-{seed}",
+        game=game,  # type: ignore[arg-type]
+        seed=seed,
+        manager="p0",
+        hands=1,
+        status="playing",
+        seats=[Seat(occupant=Occupant(f"p{i}", f"p{i}", bot=True)) for i in range(4)],
+        hand_number=1,
+    )
+    deal(table, 0.0)
+    return table
+
+
+# --- the greedy player ----------------------------------------------------------------------
+
+
+def _kastet_new_meld(table: Table, hand: list[int]) -> list[Placed] | None:
+    """The most valuable run or set from the hand alone (no jokers, no table tiles)."""
+    by_face: dict[tuple[str, int], int] = {}
+    for t in sorted(hand):
+        tile = KASTET_TILES[t]
+        if not tile.joker and tile.number is not None:
+            by_face.setdefault((tile.color, tile.number), t)
+    best: tuple[int, list[int]] | None = None
+
+    def offer(ids: list[int]) -> None:
+        nonlocal best
+        value = sum(KASTET_TILES[t].value for t in ids)
+        if len(ids) >= 3 and (best is None or value > best[0]):
+            best = (value, ids)
+
+    for color in ("red", "yellow", "blue", "black"):
+        for start in range(1, 12):
+            run: list[int] = []
+            for n in range(start, 14):
+                if (color, n) not in by_face:
+                    break
+                run.append(by_face[(color, n)])
+                offer(list(run))
+    for n in range(1, 14):
+        group = [by_face[(c, n)] for c in ("red", "yellow", "blue", "black") if (c, n) in by_face]
+        offer(group)
+    return None if best is None else [Placed(t) for t in best[1]]
+
+
+def greedy_move(table: Table, seat: int) -> Move:
+    """Lay the most valuable new meld or word from the hand alone, else draw (else pass)."""
+    from harftet.engine.hand import legal_to_draw
+
+    if len(table.series) < MAX_SERIES:
+        if table.game == "harftet":
+            from harftet.engine.search import harftet as search
+
+            found = search.best_lay(table, seat, budget_ms=20.0, moves={"new"}, top=1)
+            if found is not None:
+                return found.lay
+        else:
+            meld = _kastet_new_meld(table, table.seats[seat].hand)
+            if meld is not None:
+                series = (*(tuple(m) for m in table.series), tuple(meld))
+                return Lay(series)
+    return Draw() if legal_to_draw(table, seat) else Pass()
+
+
+def player(level: str) -> Player:
+    if level == "greedy":
+        return greedy_move
+    return lambda table, seat: bot.choose_move(table, seat, level)  # type: ignore[arg-type]
+
+
+def _lay_existed(table: Table, seat: int) -> bool:
+    """Whether a lay that sheds value existed (Harftet: the search on 4× hard's budget)."""
+    if table.game == "harftet":
+        from harftet.engine.search import harftet as search
+
+        return search.best_lay(table, seat, budget_ms=320.0) is not None
+    try:
+        from harftet.engine.search import hint
+
+        return hint(table, seat) is not None
+    except ImportError:  # no Kastet search yet: the simple bot's lays
+        return isinstance(bot.simple_move(table, seat), Lay)
+
+
+# --- one game -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HandOutcome:
+    strong_lowest: bool  # the strong seat alone has the lowest penalty
+    penalties: tuple[int, ...]
+    strong_seat: int
+    hard_draws: int
+    hard_draws_with_lay: int
+    finished: bool
+    seconds: float
+
+
+def play_one(game: str, strong: str, weak: str, seed: int) -> HandOutcome:
+    """One seeded hand: ``strong`` at seat ``seed % 4``, ``weak`` at the others."""
+    started = time.perf_counter()
+    table = new_hand(game, seed)
+    strong_seat = seed % 4
+    players = [player(strong if i == strong_seat else weak) for i in range(4)]
+    draws = draws_with_lay = 0
+    moves = 0
+    while table.status == "playing":
+        seat = table.turn_seat
+        assert seat is not None
+        move = players[seat](table, seat)
+        if seat == strong_seat and strong == "hard" and isinstance(move, Draw):
+            draws += 1
+            draws_with_lay += _lay_existed(table, seat)
+        table = apply_move(table, seat, move, float(moves)).table
+        moves += 1
+        if moves > 5000:
+            raise RuntimeError(f"{game} seed {seed}: the hand does not end")
+    (result,) = table.hand_results
+    penalties = tuple(result.penalties)
+    low = min(penalties)
+    lowest = penalties[strong_seat] == low and penalties.count(low) == 1
+    return HandOutcome(
+        lowest,
+        penalties,
+        strong_seat,
+        draws,
+        draws_with_lay,
+        result.finisher is not None,
+        time.perf_counter() - started,
+    )
+
+
+def _task(args: tuple[str, str, str, int]) -> tuple[tuple[str, str, str], HandOutcome]:
+    game, strong, weak, seed = args
+    return (game, strong, weak), play_one(game, strong, weak, seed)
+
+
+def run(
+    games: int = GAMES, workers: int | None = None, game_names: tuple[str, ...] = GAME_NAMES
+) -> tuple[list[Result], list[str]]:
+    """Every matchup of every game; rows (informational, the goal in the detail) and notes."""
+    tasks = [
+        (game, strong, weak, seed)
+        for game in game_names
+        for strong, weak in MATCHUPS
+        for seed in range(1, games + 1)
+    ]
+    results: dict[tuple[str, str, str], list[HandOutcome]] = {}
+    workers = workers or min(2, os.cpu_count() or 1)
+    started = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for key, outcome in pool.map(_task, tasks, chunksize=8):
+            results.setdefault(key, []).append(outcome)
+    elapsed = time.perf_counter() - started
+    rows: list[Result] = []
+    notes: list[str] = [f"{len(tasks)} hands on {workers} processes in {elapsed:.0f} s"]
+    for (game, strong, weak), outs in results.items():
+        share = 100 * sum(o.strong_lowest for o in outs) / len(outs)
+        goal = 60.0 if (strong, weak) == ("hard", "greedy") else None
+        draws = sum(o.hard_draws for o in outs)
+        with_lay = sum(o.hard_draws_with_lay for o in outs)
+        detail = f"{len(outs)} hands, par 25 %" + (f", goal ≥ {goal:.0f} %" if goal else "")
+        if strong == "hard":
+            detail += f"; hard drew {draws}×, {with_lay}× when a lay existed"
+        rows.append(
+            Result(
+                name=f"{game.capitalize()} strength: {strong} vs 3 × {weak}",
+                value=share,
+                unit="%",
+                detail=detail,
+            )
+        )
+        strong_pen = statistics.mean(o.penalties[o.strong_seat] for o in outs)
+        weak_pen = statistics.mean(
+            p for o in outs for i, p in enumerate(o.penalties) if i != o.strong_seat
+        )
+        notes.append(
+            f"{game} {strong} vs 3 × {weak}: strictly lowest penalty in {share:.1f} % of "
+            f"{len(outs)} hands; mean penalty {strong_pen:.1f} (strong) vs {weak_pen:.1f} "
+            f"(each other); {100 * sum(o.finished for o in outs) / len(outs):.0f} % of hands "
+            f"finished; {statistics.mean(o.seconds for o in outs):.2f} s a hand"
+            + (
+                f"; hard draws {draws}, of which with a lay that sheds value {with_lay}"
+                if strong == "hard"
+                else ""
+            )
+        )
+    return rows, notes
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=GAMES, help="hands per matchup and game")
+    parser.add_argument("--workers", type=int, default=None, help="processes (default 2)")
+    parser.add_argument("--game", choices=GAME_NAMES, action="append", help="only this game")
+    args = parser.parse_args()
+    names = tuple(args.game) if args.game else GAME_NAMES
+    rows, notes = run(args.games, args.workers, names)
+    for r in rows:
+        print(f"{r.name}: {r.value:.1f} % ({r.detail})")
+    for n in notes:
+        print("-", n)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,38 @@
+// Type-level checks: the generated types are precise enough to catch a client's mistakes
+// (each @ts-expect-error must be an error, or tsc fails on the unused directive).
+import { Harftet, type ClientMessage, type MoveBody, type ServerMessage, type TableView } from "./harftet";
+
+export async function game(api: Harftet): Promise<TableView> {
+  await api.createPlayer({ name: "Ayşe" });
+  const table = await api.createTable({ game: "kastet", seats: 2, hands: 1 });
+  const status: "waiting" | "playing" | "paused" | "finished" = table.status;
+  const draw: MoveBody = { version: table.version, moveId: "m1", type: "draw" };
+  void status;
+  return api.move(table.tableId, draw);
+}
+
+// @ts-expect-error: no such game
+export const chess = (api: Harftet) => api.createTable({ game: "chess" });
+// @ts-expect-error: a move needs its version
+export const unversioned: MoveBody = { moveId: "m1", type: "draw" };
+// @ts-expect-error: the version is a number
+export const textVersion: MoveBody = { version: "3", moveId: "m1", type: "pass" };
+// @ts-expect-error: a player's name is the only field of the body
+export const extra = (api: Harftet) => api.createPlayer({ name: "Ali", rating: 2000 });
+// @ts-expect-error: no such action
+export const shout: ClientMessage = { action: "shout" };
+
+export function seats(view: TableView): (string | null)[] {
+  return view.seats.map((seat) => (seat === null ? null : (seat.name ?? null)));
+}
+
+export function describe(message: ServerMessage): string {
+  switch (message.type) {
+    case "table":
+      return `table ${message.view.tableId} at version ${message.view.version}`;
+    case "pong":
+      return "pong";
+    case "error":
+      return `${message.error.code}: ${message.error.message}`;
+  }
+}

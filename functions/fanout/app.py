@@ -1,0 +1,27 @@
+"""The tables table's stream: publish every stored version (pushes, log, next timer)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools import Logger, Metrics
+from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from harftet.observability import traced
+from harftet.publish import changes_from_stream
+from harftet.wiring import default_publisher
+
+logger = Logger()
+metrics = Metrics()
+publisher = default_publisher()
+
+
+@logger.inject_lambda_context
+@traced
+@metrics.log_metrics
+def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    published = publisher.publish(changes_from_stream(event))
+    metrics.add_metric(name="Pushes", unit=MetricUnit.Count, value=published.pushed)
+    # ReportBatchItemFailures: Lambda retries from the oldest record of a failed table.
+    return {"batchItemFailures": [{"itemIdentifier": seq} for seq in published.failed]}

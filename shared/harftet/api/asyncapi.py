@@ -1,0 +1,218 @@
+"""The AsyncAPI 3.0 document of the WebSocket protocol, with the OpenAPI document's schemas.
+
+Run ``python -m harftet.api.asyncapi > docs/asyncapi.yaml``; a test keeps the committed copy
+current, has the AsyncAPI parser (npm ``@asyncapi/parser``) validate it, and checks the
+messages the local stack sends against it.
+
+The schemas (the table view, the errors, the move bodies) are those of ``docs/openapi.json``,
+copied under the same ``#/components/schemas/`` names, so one definition serves both APIs.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from harftet.api.openapi import document as openapi_document
+
+MOVES = ("DrawMove", "PassMove", "LayMove")
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _move_payload(schemas: dict[str, Any]) -> dict[str, Any]:
+    """{"action": "move", "tableId", ...one of the REST move bodies}, as the handler reads it."""
+    variants = []
+    for name in MOVES:
+        body = schemas[name]
+        variants.append(
+            {
+                "type": "object",
+                "title": f"move ({body['properties']['type']['const']})",
+                "additionalProperties": False,
+                "required": ["action", "tableId", *body.get("required", [])],
+                "properties": {
+                    "action": {"type": "string", "const": "move"},
+                    "tableId": {"type": "string", "minLength": 1, "maxLength": 64},
+                    **body["properties"],
+                },
+            }
+        )
+    return {"oneOf": variants}
+
+
+def _message(name: str, summary: str, payload: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "name": name,
+        "title": name,
+        "summary": summary,
+        "contentType": "application/json",
+        "payload": payload,
+    }
+
+
+def document() -> dict[str, Any]:
+    """The whole AsyncAPI 3.0 document."""
+    schemas = openapi_document()["components"]["schemas"]
+    messages = {
+        "ping": _message(
+            "ping",
+            "Are you there? The server answers pong on the same connection.",
+            {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["action"],
+                "properties": {"action": {"type": "string", "const": "ping"}},
+            },
+        ),
+        "move": _message(
+            "move",
+            "A move, exactly as POST /tables/{tableId}/moves takes it. Success is the table "
+            "message every connection of the table gets; a rejection is an error message.",
+            _move_payload(schemas),
+        ),
+        "table": _message(
+            "table",
+            "The table changed: this connection's player's view (after every stored change, "
+            "one per computer-player move).",
+            {
+                "type": "object",
+                "required": ["type", "view"],
+                "properties": {
+                    "type": {"type": "string", "const": "table"},
+                    "view": _ref("TableView"),
+                },
+            },
+        ),
+        "pong": _message(
+            "pong",
+            "The answer to ping.",
+            {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["type"],
+                "properties": {"type": {"type": "string", "const": "pong"}},
+            },
+        ),
+        "error": _message(
+            "error",
+            "A client message was refused: the REST API's error body (stale_version also "
+            "carries the current view).",
+            {
+                "type": "object",
+                "required": ["type", "error"],
+                "properties": {
+                    "type": {"type": "string", "const": "error"},
+                    "error": _ref("ErrorDetail"),
+                    "view": {"anyOf": [_ref("TableView"), {"type": "null"}]},
+                },
+            },
+        ),
+    }
+    channel_messages = {name: {"$ref": f"#/components/messages/{name}"} for name in messages}
+    table_channel = "#/channels/table"
+
+    def refs(*names: str) -> list[dict[str, str]]:
+        return [{"$ref": f"{table_channel}/messages/{name}"} for name in names]
+
+    return {
+        "asyncapi": "3.0.0",
+        "info": {
+            "title": "Harftet WebSocket API",
+            "version": "1.0.0",
+            "description": "Live tables of Kastet and Harftet. A connection watches one table: "
+            "after every change to it the server pushes each connection its own player's view. "
+            "Clients send ping and move. The REST API (docs/openapi.json) does everything else; "
+            "the schemas are shared with it.",
+        },
+        "defaultContentType": "application/json",
+        "servers": {
+            "local": {
+                "host": "127.0.0.1:3000",
+                "pathname": "/ws",
+                "protocol": "ws",
+                "description": "make run (PORT, default 3000)",
+            },
+            "aws": {
+                "host": "{apiId}.execute-api.{region}.amazonaws.com",
+                "pathname": "/{stage}",
+                "protocol": "wss",
+                "description": "the WebSocketUrl output of the deployed stack",
+                "variables": {
+                    "apiId": {"description": "the WebSocket API's id"},
+                    "region": {"default": "us-east-1"},
+                    "stage": {"default": "prod"},
+                },
+            },
+        },
+        "channels": {
+            "table": {
+                "address": None,
+                "title": "One table",
+                "description": "Connect with ?token=T&tableId=ID. A bad token or an unknown "
+                "table is refused at connect; so is a connection beyond a player's 4 to one "
+                "table or a table's 200.",
+                "messages": channel_messages,
+                "bindings": {
+                    "ws": {
+                        "method": "GET",
+                        "query": {
+                            "type": "object",
+                            "required": ["token", "tableId"],
+                            "properties": {
+                                "token": {
+                                    "type": "string",
+                                    "description": "the token of POST /players",
+                                },
+                                "tableId": {"type": "string", "minLength": 1, "maxLength": 64},
+                            },
+                        },
+                        "bindingVersion": "0.1.0",
+                    }
+                },
+            }
+        },
+        "operations": {
+            "ping": {
+                "action": "receive",
+                "channel": {"$ref": table_channel},
+                "summary": "A client asks whether the connection is alive.",
+                "messages": refs("ping"),
+                "reply": {"channel": {"$ref": table_channel}, "messages": refs("pong")},
+            },
+            "move": {
+                "action": "receive",
+                "channel": {"$ref": table_channel},
+                "summary": "A client makes a move (like the REST call).",
+                "messages": refs("move"),
+                "reply": {"channel": {"$ref": table_channel}, "messages": refs("error")},
+            },
+            "table": {
+                "action": "send",
+                "channel": {"$ref": table_channel},
+                "summary": "The server pushes the table after every change.",
+                "messages": refs("table"),
+            },
+            "error": {
+                "action": "send",
+                "channel": {"$ref": table_channel},
+                "summary": "The server refuses a client message (any action but ping and move "
+                "included).",
+                "messages": refs("error"),
+            },
+        },
+        "components": {"messages": messages, "schemas": schemas},
+    }
+
+
+def dump(doc: dict[str, Any]) -> str:
+    """The document as YAML (keys in the order written, long lines kept whole)."""
+    import yaml
+
+    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=1_000_000)
+
+
+if __name__ == "__main__":
+    sys.stdout.write(dump(document()))

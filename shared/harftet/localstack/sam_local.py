@@ -1,0 +1,119 @@
+"""`sam local invoke` and `sam local start-api` against the tables of a running `make run`.
+
+SAM CLI runs each function in a Docker container with the environment variables template.yaml
+declares for it, and only those; `--env-vars FILE` gives them values. `events/env.local.json`
+is that file, generated here from the local stack's own settings:
+
+    python -m harftet.localstack.sam_local > events/env.local.json
+
+(tests/test_contracts_sam_local.py keeps the committed copy current). From inside a container
+the stack is at ``host.docker.internal``: its REST and Management API on PORT (3000), its
+DynamoDB, which also serves SSM, on PORT + 1. The stack stores its token signing secret in that
+SSM under the template's TokenSecretParameterName, so a function run by SAM reads the secret
+the way it does in AWS and accepts the tokens `make run` hands out.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+DOCKER_HOST = "host.docker.internal"
+DEFAULT_PORT = 3000
+LOCAL_HOST = "127.0.0.1"
+REGION = "us-east-1"  # the stack's tables live in this region of moto: `sam local --region`
+SECRET_PARAMETER = "TokenSecretParameterName"
+_SWEEP_ONCE = "0"  # `sam local invoke SweeperFunction`: one sweep, as in the stack's loop
+
+
+def dynamodb_port(port: int) -> int:
+    """The port of the stack's DynamoDB for an API on ``port``: the next one (0: any free one)."""
+    return port + 1 if port else 0
+
+
+def _functions(template: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Logical id → the environment variables template.yaml gives that function."""
+    globals_ = template.get("Globals", {}).get("Function", {})
+    common = globals_.get("Environment", {}).get("Variables", {})
+    functions: dict[str, dict[str, Any]] = {}
+    for logical_id, resource in template["Resources"].items():
+        if resource.get("Type") != "AWS::Serverless::Function":
+            continue
+        own = resource.get("Properties", {}).get("Environment", {}).get("Variables", {})
+        functions[logical_id] = {**common, **own}
+    return functions
+
+
+def secret_parameter_name(template: Mapping[str, Any]) -> str:
+    """The SSM parameter the functions read the signing secret from (the template's default)."""
+    return str(template["Parameters"][SECRET_PARAMETER]["Default"])
+
+
+def _in_container(value: str) -> str:
+    """A URL of the stack as a container reaches it."""
+    return value.replace(f"//{LOCAL_HOST}:", f"//{DOCKER_HOST}:")
+
+
+def env_vars(
+    template_path: str | os.PathLike[str] | None = None, port: int = DEFAULT_PORT
+) -> dict[str, dict[str, str]]:
+    """The `--env-vars` file for a stack on ``port``: every function's every variable."""
+    from harftet.localstack.dynamo import DEFAULT_TABLE_NAMES
+    from harftet.localstack.stack import handler_env
+    from harftet.store.schema import load_template
+
+    template = load_template(template_path)
+    dynamodb = f"http://{LOCAL_HOST}:{dynamodb_port(port)}"
+    with mock.patch.dict(os.environ, clear=True):  # the defaults, not this shell's settings
+        stack = handler_env(
+            port=port, dynamodb_endpoint=dynamodb, tables=DEFAULT_TABLE_NAMES, overrides={}
+        )
+    known = {
+        "AWS_ENDPOINT_URL_SQS": dynamodb,  # moto serves DynamoDB, SSM and SQS on one port
+        **stack,
+        "AWS_ENDPOINT_URL_SSM": dynamodb,
+        "TOKEN_SECRET_PARAM": secret_parameter_name(template),
+        "SWEEP_WINDOW_SECONDS": _SWEEP_ONCE,
+    }
+    result: dict[str, dict[str, str]] = {}
+    for logical_id, variables in _functions(template).items():
+        unknown = sorted(set(variables) - set(known))
+        if unknown:
+            raise KeyError(
+                f"{logical_id} declares {unknown}: give them local values in handler_env "
+                "(localstack/stack.py) or in localstack/sam_local.py"
+            )
+        result[logical_id] = {name: _in_container(known[name]) for name in sorted(variables)}
+    return result
+
+
+def share_token_secret(endpoint: str, secret: str, template_path: Path | None = None) -> str:
+    """Store ``secret`` in the stack's SSM (moto at ``endpoint``); returns the parameter name."""
+    import boto3
+
+    from harftet.store.schema import load_template
+
+    name = secret_parameter_name(load_template(template_path))
+    ssm = boto3.client(
+        "ssm",
+        endpoint_url=endpoint,
+        region_name=REGION,
+        aws_access_key_id="local",
+        aws_secret_access_key="local",
+    )
+    ssm.put_parameter(Name=name, Value=secret, Type="SecureString", Overwrite=True)
+    return name
+
+
+def main() -> None:
+    """Print the env-vars file for the default port (or $PORT)."""
+    port = int(os.environ.get("PORT", DEFAULT_PORT))
+    print(json.dumps(env_vars(port=port), indent=2, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()

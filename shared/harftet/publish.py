@@ -1,0 +1,194 @@
+"""After the commit, in one place: every stored table version is published from the tables
+table's stream — pushed to each open connection as its own player's view, its log events
+appended, its next timer scheduled — whoever wrote it, even if that writer died right after.
+
+Records of one table that arrive in one batch are pushed once, at the newest version, so a
+connection never gets an older version after a newer one (Lambda hands a shard's batches to
+one invocation at a time, in order); the log gets the events of every version.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from harftet import timing
+from harftet.push import Sender, fan_out
+from harftet.service import Service, WriteStatus
+from harftet.store.tables import StoredTable, from_stream_image
+from harftet.timers import Timer
+
+logger = logging.getLogger(__name__)
+# A connection registered this recently may not be open yet (API Gateway refuses posts until
+# $connect has returned): a GoneException then does not mean it is gone.
+YOUNG_SECONDS = 5.0
+TABLE_WORKERS = 8
+# A timer that arrives this early (SQS delays are whole seconds) is waited for, not re-queued.
+EARLY_SECONDS = 1.5
+
+
+class LogAppender(Protocol):
+    """``harftet.store.log.LogStore``: appends a table's events, idempotent on seq."""
+
+    def append(self, table_id: str, events: list[dict[str, Any]]) -> None: ...
+
+
+class TimerScheduler(Protocol):
+    """``harftet.timers.TimerQueue``."""
+
+    def schedule(self, timer: Timer, now: float) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One stream record: its sequence number and the table version it stored."""
+
+    sequence: str
+    stored: StoredTable
+
+
+@dataclass(slots=True)
+class Published:
+    """What one batch did: tables published, posts sent, connections found gone, and the
+    sequence numbers of records to retry (their table could not be published)."""
+
+    tables: int = 0
+    pushed: int = 0
+    gone: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+
+
+def changes_from_stream(event: dict[str, Any]) -> list[Change]:
+    """The stored versions in a DynamoDB stream event (INSERT and MODIFY; REMOVEs by TTL and
+    records without a new image carry nothing to publish)."""
+    changes = []
+    for record in event.get("Records") or []:
+        data = record.get("dynamodb") or {}
+        image = data.get("NewImage")
+        if record.get("eventName") in ("INSERT", "MODIFY") and image and "state" in image:
+            changes.append(Change(str(data.get("SequenceNumber", "")), from_stream_image(image)))
+    return changes
+
+
+def by_table(changes: Iterable[Change]) -> dict[str, list[Change]]:
+    """Table id → its changes in the batch, oldest version first (each version once)."""
+    found: dict[str, dict[int, Change]] = {}
+    for change in changes:
+        versions = found.setdefault(change.stored.table.table_id, {})
+        versions.setdefault(change.stored.version, change)
+    return {table_id: [v[n] for n in sorted(v)] for table_id, v in found.items()}
+
+
+class Publisher:
+    """Publishes stored versions (the stream consumer) and fires timers (the timer function)."""
+
+    def __init__(
+        self,
+        service: Service,
+        *,
+        log: LogAppender | None = None,
+        timers: TimerScheduler | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.service = service
+        self.log = log
+        self.timers = timers
+        self.sleep = sleep
+
+    # -- the stream --------------------------------------------------------------------
+    def publish(self, changes: Iterable[Change]) -> Published:
+        """Publish each table's batch: every version's events to the log, the newest version
+        to the connections and the timers. A table that fails is reported in ``failed`` (its
+        records are retried), the others are published all the same."""
+        tables = by_table(changes)
+        result = Published()
+        if not tables:
+            return result
+
+        def one(versions: list[Change]) -> tuple[int, list[str]] | str:
+            try:
+                return self._publish_one(versions)
+            except Exception:
+                table_id = versions[0].stored.table.table_id
+                logger.exception("publishing a table failed", extra={"tableId": table_id})
+                return min(versions, key=lambda c: int(c.sequence or 0)).sequence
+
+        items = list(tables.values())
+        if len(items) == 1:
+            outcomes = [one(items[0])]
+        else:
+            with ThreadPoolExecutor(min(TABLE_WORKERS, len(items))) as pool:
+                outcomes = list(pool.map(one, items))
+        for outcome in outcomes:
+            if isinstance(outcome, str):
+                result.failed.append(outcome)
+            else:
+                result.tables += 1
+                result.pushed += outcome[0]
+                result.gone += outcome[1]
+        return result
+
+    def _publish_one(self, versions: list[Change]) -> tuple[int, list[str]]:
+        """Push the newest, schedule its next timer, append every version's events;
+        (posts, gone ids)."""
+        stored = versions[-1].stored
+        table = stored.table
+        pushed, gone = self._push(stored)
+        due = timing.next_due(table)
+        if due is not None and self.timers is not None:
+            self.timers.schedule(Timer(table.table_id, stored.version, due), self.service.clock())
+        events = [event for change in versions for event in change.stored.table.recent]
+        if events and self.log is not None:
+            self.log.append(table.table_id, events)
+        return pushed, gone
+
+    def _push(self, stored: StoredTable) -> tuple[int, list[str]]:
+        """Send every connection of the table its own player's view; drop the gone ones
+        (their players' presence is lost through the write path, whose record pushes)."""
+        send: Sender | None = self.service.send  # the process's one WebSocket sender
+        if send is None:
+            return 0, []
+        table_id = stored.table.table_id
+        connections = self.service.connections.for_table(table_id)
+        views: dict[str, dict[str, Any]] = {}
+        messages = []
+        registered: dict[str, float] = {}
+        for connection in connections:
+            player_id = str(connection["playerId"])
+            if player_id not in views:
+                view = self.service.view_of(stored, player_id)
+                views[player_id] = {"type": "table", "view": view}
+            connection_id = str(connection["connectionId"])
+            registered[connection_id] = float(connection.get("connectedAt", 0))
+            messages.append((connection_id, views[player_id]))
+        gone = fan_out(send, messages)
+        now = self.service.clock()
+        dropped = [c for c in gone if now - registered[c] >= YOUNG_SECONDS]
+        for connection_id in dropped:
+            self.service.disconnect(connection_id)
+        return len(messages) - len(gone), dropped
+
+    # -- timers ------------------------------------------------------------------------
+    def fire(self, timer: Timer) -> WriteStatus:
+        """Apply the timed event ``timer`` announces, if the table is still at its version;
+        a timer that came too early (or beyond SQS's longest delay) is scheduled again."""
+        wait = timer.due - self.service.clock()
+        if wait > EARLY_SECONDS:
+            self._again(timer)
+            return "unchanged"
+        if wait > 0:
+            self.sleep(wait)
+        written = self.service.advance(timer.table_id, timer.version)
+        if written.status == "unchanged" and written.stored.version == timer.version:
+            due = timing.next_due(written.stored.table)
+            if due is not None:
+                self._again(Timer(timer.table_id, timer.version, due))
+        return written.status
+
+    def _again(self, timer: Timer) -> None:
+        if self.timers is not None:
+            self.timers.schedule(timer, self.service.clock())

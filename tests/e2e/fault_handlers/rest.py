@@ -1,0 +1,37 @@
+"""The real REST handler, killed right after it stores a move (fault injection).
+
+A move whose moveId starts with "die-" is written to DynamoDB and then the execution
+environment exits before anything else happens — no answer, no push from this function.
+Every other request is served by functions/rest/app.py unchanged.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+_APP = Path(__file__).resolve().parents[3] / "functions" / "rest" / "app.py"
+_spec = importlib.util.spec_from_file_location("harftet_real_rest_app", _APP)
+assert _spec is not None and _spec.loader is not None
+_real = importlib.util.module_from_spec(_spec)
+sys.modules[_spec.name] = _real
+_spec.loader.exec_module(_real)
+
+_save = _real.service.tables.save
+
+
+def _save_then_die(*args: Any, **kwargs: Any) -> Any:
+    stored = _save(*args, **kwargs)
+    if str(kwargs.get("move_id") or "").split(":", 1)[-1].startswith("die-"):
+        os._exit(1)  # killed between the write and anything after it
+    return stored
+
+
+_real.service.tables.save = _save_then_die
+
+
+def handler(event: dict[str, Any], context: Any) -> Any:
+    return _real.handler(event, context)

@@ -1,0 +1,243 @@
+"""The computer players by level, and hints: legal moves only, what each level may do, the
+joker strategy, and whole seeded games of each level played to the end."""
+
+from __future__ import annotations
+
+import random
+import sys
+import types
+from typing import Any
+
+import pytest
+from engine_helpers import WORDS, arrange, kastet_id, letter_ids, make_table, meld, places
+from harftet_positions import random_position
+
+from harftet.engine import bot
+from harftet.engine.bots import harftet as harftet_bots
+from harftet.engine.hand import apply_move, hand_penalty
+from harftet.engine.moves import Draw, Lay, Pass
+from harftet.engine.rules import HarftetRules, rules_for
+from harftet.engine.search import BOT_LEVELS, Proposal, hint
+from harftet.engine.search.harftet import best_lay
+from harftet.engine.state import Table
+from harftet.engine.tiles import JOKER_IDS
+from harftet.words import default_words
+
+RULES = HarftetRules(WORDS)
+
+
+@pytest.fixture
+def quick_hard(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hard player on a small budget: the same code, thousands of positions in time."""
+    monkeypatch.setattr(harftet_bots, "HARD_BUDGET_MS", 2.0)
+
+
+def test_the_older_call_still_plays_a_medium_player() -> None:
+    table = arrange(make_table("harftet", 2), {0: letter_ids("ARK")})
+    assert bot.choose_move(table, 0, WORDS) == bot.choose_move(table, 0, "medium", WORDS)
+    with pytest.raises(ValueError, match="unknown level"):
+        bot.choose_move(table, 0, "expert")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("level", BOT_LEVELS)
+def test_with_nothing_to_lay_a_player_draws_if_it_may_else_passes(level: str) -> None:
+    table = arrange(make_table("harftet", 2), {0: letter_ids("ĞJ")})
+    assert bot.choose_move(table, 0, level, WORDS) == Draw()  # type: ignore[arg-type]
+    table = arrange(make_table("harftet", 2), {0: letter_ids("ĞJ")}, pile=0)
+    assert bot.choose_move(table, 0, level, WORDS) == Pass()  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("level", BOT_LEVELS)
+def test_after_a_lay_a_player_lays_again_or_passes(level: str) -> None:
+    table = arrange(make_table("harftet", 2), {0: [*letter_ids("KALEM"), *letter_ids("ĞJ")]})
+    move = bot.choose_move(table, 0, level, WORDS)  # type: ignore[arg-type]
+    assert isinstance(move, Lay)
+    table = apply_move(table, 0, move, 0.0, rules=RULES).table
+    assert bot.choose_move(table, 0, level, WORDS) == Pass()  # type: ignore[arg-type]
+
+
+def test_easy_lays_only_from_its_hand_and_only_common_words(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    alim = letter_ids("ALİM")
+    hand = letter_ids("ZKALEM", set(alim))  # ZALİM (table + Z) or KALEM (own hand)
+    table = arrange(make_table("harftet", 2), {0: hand}, [meld(alim)])
+    move = bot.choose_move(table, 0, "easy", WORDS)
+    assert isinstance(move, Lay) and move.series[0] == tuple(table.series[0])
+    monkeypatch.setattr(harftet_bots, "common_words", lambda: lambda w: w != "KALEM")
+    rare = bot.choose_move(table, 0, "easy", WORDS)
+    assert all("".join(map(str, RULES.faces(m))) != "KALEM" for m in rare.series[1:])  # type: ignore[union-attr]
+
+
+def test_medium_extends_table_words_but_does_not_split_them() -> None:
+    alim = letter_ids("ALİM")
+    (z,) = letter_ids("Z", set(alim))
+    table = arrange(make_table("harftet", 2), {0: [z]}, [meld(alim)])
+    move = bot.choose_move(table, 0, "medium", WORDS)
+    assert isinstance(move, Lay) and ["".join(map(str, RULES.faces(m))) for m in move.series] == [
+        "ZALİM"
+    ]
+    sarki = letter_ids("ŞARKI")
+    (k,) = letter_ids("K", set(sarki))
+    table = arrange(make_table("harftet", 2), {0: [k]}, [meld(sarki)])
+    assert bot.choose_move(table, 0, "medium", WORDS) == Draw()
+    assert isinstance(bot.choose_move(table, 0, "hard", WORDS), Lay)  # ŞIK + ARK
+
+
+def test_hard_keeps_a_joker_that_gains_nothing_then_finishes_with_it() -> None:
+    hand = [*letter_ids("ARK"), JOKER_IDS[0]]  # ARK now; the joker would only make ARKA
+    table = arrange(make_table("harftet", 4), {0: hand})
+    move = bot.choose_move(table, 0, "hard", WORDS)
+    assert isinstance(move, Lay)
+    table = apply_move(table, 0, move, 0.0, rules=RULES).table
+    assert table.seats[0].hand == [JOKER_IDS[0]]
+    move = bot.choose_move(table, 0, "hard", WORDS)  # a joker alone: lay it and finish
+    assert isinstance(move, Lay)
+    table = apply_move(table, 0, move, 0.0, rules=RULES).table
+    assert table.seats[0].hand == []
+    assert bot.choose_move(table, 0, "hard", WORDS) == Pass()
+
+
+def test_hard_lays_the_joker_when_the_hand_may_end_soon() -> None:
+    hand = [*letter_ids("ARK"), JOKER_IDS[0]]
+    table = arrange(make_table("harftet", 4), {0: hand}, pile=3)
+    move = bot.choose_move(table, 0, "hard", WORDS)
+    assert isinstance(move, Lay)
+    assert apply_move(table, 0, move, 0.0, rules=RULES).table.seats[0].hand == []
+
+
+def test_hard_prefers_the_more_valuable_word() -> None:
+    hand = letter_ids("ZALİMTEK")  # ZALİM (9) beats TEK/KALE-like words of ones
+    table = arrange(make_table("harftet", 2), {0: hand})
+    move = bot.choose_move(table, 0, "hard", WORDS)
+    assert isinstance(move, Lay)
+    words = ["".join(map(str, RULES.faces(m))) for m in move.series]
+    assert "ZALİM" in words
+
+
+# --- hints -------------------------------------------------------------------------------
+
+
+def test_a_hint_is_the_searchs_best_lay_and_depends_only_on_what_the_seat_sees() -> None:
+    rng = random.Random(4)
+    words = default_words()
+    for _ in range(10):
+        table = random_position(rng, words, melds=rng.randrange(0, 27), hand=rng.randrange(5, 23))
+        found = hint(table, 0)
+        assert found == best_lay(table, 0)
+        other = table.clone()  # the other hands and the pile shuffled among themselves
+        hidden = [t for s in other.seats[1:] for t in s.hand] + other.pile
+        rng.shuffle(hidden)
+        for s in other.seats[1:]:
+            s.hand, hidden = hidden[: len(s.hand)], hidden[len(s.hand) :]
+        other.pile = hidden
+        assert hint(other, 0) == found
+        if found is not None:
+            apply_move(table, 0, found.lay, 0.0)
+
+
+def test_a_kastet_hint_asks_the_kastet_search_with_the_hidden_tiles_left_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[Table] = []
+    fake = types.ModuleType("harftet.engine.search.kastet")
+
+    def fake_best_lay(table: Table, seat: int) -> Proposal | None:
+        seen.append(table)
+        return None
+
+    fake.best_lay = fake_best_lay  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "harftet.engine.search.kastet", fake)
+    import harftet.engine.search as search_package
+
+    monkeypatch.setattr(search_package, "kastet", fake, raising=False)
+    table = make_table("kastet", 4)
+    assert hint(table, 2) is None
+    (visible,) = seen
+    assert visible.seats[2].hand == table.seats[2].hand and visible.series == table.series
+    assert visible.pile == [] and all(s.hand == [] for i, s in enumerate(visible.seats) if i != 2)
+    assert table.pile and all(s.hand for s in table.seats)  # the table itself is untouched
+
+
+# --- legality over thousands of random states ----------------------------------------------
+
+
+@pytest.mark.usefixtures("quick_hard")
+def test_every_level_and_the_hint_propose_only_moves_the_engine_accepts() -> None:
+    rules = rules_for("harftet")
+    rng = random.Random(77)
+    words = default_words()
+    lays = dict.fromkeys(BOT_LEVELS, 0)
+    for i in range(800):  # × 3 levels: 2,400 decisions
+        table = random_position(
+            rng,
+            words,
+            hand=22 if i % 2 else rng.randrange(1, 23),
+            melds=26 if i % 3 == 0 else rng.randrange(0, 27),
+            players=rng.randrange(2, 5),
+        )
+        table.laid = rng.random() < 0.2
+        for level in BOT_LEVELS:
+            move = bot.choose_move(table, 0, level)
+            after = apply_move(table, 0, move, 0.0, rules=rules).table
+            assert sorted(places(after)) == list(range(106))
+            lays[level] += isinstance(move, Lay)
+        if i % 6 == 0:
+            found = hint(table, 0)
+            if found is not None:
+                after = apply_move(table, 0, found.lay, 0.0, rules=rules).table
+                assert (
+                    hand_penalty(table.seats[0].hand, rules)
+                    - hand_penalty(after.seats[0].hand, rules)
+                    == found.shed
+                )
+    assert min(lays.values()) > 400, lays
+    assert lays["hard"] >= lays["medium"] >= lays["easy"]
+
+
+# --- whole games ----------------------------------------------------------------------------
+
+
+def play_to_the_end(table: Table, levels: list[str], words: Any = None) -> Table:
+    rules = rules_for(table.game) if words is None else HarftetRules(words)
+    moves = 0
+    while table.status == "playing":
+        seat = table.turn_seat
+        assert seat is not None
+        move = bot.choose_move(table, seat, levels[seat], words)  # type: ignore[arg-type]
+        before = [hand_penalty(s.hand, rules) for s in table.seats]
+        hands = len(table.hand_results)
+        table = apply_move(table, seat, move, float(moves), rules=rules).table
+        if len(table.hand_results) > hands:
+            result = table.hand_results[-1]
+            for i, p in enumerate(result.penalties):
+                assert p == (-50 if i == result.finisher else before[i])
+        moves += 1
+        assert moves < 3000, "the game does not end"
+        assert sorted(places(table)) == list(range(106))
+    return table
+
+
+@pytest.mark.usefixtures("quick_hard")
+@pytest.mark.parametrize(
+    "levels",
+    [["easy"] * 4, ["medium"] * 4, ["hard"] * 4, ["hard", "medium", "easy", "medium"]],
+)
+@pytest.mark.parametrize("game", ["harftet", "kastet"])
+def test_seeded_four_player_games_of_each_level_are_played_to_the_end(
+    game: str, levels: list[str]
+) -> None:
+    for seed in (1, 2):
+        table = play_to_the_end(make_table(game, 4, hands=2, seed=seed), levels)
+        assert table.status == "finished" and len(table.hand_results) == 2
+        totals = [s.penalty for s in table.seats]
+        assert totals == [sum(r.penalties[i] for r in table.hand_results) for i in range(4)]
+
+
+def test_a_kastet_player_of_any_level_plays_legal_moves() -> None:
+    run = [kastet_id("red", n) for n in (4, 5, 6)]
+    table = arrange(make_table("kastet", 2), {0: [*run, kastet_id("blue", 9)]})
+    for level in BOT_LEVELS:
+        move = bot.choose_move(table, 0, level)  # type: ignore[arg-type]
+        assert isinstance(move, Lay)
+        apply_move(table, 0, move, 0.0)
