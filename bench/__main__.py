@@ -25,6 +25,7 @@ from bench import (
     bench_cold_start,
     bench_move_path,
     bench_search_harftet,
+    bench_search_kastet,
     bench_strength,
 )
 from harftet.engine.codec import encode
@@ -176,7 +177,7 @@ def main() -> None:
             ("Strength of the computer players (bench/bench_strength.py)", strength_notes)
         )
     results = [*moves, *cold, codec_row, *search_rows, *strength_rows]
-    results += step("kastet", __import__("bench.bench_search_kastet").bench_search_kastet.run)
+    results += step("Kastet search", bench_search_kastet.run)
     seconds = time.perf_counter() - t0
     text = render(
         results,
