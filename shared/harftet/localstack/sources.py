@@ -23,7 +23,25 @@ from harftet.localstack.runtime import HandlerError
 
 log = logging.getLogger("harftet.localstack")
 Invoke = Callable[[dict[str, Any]], Awaitable[Any]]
-POLL_SECONDS = 0.05  # Lambda polls a stream shard about four times a second; we poll faster
+# Lambda polls a stream shard about four times a second. We poll every 50 ms while records
+# flow and back off to that 250 ms while idle: an idle stack (and a test suite running several
+# stacks on two cores) then costs a few requests a second, not forty.
+POLL_SECONDS = 0.05
+IDLE_POLL_SECONDS = 0.25
+
+
+class _Backoff:
+    """The pause before the next poll: short while busy, doubling up to the idle pause."""
+
+    def __init__(self) -> None:
+        self.seconds = POLL_SECONDS
+
+    def busy(self) -> None:
+        self.seconds = POLL_SECONDS
+
+    async def idle(self) -> None:
+        await asyncio.sleep(self.seconds)
+        self.seconds = min(IDLE_POLL_SECONDS, self.seconds * 2)
 
 
 @dataclass
@@ -80,6 +98,7 @@ class StreamSource:
 
     async def run(self, invoke: Invoke) -> None:
         """Poll forever, handing each shard's records on in batches, in order."""
+        backoff = _Backoff()
         while True:
             try:
                 shards = await asyncio.to_thread(self.poll)
@@ -90,8 +109,10 @@ class StreamSource:
                 size = self.mapping.batch_size
                 for start in range(0, len(records), size):
                     await self._deliver(invoke, records[start : start + size])
-            if not shards:
-                await asyncio.sleep(POLL_SECONDS)
+            if shards:
+                backoff.busy()
+            else:
+                await backoff.idle()
 
     async def _deliver(self, invoke: Invoke, batch: list[dict[str, Any]]) -> None:
         for attempt in range(self.mapping.retries + 1):
@@ -147,6 +168,7 @@ class QueueSource:
     async def run(self, invoke: Invoke) -> None:
         """Poll forever; each batch is its own invocation (concurrently, as Lambda scales)."""
         running: set[asyncio.Task[None]] = set()
+        backoff = _Backoff()
         while True:
             try:
                 messages = await asyncio.to_thread(self.receive)
@@ -157,8 +179,9 @@ class QueueSource:
                 task = asyncio.create_task(self._deliver(invoke, messages))
                 running.add(task)
                 task.add_done_callback(running.discard)
+                backoff.busy()
             else:
-                await asyncio.sleep(POLL_SECONDS)
+                await backoff.idle()
 
     async def _deliver(self, invoke: Invoke, messages: list[dict[str, Any]]) -> None:
         try:
