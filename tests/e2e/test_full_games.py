@@ -151,4 +151,4 @@ def test_a_whole_game_played_over_http_is_scored_by_the_rules(
         assert profile["gamesAbandoned"] == 0
     elapsed = time.monotonic() - started
     print(f"{game} {seats}p {hands}h: {state.moves} moves {state.kinds} in {elapsed:.1f} s")
-    assert elapsed < 60
+    assert elapsed < 300  # a hang guard only: speed is measured in bench/, not timed in tests
