@@ -1013,10 +1013,7 @@ def events_of(api, player, table_id, after=0):
     return reply.body["events"]
 
 
-def test_the_log_lists_events_after_seq_oldest_first_to_anyone_who_may_view(
-    api, service, monkeypatch
-):
-    monkeypatch.setattr(api, "after", None)  # no stream consumer: only this test writes the log
+def test_the_log_lists_events_after_seq_oldest_first_to_anyone_who_may_view(api, service):
     game = api.game()
     spectator = api.player("Seyirci")
     every = events_of(api, spectator, game.table_id)
@@ -1028,8 +1025,7 @@ def test_the_log_lists_events_after_seq_oldest_first_to_anyone_who_may_view(
     assert events_of(api, game.players[1], game.table_id, 3) == []
 
 
-def test_the_log_never_says_what_was_drawn(api, service, monkeypatch):
-    monkeypatch.setattr(api, "after", None)  # no stream consumer: only this test writes the log
+def test_the_log_never_says_what_was_drawn(api, service):
     game = api.game()
     last = events_of(api, game.players[0], game.table_id)[-1]["seq"]
     drawn = {"seq": last + 1, "at": 1.0, "hand": 1, "seat": 0, "type": "draw"}
