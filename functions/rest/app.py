@@ -15,6 +15,7 @@ from harftet.api.errors import error_response, language, parse_json
 from harftet.api.events import body_text
 from harftet.api.models import MAX_BODY_BYTES, CreatePlayer, CreateTable, MoveRequest, SitDown
 from harftet.identity import Caller, bearer
+from harftet.limits import RateLimitedError, default_limits
 from harftet.observability import traced
 from harftet.service import BadRequestError
 from harftet.wiring import default_service
@@ -23,6 +24,7 @@ logger = Logger()
 metrics = Metrics()
 app = APIGatewayRestResolver()
 service = default_service()
+limits = default_limits()
 SEAT = re.compile(r"[0-9]{1,2}")
 COUNT = re.compile(r"[0-9]{1,9}")
 
@@ -36,6 +38,9 @@ def _error(error: Exception) -> Response:
     status, body = error_response(error, language(app.current_event.headers))
     if status >= 500:
         logger.exception("unexpected error")
+    if isinstance(error, RateLimitedError):
+        headers = {"Retry-After": str(error.retry_after)}
+        return Response(status, content_type="application/json", body=body, headers=headers)
     return _reply(status, body)
 
 
@@ -53,6 +58,15 @@ def _body() -> Any:
 
 def _caller() -> Caller:
     return service.tokens.verify(bearer(app.current_event.headers.get("authorization")))
+
+
+def _limit(kind: str, who: str) -> None:
+    """429 rate_limited when ``who`` is over its ``kind`` budget (harftet.limits)."""
+    limits.check(kind, who, service.clock())
+
+
+def _source_ip() -> str:
+    return app.current_event.request_context.identity.source_ip or "unknown"
 
 
 def _seat(raw: str) -> int:
@@ -74,6 +88,7 @@ def health() -> Response:
 
 @app.post("/players")
 def create_player() -> Response:
+    _limit("guest", _source_ip())
     request = CreatePlayer.model_validate(_body())
     return _reply(201, service.create_player(request.name))
 
@@ -87,6 +102,7 @@ def get_player(player_id: str) -> Response:
 @app.post("/tables")
 def create_table() -> Response:
     caller = _caller()
+    _limit("table", caller.player_id)
     r = CreateTable.model_validate(_body())
     view = service.create_table(
         caller,
@@ -146,6 +162,7 @@ def move(table_id: str) -> Response:
     caller = _caller()
     request = MoveRequest.model_validate({"body": _body()})
     body = request.body
+    _limit("dryRun" if body.dryRun else "move", caller.player_id)
     if body.dryRun:
         return _reply(200, service.dry_run(caller, table_id, body.version, request.move()))
     assert body.moveId is not None  # the model requires it for a real move
@@ -156,7 +173,9 @@ def move(table_id: str) -> Response:
 
 @app.get("/tables/<table_id>/hint")
 def hint(table_id: str) -> Response:
-    return _reply(200, service.hint(_caller(), table_id))
+    caller = _caller()
+    _limit("hint", caller.player_id)
+    return _reply(200, service.hint(caller, table_id))
 
 
 @app.get("/tables/<table_id>/log")
