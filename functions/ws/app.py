@@ -13,7 +13,7 @@ from harftet.api.models import MoveRequest, WsMove
 from harftet.identity import Caller, UnauthorizedError
 from harftet.limits import default_limits
 from harftet.observability import traced
-from harftet.service import BadRequestError, TooManyConnectionsError
+from harftet.service import TooManyConnectionsError
 from harftet.store.errors import NotFoundError
 from harftet.wiring import default_service
 
@@ -60,9 +60,9 @@ def _message(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
         caller = Caller(str(connection["playerId"]), "")
         target = WsMove.model_validate({k: message.get(k) for k in ("action", "tableId")})
         if target.tableId != connection.get("tableId"):
-            raise BadRequestError(
-                f"this connection is for table {connection.get('tableId')}, not "
-                f"{target.tableId[:40]}: open a connection to that table"
+            raise NotFoundError(  # a socket reaches its own table only
+                f"no table {target.tableId[:40]} on this connection (it is for table "
+                f"{connection.get('tableId')}): open a connection to that table"
             )
         if message.get("lang") in ("tr", "en"):  # so a socket can ask for its language
             lang = message["lang"]

@@ -120,7 +120,7 @@ def test_a_move_for_another_table_over_a_socket_is_answered_an_error(api, ws, ou
     with api.unchanged(mover, game.table_id):
         assert ws("move", body=json.dumps(move), connectionId="mine") == OK
     answer = outbox.to("mine")[-1]
-    assert answer["type"] == "error" and answer["error"]["code"] == "bad_request"
+    assert answer["type"] == "error" and answer["error"]["code"] == "not_found"
     assert game.table_id in answer["error"]["message"]
 
 
