@@ -18,6 +18,7 @@ from harftet.identity import Caller, bearer
 from harftet.limits import RateLimitedError, default_limits
 from harftet.observability import traced
 from harftet.service import BadRequestError
+from harftet.tickets import issue_ticket
 from harftet.wiring import default_service
 
 logger = Logger()
@@ -176,6 +177,12 @@ def hint(table_id: str) -> Response:
     caller = _caller()
     _limit("hint", caller.player_id)
     return _reply(200, service.hint(caller, table_id))
+
+
+@app.post("/tables/<table_id>/ticket")
+def ticket(table_id: str) -> Response:
+    """A 60 s WebSocket connect ticket for this table (harftet.tickets)."""
+    return _reply(201, issue_ticket(service.tokens, _caller(), table_id))
 
 
 @app.get("/tables/<table_id>/log")

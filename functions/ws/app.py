@@ -15,6 +15,7 @@ from harftet.limits import default_limits
 from harftet.observability import traced
 from harftet.service import TooManyConnectionsError
 from harftet.store.errors import NotFoundError
+from harftet.tickets import verify_ticket
 from harftet.wiring import default_service
 
 logger = Logger()
@@ -27,8 +28,12 @@ MAX_MESSAGE_BYTES = 16 * 1024  # a move is a few hundred bytes; larger is answer
 def _connect(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
     query = event.get("queryStringParameters") or {}
     try:
-        caller = service.tokens.verify(query.get("token"))
         table_id = query.get("tableId")
+        ticket = query.get("ticket")
+        if ticket and table_id:  # a 60 s ticket of POST /tables/{tableId}/ticket
+            caller = verify_ticket(service.tokens, ticket, table_id)
+        else:
+            caller = service.tokens.verify(query.get("token"))
         if not table_id:
             return {"statusCode": 400, "body": "tableId is required"}
         service.connect(caller, table_id, connection_id)
