@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
 from aws_lambda_powertools import Logger, Metrics
-from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, CORSConfig, Response
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
@@ -23,7 +24,23 @@ from harftet.wiring import default_service
 
 logger = Logger()
 metrics = Metrics()
-app = APIGatewayRestResolver()
+
+
+def _cors(origins: str) -> CORSConfig | None:
+    """CORS for browser clients on ALLOWED_ORIGINS (comma-separated); none when empty."""
+    allowed = [o.strip() for o in origins.split(",") if o.strip()]
+    if not allowed:
+        return None
+    return CORSConfig(
+        allow_origin=allowed[0],
+        extra_origins=allowed[1:],
+        allow_headers=["Authorization", "Content-Type", "Accept-Language"],
+        expose_headers=["Retry-After"],
+        max_age=600,
+    )
+
+
+app = APIGatewayRestResolver(cors=_cors(os.environ.get("ALLOWED_ORIGINS", "")))
 service = default_service()
 limits = default_limits()
 SEAT = re.compile(r"[0-9]{1,2}")

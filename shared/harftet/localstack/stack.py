@@ -89,6 +89,7 @@ def handler_env(
         "TEST_MODE": keep("TEST_MODE", "1"),
         "LIMITS": keep("LIMITS", "off"),  # per-player budgets: off unless asked (API.md)
         "LIMIT_BUDGETS": keep("LIMIT_BUDGETS", ""),
+        "ALLOWED_ORIGINS": keep("ALLOWED_ORIGINS", ""),  # CORS: none unless asked
         "POWERTOOLS_SERVICE_NAME": "harftet",
         "POWERTOOLS_METRICS_NAMESPACE": "Harftet",
         "POWERTOOLS_TRACE_DISABLED": "true",
