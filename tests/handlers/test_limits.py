@@ -135,3 +135,25 @@ def test_an_oversized_socket_message_is_answered_an_error(api, ws, outbox):
     answer = outbox.to("mine")[-1]
     assert answer["type"] == "error" and answer["error"]["code"] == "bad_request"
     assert "larger than" in answer["error"]["message"]
+
+
+def test_the_template_turns_limits_on_and_keeps_waf_and_cors_optional() -> None:
+    from harftet.store.schema import load_template
+
+    template = load_template()
+    params = template["Parameters"]
+    assert params["RateLimits"]["Default"] == "on"
+    assert params["GuestWafLimit"]["Default"] == 0 and params["AllowedOrigins"]["Default"] == ""
+    variables = template["Globals"]["Function"]["Environment"]["Variables"]
+    assert variables["LIMITS"] == {"Ref": "RateLimits"}
+    assert variables["ALLOWED_ORIGINS"] == {"Ref": "AllowedOrigins"}
+    resources = template["Resources"]
+    assert {resources[n].get("Condition") for n in ("GuestWebAcl", "GuestWebAclAssociation")} == {
+        "GuestWafOn"
+    }
+    rule = resources["GuestWebAcl"]["Properties"]["Rules"][0]["Statement"]["RateBasedStatement"]
+    assert rule["AggregateKeyType"] == "IP" and rule["Limit"] == {"Ref": "GuestWafLimit"}
+    # the counters need no new permission: UpdateItem on the connections table, already there
+    statement = resources["FunctionAccessPolicy"]["Properties"]["PolicyDocument"]["Statement"][0]
+    assert "dynamodb:UpdateItem" in statement["Action"]
+    assert {"Fn::GetAtt": ["ConnectionsTable", "Arn"]} in statement["Resource"]
