@@ -111,18 +111,26 @@ def player(level: str) -> Player:
     return lambda table, seat: bot.choose_move(table, seat, level)  # type: ignore[arg-type]
 
 
-def _lay_existed(table: Table, seat: int) -> bool:
-    """Whether a lay that sheds value existed (Harftet: the search on 4× hard's budget)."""
+def _lay_existed(table: Table, seat: int) -> tuple[bool, bool]:
+    """Whether a lay that sheds value existed, and one that sheds more than jokers (hard
+    keeps a joker that gains nothing on purpose). Harftet: the search on 4× hard's budget."""
+    from harftet.engine.tiles import tiles_for
+
     if table.game == "harftet":
         from harftet.engine.search import harftet as search
 
-        return search.best_lay(table, seat, budget_ms=320.0) is not None
-    try:
-        from harftet.engine.search import hint
+        found = search.best_lay(table, seat, budget_ms=320.0)
+    else:
+        try:
+            from harftet.engine.search import hint
 
-        return hint(table, seat) is not None
-    except ImportError:  # no Kastet search yet: the simple bot's lays
-        return isinstance(bot.simple_move(table, seat), Lay)
+            found = hint(table, seat)
+        except ImportError:  # no Kastet search yet: the simple bot's lays
+            return isinstance(bot.simple_move(table, seat), Lay), False
+    if found is None:
+        return False, False
+    tiles = tiles_for(table.game)
+    return True, any(not tiles[t].joker for t in found.tiles)
 
 
 # --- one game -----------------------------------------------------------------------------
@@ -135,6 +143,7 @@ class HandOutcome:
     strong_seat: int
     hard_draws: int
     hard_draws_with_lay: int
+    hard_draws_with_letter_lay: int  # the lay would have shed a tile other than a joker
     finished: bool
     seconds: float
 
@@ -145,7 +154,7 @@ def play_one(game: str, strong: str, weak: str, seed: int) -> HandOutcome:
     table = new_hand(game, seed)
     strong_seat = seed % 4
     players = [player(strong if i == strong_seat else weak) for i in range(4)]
-    draws = draws_with_lay = 0
+    draws = draws_with_lay = draws_with_letters = 0
     moves = 0
     while table.status == "playing":
         seat = table.turn_seat
@@ -153,7 +162,9 @@ def play_one(game: str, strong: str, weak: str, seed: int) -> HandOutcome:
         move = players[seat](table, seat)
         if seat == strong_seat and strong == "hard" and isinstance(move, Draw):
             draws += 1
-            draws_with_lay += _lay_existed(table, seat)
+            existed, letters = _lay_existed(table, seat)
+            draws_with_lay += existed
+            draws_with_letters += letters
         table = apply_move(table, seat, move, float(moves)).table
         moves += 1
         if moves > 5000:
@@ -168,6 +179,7 @@ def play_one(game: str, strong: str, weak: str, seed: int) -> HandOutcome:
         strong_seat,
         draws,
         draws_with_lay,
+        draws_with_letters,
         result.finisher is not None,
         time.perf_counter() - started,
     )
@@ -202,9 +214,13 @@ def run(
         goal = 60.0 if (strong, weak) == ("hard", "greedy") else None
         draws = sum(o.hard_draws for o in outs)
         with_lay = sum(o.hard_draws_with_lay for o in outs)
+        with_letters = sum(o.hard_draws_with_letter_lay for o in outs)
         detail = f"{len(outs)} hands, par 25 %" + (f", goal ≥ {goal:.0f} %" if goal else "")
         if strong == "hard":
-            detail += f"; hard drew {draws}×, {with_lay}× when a lay existed"
+            detail += (
+                f"; hard drew {draws}×, {with_lay}× when a lay existed "
+                f"({with_letters}× one shedding more than jokers)"
+            )
         rows.append(
             Result(
                 name=f"{game.capitalize()} strength: {strong} vs 3 × {weak}",
@@ -223,7 +239,8 @@ def run(
             f"(each other); {100 * sum(o.finished for o in outs) / len(outs):.0f} % of hands "
             f"finished; {statistics.mean(o.seconds for o in outs):.2f} s a hand"
             + (
-                f"; hard draws {draws}, of which with a lay that sheds value {with_lay}"
+                f"; hard draws {draws}, of which with a lay that sheds value {with_lay} "
+                f"(one shedding more than a kept joker: {with_letters})"
                 if strong == "hard"
                 else ""
             )

@@ -149,6 +149,7 @@ def test_the_files_endpoints_are_the_ones_make_run_prints_and_reach_its_tables(t
         assert printed_rest.group(1).rstrip("/") == expected["WS_ENDPOINT"]
 
         base = f"http://127.0.0.1:{port}"
+        _wait_for_the_secret(expected["AWS_ENDPOINT_URL_SSM"], expected["TOKEN_SECRET_PARAM"])
         made = httpx.post(f"{base}/players", json={"name": "Ayşe"}, timeout=10).json()
         # A function configured by the file (no TOKEN_SECRET: it reads the stack's SSM), given
         # a GET /players/{id} with the stack's token, as `sam local invoke` would run it.
@@ -183,6 +184,27 @@ def test_the_files_endpoints_are_the_ones_make_run_prints_and_reach_its_tables(t
     finally:
         stack.terminate()
         stack.wait(15)
+
+
+def _wait_for_the_secret(endpoint: str, name: str, timeout: float = 60) -> None:
+    """The stack stores its secret in a background thread (moto's SSM starts slowly)."""
+    import boto3
+
+    ssm = boto3.client(
+        "ssm",
+        endpoint_url=endpoint,
+        region_name=REGION,
+        aws_access_key_id="x",
+        aws_secret_access_key="x",
+    )
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            ssm.get_parameter(Name=name, WithDecryption=True)
+            return
+        except ssm.exceptions.ParameterNotFound:
+            assert time.monotonic() < deadline, f"{name} never reached the stack's SSM"
+            time.sleep(0.2)
 
 
 INVOKE = """

@@ -619,22 +619,25 @@ def test_a_sweeper_that_fails_on_a_table_or_stops_running_is_alarmed(
     assert failures["Namespace"] == transform["MetricNamespace"]
 
 
-def test_the_sweepers_per_table_failures_are_json_lines_the_metric_filter_matches(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    """service.sweep logs through the stdlib; powertools' Logger (service harftet) formats it."""
+def test_the_sweepers_per_table_failures_are_json_lines_the_metric_filter_matches() -> None:
+    """service.sweep logs through the stdlib (logger harftet.service); powertools' Logger of
+    the service (harftet) formats its children's lines as JSON with "level"."""
+    import io
     import logging
+    import uuid
 
     from aws_lambda_powertools import Logger
 
-    Logger(service="harftet", logger_handler=logging.StreamHandler(sys.stdout))
+    service = f"harftet-{uuid.uuid4().hex}"  # a fresh logger: the handlers' may exist already
+    out = io.StringIO()
+    Logger(service=service, logger_handler=logging.StreamHandler(out))
     try:
         raise RuntimeError("boom")
     except RuntimeError:
-        logging.getLogger("harftet.service").exception(
+        logging.getLogger(f"{service}.service").exception(
             "sweeping a table failed", extra={"tableId": "t1"}
         )
-    line = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    line = json.loads(out.getvalue().strip().splitlines()[-1])
     assert (line["level"], line["tableId"]) == ("ERROR", "t1")
 
 

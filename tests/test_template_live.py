@@ -87,6 +87,11 @@ def test_the_new_functions_get_only_their_own_stream_and_queues(resources):
     timer = _props(resources, "TimerFunction")["Policies"]
     assert {"Ref": "FanoutAccessPolicy"} in fanout and {"Ref": "TimerAccessPolicy"} not in fanout
     assert {"Ref": "TimerAccessPolicy"} in timer and {"Ref": "FanoutAccessPolicy"} not in timer
+    # The fan-out appends the log; nothing else writes it.
+    assert {"Ref": "LogWritePolicy"} in fanout and {"Ref": "LogWritePolicy"} not in timer
+    assert _props(resources, "FanoutFunction")["Environment"]["Variables"]["LOG_TABLE"] == {
+        "Ref": "LogTable"
+    }
     # Explicit event source mappings: SAM adds no AWS-managed execution role with "*".
     for function in ("FanoutFunction", "TimerFunction"):
         assert "Events" not in _props(resources, function)

@@ -17,6 +17,8 @@ export const chess = (api: Harftet) => api.createTable({ game: "chess" });
 export const unversioned: MoveBody = { moveId: "m1", type: "draw" };
 // @ts-expect-error: the version is a number
 export const textVersion: MoveBody = { version: "3", moveId: "m1", type: "pass" };
+// A dry run needs no moveId.
+export const check: ClientMessage = { action: "move", tableId: "t", version: 3, type: "draw", dryRun: true };
 // @ts-expect-error: a player's name is the only field of the body
 export const extra = (api: Harftet) => api.createPlayer({ name: "Ali", rating: 2000 });
 // @ts-expect-error: no such action
@@ -32,6 +34,8 @@ export function describe(message: ServerMessage): string {
       return `table ${message.view.tableId} at version ${message.view.version}`;
     case "pong":
       return "pong";
+    case "dryRun":
+      return `legal: the view would be at version ${message.view.version}`;
     case "error":
       return `${message.error.code}: ${message.error.message}`;
   }

@@ -81,10 +81,13 @@ export class Harftet {
 
 // ------------------------------------------------------------------ WebSocket (docs/asyncapi.yaml)
 
-export type ClientMessage = { action: "ping" } | ({ action: "move"; tableId: string } & MoveBody);
+export type ClientMessage =
+  | { action: "ping" }
+  | ({ action: "move"; tableId: string; lang?: "tr" | "en" } & MoveBody);
 export type ServerMessage =
   | { type: "table"; view: TableView }
   | { type: "pong" }
+  | ({ type: "dryRun" } & Schemas["DryRun"])
   | { type: "error"; error: Schemas["ErrorDetail"]; view?: TableView | null };
 
 /** Watches one table: calls `onView` with every pushed view; `send` takes client messages. */

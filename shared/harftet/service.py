@@ -45,7 +45,7 @@ logger = logging.getLogger(__name__)
 Change = Callable[[Table, float], Outcome]
 LOBBY_STATUSES = ("waiting", "open", "playing")
 LOBBY_LIMIT = 50
-REPLAY_EVENTS = 100_000  # a game's whole log (an 21-hand game logs a few thousand)
+REPLAY_EVENTS = 100_000  # a game's whole log (a 21-hand game logs a few thousand)
 MAX_WAITING_TABLES = 3  # per manager: one guest's burst must not fill the lobby
 WriteStatus = Literal["committed", "replayed", "unchanged"]
 # DynamoDB's answers that mean "try again later" (after botocore's own retries): 503 busy.

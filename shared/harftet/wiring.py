@@ -3,10 +3,9 @@ cold start)."""
 
 from __future__ import annotations
 
-import importlib
 import os
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import boto3
 from botocore.config import Config
@@ -60,13 +59,4 @@ def default_publisher() -> Publisher:
     service = default_service()
     queue_url = os.environ.get("TIMER_QUEUE_URL")
     timers = TimerQueue(boto3.client("sqs"), queue_url) if queue_url else None
-    return Publisher(service, log=_log_store(), timers=timers)
-
-
-def _log_store() -> Any:
-    """The move log (``harftet.store.log``), when LOG_TABLE names its table."""
-    name = os.environ.get("LOG_TABLE")
-    if not name:
-        return None
-    store_class: Any = importlib.import_module("harftet.store.log").LogStore
-    return store_class(boto3.client("dynamodb", config=DYNAMODB_CONFIG), name)
+    return Publisher(service, log=service.log, timers=timers)

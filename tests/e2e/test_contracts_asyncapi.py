@@ -71,6 +71,17 @@ def test_what_the_stack_sends_and_takes_over_the_websocket_matches_the_asyncapi_
         waiter = guest if mover is owner else owner
         send(owner, {"action": "ping"})
         send(
+            mover,
+            {
+                "action": "move",
+                "tableId": table_id,
+                "version": view["version"],
+                "type": "draw",
+                "dryRun": True,
+                "lang": "tr",
+            },
+        )  # checked, not made: answered with dryRun
+        send(
             waiter,
             {
                 "action": "move",
@@ -113,7 +124,7 @@ def test_what_the_stack_sends_and_takes_over_the_websocket_matches_the_asyncapi_
         name = message["action"]
         errors = [e.message for e in validators[name].iter_errors(message)]
         assert not errors, (name, errors, message)
-    assert {m["type"] for m in received} == {"table", "pong", "error"}, received
+    assert {m["type"] for m in received} == {"table", "pong", "dryRun", "error"}, received
     for message in received:
         assert message["type"] in messages, message
         errors = [

@@ -1,22 +1,37 @@
-"""The web client at /play/, driven in Debian's Chromium by Playwright against the local stack.
+"""The web client at /play/, played in Turkish in Debian's Chromium (Playwright) on the local stack.
 
 Needs `/usr/bin/chromium` (`apt-get update && apt-get install -y chromium`) and the `playwright`
 package (`pip install playwright`; never `playwright install`: it downloads a browser). Either one
-missing fails these tests with that instruction rather than skipping them.
+missing fails these tests with that instruction rather than skipping them. The accessibility
+check injects axe-core from node_modules (`npm install`, package.json).
+
+Screenshots are saved under `.artifacts/web/` (gitignored); on the phone every one of them
+also checks that the rack, the action buttons and the turn timer are inside the viewport.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from harftet.engine.hand import shuffled
+from harftet.engine.tiles import JOKER_IDS, tiles_for
+from harftet.words import default_words
+from harftet.words.search import find_words
+
 pytestmark = pytest.mark.e2e
 
+ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+SHOTS = ROOT / ".artifacts" / "web"
 LAUNCH_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -25,10 +40,18 @@ LAUNCH_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    "--autoplay-policy=no-user-gesture-required",
 ]
-SCREENSHOT = "/tmp/harftet-play.png"
-TR_ALPHABET = "ABCÇDEFGĞHIİJKLMNOÖPRSŞTUÜVYZ"
+PHONE = (390, 844)
+DESKTOP = (1280, 800)
 TURN_WAIT_MS = 20_000
+IDS = "els => els.map(e => e.dataset.id)"
+COLORS_TR = {"kırmızı": "red", "sarı": "yellow", "mavi": "blue", "siyah": "black"}
+# Statuses the client meets on purpose (a refused lay, a stale version, a probe for a feature).
+EXPECTED_STATUS = re.compile(r"status of (400|404|409|422)")
+PACE = {"botSeconds": 0}  # the computer players move at once: the tests need no pauses
+# The Kastet hint needs search-kastet's module (harftet.engine.search.kastet).
+KASTET_HINTS = importlib.util.find_spec("harftet.engine.search.kastet") is not None
 
 
 @pytest.fixture(scope="module")
@@ -48,59 +71,11 @@ def browser() -> Iterator[Any]:
             "(no `playwright install`: the tests use /usr/bin/chromium)",
             pytrace=False,
         )
+    SHOTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS)
         yield chromium
         chromium.close()
-
-
-class Tab:
-    """One browser tab (its own sessionStorage, so its own player) and the errors it logged."""
-
-    def __init__(self, browser: Any, base_url: str, width: int = 1280, height: int = 800):
-        self.context = browser.new_context(viewport={"width": width, "height": height})
-        self.context.set_default_timeout(10_000)
-        self.page = self.context.new_page()
-        self.errors: list[str] = []
-        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
-        self.page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
-        self.page.goto(f"{base_url}/play/")
-
-    def sign_in(self, name: str) -> None:
-        page = self.page
-        page.get_by_label("Your name").fill(name)
-        page.get_by_role("button", name="Play as guest").click()
-        expect(page.locator("#lobby")).to_be_visible()
-        expect(page.locator("#me-name")).to_have_text(name)
-        expect(page.locator("#me-rating")).to_have_text(re.compile(r"^\d+$"))
-
-    def create_table(self, game: str, seats: int, hands: int, turn_seconds: int = 120) -> None:
-        page = self.page
-        page.get_by_label("Kastet (okey)" if game == "kastet" else "Harftet (letters)").check()
-        page.get_by_label("Seats", exact=True).select_option(str(seats))
-        page.get_by_label("Hands", exact=True).fill(str(hands))
-        page.get_by_label("Turn seconds", exact=True).fill(str(turn_seconds))
-        page.get_by_role("button", name="Create and sit").click()
-        expect(page.locator("#table")).to_be_visible()
-        expect(page.locator("#ws-state")).to_have_text(re.compile("live"))
-
-    def seat(self, i: int) -> Any:
-        return self.page.locator(f'.seat[data-seat="{i}"]')
-
-    def hand(self) -> Any:
-        return self.page.locator("#hand .tile")
-
-    def hand_labels(self) -> list[tuple[int, str]]:
-        pairs = self.hand().evaluate_all(
-            "els => els.map(e => [Number(e.dataset.id), e.getAttribute('aria-label')])"
-        )
-        return [(int(i), str(label)) for i, label in pairs]
-
-    def wait_for_my_turn(self) -> None:
-        expect(self.page.get_by_role("button", name="Draw")).to_be_enabled(timeout=TURN_WAIT_MS)
-
-    def close(self) -> None:
-        self.context.close()
 
 
 def expect(target: Any) -> Any:
@@ -109,144 +84,673 @@ def expect(target: Any) -> Any:
     return playwright_expect(target)
 
 
-def kastet_meld(labels: list[tuple[int, str]]) -> list[int] | None:
-    """Tile ids of a run or set of three in a Kastet hand (labels like "blue 7"), if any."""
-    tiles: dict[tuple[str, int], int] = {}
-    for tile_id, label in labels:
-        m = re.fullmatch(r"(red|yellow|blue|black) (\d+)", label)
+class Tab:
+    """One browser context (its own localStorage, so its own player) and the errors it logged."""
+
+    def __init__(
+        self,
+        browser: Any,
+        base_url: str,
+        size: tuple[int, int] = DESKTOP,
+        seed: int | None = None,
+        context: Any = None,
+        path: str = "",
+    ):
+        self.base_url = base_url
+        self.context = context or browser.new_context(
+            viewport={"width": size[0], "height": size[1]}, locale="tr-TR"
+        )
+        self.context.set_default_timeout(10_000)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
+        self.dialogs: list[str] = []
+        self.answer_dialogs = True
+        self.page.on("dialog", self._dialog)
+        options: dict[str, Any] = {**PACE, **({"seed": seed} if seed is not None else {})}
+        if options:
+            # The test's own deal and pace: the create body gains a seed (test mode) and no
+            # pause between computer moves, as a test harness would set them.
+            def create(route: Any) -> None:
+                if route.request.method != "POST":
+                    return route.continue_()
+                body = {**json.loads(route.request.post_data or "{}"), **options}
+                return route.continue_(post_data=json.dumps(body))
+
+            self.page.route(re.compile(r"/tables$"), create)
+        self.page.goto(f"{base_url}/play/{path}")
+
+    def _dialog(self, dialog: Any) -> None:
+        self.dialogs.append(dialog.message)
+        if self.answer_dialogs:
+            dialog.accept()
+        else:
+            dialog.dismiss()
+
+    @property
+    def size(self) -> tuple[int, int]:
+        vp = self.page.viewport_size
+        return vp["width"], vp["height"]
+
+    def sign_in(self, name: str, screen: str = "#lobby") -> None:
+        page = self.page
+        page.get_by_label("Adın").fill(name)
+        page.get_by_role("button", name="Misafir olarak oyna").click()
+        expect(page.locator(screen)).to_be_visible()
+        expect(page.locator("#me-name")).to_have_text(name)
+        expect(page.locator("#me-rating")).to_have_text(re.compile(r"^\d+$"))
+
+    def create_table(
+        self, game: str, seats: int, hands: int = 1, bots: bool = False, turn_seconds: int = 120
+    ) -> None:
+        page = self.page
+        label = "Kastet (okey taşları)" if game == "kastet" else "Harftet (harf taşları)"
+        page.get_by_label(label).check()
+        page.get_by_label("Oyuncu sayısı").select_option(str(seats))
+        page.get_by_label("El sayısı").fill(str(hands))
+        page.get_by_label("Hamle süresi (sn)").fill(str(turn_seconds))
+        if bots:
+            page.get_by_label("Boş koltuklara bilgisayar").check()
+        page.get_by_role("button", name="Masayı kur ve otur").click()
+        expect(page.locator("#table")).to_be_visible()
+        expect(page.locator("#ws-state")).to_have_text("canlı")
+
+    def start(self) -> None:
+        self.page.get_by_role("button", name="Başlat").click()
+        expect(self.rack()).to_have_count(14)
+
+    def seat(self, i: int) -> Any:
+        return self.page.locator(f'.seat[data-seat="{i}"]')
+
+    def rack(self) -> Any:
+        return self.page.locator("#rack .tile")
+
+    def rack_tiles(self) -> list[tuple[int, str]]:
+        pairs = self.rack().evaluate_all(
+            "els => els.map(e => [Number(e.dataset.id), e.getAttribute('aria-label')])"
+        )
+        return [(int(i), str(label)) for i, label in pairs]
+
+    def tap_rack(self, tile_id: int) -> None:
+        self.page.locator(f'#rack .tile[data-id="{tile_id}"]').click()
+
+    def button(self, name: str) -> Any:
+        return self.page.locator("#dock").get_by_role("button", name=name, exact=True)
+
+    def my_turn(self) -> bool:
+        return bool(self.page.locator("#turn-line.mine").count())
+
+    def wait_for_my_turn_or_end(self) -> None:
+        """Until this player may act (Draw or Pass enabled) or the end screen is up."""
+        self.page.wait_for_function(
+            "() => document.querySelector('#end-dialog[open]') || "
+            "(document.querySelector('#turn-line.mine') && "
+            "(!document.querySelector('#btn-draw').disabled || "
+            "!document.querySelector('#btn-pass').disabled))",
+            timeout=TURN_WAIT_MS,
+        )
+
+    def version(self) -> int:
+        return int(self.page.locator("#table").get_attribute("data-version") or -1)
+
+    def wait_for_version_after(self, version: int) -> None:
+        self.page.wait_for_function(
+            f"() => Number(document.querySelector('#table').dataset.version) > {version}"
+        )
+
+    def ended(self) -> bool:
+        return bool(self.page.locator("#end-dialog[open]").count())
+
+    def series_words(self) -> list[str]:
+        labels = self.page.locator("#series li.meld[data-mi]").evaluate_all(
+            "els => els.map(e => e.getAttribute('aria-label'))"
+        )
+        return [str(label).split(": ", 1)[1].split(" · ")[0] for label in labels if ": " in label]
+
+    def api(self, method: str, path: str, body: Any = None) -> Any:
+        """A REST call as this tab's player (for probes and for what "another device" does)."""
+        return self.page.evaluate(
+            """async ([method, path, body]) => {
+              const {token} = JSON.parse(localStorage.getItem("harftet.session"));
+              const headers = {Authorization: `Bearer ${token}`,
+                               "Content-Type": "application/json"};
+              const payload = body == null ? undefined : JSON.stringify(body);
+              const res = await fetch(path, {method, headers, body: payload});
+              return {status: res.status, body: await res.json().catch(() => null)};
+            }""",
+            [method, path, body],
+        )
+
+    def table_id(self) -> str:
+        return str(self.page.evaluate("localStorage.getItem('harftet.table')"))
+
+    def shot(self, name: str) -> Path:
+        """Save a screenshot; on a phone, check the rack, buttons and timer are on screen."""
+        path = SHOTS / f"{name}-{self.size[0]}x{self.size[1]}.png"
+        self.page.screenshot(path=str(path))
+        if self.page.locator("#actions").is_visible():  # a hand is being played
+            width, height = self.size
+            for part in ("#rack", "#actions", "#timer"):
+                box = self.page.locator(part).bounding_box()
+                assert box is not None, f"{part} is not shown in {name}"
+                assert box["y"] >= 0 and box["y"] + box["height"] <= height + 1, (
+                    f"{part} is outside the {width}x{height} viewport in {name}: {box}"
+                )
+                assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (part, box)
+        return path
+
+    def unexpected_errors(self) -> list[str]:
+        return [e for e in self.errors if not EXPECTED_STATUS.search(e)]
+
+    def axe(self, where: str) -> None:
+        """No serious or critical axe-core violations on the page as it is now."""
+        assert AXE.exists(), f"{AXE} is missing: run `npm install`"
+        self.page.add_script_tag(path=str(AXE))
+        found = self.page.evaluate(
+            """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+                 .filter(v => v.impact === "serious" || v.impact === "critical")
+                 .map(v => `${v.id}: ${v.help} `
+                           + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", "))"""
+        )
+        assert found == [], f"axe on the {where}: {found}"
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def letters_of(tiles: list[tuple[int, str]]) -> list[tuple[int, str | None]]:
+    """(id, letter) for a Harftet rack, None for a joker (labels like "ER, 2 puan")."""
+    return [(i, None if label.startswith("joker") else label.split(",")[0]) for i, label in tiles]
+
+
+def harftet_word(tiles: list[tuple[int, str]], max_tiles: int = 8) -> list[int] | None:
+    """Tile ids that spell the longest dictionary word from a rack, jokers left out."""
+    plain = [(i, letter) for i, letter in letters_of(tiles) if letter is not None]
+    found = find_words(default_words(), plain, max_results=200)
+    spelled = [[i for i, _ in ids] for _, ids in found if len(ids) <= max_tiles]
+    return max(spelled, key=len) if spelled else None
+
+
+def harftet_non_word(tiles: list[tuple[int, str]]) -> list[int]:
+    """Three rack tiles, in an order that spells no word."""
+    words = default_words()
+    plain = [(i, letter) for i, letter in letters_of(tiles) if letter is not None]
+    for a in range(len(plain)):
+        for b in range(a + 1, len(plain)):
+            for c in range(b + 1, len(plain)):
+                text = plain[a][1] + plain[b][1] + plain[c][1]  # type: ignore[operator]
+                if text not in words:
+                    return [plain[a][0], plain[b][0], plain[c][0]]
+    raise AssertionError("every three tiles spell a word")
+
+
+def kastet_meld(tiles: list[tuple[int, str]]) -> list[int] | None:
+    """Tile ids of a run or set of three in a Kastet rack (labels like "mavi 7"), if any."""
+    by_face: dict[tuple[str, int], int] = {}
+    for tile_id, label in tiles:
+        m = re.fullmatch(r"(kırmızı|sarı|mavi|siyah) (\d+)", label)
         if m:
-            tiles.setdefault((m[1], int(m[2])), tile_id)
-    for color, n in sorted(tiles):
-        if (color, n + 1) in tiles and (color, n + 2) in tiles:
-            return [tiles[(color, n)], tiles[(color, n + 1)], tiles[(color, n + 2)]]
+            by_face.setdefault((COLORS_TR[m[1]], int(m[2])), tile_id)
+    for color, n in sorted(by_face):
+        if (color, n + 1) in by_face and (color, n + 2) in by_face:
+            return [by_face[(color, n)], by_face[(color, n + 1)], by_face[(color, n + 2)]]
     for n in range(1, 14):
-        ids = [tiles[(c, n)] for c in ("red", "yellow", "blue", "black") if (c, n) in tiles]
+        ids = [by_face[(c, n)] for c in ("red", "yellow", "blue", "black") if (c, n) in by_face]
         if len(ids) >= 3:
             return ids[:3]
     return None
 
 
-def test_a_player_starts_a_kastet_game_against_the_computer_and_draws(
-    local_stack: str, browser: Any
-) -> None:
-    tab = Tab(browser, local_stack)
+def build_by_taps(tab: Tab, ids: list[int]) -> int:
+    """Build a new series from rack tiles: one tap on "+ Yeni seri", one per tile. Taps made."""
+    tab.page.get_by_role("button", name="+ Yeni seri").click()
+    for tile_id in ids:
+        tab.tap_rack(tile_id)
+    return 1 + len(ids)
+
+
+def lay_something(tab: Tab, game: str, draws: int = 6) -> list[int]:
+    """On my turns: lay a word (or run/set) built by taps, drawing until one turns up.
+
+    Returns the ids laid, with the turn still open (lay more, then `pass_turn`)."""
     page = tab.page
+    for _ in range(draws):
+        tab.wait_for_my_turn_or_end()
+        assert not tab.ended(), "the hand ended before anything could be laid"
+        tiles = tab.rack_tiles()
+        ids = harftet_word(tiles) if game == "harftet" else kastet_meld(tiles)
+        if ids:
+            melds = page.locator("#series li.meld[data-mi]").count()
+            taps = build_by_taps(tab, ids)
+            assert taps == len(ids) + 1
+            expect(page.locator("#series li.meld.active .tile.placed")).to_have_count(len(ids))
+            expect(page.locator("#series li.meld.valid")).to_have_count(1)  # dry run: legal
+            tab.shot(f"{game}-built")
+            tab.button("İşle" if melds else "Yere aç").click()
+            expect(page.locator("#rack-count")).to_have_text(f"{len(tiles) - len(ids)} taş")
+            for tile_id in ids:
+                expect(page.locator(f'#series .tile[data-id="{tile_id}"]')).to_have_count(1)
+            expect(tab.button("Pas")).to_be_enabled()
+            expect(tab.button("Taş çek")).to_be_disabled()
+            return ids
+        version = tab.version()
+        tab.button("Taş çek").click()
+        tab.wait_for_version_after(version)
+    raise AssertionError(f"nothing to lay turned up in {draws} draws")
+
+
+def pass_turn(tab: Tab) -> None:
+    version = tab.version()
+    tab.button("Pas").click()
+    tab.wait_for_version_after(version)
+
+
+def accept_a_hint(tab: Tab) -> None:
+    """İpucu lays the hint out as a draft (tinted valid); İşle lays it."""
+    page = tab.page
+    in_rack = tab.rack().count()
+    tab.button("İpucu").click()
+    expect(page.locator("#notice")).to_contain_text("İpucu taslak olarak yerde")
+    expect(page.locator("#draft-flag")).to_be_visible()
+    expect(page.locator("#series li.meld.valid").first).to_be_visible()
+    shown = tab.rack().count()
+    assert shown < in_rack, "the hint uses no tile from the rack"
+    tab.shot("hint")
+    tab.button("İşle").click()
+    expect(page.locator("#draft-flag")).to_be_hidden()
+    expect(tab.rack()).to_have_count(shown)
+    # The last move's tiles are highlighted for everyone: here, the ones just laid.
+    expect(page.locator("#series .tile.last")).to_have_count(in_rack - shown)
+
+
+def play_to_the_end(tab: Tab, budget_s: float = 60) -> None:
+    """Draw, or pass when drawing is closed, until the end-of-game screen opens."""
+    deadline = time.monotonic() + budget_s
+    while not tab.ended():
+        assert time.monotonic() < deadline, "the hand did not end in time"
+        tab.wait_for_my_turn_or_end()
+        if tab.ended():
+            break
+        version = tab.version()
+        if tab.button("Taş çek").is_enabled():
+            tab.button("Taş çek").click()
+        elif tab.button("Pas").is_enabled():
+            tab.button("Pas").click()
+        tab.wait_for_version_after(version)
+
+
+def check_end_of_game(tab: Tab, game: str) -> None:
+    page = tab.page
+    dialog = page.locator("#end-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog.locator("#end-h")).to_have_text("Oyun bitti")
+    expect(dialog.locator(".places li")).to_have_count(4)
+    expect(dialog.locator(".left-list li")).to_have_count(4)
+    expect(dialog.locator(".scores")).to_contain_text("Toplam")
+    expect(dialog.get_by_role("button", name="Rövanş")).to_be_visible()
+    expect(dialog.get_by_role("button", name="Yeni masa")).to_be_visible()
+    view = tab.api("GET", f"/tables/{tab.table_id()}")["body"]
+    if "left" in view["handResults"][-1]:
+        # Every seat's leftover tiles are turned over, as many as the server says.
+        left = view["handResults"][-1]["left"]
+        shown = dialog.locator(".left-tiles .tile").count()
+        assert shown == sum(len(v) for v in left.values())
+    tab.shot(f"{game}-end")
+
+
+def rearrange_a_table_word(tab: Tab) -> None:
+    """Move a table word's first tile onto the right half of its last: it lands last."""
+    page = tab.page
+    melds = page.locator("#series li.meld[data-mi]")
+    for i in range(melds.count()):
+        tiles = melds.nth(i).locator(".tile")
+        if tiles.count() >= 3:
+            break
+    else:
+        raise AssertionError("no table word of three tiles or more to rearrange")
+    meld = melds.nth(i)
+    before = [str(x) for x in tiles.evaluate_all(IDS)]
+    tiles.first.click()
+    last = tiles.last
+    box = last.bounding_box()
+    assert box is not None
+    last.click(position={"x": box["width"] * 0.8, "y": box["height"] / 2})
+    after = [str(x) for x in meld.locator(".tile").evaluate_all(IDS)]
+    assert after == before[1:] + before[:1], (before, after)
+    expect(page.locator("#draft-flag")).to_be_visible()
+    tab.shot("rearranged")
+    tab.button("Geri al").click()
+    now = [str(x) for x in meld.locator(".tile").evaluate_all(IDS)]
+    assert now == before
+
+
+def test_a_harftet_hand_against_three_computers_on_a_phone(local_stack: str, browser: Any) -> None:
+    tab = Tab(browser, local_stack, PHONE, seed=11)
+    page = tab.page
+    expect(page.locator("html")).to_have_attribute("lang", "tr")
     tab.sign_in("Ayşe")
-    tab.create_table("kastet", seats=2, hands=1)
-    expect(tab.seat(0)).to_contain_text("manager")
+    tab.axe("lobby")
+    tab.shot("lobby")
+    tab.create_table("harftet", seats=4, bots=True)
+    expect(page.locator(".seat")).to_have_count(4)
+    expect(tab.seat(0)).to_contain_text("Masa yöneticisi")
+    expect(tab.seat(3)).to_contain_text("Bilgisayar 4")
+    tab.start()
+    expect(tab.seat(1).locator(".tiles")).to_have_text("14")
+    expect(page.locator("#timer")).to_have_text(re.compile(r"^\d+ sn$"))
+    tab.axe("table")
+    tab.shot("harftet-start")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE[0], f"the phone layout scrolls sideways ({width}px)"
+    small = page.locator("#rack .tile, #dock button:visible, #series button").evaluate_all(
+        """els => els.map(e => e.getBoundingClientRect())
+                     .filter(r => r.width < 44 || r.height < 44).length"""
+    )
+    assert small == 0, f"{small} tiles or buttons are smaller than 44 px to tap"
 
-    tab.seat(1).get_by_role("button", name="Add computer").click()
-    expect(tab.seat(1).locator(".badge.bot")).to_be_visible()
-    page.get_by_role("button", name="Start").click()
+    # Sort buttons: by letter is the Turkish alphabet; by value puts the costliest first.
+    tab.button("Değere göre").click()
+    tiles = [label for _, label in tab.rack_tiles() if "joker" not in label]
+    values = [int(label.split(", ")[1].split()[0]) for label in tiles]
+    assert values == sorted(values, reverse=True)
+    tab.button("Harfe göre").click()
 
-    expect(tab.hand()).to_have_count(14)
-    expect(tab.seat(1).locator(".tiles")).to_have_text(re.compile(r"^\d+$"))
-    expect(tab.seat(0).locator(".tiles")).to_have_text("14")
-    expect(page.locator("#table-status")).to_contain_text("Hand 1 of 1")
+    # An invalid draft is tinted before Lay (dry runs), and the notice is in Turkish.
+    tab.wait_for_my_turn_or_end()
+    build_by_taps(tab, harftet_non_word(tab.rack_tiles()))
+    expect(page.locator("#series li.meld.invalid")).to_have_count(1)
+    expect(page.locator("#series li.meld.invalid")).to_have_attribute(
+        "aria-label", re.compile(r"geçersiz$")
+    )
+    tab.shot("harftet-invalid")
+    tab.button("Geri al").click()
 
-    tab.wait_for_my_turn()
-    expect(page.locator(".seat.turn .timer")).to_have_text(re.compile(r"^\d+ s left$"))
-    page.get_by_role("button", name="Draw").click()
-    expect(tab.hand()).to_have_count(15)
-    expect(tab.seat(0).locator(".tiles")).to_have_text("15")
-    expect(page.locator("#hand .tile.fresh")).to_have_count(1)
-
-    page.screenshot(path=SCREENSHOT, full_page=True)
-    assert tab.errors == [], f"console errors: {tab.errors}"
+    # All in the first turn (the deal is the seed's; no computer has moved yet): a word built
+    # by taps and laid, a table word rearranged in the draft, a hint accepted and laid.
+    laid = lay_something(tab, "harftet")
+    assert len(laid) >= 3
+    rearrange_a_table_word(tab)
+    accept_a_hint(tab)
+    pass_turn(tab)
+    expect(page.locator("#log")).to_contain_text("Ayşe: ")
+    expect(page.locator("#log")).to_contain_text("açtı")
+    expect(page.locator("#log")).to_contain_text("Ayşe pas geçti")
+    play_to_the_end(tab)
+    check_end_of_game(tab, "harftet")
+    tab.page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
+    tab.shot("harftet-end")
+    assert tab.unexpected_errors() == [], tab.errors
     tab.close()
 
 
-def test_the_lay_editor_reports_an_illegal_meld_and_lays_a_legal_one(
+def test_the_end_of_a_hand_shows_every_rack_then_the_next_hand(
     local_stack: str, browser: Any
 ) -> None:
-    tab = Tab(browser, local_stack)
+    tab = Tab(browser, local_stack, PHONE, seed=11)
+    page = tab.page
+    tab.sign_in("Berk")
+    tab.create_table("harftet", seats=4, hands=2, bots=True)
+    tab.start()
+    dialog = page.locator("#end-dialog")
+    deadline = time.monotonic() + 60
+    while not tab.ended():
+        assert time.monotonic() < deadline, "the first hand did not end in time"
+        tab.wait_for_my_turn_or_end()
+        if tab.ended():
+            break
+        version = tab.version()
+        tab.button("Taş çek" if tab.button("Taş çek").is_enabled() else "Pas").click()
+        tab.wait_for_version_after(version)
+    expect(dialog.locator("#end-h")).to_have_text("1. el bitti")
+    expect(dialog.locator(".finisher-line, p")).not_to_have_count(0)
+    expect(dialog.locator(".left-list li")).to_have_count(4)
+    view = tab.api("GET", f"/tables/{tab.table_id()}")["body"]
+    left = view["handResults"][0]["left"]
+    assert dialog.locator(".left-tiles .tile").count() == sum(len(v) for v in left.values())
+    expect(dialog.locator(".scores tbody tr")).to_have_count(2)  # hand 1 and the total
+    tab.shot("hand-end")
+    dialog.get_by_role("button", name="Sonraki el").click()
+    expect(dialog).to_be_hidden()
+    expect(page.locator("#table-status")).to_contain_text("El 2/2")
+    expect(tab.rack()).not_to_have_count(0)
+    tab.shot("next-hand")
+    assert tab.unexpected_errors() == [], tab.errors
+    tab.close()
+
+
+def kastet_seed_with_a_meld() -> int:
+    """A seed whose first deal gives seat 0 (who moves first) a run or set of three."""
+    tiles = tiles_for("kastet")
+    names = {v: k for k, v in COLORS_TR.items()}
+    for seed in range(1, 500):
+        hand = [tiles[i] for i in shuffled(seed, 1)[:14]]
+        labels = [(t.id, f"{names[t.color]} {t.number}") for t in hand if not t.joker]
+        if kastet_meld(labels):
+            return seed
+    raise AssertionError("no seed deals a meld")
+
+
+def test_a_kastet_hand_against_three_computers_on_a_desktop(local_stack: str, browser: Any) -> None:
+    tab = Tab(browser, local_stack, DESKTOP, seed=kastet_seed_with_a_meld())
     page = tab.page
     tab.sign_in("Mehmet")
-    tab.create_table("kastet", seats=2, hands=1)
-    tab.seat(1).get_by_role("button", name="Add computer").click()
-    page.get_by_role("button", name="Start").click()
-    tab.wait_for_my_turn()
+    tab.create_table("kastet", seats=4, bots=True)
+    tab.start()
+    tab.shot("kastet-start")
 
-    # One tile alone is no meld: the server says which meld, and the client highlights it.
-    series_before = page.locator("#series li.meld:not(.new-meld)").count()
-    tab.hand().first.click()
-    page.get_by_role("button", name="+ New meld").click()
-    expect(tab.hand()).to_have_count(13)
-    page.get_by_role("button", name="Lay").click()
-    expect(page.locator("#notice")).to_contain_text("illegal_move")
-    expect(page.locator("#series li.meld.bad")).to_have_count(1)
-    page.get_by_role("button", name="Reset").click()
-    expect(tab.hand()).to_have_count(14)
-    expect(page.locator("#series li.meld:not(.new-meld)")).to_have_count(series_before)
+    tab.button("Çift diz").click()
+    numbers = [int(label.split()[-1]) for _, label in tab.rack_tiles() if "joker" not in label]
+    assert numbers == sorted(numbers)
+    tab.button("Seri diz").click()
 
-    # Draw until the hand holds a run or set of three, then lay it tile by tile and pass.
-    meld = kastet_meld(tab.hand_labels())
-    for _ in range(8):
-        if meld:
-            break
-        page.get_by_role("button", name="Draw").click()
-        tab.wait_for_my_turn()
-        meld = kastet_meld(tab.hand_labels())
-    assert meld, f"no run or set of three turned up in {tab.hand_labels()}"
-    in_hand = tab.hand().count()
-    melds = page.locator("#series li.meld:not(.new-meld)").count()
-    page.locator(f'#hand .tile[data-id="{meld[0]}"]').click()
-    page.get_by_role("button", name="+ New meld").click()
-    end_of_meld = f"Put the selected tile at the end of meld {melds + 1}"
-    meld_end = page.get_by_role("button", name=end_of_meld)
-    for tile_id in meld[1:]:
-        page.locator(f'#hand .tile[data-id="{tile_id}"]').click()
-        meld_end.click()
-    expect(page.locator("#series li.meld").nth(melds).locator(".tile.placed")).to_have_count(3)
-    page.get_by_role("button", name="Lay").click()
-    expect(tab.hand()).to_have_count(in_hand - 3)
-    expect(page.locator("#hand-count")).to_have_text(f"{in_hand - 3} tiles")
-    expect(page.get_by_role("button", name="Pass")).to_be_enabled()
-    expect(page.get_by_role("button", name="Draw")).to_be_disabled()
-    for tile_id in meld:
-        expect(page.locator(f'#series .tile[data-id="{tile_id}"]')).to_have_count(1)
-    page.get_by_role("button", name="Pass").click()
-    expect(page.get_by_role("button", name="Pass")).to_be_disabled()
+    # One tile alone is no meld: refused, in Turkish, the meld tinted, nothing changed.
+    tab.wait_for_my_turn_or_end()
+    first = tab.rack_tiles()[0][0]
+    build_by_taps(tab, [first])
+    tab.button("Yere aç").click()
+    expect(page.locator("#notice")).to_be_visible()
+    expect(page.locator("#notice")).to_have_text(re.compile(r"1\. seri: Seride en az 3 taş olmalı"))
+    expect(page.locator("#series li.meld.invalid")).to_have_count(1)
+    tab.shot("kastet-refused")
+    tab.button("Geri al").click()
+    expect(tab.rack()).to_have_count(14)
 
-    unexpected = [e for e in tab.errors if "status of 422" not in e]
-    assert unexpected == [], f"console errors: {unexpected}"
+    lay_something(tab, "kastet", draws=10)
+    rearrange_a_table_word(tab)
+    if KASTET_HINTS:
+        tab.button("İpucu").click()
+        expect(page.locator("#notice")).to_be_visible()  # a lay laid out, or "none possible"
+        tab.button("Geri al").click()
+    pass_turn(tab)
+    play_to_the_end(tab)
+    check_end_of_game(tab, "kastet")
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    tab.shot("kastet-end")
+    assert tab.unexpected_errors() == [], tab.errors
     tab.close()
 
 
-def test_a_second_tab_joins_from_the_lobby_and_follows_live_on_a_phone(
+def test_two_people_at_one_table_each_see_only_their_own_rack(
     local_stack: str, browser: Any
 ) -> None:
-    host = Tab(browser, local_stack)
+    host = Tab(browser, local_stack, DESKTOP)
     host.sign_in("Zeynep")
-    host.create_table("harftet", seats=2, hands=1)
-    guest = Tab(browser, local_stack, width=390, height=844)
+    host.create_table("harftet", seats=2)
+    guest = Tab(browser, local_stack, PHONE)
     guest.sign_in("Çağrı")
 
-    guest.page.get_by_role("button", name="Refresh").click()
+    guest.page.get_by_role("button", name="Yenile").click()
     table = guest.page.locator(".lobby-item").filter(has_text="Zeynep")
-    table.get_by_role("button", name="Sit in seat 2").click()
+    table.get_by_role("button", name="2. koltuğa otur").click()
     expect(guest.page.locator("#table")).to_be_visible()
     expect(host.seat(1)).to_contain_text("Çağrı")  # pushed over the WebSocket, no refresh
+    expect(host.page.locator("#log")).to_contain_text("Çağrı oturdu")
 
-    host.page.get_by_role("button", name="Start").click()
-    expect(guest.hand()).to_have_count(14)  # the guest learns of the start by push too
+    host.start()
+    expect(guest.rack()).to_have_count(14)  # the guest learns of the start by push too
     expect(guest.seat(0).locator(".tiles")).to_have_text("14")
-    letters = [label.split(",")[0] for _, label in guest.hand_labels() if "joker" not in label]
-    keys = ["".join(chr(65 + TR_ALPHABET.index(c)) for c in word) for word in letters]
-    assert keys == sorted(keys), f"hand not in Turkish alphabetical order: {letters}"
-    expect(guest.page.locator("#hand .tile .value").first).to_have_text(re.compile(r"^\d+$"))
+    mine = {i for i, _ in host.rack_tiles()}
+    theirs = {i for i, _ in guest.rack_tiles()}
+    assert len(mine) == len(theirs) == 14 and not mine & theirs
+    for tab, other in ((host, theirs), (guest, mine)):
+        shown = {int(x) for x in tab.page.locator("[data-id]").evaluate_all(IDS)}
+        assert not shown & other, "a tab shows tiles of the other player's hand"
+    guest.shot("guest")
+    host.shot("host")
 
-    width = guest.page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 390, f"the phone layout scrolls sideways ({width}px)"
-    assert host.errors == [] and guest.errors == [], f"{host.errors} {guest.errors}"
-    host.close()
-    guest.close()
+    # The rules open from the top bar: docs/KURALLAR.tr.md, rendered.
+    with host.page.context.expect_page() as opened:
+        host.page.get_by_role("link", name="Kurallar").click()
+    rules = opened.value
+    expect(rules.locator("#rules h1")).to_have_text("Kastet ve Harftet — nasıl oynanır")
+    expect(rules.locator("#rules table").first).to_be_visible()
+    rules.close()
+
+    # English is one switch away, and the switch is remembered.
+    guest.page.get_by_role("button", name="English").click()
+    expect(guest.button("Draw")).to_be_visible()
+    expect(guest.page.locator("html")).to_have_attribute("lang", "en")
+    guest.page.reload()
+    expect(guest.button("Draw")).to_be_visible()
+    guest.page.get_by_role("button", name="Türkçe").click()
+    expect(guest.button("Taş çek")).to_be_visible()
+
+    # A third person follows the game from the table's link: seats and table, no rack at all.
+    watcher = Tab(browser, local_stack, PHONE, path=f"#t={host.table_id()}")
+    watcher.sign_in("İzleyici", screen="#table")
+    expect(watcher.seat(0)).to_contain_text("Zeynep")
+    expect(watcher.seat(1).locator(".tiles")).to_have_text("14")
+    expect(watcher.page.locator("#dock")).to_be_hidden()
+    shown = watcher.page.locator("[data-id]").evaluate_all(IDS)
+    assert not {int(x) for x in shown} & (mine | theirs)
+    watcher.shot("watcher")
+    for tab in (host, guest, watcher):
+        assert tab.unexpected_errors() == [], tab.errors
+        tab.close()
+
+
+def test_a_private_table_by_invitation_and_a_running_one_to_watch_from_the_lobby(
+    local_stack: str, browser: Any
+) -> None:
+    host = Tab(browser, local_stack, DESKTOP)
+    host.sign_in("Gizem")
+    host.page.get_by_label("Özel masa (yalnız davetle)").check()
+    host.create_table("harftet", seats=2)
+    host.page.get_by_role("button", name="Davet bağlantısı").click()
+    table_id = host.table_id()
+    expect(host.page.locator("#notice")).to_contain_text(f"#t={table_id}")
+
+    guest = Tab(browser, local_stack, PHONE)
+    guest.sign_in("Hakan")
+    expect(guest.page.locator(".lobby-item").filter(has_text="Gizem")).to_have_count(0)
+    guest.page.goto(f"{local_stack}/play/#t={table_id}")
+    guest.page.reload()
+    guest.seat(1).get_by_role("button", name="Otur").click()
+    expect(host.seat(1)).to_contain_text("Hakan")
+
+    # A public game with computer players, found under "Oynanan" and watched.
+    player = Tab(browser, local_stack, DESKTOP)
+    player.sign_in("Oya")
+    player.create_table("kastet", seats=2, bots=True)
+    player.start()
+    watcher = Tab(browser, local_stack, PHONE)
+    watcher.sign_in("Nur")
+    watcher.page.get_by_role("tab", name="Oynanan").click()
+    game = watcher.page.locator(".lobby-item").filter(has_text="Oya")
+    game.get_by_role("button", name="İzle").click()
+    expect(watcher.seat(0)).to_contain_text("Oya")
+    expect(watcher.page.locator("#dock")).to_be_hidden()
+    watcher.shot("watching")
+    watcher.page.get_by_role("button", name="Salona dön").click()
+    watcher.page.get_by_role("tab", name="Yedek aranan").click()
+    expect(watcher.page.locator("#lobby-empty, .lobby-item").first).to_be_visible()
+    for tab in (host, guest, player, watcher):
+        assert tab.unexpected_errors() == [], tab.errors
+        tab.close()
+
+
+def test_drawing_asks_before_it_throws_a_draft_away(local_stack: str, browser: Any) -> None:
+    tab = Tab(browser, local_stack, PHONE)
+    tab.sign_in("Selin")
+    tab.create_table("kastet", seats=2, bots=True)
+    tab.start()
+    tab.wait_for_my_turn_or_end()
+    build_by_taps(tab, [tab.rack_tiles()[0][0]])
+    tab.answer_dialogs = False
+    tab.button("Taş çek").click()
+    assert tab.dialogs == ["Taslağın silinecek. Yine de taş çekilsin mi?"]
+    expect(tab.rack()).to_have_count(13)  # nothing drawn, the draft is still there
+    expect(tab.page.locator("#draft-flag")).to_be_visible()
+    tab.answer_dialogs = True
+    tab.button("Taş çek").click()
+    expect(tab.rack()).to_have_count(15)
+    expect(tab.page.locator("#draft-flag")).to_be_hidden()
+    expect(tab.page.locator("#rack .tile.fresh")).to_have_count(1)
+    assert tab.unexpected_errors() == [], tab.errors
+    tab.close()
+
+
+def drag(tab: Tab, source: Any, target: Any, fraction: float) -> None:
+    """Drag `source` with the pointer and drop it at `fraction` of `target`'s width."""
+    a, b = source.bounding_box(), target.bounding_box()
+    assert a is not None and b is not None
+    mouse = tab.page.mouse
+    mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    mouse.down()
+    x, y = b["x"] + b["width"] * fraction, b["y"] + b["height"] / 2
+    mouse.move(x, y, steps=8)
+    mouse.up()
+
+
+def test_quick_play_seats_you_at_a_kastet_table(local_stack: str, browser: Any) -> None:
+    tab = Tab(browser, local_stack, PHONE)
+    tab.sign_in("Kemal")
+    tab.page.get_by_label("Oyun").first.select_option("kastet")
+    tab.page.get_by_role("button", name="Hemen oyna").click()
+    expect(tab.page.locator("#table")).to_be_visible()
+    # A seat at a waiting Kastet table if there is one, else a game against the computer.
+    expect(tab.page.locator(".seat.me")).to_contain_text("Kemal")
+    expect(tab.page.locator("#table-h")).to_have_text("Kastet masası")
+    tab.shot("quick-play")
+    assert tab.unexpected_errors() == [], tab.errors
+    tab.close()
+
+
+def test_a_closed_tab_comes_back_to_its_seat(local_stack: str, browser: Any) -> None:
+    tab = Tab(browser, local_stack, PHONE)
+    tab.sign_in("Deniz")
+    tab.create_table("kastet", seats=2, bots=True)
+    tab.start()
+    # Drag the first rack tile onto the right half of the last: it becomes the last.
+    before = [i for i, _ in tab.rack_tiles()]
+    drag(tab, tab.rack().first, tab.rack().last, 0.8)
+    after = [i for i, _ in tab.rack_tiles()]
+    assert after == before[1:] + before[:1], (before, after)
+    # And back onto the left half of the (new) first: it is first again.
+    drag(tab, tab.rack().last, tab.rack().first, 0.2)
+    assert [i for i, _ in tab.rack_tiles()] == before
+    rack = sorted(before)
+    context = tab.context
+    tab.page.close()
+
+    again = Tab(browser, local_stack, PHONE, context=context)
+    expect(again.page.locator("#table")).to_be_visible()
+    expect(again.seat(0)).to_contain_text("Deniz")
+    expect(again.seat(0)).to_contain_text("sen")
+    expect(again.rack()).not_to_have_count(0)
+    back = sorted(i for i, _ in again.rack_tiles())
+    assert back == rack
+    expect(again.page.locator("#ws-state")).to_have_text("canlı")
+    again.shot("reopened")
+    assert again.unexpected_errors() == []
+    again.close()
 
 
 def test_a_client_that_missed_pushes_catches_up_from_the_409_view(
     local_stack: str, browser: Any
 ) -> None:
-    tab = Tab(browser, local_stack)
+    tab = Tab(browser, local_stack, DESKTOP)
     page = tab.page
     muted = {"on": False}
 
@@ -255,33 +759,99 @@ def test_a_client_that_missed_pushes_catches_up_from_the_409_view(
         server.on_message(lambda message: None if muted["on"] else ws.send(message))
 
     page.route_web_socket(re.compile(r"/ws\?"), drop_pushes_while_muted)
-    tab.sign_in("Deniz")
-    tab.create_table("kastet", seats=2, hands=1)
-    tab.seat(1).get_by_role("button", name="Add computer").click()
-    page.get_by_role("button", name="Start").click()
-    tab.wait_for_my_turn()
+    tab.sign_in("Emre")
+    tab.create_table("kastet", seats=2, bots=True)
+    tab.start()
+    tab.wait_for_my_turn_or_end()
     expect(tab.seat(0).locator(".tiles")).to_have_text("14")
 
     # The same player draws from elsewhere (another device) while this tab hears nothing.
     muted["on"] = True
-    status = page.evaluate(
-        """async () => {
-          const {token} = JSON.parse(sessionStorage.getItem("harftet.session"));
-          const headers = {Authorization: `Bearer ${token}`, "Content-Type": "application/json"};
-          const id = sessionStorage.getItem("harftet.table");
-          const view = await (await fetch(`/tables/${id}`, {headers})).json();
-          const body = JSON.stringify({version: view.version, moveId: "elsewhere-1", type: "draw"});
-          return (await fetch(`/tables/${id}/moves`, {method: "POST", headers, body})).status;
-        }"""
+    view = tab.api("GET", f"/tables/{tab.table_id()}")["body"]
+    moved = tab.api(
+        "POST",
+        f"/tables/{tab.table_id()}/moves",
+        {"version": view["version"], "moveId": "elsewhere-1", "type": "draw"},
     )
-    assert status == 200
+    assert moved["status"] == 200
     expect(tab.seat(0).locator(".tiles")).to_have_text("14")  # still the old view
 
-    page.get_by_role("button", name="Draw").click()
-    expect(page.locator("#notice")).to_contain_text("moved on")
+    tab.button("Taş çek").click()
+    expect(page.locator("#notice")).to_contain_text("Masa sen hamleni gönderirken değişti")
     expect(tab.seat(0).locator(".tiles")).to_have_text("15")
-    expect(tab.hand()).to_have_count(15)
+    expect(tab.rack()).to_have_count(15)
+    assert tab.unexpected_errors() == [], tab.errors
+    tab.close()
 
-    unexpected = [e for e in tab.errors if "status of 409" not in e]
-    assert unexpected == [], f"console errors: {unexpected}"
+
+def test_a_dropped_connection_comes_back_and_catches_up_by_version(
+    local_stack: str, browser: Any
+) -> None:
+    tab = Tab(browser, local_stack, PHONE)
+    page = tab.page
+    sockets: list[Any] = []
+
+    def keep(ws: Any) -> None:
+        ws.connect_to_server()  # messages pass both ways as usual
+        sockets.append(ws)
+
+    page.route_web_socket(re.compile(r"/ws\?"), keep)
+    tab.sign_in("Ece")
+    tab.create_table("kastet", seats=2, bots=True)
+    tab.start()
+    tab.wait_for_my_turn_or_end()
+    expect(tab.seat(0).locator(".tiles")).to_have_text("14")
+
+    # The line drops; meanwhile the same player draws from another device.
+    sockets[-1].close()
+    expect(page.locator("#ws-state")).not_to_have_text("canlı")
+    view = tab.api("GET", f"/tables/{tab.table_id()}")["body"]
+    moved = tab.api(
+        "POST",
+        f"/tables/{tab.table_id()}/moves",
+        {"version": view["version"], "moveId": "other-device-1", "type": "draw"},
+    )
+    assert moved["status"] == 200
+    expect(page.locator("#ws-state")).to_have_text("canlı")  # reconnected by itself
+    expect(tab.seat(0).locator(".tiles")).to_have_text("15")  # and resynced, no click
+    expect(tab.rack()).to_have_count(15)
+    assert len(sockets) >= 2
+    assert tab.unexpected_errors() == [], tab.errors
+    tab.close()
+
+
+def test_a_harftet_joker_gets_its_letter_from_the_turkish_keyboard(
+    local_stack: str, browser: Any
+) -> None:
+    seed = next(s for s in range(1, 500) if set(shuffled(s, 1)[:14]) & set(JOKER_IDS))
+    tab = Tab(browser, local_stack, PHONE, seed=seed)
+    page = tab.page
+    tab.sign_in("Sibel")
+    tab.create_table("harftet", seats=2, bots=True)
+    tab.start()
+    tab.wait_for_my_turn_or_end()
+    tiles = letters_of(tab.rack_tiles())
+    found = find_words(default_words(), tiles, max_results=500)
+    spelled = next(ids for _, ids in found if any(face is not None for _, face in ids))
+    tab.page.get_by_role("button", name="+ Yeni seri").click()
+    dialog = page.locator("#face-dialog")
+    for tile_id, face in spelled:
+        tab.tap_rack(tile_id)
+        if face is not None:  # the joker: no list defaulting to A, a keyboard of 29 letters
+            expect(dialog).to_be_visible()
+            expect(dialog.locator(".key")).to_have_count(29)
+            expect(dialog.locator(".key.selected")).to_have_count(0)
+            tab.shot("joker-keyboard")
+            dialog.get_by_role("button", name=face, exact=True).click()
+            expect(dialog).to_be_hidden()
+    joker = next(i for i, face in spelled if face is not None)
+    letter = next(face for _, face in spelled if face is not None)
+    expect(page.locator(f'#series .tile[data-id="{joker}"]')).to_have_attribute(
+        "aria-label", f"joker, {letter} yerine"
+    )
+    expect(page.locator("#series li.meld.valid")).to_have_count(1)
+    tab.button("Yere aç").click()
+    expect(page.locator(f'#series .tile[data-id="{joker}"] .jface')).to_have_text(letter)
+    expect(page.locator("#draft-flag")).to_be_hidden()
+    assert tab.unexpected_errors() == [], tab.errors
     tab.close()

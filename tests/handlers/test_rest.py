@@ -1013,31 +1013,28 @@ def events_of(api, player, table_id, after=0):
     return reply.body["events"]
 
 
-def test_the_log_lists_events_after_seq_oldest_first_to_anyone_who_may_view(api, service):
+def test_the_log_lists_events_after_seq_oldest_first_to_anyone_who_may_view(
+    api, service, monkeypatch
+):
+    monkeypatch.setattr(api, "after", None)  # no stream consumer: only this test writes the log
     game = api.game()
     spectator = api.player("Seyirci")
-    assert events_of(api, spectator, game.table_id) == []
-    logged = [
-        {"seq": 3, "at": 3.0, "hand": 1, "seat": 1, "type": "pass"},
-        {"seq": 1, "at": 1.0, "hand": 1, "seat": None, "type": "start"},
-        {"seq": 2, "at": 2.0, "hand": 1, "seat": 0, "type": "lay", "tiles": [4, 5, 6]},
-    ]
-    service.log.append(game.table_id, logged)
-    service.log.append(game.table_id, logged[:1])  # delivered twice: stored once
     every = events_of(api, spectator, game.table_id)
-    assert [e["seq"] for e in every] == [1, 2, 3] and every[1]["tiles"] == [4, 5, 6]
-    assert [e["seq"] for e in events_of(api, game.players[0], game.table_id, 1)] == [2, 3]
+    assert [e["type"] for e in every] == ["sit", "sit", "start"]
+    assert [e["seq"] for e in every] == [1, 2, 3]
+    assert every[0]["seat"] == 0 and every[2]["seat"] is None and every[2]["hand"] == 1
+    service.log.append(game.table_id, every[:1])  # delivered twice: stored once
+    assert events_of(api, game.players[0], game.table_id, 1) == every[1:]
     assert events_of(api, game.players[1], game.table_id, 3) == []
 
 
-def test_the_log_never_says_what_was_drawn(api, service):
+def test_the_log_never_says_what_was_drawn(api, service, monkeypatch):
+    monkeypatch.setattr(api, "after", None)  # no stream consumer: only this test writes the log
     game = api.game()
-    service.log.append(
-        game.table_id,
-        [{"seq": 1, "at": 1.0, "hand": 1, "seat": 0, "type": "draw", "tile": 17, "tiles": [17]}],
-    )
-    [event] = events_of(api, game.players[1], game.table_id)
-    assert event == {"seq": 1, "at": 1.0, "hand": 1, "seat": 0, "type": "draw"}
+    last = events_of(api, game.players[0], game.table_id)[-1]["seq"]
+    drawn = {"seq": last + 1, "at": 1.0, "hand": 1, "seat": 0, "type": "draw"}
+    service.log.append(game.table_id, [{**drawn, "tile": 17, "tiles": [17]}])  # a faulty writer
+    assert events_of(api, game.players[1], game.table_id, last) == [drawn]
 
 
 @pytest.mark.parametrize("after", ["-1", "x", "1.5", "9" * 12, ""])
@@ -1298,28 +1295,6 @@ def test_the_sample_events_for_table_options_and_bot_levels(api):
     assert seated.status == 200 and seated.body["seats"][1]["level"] == "hard"
 
 
-@pytest.fixture
-def consumer(service, monkeypatch):
-    """What live's stream consumer does, in process: every stored change's events go to the
-    log (``Table.recent``)."""
-    tables = service.tables
-    real_save, real_create = tables.save, tables.create_within_limit
-
-    def save(stored, table, **kwargs):
-        new = real_save(stored, table, **kwargs)
-        service.log.append(table.table_id, list(table.recent))
-        return new
-
-    def create(table, limit, now):
-        version = real_create(table, limit, now)
-        if version is not None:
-            service.log.append(table.table_id, list(table.recent))
-        return version
-
-    monkeypatch.setattr(tables, "save", save)
-    monkeypatch.setattr(tables, "create_within_limit", create)
-
-
 def _ints_under(value, key):
     """Every int in lists held under ``key`` anywhere in ``value``."""
     found = set()
@@ -1334,7 +1309,7 @@ def _ints_under(value, key):
     return found
 
 
-def test_the_log_shows_only_what_everyone_at_the_table_saw(api, consumer):
+def test_the_log_shows_only_what_everyone_at_the_table_saw(api):
     game = api.game(seats=3)
     player, first = api.turn(game)
     move(api, "move-lay", player, game, first, "lay", **tiles(api, first))
@@ -1390,7 +1365,7 @@ def play_to_the_end(api, game, limit=600):
     raise AssertionError("the game did not end")
 
 
-def test_a_finished_game_replays_exactly_from_its_seed_deals_and_log(api, consumer):
+def test_a_finished_game_replays_exactly_from_its_seed_deals_and_log(api):
     from harftet.engine import replay
 
     game = api.game()

@@ -81,7 +81,8 @@ def _rest_args(method: str, resource: str) -> list[str]:
 
 
 class SamEvents:
-    """SAM's events, generated once: ``rest[(METHOD, resource)]``, ``lobby``, ``scheduled``."""
+    """SAM's events, generated once: ``rest[(METHOD, resource)]``, ``lobby``, ``scheduled``,
+    ``dynamodb`` (stream records), ``sqs`` (a received message)."""
 
     def __init__(self) -> None:
         jobs: dict[Any, list[str]] = {route: _rest_args(*route) for route in _rest_routes()}
@@ -91,9 +92,13 @@ class SamEvents:
             '{"status": "waiting"}',
         ]
         jobs["scheduled"] = ["cloudwatch", "scheduled-event"]
+        jobs["dynamodb"] = ["dynamodb", "update"]  # the tables stream → FanoutFunction
+        jobs["sqs"] = ["sqs", "receive-message"]  # TimerQueue → TimerFunction (--body breaks it)
         with ThreadPoolExecutor(max_workers=4) as pool:
             generated = dict(zip(jobs, pool.map(lambda a: _sam(*a), jobs.values()), strict=True))
         self.scheduled = generated.pop("scheduled")
+        self.dynamodb = generated.pop("dynamodb")
+        self.sqs = generated.pop("sqs")
         self.lobby = generated.pop("lobby")
         self.rest: dict[tuple[str, str], dict[str, Any]] = generated
 
@@ -330,3 +335,90 @@ def test_the_hand_written_events_have_sams_shapes(sam_events):
             assert context["resourcePath"] == sample["resource"], where
             assert context["httpMethod"] == sample["httpMethod"], where
             assert isinstance(sample["isBase64Encoded"], bool), where
+    stream_and_queue = [
+        (p, sam)
+        for folder, sam in (("fanout", sam_events.dynamodb), ("timer", sam_events.sqs))
+        for p in _samples(folder)
+    ]
+    assert stream_and_queue, "events/fanout and events/timer hold the stream and queue samples"
+    for path, sam in stream_and_queue:
+        sample = json.loads(path.read_text(encoding="utf-8"))
+        where = str(path.relative_to(REPO))
+        _check_shape(sample, sam, where)
+        for record in sample["Records"]:  # every record has the keys of SAM's records
+            _check_shape(record, sam["Records"][0], where)
+
+
+# ------------------------------------------------------------------------------- stream, timers
+
+
+class _Timers:
+    """Records the timers the fan-out schedules (instead of sending them to SQS)."""
+
+    def __init__(self) -> None:
+        self.scheduled: list[Any] = []
+
+    def schedule(self, timer: Any, now: float) -> None:
+        self.scheduled.append(timer)
+
+
+def test_the_fan_out_takes_sams_dynamodb_update_event_filled_with_the_tables_stream(
+    api, ws, apps, sam_events, stream, outbox, monkeypatch
+):
+    sam = sam_events.dynamodb
+    context = FakeLambdaContext("harftet-FanoutFunction-1A2B3C4D", timeout_seconds=30)
+    # SAM's own records (an item that is no table): nothing to publish, nothing fails.
+    assert apps.fanout.handler(copy.deepcopy(sam), context) == {"batchItemFailures": []}
+    assert outbox.sent == []
+
+    game = api.game()
+    for i, player in enumerate(game.players):
+        ws("connect", token=player.token, tableId=game.table_id, connectionId=f"s{i}")
+    mover, before = api.turn(game)
+    monkeypatch.setattr(api, "after", None)  # hold the stream back: this test hands it on
+    reply = api(
+        "move-draw",
+        token=mover.token,
+        tableId=game.table_id,
+        version=before["version"],
+        moveId="sam-draw",
+    )
+    assert reply.status == 200
+    [modify] = [r for r in sam["Records"] if r["eventName"] == "MODIFY"]
+    records = [
+        {
+            **copy.deepcopy(modify),
+            **{k: r[k] for k in ("eventID", "eventName", "dynamodb", "eventSourceARN")},
+        }
+        for event in stream.events()
+        for r in event["Records"]
+    ]
+    assert records, "the move reached the stream"
+    outbox.sent.clear()
+    assert apps.fanout.handler({"Records": records}, context) == {"batchItemFailures": []}
+    for i, player in enumerate(game.players):
+        pushed = outbox.to(f"s{i}")[-1]
+        assert pushed == {"type": "table", "view": api.view(player, game.table_id)}
+
+
+def test_the_timer_takes_sams_sqs_event_with_a_timer_in_its_body(
+    api, apps, sam_events, clock, monkeypatch
+):
+    sam = sam_events.sqs
+    context = FakeLambdaContext("harftet-TimerFunction-1A2B3C4D", timeout_seconds=10)
+    # SAM's own body ("Hello from SQS!") is no timer: dropped, not retried.
+    assert apps.timer.handler(copy.deepcopy(sam), context) == {"batchItemFailures": []}
+
+    timers = _Timers()
+    monkeypatch.setattr(apps.fanout.publisher, "timers", timers)
+    monkeypatch.setattr(apps.timer.publisher, "timers", timers)
+    monkeypatch.setattr(apps.timer.publisher, "sleep", lambda seconds: None)
+    game = api.game(turnSeconds=10)
+    sleeper, before = api.turn(game)
+    event = copy.deepcopy(sam)
+    event["Records"][0]["body"] = timers.scheduled[-1].body()
+    clock.advance(10)
+    assert apps.timer.handler(event, context) == {"batchItemFailures": []}
+    after = api.view(sleeper, game.table_id)
+    assert after["version"] == before["version"] + 1  # the turn ran out: a forced draw
+    assert after["turn"]["seat"] != before["turn"]["seat"]

@@ -156,6 +156,7 @@ def test_a_kastet_hint_asks_the_kastet_search_with_the_hidden_tiles_left_out(
     (visible,) = seen
     assert visible.seats[2].hand == table.seats[2].hand and visible.series == table.series
     assert visible.pile == [] and all(s.hand == [] for i, s in enumerate(visible.seats) if i != 2)
+    assert visible.seed == 0 != table.seed
     assert table.pile and all(s.hand for s in table.seats)  # the table itself is untouched
 
 
@@ -168,7 +169,7 @@ def test_every_level_and_the_hint_propose_only_moves_the_engine_accepts() -> Non
     rng = random.Random(77)
     words = default_words()
     lays = dict.fromkeys(BOT_LEVELS, 0)
-    for i in range(800):  # × 3 levels: 2,400 decisions
+    for i in range(600):  # × 3 levels: 1,800 decisions
         table = random_position(
             rng,
             words,
@@ -191,7 +192,7 @@ def test_every_level_and_the_hint_propose_only_moves_the_engine_accepts() -> Non
                     - hand_penalty(after.seats[0].hand, rules)
                     == found.shed
                 )
-    assert min(lays.values()) > 400, lays
+    assert min(lays.values()) > 300, lays
     assert lays["hard"] >= lays["medium"] >= lays["easy"]
 
 

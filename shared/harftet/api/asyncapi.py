@@ -36,6 +36,11 @@ def _move_payload(schemas: dict[str, Any]) -> dict[str, Any]:
                 "properties": {
                     "action": {"type": "string", "const": "move"},
                     "tableId": {"type": "string", "minLength": 1, "maxLength": 64},
+                    "lang": {
+                        "type": "string",
+                        "enum": ["tr", "en"],
+                        "description": "the language of an error's message (default: en)",
+                    },
                     **body["properties"],
                 },
             }
@@ -83,6 +88,19 @@ def document() -> dict[str, Any]:
                 "properties": {
                     "type": {"type": "string", "const": "table"},
                     "view": _ref("TableView"),
+                },
+            },
+        ),
+        "dryRun": _message(
+            "dryRun",
+            "The answer to a move with dryRun: true, to this connection only (nothing is "
+            "stored); an illegal one is an error message instead.",
+            {
+                "type": "object",
+                "required": ["type", *schemas["DryRun"].get("required", [])],
+                "properties": {
+                    "type": {"type": "string", "const": "dryRun"},
+                    **schemas["DryRun"]["properties"],
                 },
             },
         ),
@@ -192,7 +210,7 @@ def document() -> dict[str, Any]:
                 "channel": {"$ref": table_channel},
                 "summary": "A client makes a move (like the REST call).",
                 "messages": refs("move"),
-                "reply": {"channel": {"$ref": table_channel}, "messages": refs("error")},
+                "reply": {"channel": {"$ref": table_channel}, "messages": refs("dryRun", "error")},
             },
             "table": {
                 "action": "send",

@@ -193,6 +193,7 @@ ERRORS = {
     "409": "stale_version (with the current view), seat_taken, wrong_status, too_many_tables",
     "422": "illegal_move (the message names the meld or tile and why)",
     "429": "rate_limited",
+    "503": "busy: the request lost a race too many times; safe to retry",
 }
 
 # The move body's "type" → its schema (without a mapping, a discriminator's values are the

@@ -453,6 +453,10 @@ def create_app(
     if static_dir is not None and Path(static_dir).is_dir():
         routes += [
             Route("/play", _to_play, methods=["GET", "HEAD"]),
+            Mount(
+                "/play/docs",
+                app=StaticFiles(directory=Path(__file__).parents[3] / "docs", check_dir=False),
+            ),
             Mount("/play", app=StaticFiles(directory=static_dir, html=True), name="play"),
         ]
     routes.append(Route("/{path:path}", emulator.rest_proxy, methods=list(HTTP_METHODS)))

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 DOCKER_HOST = "host.docker.internal"
 DEFAULT_PORT = 3000
@@ -62,6 +62,8 @@ def env_vars(
     template_path: str | os.PathLike[str] | None = None, port: int = DEFAULT_PORT
 ) -> dict[str, dict[str, str]]:
     """The `--env-vars` file for a stack on ``port``: every function's every variable."""
+    from unittest import mock
+
     from harftet.localstack.dynamo import DEFAULT_TABLE_NAMES
     from harftet.localstack.stack import handler_env
     from harftet.store.schema import load_template
@@ -91,22 +93,34 @@ def env_vars(
     return result
 
 
-def share_token_secret(endpoint: str, secret: str, template_path: Path | None = None) -> str:
-    """Store ``secret`` in the stack's SSM (moto at ``endpoint``); returns the parameter name."""
-    import boto3
+def share_token_secret(
+    endpoint: str, secret: str, template_path: Path | None = None, *, wait: bool = True
+) -> None:
+    """Store ``secret`` in the stack's SSM (moto at ``endpoint``) under the template's name.
 
-    from harftet.store.schema import load_template
+    moto's SSM loads AWS's public parameters on first use (seconds): with ``wait=False`` that
+    happens in a background thread, so the stack is ready without waiting for it.
+    """
 
-    name = secret_parameter_name(load_template(template_path))
-    ssm = boto3.client(
-        "ssm",
-        endpoint_url=endpoint,
-        region_name=REGION,
-        aws_access_key_id="local",
-        aws_secret_access_key="local",
-    )
-    ssm.put_parameter(Name=name, Value=secret, Type="SecureString", Overwrite=True)
-    return name
+    def share() -> None:
+        import boto3
+
+        from harftet.store.schema import load_template
+
+        ssm = boto3.client(
+            "ssm",
+            endpoint_url=endpoint,
+            region_name=REGION,
+            aws_access_key_id="local",
+            aws_secret_access_key="local",
+        )
+        name = secret_parameter_name(load_template(template_path))
+        ssm.put_parameter(Name=name, Value=secret, Type="SecureString", Overwrite=True)
+
+    if wait:
+        share()
+    else:
+        threading.Thread(target=share, name="share-token-secret", daemon=True).start()
 
 
 def main() -> None:

@@ -164,7 +164,8 @@ def serve(options: StackOptions) -> None:
     try:
         dynamo.start()
         create_tables(dynamo.client(), DEFAULT_TABLE_NAMES, template_path=options.template)
-        share_token_secret(endpoint, env["TOKEN_SECRET"], options.template)  # for sam local
+        if options.port:  # a fixed port, as `sam local --env-vars` expects (moto's SSM is slow)
+            share_token_secret(endpoint, env["TOKEN_SECRET"], options.template, wait=False)
         settings = read_template(options.template)
         if options.proxy_all:
             settings.rest_routes = None
@@ -338,7 +339,7 @@ def launch(
     sweep_seconds: float | None = None,
     proxy_all: bool = False,
     throttle: str | None = None,
-    timeout: float = 30.0,
+    timeout: float = 60.0,  # a loaded CI machine may start several stacks at once
 ) -> RunningStack:
     """Run `python -m harftet.localstack` on a free port and wait until /health says ready."""
     workdir.mkdir(parents=True, exist_ok=True)

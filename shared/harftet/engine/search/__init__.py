@@ -44,7 +44,8 @@ def hint(table: Table, seat: int, *, words: Collection[str] | None = None) -> Pr
 
 
 def _visible_to(table: Table, seat: int) -> Table:
-    """``table`` as ``seat`` sees it: the other hands and the pile emptied (a hint can then
-    never depend on them), everything else shared with the original (not to be changed)."""
+    """``table`` as ``seat`` sees it: the other hands, the pile and the seed (which decides
+    the deals) left out, so a hint can never depend on them; everything else is shared with
+    the original (not to be changed)."""
     seats = [s if i == seat else replace(s, hand=[]) for i, s in enumerate(table.seats)]
-    return replace(table, seats=seats, pile=[])
+    return replace(table, seats=seats, pile=[], seed=0)

@@ -728,7 +728,7 @@ def best_lay(
     if "move" in move_set:
         planner.run(with_move=True)
     if "pairs" in move_set and len(state.melds) == MAX_SERIES:
-        search.limit = search.units + 20_000  # pairs are cheap and always looked for
+        search.limit = max(search.limit, search.units + 5_000)  # pairs: cheap, always tried
         with contextlib.suppress(_OutOfBudget):
             _pairs(search, state)
     if stats is not None:

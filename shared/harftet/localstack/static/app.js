@@ -1,49 +1,34 @@
-// The Harftet / Kastet web client for the local stack: plain ES module, no build step.
-// REST at "/", WebSocket at "/ws" on the same host (see API.md).
-
-const TR_ALPHABET = "ABCÇDEFGĞHIİJKLMNOÖPRSŞTUÜVYZ";
-const COLORS = ["red", "yellow", "blue", "black"];
-const MARKS = { red: "●", yellow: "▲", blue: "■", black: "◆" }; // colour is never the only cue
-const MAX_SERIES = 26;
-const HAND_LIMIT = 22;
+// The Harftet / Kastet web client: state and events. REST and the WebSocket on the same host
+// (API.md); api.js, live.js, draft.js, render.js and i18n.js hold the rest. No build step.
+import { createApi, newMoveId } from "./api.js";
+import { Live } from "./live.js";
+import * as D from "./draft.js";
+import { t, errorText, getLang, setLang } from "./i18n.js";
+import { h, tileEl, meldEl, seatEl, seatNames, logLine, handEndEl, gameEndEl } from "./render.js";
 
 const $ = (sel) => document.querySelector(sel);
-const store = window.sessionStorage; // per tab: two tabs can be two players
+const store = window.localStorage; // kept across tabs and restarts: a closed tab comes back to its seat
+const POSITIONS = { 1: ["bottom"], 2: ["bottom", "top"], 3: ["bottom", "right", "left"], 4: ["bottom", "right", "top", "left"] };
 
 const S = {
   token: null, playerId: null, name: null, rating: null,
   tableId: null, view: null,
-  work: null,      // the lay editor's working copy: {series, pairs, key, dirty}
-  sel: null,       // the selected tile id
-  drag: null,      // the dragged tile id
-  fresh: new Set(), // tile ids that just arrived in the hand
-  errMeld: null,   // series index the server named in its last illegal_move
-  busy: false,
-  ws: null, wsTries: 0, wsTimer: 0, pingTimer: 0,
-  lobbyTimer: 0,
+  draft: null, sel: null, rack: [], rackMode: null, fresh: new Set(),
+  validity: new Map(), errMeld: null, dryRun: true, dryTimer: 0, drySeq: 0,
+  hints: true, log: [], logSeq: null, logOn: true,
+  shownHands: null, busy: false, muted: store.getItem("harftet.muted") === "1",
+  lobbyTab: "waiting", lobbyTimer: 0, titleTimer: 0, wsState: "offline",
+  drag: null,
 };
 
-// ---------------------------------------------------------------- small helpers
+const api = createApi({ token: () => S.token, lang: getLang, onUnauthorized: () => signOut(t("notice.session")) });
+const live = new Live({
+  onView: (v) => setView(v),
+  onState: (state) => { S.wsState = state; renderWs(); },
+  resync: () => resync(),
+});
 
-function h(tag, props = {}, ...kids) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (v == null || v === false) continue;
-    if (k === "class") el.className = v;
-    else if (k === "text") el.textContent = v;
-    else if (k === "dataset") Object.assign(el.dataset, v);
-    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-    else el.setAttribute(k, v === true ? "" : v);
-  }
-  for (const kid of kids.flat()) if (kid != null && kid !== false) el.append(kid);
-  return el;
-}
-
-function newMoveId() {
-  if (crypto.randomUUID) return crypto.randomUUID();
-  const b = crypto.getRandomValues(new Uint8Array(16)); // insecure contexts lack randomUUID
-  return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
-}
+// ---------------------------------------------------------------- notices and errors
 
 let noticeTimer = 0;
 function notify(message, kind = "error") {
@@ -51,62 +36,14 @@ function notify(message, kind = "error") {
   $("#notice").className = `notice ${kind}`;
   $("#notice-text").textContent = message;
   $("#notice").hidden = false;
-  if (kind !== "error") noticeTimer = setTimeout(clearNotice, 4000);
+  if (kind !== "error") noticeTimer = setTimeout(clearNotice, 5000);
 }
 function clearNotice() { $("#notice").hidden = true; }
 
-function show(screen) {
-  for (const id of ["login", "lobby", "table"]) $(`#${id}`).hidden = id !== screen;
-  clearInterval(S.lobbyTimer);
-  if (screen === "lobby") S.lobbyTimer = setInterval(() => !document.hidden && loadLobby(), 8000);
-}
-
-// ---------------------------------------------------------------- REST
-
-class ApiError extends Error {
-  constructor(status, body) {
-    const e = (body && body.error) || {};
-    super(e.message || `HTTP ${status}`);
-    this.status = status;
-    this.code = e.code || `http_${status}`;
-    this.meld = e.meld;
-    this.view = body && body.view;
-  }
-}
-
-async function api(method, path, body) {
-  const headers = {};
-  if (S.token) headers.Authorization = `Bearer ${S.token}`;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  let res;
-  try {
-    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  } catch {
-    throw new ApiError(0, { error: { code: "network", message: "The server cannot be reached." } });
-  }
-  const text = await res.text();
-  let data = null;
-  try { data = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
-  if (!res.ok) {
-    const err = new ApiError(res.status, data);
-    if (res.status === 401 && S.token) signOut("Your session is no longer valid — please sign in again.");
-    throw err;
-  }
-  return data;
-}
-
-function describe(err) {
-  const e = err.error || err;
-  const where = e.meld != null && !/meld/i.test(e.message || "") ? ` (meld ${e.meld + 1})` : "";
-  return `${e.message || "Something went wrong"}${where} [${e.code || "error"}]`;
-}
-
-/** Run a user action, showing its error; the server is the judge, so nothing is retried. */
 async function attempt(fn) {
-  try { await fn(); } catch (e) { if (e.status !== 401) notify(describe(e)); }
+  try { await fn(); } catch (e) { if (e.status !== 401) notify(errorText(e, tileName)); }
 }
 
-/** A move: one at a time, with the move buttons disabled while it is in flight. */
 async function guarded(fn) {
   if (S.busy) return;
   S.busy = true;
@@ -115,6 +52,14 @@ async function guarded(fn) {
     S.busy = false;
     renderActions();
   }
+}
+
+function show(screen) {
+  for (const id of ["login", "lobby", "table"]) $(`#${id}`).hidden = id !== screen;
+  $("#dock").hidden = screen !== "table" || !S.view || S.view.seat == null || S.view.handNumber === 0;
+  clearInterval(S.lobbyTimer);
+  if (screen === "lobby") S.lobbyTimer = setInterval(() => !document.hidden && loadLobby(), 8000);
+  layoutDock();
 }
 
 // ---------------------------------------------------------------- identity
@@ -137,7 +82,7 @@ function renderMe() {
 }
 
 async function signIn(name) {
-  const p = await api("POST", "/players", { name });
+  const p = await api.createPlayer(name);
   Object.assign(S, { token: p.token, playerId: p.playerId, name: p.name, rating: p.rating });
   saveSession();
   renderMe();
@@ -145,10 +90,10 @@ async function signIn(name) {
 }
 
 function signOut(message) {
-  closeWs();
+  live.close();
   store.removeItem("harftet.session");
   store.removeItem("harftet.table");
-  Object.assign(S, { token: null, playerId: null, name: null, rating: null, tableId: null, view: null, work: null });
+  Object.assign(S, { token: null, playerId: null, name: null, rating: null, tableId: null, view: null, draft: null });
   renderMe();
   show("login");
   if (message) notify(message);
@@ -156,20 +101,18 @@ function signOut(message) {
 
 async function refreshMe() {
   try {
-    const p = await api("GET", `/players/${encodeURIComponent(S.playerId)}`);
-    S.rating = p.rating;
-    S.name = p.name;
+    const p = await api.player(S.playerId);
+    Object.assign(S, { rating: p.rating, name: p.name });
     saveSession();
     renderMe();
-  } catch (e) { if (e.status === 404) signOut("Your guest player is gone — please sign in again."); }
+  } catch (e) { if (e.status === 404) signOut(t("notice.session")); }
 }
 
 // ---------------------------------------------------------------- lobby
 
 async function openLobby() {
-  closeWs();
-  S.tableId = null;
-  S.view = null;
+  live.close();
+  Object.assign(S, { tableId: null, view: null, draft: null, log: [], logSeq: null });
   store.removeItem("harftet.table");
   history.replaceState(null, "", location.pathname);
   show("lobby");
@@ -177,312 +120,551 @@ async function openLobby() {
   await loadLobby();
 }
 
-async function loadLobby() {
+async function loadLobby(more = false) {
+  const tab = S.lobbyTab;
   let data;
-  try { data = await api("GET", "/tables?status=waiting"); } catch (e) { if (e.status !== 401) notify(describe(e)); return; }
-  const list = $("#lobby-list");
+  try { data = await api.lobby(tab, more ? S.lobbyCursor : null); } catch (e) {
+    if (e.code === "bad_request" && tab !== "waiting") data = { tables: [], cursor: null }; // a server that lists waiting tables only
+    else { if (e.status !== 401) notify(errorText(e, tileName)); return; }
+  }
+  if (tab !== S.lobbyTab) return;
   const tables = (data && data.tables) || [];
-  list.replaceChildren(...tables.map(lobbyItem));
-  $("#lobby-empty").hidden = tables.length > 0;
+  S.lobbyCursor = data && data.cursor;
+  const items = tables.map((x) => lobbyItem(x, tab));
+  if (more) $("#lobby-list").append(...items); else $("#lobby-list").replaceChildren(...items);
+  $("#lobby-empty").hidden = $("#lobby-list").children.length > 0;
+  $("#lobby-empty").textContent = t(`lobby.empty.${tab}`);
+  $("#lobby-more").hidden = !S.lobbyCursor;
 }
 
-function lobbyItem(t) {
-  const players = t.players || [];
-  const seats = players.map((name, i) => name
-    ? h("li", { class: "taken" }, name)
-    : h("li", {}, h("button", { type: "button", onclick: () => attempt(() => sit(t.tableId, i)) }, `Sit in seat ${i + 1}`)));
-  const facts = [`${t.taken}/${t.seats} seated`, `${t.hands} hand${t.hands === 1 ? "" : "s"}`, `${t.turnSeconds} s turns`];
-  if (t.partners) facts.push("partners");
+function lobbyItem(x, tab) {
+  const players = x.players || [];
+  const taken = x.taken ?? players.filter(Boolean).length;
+  const vacant = new Set(x.vacant || []);
+  const seats = players.map((name, i) => {
+    if (tab === "waiting" && !name) return h("li", {}, h("button", { type: "button", onclick: () => attempt(() => sit(x.tableId, i)) }, t("lobby.sit", { n: i + 1 })));
+    if (tab === "open" && (vacant.has(i) || !name)) return h("li", {}, h("button", { type: "button", onclick: () => attempt(() => sit(x.tableId, i)) }, t("lobby.substitute", { n: i + 1 })));
+    return h("li", { class: "taken" }, name || t("seat.empty"));
+  });
+  const facts = [t("lobby.facts", { taken, seats: x.seats, hands: x.hands, turn: x.turnSeconds })];
+  if (x.partners) facts.push(t("lobby.partners"));
+  const open = h("button", { type: "button", class: tab === "playing" ? "" : "link", onclick: () => attempt(() => openTable(x.tableId)) },
+    tab === "playing" ? t("lobby.watch") : t("lobby.open.table"));
   return h("li", { class: "lobby-item" },
-    h("div", { class: "row spread" },
-      h("strong", { class: `game-${t.game}` }, t.game === "kastet" ? "Kastet" : "Harftet"),
-      h("button", { type: "button", class: "link", onclick: () => attempt(() => openTable(t.tableId)) }, "Open")),
+    h("div", { class: "row spread" }, h("strong", { class: `game-${x.game}` }, t(`game.${x.game}`)), open),
     h("div", { class: "muted" }, facts.join(" · ")),
     h("ul", { class: "lobby-seats" }, seats));
 }
 
-async function sit(tableId, seat, bot = false) {
-  const view = await api("POST", `/tables/${tableId}/seats/${seat}`, bot ? { bot: true } : undefined);
+async function sit(tableId, seat, bot = null) {
+  const view = bot ? await sitBot(tableId, seat, bot) : await api.sit(tableId, seat);
   if (bot) setView(view); else enterTable(view);
 }
 
-async function createTable(form) {
-  const f = new FormData(form);
+function createBody(f) {
   const body = {
     game: f.get("game"), seats: Number(f.get("seats")), hands: Number(f.get("hands")),
     partners: f.get("partners") === "on", turnSeconds: Number(f.get("turnSeconds")),
   };
-  if (body.partners && body.seats !== 4) throw new ApiError(400, { error: { code: "bad_request", message: "A partner game needs 4 seats." } });
-  enterTable(await api("POST", "/tables", body));
+  if (f.get("private") === "on") body.private = true;
+  return body;
+}
+
+async function createTable(form) {
+  const f = new FormData(form);
+  const body = createBody(f);
+  if (body.partners && body.seats !== 4) throw Object.assign(new Error(), { code: "bad_request", message: t("notice.partners4") });
+  let view = await api.createTable(body);
+  if (f.get("bots") === "on") view = await fillWithBots(view, f.get("level") || "medium");
+  enterTable(view);
+}
+
+async function fillWithBots(view, level) {
+  for (const [i, s] of view.seats.entries()) if (!s) view = await sitBot(view.tableId, i, level);
+  return view;
+}
+
+/** Seat a computer player of a level (a server without levels gets a plain computer player). */
+async function sitBot(tableId, seat, level) {
+  if (!S.noLevels) {
+    try { return await api.sit(tableId, seat, { bot: true, level }); } catch (e) {
+      if (e.code !== "bad_request") throw e;
+      S.noLevels = true;
+    }
+  }
+  return api.sit(tableId, seat, { bot: true });
+}
+
+/** Quick play: a seat at a waiting table of that game, else a new one against computer players. */
+async function quickPlay() {
+  const game = $("#quick-game").value;
+  const level = $("#quick-level").value;
+  const data = await api.lobby("waiting");
+  for (const x of (data && data.tables) || []) {
+    const free = (x.players || []).findIndex((p) => !p);
+    if (x.game === game && free >= 0) {
+      try { return await sit(x.tableId, free); } catch { /* taken meanwhile: try the next */ }
+    }
+  }
+  let view = await api.createTable({ game, seats: 4, hands: 1, turnSeconds: 45 });
+  view = await fillWithBots(view, level);
+  enterTable(await api.start(view.tableId));
 }
 
 // ---------------------------------------------------------------- table & live updates
 
 async function openTable(id) {
-  try { enterTable(await api("GET", `/tables/${encodeURIComponent(id)}`)); } catch (e) {
+  try { enterTable(await api.table(id)); } catch (e) {
     if (e.status === 401) return;
-    notify(e.status === 404 ? "That table no longer exists." : describe(e));
+    notify(e.status === 404 ? t("notice.gone") : errorText(e));
     await openLobby();
   }
 }
 
 function enterTable(view) {
   S.tableId = view.tableId;
-  S.view = null;
-  S.work = null;
-  S.sel = null;
   store.setItem("harftet.table", view.tableId);
   history.replaceState(null, "", `#t=${view.tableId}`);
+  Object.assign(S, { view: null, draft: null, sel: null, rack: [], log: [], logSeq: null, shownHands: null, hints: view.hints !== false });
+  setView(view, true);
   show("table");
-  setView(view);
-  connectWs();
+  render();
+  live.connect(S.token, view.tableId);
+  loadLog();
 }
 
-function wsUrl() {
-  const proto = location.protocol === "https:" ? "wss" : "ws";
-  return `${proto}://${location.host}/ws?token=${encodeURIComponent(S.token)}&tableId=${encodeURIComponent(S.tableId)}`;
-}
-
-function connectWs() {
-  closeWs();
-  let ws;
-  try { ws = new WebSocket(wsUrl()); } catch { scheduleReconnect(); return; }
-  S.ws = ws;
-  setWsState("connecting");
-  ws.onopen = () => {
-    S.wsTries = 0;
-    setWsState("live");
-    refreshView(); // anything missed while we were away
-    S.pingTimer = setInterval(() => ws.readyState === 1 && ws.send(JSON.stringify({ action: "ping" })), 60000);
-  };
-  ws.onmessage = (ev) => {
-    let msg;
-    try { msg = JSON.parse(ev.data); } catch { return; }
-    if (msg.type === "table" && msg.view && msg.view.tableId === S.tableId) setView(msg.view);
-    else if (msg.type === "error") notify(describe(msg.error || msg));
-  };
-  ws.onclose = () => {
-    if (S.ws !== ws) return; // closed on purpose
-    clearInterval(S.pingTimer);
-    S.ws = null;
-    setWsState("offline");
-    scheduleReconnect();
-  };
-}
-
-function scheduleReconnect() {
-  clearTimeout(S.wsTimer);
-  if (!S.tableId || !S.token) return;
-  const delay = Math.min(15000, 500 * 2 ** S.wsTries++) * (0.8 + Math.random() * 0.4);
-  S.wsTimer = setTimeout(connectWs, delay);
-}
-
-function closeWs() {
-  clearTimeout(S.wsTimer);
-  clearInterval(S.pingTimer);
-  const ws = S.ws;
-  S.ws = null;
-  if (ws) ws.close();
-  S.wsTries = 0;
-}
-
-function setWsState(state) {
-  const el = $("#ws-state");
-  el.className = `ws-state ${state}`;
-  el.textContent = { live: "● live", connecting: "◌ connecting…", offline: "○ offline — reconnecting" }[state];
-}
-
-async function refreshView() {
+async function resync() {
   if (!S.tableId) return;
-  try { setView(await api("GET", `/tables/${encodeURIComponent(S.tableId)}`)); } catch (e) { if (e.status !== 401) notify(describe(e)); }
+  try { setView(await api.table(S.tableId)); } catch { /* the next push or action retries */ }
 }
 
-function tableKey(v) {
-  return [...v.series.flat(), ...v.pairs.flat()].map((t) => t.id).sort((a, b) => a - b).join(",");
-}
-
-function freshWork(v) {
-  const entry = (t) => ({ id: t.id, tile: t, fromHand: false, as: t.joker ? t.as : undefined });
-  return { series: v.series.map((m) => m.map(entry)), pairs: [], key: tableKey(v), dirty: false };
-}
-
-function workFits(work, v) {
-  if (work.key !== tableKey(v) || v.status !== "playing") return false;
-  const hand = new Set((v.hand || []).map((t) => t.id));
-  return [...work.series.flat(), ...work.pairs.flat()].every((e) => !e.fromHand || hand.has(e.id));
-}
-
-/**
- * Replace the view (ignoring pushes older than the one we hold). A draft that still applies
- * (same table tiles, its hand tiles still in hand) is kept; returns whether one was.
- */
+/** Replace the view (older versions ignored), keeping a draft that still applies. */
 function setView(v, force = false) {
   const old = S.view;
-  if (!force && old && old.tableId === v.tableId && v.version < old.version) return false;
+  if (!force && old && old.tableId === v.tableId && v.version <= old.version) return old.version === v.version;
+  if (old && old.tableId !== v.tableId) return false;
   S.view = v;
-  const sameHand = old && old.tableId === v.tableId && old.handNumber === v.handNumber;
-  const oldHand = new Set(((sameHand && old.hand) || []).map((t) => t.id));
-  const hand = (v.hand || []).map((t) => t.id);
-  if (hand.length !== oldHand.size || hand.some((id) => !oldHand.has(id))) {
-    S.fresh = new Set(oldHand.size ? hand.filter((id) => !oldHand.has(id)) : []); // a deal is not "fresh"
+  const sameHand = old && old.handNumber === v.handNumber;
+  const oldHand = new Set(((sameHand && old.hand) || []).map((x) => x.id));
+  const hand = v.hand || [];
+  if (hand.length !== oldHand.size || hand.some((x) => !oldHand.has(x.id))) {
+    S.fresh = new Set(oldHand.size ? hand.filter((x) => !oldHand.has(x.id)).map((x) => x.id) : []);
   }
-  const keptDraft = !!(S.work && S.work.dirty && workFits(S.work, v));
-  if (!keptDraft) {
-    if (S.work && S.work.dirty) notify("The table changed, so your draft was reset.", "info");
-    S.work = freshWork(v);
+  if (!sameHand) S.rack = D.sortRack(hand, rackMode());
+  S.rack = D.syncRack(S.rack, hand);
+  const kept = !!(S.draft && S.draft.dirty && D.fits(S.draft, v));
+  if (!kept) {
+    const moved = S.draft && S.draft.dirty && v.status === "playing" && sameHand ? D.rebase(S.draft, v) : null;
+    if (moved && moved.lost && !S.busy) notify(t(moved.draft.dirty ? "notice.draftPart" : "notice.draftReset"), "info");
+    S.draft = moved ? moved.draft : D.fromView(v);
+    S.validity.clear();
     S.errMeld = null;
-    if (S.sel != null && !locate(S.sel)) S.sel = null;
+    if (S.sel != null && !D.locate(S.draft, S.sel) && !hand.some((x) => x.id === S.sel)) S.sel = null;
+    if (moved && moved.draft.dirty) scheduleDryRun();
   }
+  if (v.hints === false) S.hints = false;
   if (old && old.status !== "finished" && v.status === "finished") refreshMe();
+  if (v.last && S.logOn && S.logSeq != null && v.last.seq > S.logSeq + 1) loadLog(); // fill the gap
+  else if (v.last) addLog([v.last]);
+  else if (old && v.version > old.version + 1) loadLog();
+  turnCue(old, v);
+  maybeShowEnd(old, v);
+  if (!$("#table").hidden) show("table");
   render();
-  return keptDraft;
+  return kept;
+}
+
+function rackMode() {
+  const game = S.view && S.view.game;
+  if (game === "kastet") return S.rackMode === "pairs" ? "pairs" : "series";
+  return S.rackMode === "value" ? "value" : "letter";
+}
+
+// ---------------------------------------------------------------- the log
+
+async function loadLog() {
+  if (!S.tableId || !S.logOn) return;
+  try {
+    const data = await api.log(S.tableId, S.logSeq);
+    addLog((data && data.events) || []);
+  } catch (e) {
+    if (e.status === 404 || e.status === 405) S.logOn = false; // a server without the log
+  }
+}
+
+function addLog(events) {
+  let added = false;
+  for (const ev of events) {
+    if (ev == null || ev.seq == null) continue;
+    if (S.logSeq != null && ev.seq <= S.logSeq && S.log.some((x) => x.seq === ev.seq)) continue;
+    if (S.log.some((x) => x.seq === ev.seq)) continue;
+    S.log.push(ev);
+    added = true;
+  }
+  if (!added) return;
+  S.log.sort((a, b) => a.seq - b.seq);
+  S.logSeq = S.log[S.log.length - 1].seq;
+  if (S.log.length > 200) S.log = S.log.slice(-200);
+  renderLog();
+}
+
+function renderLog() {
+  const v = S.view;
+  if (!v) return;
+  const names = seatNames(v);
+  const melds = [...v.series, ...v.pairs];
+  // A line is worded once, with the table as it was when the event arrived (later moves change the words).
+  const items = S.log.slice(-40).reverse().map((ev) => {
+    if (!ev.text || ev.lang !== getLang()) Object.assign(ev, { text: logLine(ev, names, { melds }, v.game), lang: getLang() });
+    return h("li", { class: `log-${ev.type}` }, ev.text);
+  });
+  $("#log").replaceChildren(...items);
+  $("#log-box").hidden = !items.length;
+}
+
+// ---------------------------------------------------------------- your turn: sound and title
+
+function turnCue(old, v) {
+  const mine = (x) => !!(x && x.status === "playing" && x.turn && x.seat != null && x.turn.seat === x.seat);
+  if (mine(v) && !mine(old) && old) {
+    if (!S.muted) beep();
+    if (document.hidden) blinkTitle();
+  }
+  if (!mine(v)) stopBlink();
+}
+
+function beep() {
+  try {
+    const ctx = beep.ctx || (beep.ctx = new AudioContext());
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.frequency.value = 660;
+    gain.gain.setValueAtTime(0.08, ctx.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.0001, ctx.currentTime + 0.35);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start();
+    osc.stop(ctx.currentTime + 0.35);
+  } catch { /* no audio */ }
+}
+
+const BASE_TITLE = document.title;
+function blinkTitle() {
+  stopBlink();
+  let on = false;
+  S.titleTimer = setInterval(() => { on = !on; document.title = on ? t("title.turn") : BASE_TITLE; }, 900);
+}
+function stopBlink() {
+  clearInterval(S.titleTimer);
+  document.title = BASE_TITLE;
+}
+
+// ---------------------------------------------------------------- the end of a hand and a game
+
+function maybeShowEnd(old, v) {
+  const n = (v.handResults || []).length;
+  if (S.shownHands == null) { S.shownHands = n; if (v.status !== "finished") return; }
+  if (v.status === "finished" && (!old || old.status !== "finished" || S.shownHands < n) && !$("#end-dialog").open) {
+    S.shownHands = n;
+    return openEnd("game");
+  }
+  if (n > S.shownHands) {
+    S.shownHands = n;
+    openEnd("hand", v.handResults[n - 1]);
+  }
+}
+
+function openEnd(kind, result) {
+  const v = S.view;
+  const names = seatNames(v);
+  const dlg = $("#end-dialog");
+  const finished = v.status === "finished";
+  $("#end-h").textContent = kind === "game" ? t("end.game.h") : t("end.hand.h", { n: result.hand });
+  const parts = kind === "game" ? gameEndEl(v, names, S.playerId) : handEndEl(v, result, names);
+  if (kind === "game" && v.handResults && v.handResults.length) {
+    // Places first, then how the last hand ended (its leftover tiles), then the score table.
+    parts.splice(parts.length - 1, 0, ...handEndEl(v, v.handResults[v.handResults.length - 1], names).slice(0, 3));
+  }
+  $("#end-body").replaceChildren(...parts);
+  const buttons = kind === "game" || finished
+    ? [h("button", { type: "button", class: "primary", onclick: () => attempt(rematch) }, t("btn.rematch")),
+      h("button", { type: "button", onclick: () => { dlg.close(); openLobby(); } }, t("btn.newTable"))]
+    : [h("button", { type: "button", class: "primary", onclick: () => dlg.close() }, t("end.next"))];
+  $("#end-actions").replaceChildren(...buttons);
+  if (!dlg.open) dlg.showModal();
+  dlg.scrollTop = 0;
+  $("#end-h").focus();
+}
+
+/** Rematch: a new table like this one, the computer players seated again at their levels. */
+async function rematch() {
+  const v = S.view;
+  let view = await api.createTable({
+    game: v.game, seats: v.seats.length, hands: v.hands, partners: v.partners, turnSeconds: v.turnSeconds,
+    ...(v.private ? { private: true } : {}),
+  });
+  for (const [i, s] of v.seats.entries()) if (i > 0 && s && s.bot) view = await sitBot(view.tableId, i, s.level || "medium");
+  $("#end-dialog").close();
+  enterTable(view);
 }
 
 // ---------------------------------------------------------------- derived state
 
 function mySeat() { return S.view && S.view.seat != null ? S.view.seat : null; }
-function isManager() { return S.view && S.view.manager === S.playerId; }
+function isManager() { return !!(S.view && S.view.manager === S.playerId); }
 function myTurn() {
   const v = S.view;
   return !!(v && v.status === "playing" && v.turn && mySeat() != null && v.turn.seat === mySeat());
 }
 function editable() { return !!(S.view && S.view.status === "playing" && mySeat() != null); }
-
-function inWork() {
-  const ids = new Set();
-  for (const m of [...S.work.series, ...S.work.pairs]) for (const e of m) ids.add(e.id);
-  return ids;
+function limits() { return D.rules(S.view); }
+function rackTiles() {
+  const used = D.usedIds(S.draft);
+  const byId = new Map((S.view.hand || []).map((x) => [x.id, x]));
+  return S.rack.filter((id) => !used.has(id) && byId.has(id)).map((id) => byId.get(id));
 }
-function handLeft() {
-  const used = inWork();
-  return sortTiles((S.view.hand || []).filter((t) => !used.has(t.id)), S.view.game);
-}
-function addsFromHand() { return [...S.work.series.flat(), ...S.work.pairs.flat()].some((e) => e.fromHand); }
-
-function trKey(s) { return [...s].map((c) => String.fromCharCode(65 + Math.max(0, TR_ALPHABET.indexOf(c)))).join(""); }
-function sortTiles(tiles, game) {
-  const key = game === "kastet"
-    ? (t) => (t.joker ? "~" : `${COLORS.indexOf(t.color)}${String(t.number).padStart(2, "0")}`)
-    : (t) => (t.joker ? "~" : trKey(t.letter));
-  return [...tiles].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.id - b.id));
+/** A tile named as players see it ("K", "mavi 7"), for error messages. */
+function tileName(id) {
+  const v = S.view;
+  const all = v ? [...v.series.flat(), ...v.pairs.flat(), ...(v.hand || [])] : [];
+  const tile = all.find((x) => x.id === id);
+  if (!tile) return `#${id}`;
+  if (tile.joker) return t("tile.joker");
+  return tile.letter != null ? tile.letter : `${t(`color.${tile.color}`)} ${tile.number}`;
 }
 
-function locate(id) {
-  if (!S.work) return null;
-  for (const area of ["series", "pairs"]) {
-    for (const [mi, meld] of S.work[area].entries()) {
-      const ti = meld.findIndex((e) => e.id === id);
-      if (ti >= 0) return { area, mi, meld, ti, entry: meld[ti] };
-    }
+function lastTiles() {
+  const last = S.view && S.view.last;
+  return new Set(last && last.type === "lay" ? last.tiles || [] : []);
+}
+
+// ---------------------------------------------------------------- the draft
+
+function change(fn) {
+  try {
+    const next = fn(S.draft);
+    S.draft = D.inferFaces(next, S.view.game);
+    S.errMeld = null;
+    if ($("#notice").classList.contains("error")) clearNotice(); // the refusal was about the old draft
+  } catch (e) {
+    if (e instanceof D.DraftError) notify(errorText({ code: e.code, params: e.params }));
+    else throw e;
   }
-  const tile = ((S.view && S.view.hand) || []).find((t) => t.id === id);
-  return tile ? { area: "hand", tile } : null;
-}
-
-// ---------------------------------------------------------------- the lay editor
-
-function prune() {
-  S.work.series = S.work.series.filter((m) => m.length);
-  S.work.pairs = S.work.pairs.filter((m) => m.length);
-  S.work.dirty = true;
-  S.errMeld = null;
-}
-
-/** Move tile `id` to a target: {meld, before?} (an existing meld), {newIn: "series"|"pairs"}, or {hand: true}. */
-async function place(id, target) {
-  S.sel = null;
-  const src = locate(id);
-  if (!src || !editable()) return render();
-  if (target.hand) return backToHand(id);
-  if (target.before && target.before.id === id) return render();
-  if (target.newIn === "series" && S.work.series.length >= MAX_SERIES && !(src.meld && src.meld.length === 1 && src.area === "series")) {
-    notify(`The series area holds at most ${MAX_SERIES} melds.`);
-    return render();
-  }
-  if (target.meld && S.work.pairs.includes(target.meld) && target.meld.length >= 2 && !target.meld.includes(src.entry)) {
-    notify("A pair has exactly two tiles.");
-    return render();
-  }
-  const entry = src.area === "hand" ? { id, tile: src.tile, fromHand: true, as: src.tile.joker ? null : undefined } : src.meld.splice(src.ti, 1)[0];
-  let meld = target.meld;
-  if (target.newIn) S.work[target.newIn].push((meld = []));
-  const at = target.before ? meld.indexOf(target.before) : -1;
-  meld.splice(at < 0 ? meld.length : at, 0, entry);
-  prune();
   render();
-  if (entry.tile.joker && entry.as == null) {
-    const face = await askFace(null);
-    if (face == null) return backToHand(id);
-    entry.as = face;
-    render();
-  }
+  scheduleDryRun();
 }
 
-function backToHand(id) {
-  const src = locate(id);
-  if (src && src.entry && src.entry.fromHand) {
-    src.meld.splice(src.ti, 1);
-    prune();
-  } else if (src && src.entry) {
-    notify("Tiles on the table belong to everyone: they never go back to a hand.");
-  }
-  S.sel = null;
-  render();
+async function askJokerFace(id) {
+  const entry = D.locate(S.draft, id);
+  if (!entry || !entry.entry.tile.joker) return;
+  const face = await askFace(entry.entry.as);
+  if (face != null) change((d) => D.setFace(d, id, face));
 }
 
-function shiftSelected(delta) {
-  const src = locate(S.sel);
-  if (!src || !src.meld) return;
-  const to = src.ti + delta;
-  if (to < 0 || to >= src.meld.length) return;
-  [src.meld[src.ti], src.meld[to]] = [src.meld[to], src.meld[src.ti]];
-  prune();
-  render();
-  const again = document.querySelector(`.tile[data-id="${S.sel}"]`);
-  if (again) again.focus();
+function afterPlace(id) {
+  const at = D.locate(S.draft, id);
+  if (at && at.entry.tile.joker && at.entry.as == null && S.view.game === "harftet") askJokerFace(id);
 }
 
-async function changeFace() {
-  const src = locate(S.sel);
-  if (!src || !src.entry || !src.entry.tile.joker) return;
-  const face = await askFace(src.entry.as);
-  if (face != null) { src.entry.as = face; prune(); render(); }
-}
-
-function clickTile(id, where) {
+function tapTile(id, where, leftHalf) {
   if (!editable()) return;
+  const inMeld = where.area != null;
   if (S.sel === id) { S.sel = null; return render(); }
-  if (S.sel != null && where.entry) return place(S.sel, { meld: where.meld, before: where.entry });
-  if (S.sel != null && where.hand) {
-    const sel = locate(S.sel);
-    if (sel && sel.entry && sel.entry.fromHand) return backToHand(S.sel);
+  if (inMeld) {
+    if (S.sel != null) {
+      const sel = S.sel;
+      S.sel = null;
+      change((d) => D.place(d, sel, { area: where.area, mi: Number(where.mi), at: D.insertIndex(Number(where.ti), leftHalf) }, S.view.hand, limits()));
+      return afterPlace(sel);
+    }
+    S.sel = id;
+    return render();
+  }
+  // a rack tile
+  if (S.sel != null && D.locate(S.draft, S.sel)) {
+    const sel = S.sel;
+    S.sel = null;
+    return change((d) => D.backToHand(d, sel));
+  }
+  if (S.draft.active) {
+    change((d) => D.addToActive(d, id, S.view.hand, limits()));
+    return afterPlace(id);
   }
   S.sel = id;
   render();
 }
 
-function askFace(current) {
-  const dialog = $("#face-dialog");
-  const form = $("#face-form");
-  const kastet = S.view.game === "kastet";
-  $("#face-letter").hidden = kastet;
-  $("#face-kastet").hidden = !kastet;
-  if (kastet) {
-    form.color.value = (current && current.color) || "red";
-    form.number.value = (current && current.number) || 1;
-  } else {
-    form.letter.value = typeof current === "string" ? current : "A";
+function tapMeld(area, mi) {
+  const sel = S.sel;
+  S.sel = null;
+  change((d) => D.place(d, sel, { area, mi }, S.view.hand, limits()));
+  afterPlace(sel);
+}
+
+function activate(area, mi) {
+  const a = S.draft.active;
+  const same = a && a.area === area && a.mi === mi;
+  change((d) => D.setActive(d, same ? null : area, same ? null : mi));
+}
+
+function newMeld(area) {
+  if (S.sel != null) {
+    const sel = S.sel;
+    S.sel = null;
+    change((d) => {
+      const n = D.place(d, sel, { newIn: area }, S.view.hand, limits());
+      return D.setActive(n, area, n[area].length - 1);
+    });
+    return afterPlace(sel);
   }
-  dialog.returnValue = "";
-  dialog.showModal();
-  return new Promise((resolve) => {
-    dialog.addEventListener("close", () => {
-      if (dialog.returnValue !== "ok") return resolve(null);
-      const n = Number(form.number.value);
-      if (kastet && !(n >= 1 && n <= 13)) { notify("A joker's number is 1 to 13."); return resolve(null); }
-      resolve(kastet ? { color: form.color.value, number: n } : form.letter.value);
-    }, { once: true });
-  });
+  change((d) => D.newMeld(d, area, limits()));
+}
+
+function resetDraft() {
+  clearNotice();
+  S.draft = D.fromView(S.view);
+  S.sel = null;
+  S.errMeld = null;
+  S.validity.clear();
+  render();
+}
+
+function sortRack(mode) {
+  S.rackMode = mode;
+  S.rack = D.sortRack(S.view.hand || [], mode);
+  render();
+}
+
+// Dragging with pointer events (mouse and touch alike): rack order, or a tile onto a meld.
+function onPointerDown(ev) {
+  const tile = ev.target.closest(".tile[data-id]");
+  if (!tile || !editable() || ev.button > 0 || !tile.closest("#rack, #series, #pairs")) return;
+  S.drag = { id: Number(tile.dataset.id), x: ev.clientX, y: ev.clientY, el: tile, moving: false, ghost: null };
+}
+
+function onPointerMove(ev) {
+  const d = S.drag;
+  if (!d) return;
+  if (!d.moving && Math.hypot(ev.clientX - d.x, ev.clientY - d.y) < 8) return;
+  if (!d.moving) {
+    d.moving = true;
+    d.ghost = d.el.cloneNode(true);
+    d.ghost.classList.add("ghost");
+    d.ghost.setAttribute("aria-hidden", "true");
+    document.body.append(d.ghost);
+    d.el.classList.add("dragging");
+  }
+  d.ghost.style.left = `${ev.clientX - 22}px`;
+  d.ghost.style.top = `${ev.clientY - 28}px`;
+  ev.preventDefault();
+}
+
+function onPointerUp(ev) {
+  const d = S.drag;
+  S.drag = null;
+  if (!d || !d.moving) return;
+  d.ghost.remove();
+  d.el.classList.remove("dragging");
+  const under = document.elementFromPoint(ev.clientX, ev.clientY);
+  suppressClick();
+  if (under) dropAt(d.id, under, ev.clientX);
+}
+
+function suppressClick() {
+  const stop = (e) => { e.stopPropagation(); e.preventDefault(); };
+  document.addEventListener("click", stop, { capture: true, once: true });
+  setTimeout(() => document.removeEventListener("click", stop, { capture: true }), 50);
+}
+
+function dropAt(id, under, x) {
+  const tile = under.closest(".tile[data-id]");
+  const left = tile ? x < tile.getBoundingClientRect().left + tile.getBoundingClientRect().width / 2 : false;
+  const meld = under.closest("li.meld[data-area]");
+  if (under.closest("#rack")) {
+    if (D.locate(S.draft, id)) change((dr) => D.backToHand(dr, id));
+    const ids = rackTiles().map((x) => x.id);
+    let to = ids.length;
+    if (tile && tile.closest("#rack")) to = D.insertIndex(ids.indexOf(Number(tile.dataset.id)), left);
+    const target = to < ids.length ? ids[to] : null;
+    const order = S.rack.filter((x) => x !== id);
+    const at = target == null ? order.length : order.indexOf(target);
+    order.splice(at < 0 ? order.length : at, 0, id);
+    S.rack = order;
+    return render();
+  }
+  if (under.closest(".new-meld")) {
+    const area = under.closest(".new-meld").dataset.area;
+    change((dr) => D.place(dr, id, { newIn: area }, S.view.hand, limits()));
+    return afterPlace(id);
+  }
+  if (meld) {
+    const area = meld.dataset.area;
+    const mi = Number(meld.dataset.mi);
+    const at = tile && tile.dataset.ti != null ? D.insertIndex(Number(tile.dataset.ti), left) : undefined;
+    change((dr) => D.place(dr, id, { area, mi, at }, S.view.hand, limits()));
+    afterPlace(id);
+  }
+}
+
+// ---------------------------------------------------------------- dry runs and hints
+
+function scheduleDryRun() {
+  clearTimeout(S.dryTimer);
+  S.validity.clear();
+  if (!S.dryRun || !myTurn() || !D.addsFromHand(S.draft) || D.undeclared(S.draft).length) return renderBoard();
+  S.dryTimer = setTimeout(dryRun, 250);
+}
+
+async function dryRun() {
+  const seq = ++S.drySeq;
+  const v = S.view;
+  let body;
+  try { body = D.layBody(S.draft); } catch { return; }
+  const changed = changedMelds();
+  let verdict;
+  try {
+    const res = await api.move(v.tableId, { version: v.version, type: "lay", dryRun: true, ...body });
+    verdict = res && res.legal === true ? { legal: true } : null;
+    if (!verdict) { S.dryRun = false; return; } // a server without dry runs answered a real move?
+  } catch (e) {
+    if (e.code === "bad_request") { S.dryRun = false; return; } // a server without dry runs
+    verdict = e.code === "illegal_move" ? { legal: false, meld: e.meld ?? e.params.meld } : null;
+  }
+  if (seq !== S.drySeq || !verdict) return;
+  S.validity.clear();
+  for (const mi of changed) S.validity.set(`series:${mi}`, verdict.legal ? "valid" : null);
+  if (!verdict.legal && verdict.meld != null) S.validity.set(`series:${verdict.meld}`, "invalid");
+  else if (!verdict.legal) for (const mi of changed) S.validity.set(`series:${mi}`, "invalid");
+  for (const [mi, m] of S.draft.pairs.entries()) if (m.length) S.validity.set(`pairs:${mi}`, verdict.legal ? "valid" : "invalid");
+  renderBoard();
+}
+
+function changedMelds() {
+  const original = new Map();
+  S.view.series.forEach((m) => original.set(m.map((x) => x.id).join(","), true));
+  return S.draft.series.map((m, i) => (m.length && !original.has(m.map((e) => e.id).join(",")) ? i : -1)).filter((i) => i >= 0);
+}
+
+async function hint() {
+  const v = S.view;
+  let res;
+  try { res = await api.hint(v.tableId); } catch (e) {
+    if (e.status === 404 || e.status === 405 || e.code === "hints_off") {
+      S.hints = false;
+      renderActions();
+      if (e.code === "hints_off") notify(errorText(e, tileName), "info");
+      return;
+    }
+    throw e;
+  }
+  if (!res || !res.lay) return notify(t("notice.noHint"), "info");
+  if (res.version !== S.view.version) await resync();
+  S.sel = null;
+  S.draft = D.inferFaces(D.fromLay(S.view, res.lay), S.view.game);
+  notify(t("notice.hint"), "info");
+  render();
+  scheduleDryRun();
+  const first = document.querySelector("#series li.meld.changed");
+  if (first) first.scrollIntoView({ block: "center", behavior: "smooth" });
 }
 
 // ---------------------------------------------------------------- moves
@@ -491,254 +673,214 @@ async function sendMove(type, extra = {}) {
   const v = S.view;
   const body = { version: v.version, moveId: newMoveId(), type, ...extra };
   try {
-    const view = await api("POST", `/tables/${v.tableId}/moves`, body);
-    S.work = null; // start the next arrangement from the table as it now stands
+    const view = await api.move(v.tableId, body);
     S.sel = null;
-    setView(view, true);
+    if (view.version > S.view.version) {
+      S.draft = null; // start the next arrangement from the table as it now stands
+      setView(view, true);
+    } else {
+      resetDraft(); // a push already brought this view or a newer one; the move used the draft up
+    }
     clearNotice();
   } catch (e) {
     if (e.code === "stale_version" && e.view) {
       const kept = setView(e.view, true);
-      const draft = kept ? " and your draft is kept" : "";
-      notify(`The table moved on before your ${type} arrived; it is up to date now${draft}. Check it and try again.`, "info");
+      notify(t(kept ? "notice.stale.kept" : "notice.stale"), "info");
     } else if (e.code === "illegal_move") {
-      S.errMeld = e.meld ?? null;
+      S.errMeld = e.meld ?? e.params.meld ?? null;
+      if (S.errMeld != null) S.validity.set(`series:${S.errMeld}`, "invalid");
       render();
-      notify(`Not a legal lay: ${describe(e)}`);
+      notify(errorText(e, tileName));
     } else throw e;
   }
 }
 
-function lay() {
-  const ref = (e) => (e.tile.joker ? { id: e.id, as: e.as } : { id: e.id });
-  const all = [...S.work.series.flat(), ...S.work.pairs.flat()];
-  if (all.some((e) => e.tile.joker && e.as == null)) {
-    const message = "Declare every joker's face first (select it, then “Joker face…”).";
-    throw new ApiError(400, { error: { code: "joker_face", message } });
+async function lay() {
+  const missing = D.undeclared(S.draft);
+  for (const id of missing) {
+    const face = await askFace(null);
+    if (face == null) return;
+    S.draft = D.setFace(S.draft, id, face);
   }
-  return sendMove("lay", { series: S.work.series.map((m) => m.map(ref)), pairs: S.work.pairs.map((m) => m.map(ref)) });
+  return sendMove("lay", D.layBody(S.draft));
+}
+
+function draw() {
+  if (S.draft && D.addsFromHand(S.draft) && !confirm(t("confirm.draw"))) return;
+  return sendMove("draw");
+}
+
+// ---------------------------------------------------------------- the joker face dialog
+
+function askFace(current) {
+  const dialog = $("#face-dialog");
+  const kastet = S.view.game === "kastet";
+  $("#face-h").textContent = kastet ? t("face.kastet.h") : t("face.h");
+  $("#face-letters").hidden = kastet;
+  $("#face-kastet").hidden = !kastet;
+  let chosen = null;
+  return new Promise((resolve) => {
+    const done = (face) => { chosen = face; dialog.close(); };
+    if (kastet) {
+      const color = current && current.color;
+      $("#face-kastet").replaceChildren(...D.COLORS.map((c) => h("div", { class: "face-row" },
+        h("span", { class: `face-color c-${c}` }, t(`color.${c}`)),
+        ...Array.from({ length: 13 }, (_, i) => h("button", {
+          type: "button", class: `key c-${c}${color === c && current.number === i + 1 ? " selected" : ""}`,
+          "aria-label": `${t(`color.${c}`)} ${i + 1}`, onclick: () => done({ color: c, number: i + 1 }),
+        }, String(i + 1))))));
+    } else {
+      $("#face-letters").replaceChildren(...[...D.ALPHABET].map((c) => h("button", {
+        type: "button", class: `key${current === c ? " selected" : ""}`, onclick: () => done(c),
+      }, c)));
+    }
+    dialog.addEventListener("close", () => resolve(chosen), { once: true });
+    dialog.showModal();
+  });
 }
 
 // ---------------------------------------------------------------- rendering
 
-function tileLabel(t, face) {
-  if (t.joker) {
-    if (face == null) return "joker, face not declared";
-    return `joker as ${typeof face === "string" ? face : `${face.color} ${face.number}`}`;
-  }
-  return t.letter != null ? `${t.letter}, ${t.value} point${t.value === 1 ? "" : "s"}` : `${t.color} ${t.number}`;
+function renderWs() {
+  const el = $("#ws-state");
+  el.textContent = t(`ws.${S.wsState}`);
+  el.className = `ws-state ${S.wsState}`;
 }
-
-function tileFace(t, face) {
-  if (t.joker) {
-    const shown = face == null ? null : typeof face === "string"
-      ? h("span", { class: "jface" }, face)
-      : h("span", { class: `jface c-${face.color}` }, String(face.number));
-    return [h("span", { class: "star", "aria-hidden": "true" }, "★"), shown];
-  }
-  if (t.letter != null) return [h("span", { class: "letter" }, t.letter), h("span", { class: "value" }, String(t.value))];
-  return [h("span", { class: "num" }, String(t.number)), h("span", { class: "mark", "aria-hidden": "true" }, MARKS[t.color] || "")];
-}
-
-function tileEl(t, { face, where = null, placed = false } = {}) {
-  const label = tileLabel(t, face);
-  const fresh = S.fresh.has(t.id) && where && where.hand;
-  const cls = ["tile", t.joker ? "joker" : `c-${t.color}`, placed && "placed", S.sel === t.id && "selected", fresh && "fresh"]
-    .filter(Boolean).join(" ");
-  if (!where || !editable()) return h("span", { class: cls, role: "img", "aria-label": label, title: label }, tileFace(t, face));
-  const b = h("button", {
-    type: "button", class: cls, "aria-label": label, title: label, "aria-pressed": String(S.sel === t.id),
-    draggable: "true", dataset: { id: t.id },
-    onclick: () => clickTile(t.id, where),
-    ondragstart: (ev) => { S.drag = t.id; ev.dataTransfer.setData("text/plain", String(t.id)); ev.dataTransfer.effectAllowed = "move"; },
-    ondragend: () => { S.drag = null; document.querySelectorAll(".over").forEach((el) => el.classList.remove("over")); },
-  }, tileFace(t, face));
-  if (where.entry) dropTarget(b, () => ({ meld: where.meld, before: where.entry }));
-  return b;
-}
-
-function dropTarget(el, target) {
-  el.addEventListener("dragover", (ev) => { if (S.drag != null) { ev.preventDefault(); ev.stopPropagation(); el.classList.add("over"); } });
-  el.addEventListener("dragleave", () => el.classList.remove("over"));
-  el.addEventListener("drop", (ev) => {
-    ev.preventDefault();
-    ev.stopPropagation();
-    el.classList.remove("over");
-    const id = S.drag;
-    S.drag = null;
-    if (id != null) place(id, target());
-  });
-  return el;
-}
-
-function meldEl(area, mi, meld, canEdit) {
-  const bad = area === "series" && S.errMeld === mi;
-  const li = h("li", { class: `meld${bad ? " bad" : ""}`, "aria-label": `${area === "series" ? "Meld" : "Pair"} ${mi + 1}${bad ? ", rejected" : ""}` },
-    h("span", { class: "idx", "aria-hidden": "true" }, String(mi + 1)),
-    meld.map((e) => tileEl(e.tile, { face: e.as, placed: e.fromHand, where: canEdit ? { meld, entry: e } : null })));
-  if (canEdit) {
-    if (S.sel != null) li.append(h("button", {
-      type: "button", class: "slot",
-      "aria-label": `Put the selected tile at the end of ${area === "series" ? "meld" : "pair"} ${mi + 1}`,
-      onclick: () => place(S.sel, { meld }),
-    }, "+"));
-    dropTarget(li, () => ({ meld }));
-  }
-  return li;
-}
-
-function newSlot(area, label, disabled) {
-  const b = h("button", { type: "button", class: "slot new", disabled: S.sel == null || disabled, onclick: () => place(S.sel, { newIn: area }) }, label);
-  const li = h("li", { class: "meld new-meld" }, b);
-  if (!disabled) dropTarget(li, () => ({ newIn: area }));
-  return li;
-}
-
-function seatEl(v, s, i, pos) {
-  const me = mySeat();
-  const started = v.handNumber > 0;
-  const turn = v.turn && v.turn.seat === i && v.status === "playing";
-  const isMgr = s && s.playerId && s.playerId === v.manager;
-  const offline = s && !s.vacant && !s.bot && !s.connected && started;
-  const cls = ["seat", `pos-${pos}`, turn && "turn", me === i && "me", offline && "offline"].filter(Boolean).join(" ");
-  const button = (label, fn, cls = null) => h("button", { type: "button", class: cls, onclick: () => attempt(fn) }, label);
-  const kids = [h("div", { class: "seat-no" }, `Seat ${i + 1}${v.partners ? (i % 2 ? " · team B" : " · team A") : ""}`)];
-  if (!s || s.vacant) {
-    kids.push(h("div", { class: "seat-name muted" }, s ? "Vacant" : "Empty"));
-    if (me == null && (v.status === "waiting" || s)) kids.push(button(s ? "Sit in (substitute)" : "Sit here", () => sit(v.tableId, i)));
-    if (!s && isManager() && v.status === "waiting") kids.push(button("Add computer", () => sit(v.tableId, i, true), "add-bot"));
-  } else {
-    kids.push(h("div", { class: "seat-name" },
-      h("span", { class: "name" }, s.name || "?"),
-      me === i ? h("span", { class: "badge you" }, "you") : null,
-      isMgr ? h("span", { class: "badge mgr", title: "Table manager" }, "manager") : null,
-      s.bot ? h("span", { class: "badge bot", title: "Computer player" }, "bot") : null));
-    if (started) {
-      kids.push(h("div", { class: "seat-meta" },
-        h("span", {}, h("span", { class: "tiles" }, String(s.tiles ?? "–")), " tiles"),
-        h("span", {}, "penalty ", h("span", { class: "penalty" }, String(s.penalty ?? 0)))));
-    }
-    if (!s.bot) kids.push(h("div", { class: `conn ${s.connected ? "on" : "off"}` }, s.connected ? "● connected" : "○ not connected"));
-    const remove = async () => setView(await api("DELETE", `/tables/${v.tableId}/seats/${i}`));
-    if (s.bot && isManager() && v.status === "waiting") kids.push(button("Remove", remove));
-  }
-  if (turn) kids.push(h("div", { class: "timer", dataset: { deadline: v.turn.deadline ?? "" }, "aria-label": "Time left in this turn" }));
-  return h("div", { class: cls, dataset: { seat: i } }, kids);
-}
-
-const POSITIONS = { 1: ["bottom"], 2: ["bottom", "top"], 3: ["bottom", "right", "left"], 4: ["bottom", "right", "top", "left"] };
 
 function statusText(v) {
-  const seats = v.seats.length;
   const taken = v.seats.filter((s) => s && !s.vacant).length;
-  const next = isManager() ? "Start when every seat is taken." : "The manager starts the game.";
-  if (v.status === "waiting") return `Waiting for players: ${taken}/${seats} seated. ${next}`;
-  if (v.status === "finished") return "The game is over.";
-  const hand = `Hand ${v.handNumber} of ${v.hands} · ${v.pile} tiles in the pile`;
-  if (v.status === "paused") return `${hand} · Paused: a seat is vacant. A substitute may sit; then the manager presses Continue.`;
-  const who = v.turn ? v.seats[v.turn.seat] : null;
-  if (myTurn()) return `${hand} · Your turn: ${v.turn.laid ? "lay more, or pass" : "draw, or lay and then pass"}.`;
-  return `${hand} · ${who ? `${who.name || "Seat " + (v.turn.seat + 1)} is playing` : ""}`;
+  if (v.status === "waiting") return t("status.waiting", { taken, seats: v.seats.length }) + t(isManager() ? "status.waiting.mgr" : "status.waiting.other");
+  if (v.status === "finished") return t("status.finished");
+  const hand = t("status.hand", { n: v.handNumber, of: v.hands, pile: v.pile });
+  if (v.status === "paused") return `${hand} · ${t("status.paused")}`;
+  return hand;
+}
+
+function turnText(v) {
+  if (v.status !== "playing" || !v.turn) return statusText(v);
+  if (myTurn()) return t(v.turn.laid ? "turn.mine.laid" : "turn.mine.fresh");
+  return t("turn.other", { name: seatNames(v)[v.turn.seat] });
 }
 
 function render() {
   renderMe();
   const v = S.view;
   if (!v || $("#table").hidden) return;
-  $("#table-h").textContent = `${v.game === "kastet" ? "Kastet" : "Harftet"} table`;
+  $("#table").dataset.version = v.version;
+  $("#table-h").textContent = t("table.title", { game: t(`game.${v.game}`) });
   $("#table-status").textContent = statusText(v);
   $("#btn-start").hidden = !(isManager() && v.status === "waiting");
   $("#btn-start").disabled = v.seats.some((s) => !s);
   $("#btn-continue").hidden = !(isManager() && v.status === "paused");
-  $("#btn-leave").textContent = mySeat() == null || v.status === "finished" ? "Back to lobby" : "Leave";
+  $("#btn-leave").textContent = mySeat() == null || v.status === "finished" ? t("btn.lobby") : t("btn.leave");
+  $("#invite").hidden = !(v.private && v.status === "waiting");
+  $("#mute").textContent = S.muted ? t("btn.unmute") : t("btn.mute");
 
   const me = mySeat() ?? 0;
   const n = v.seats.length;
   const pos = POSITIONS[n] || POSITIONS[4];
-  $("#seats").replaceChildren(...v.seats.map((s, i) => seatEl(v, s, i, pos[(i - me + n) % n] || "top")));
+  const names = seatNames(v);
+  $("#seats").replaceChildren(...v.seats.map((s, i) => seatEl(v, s, i, {
+    me: mySeat(), pos: pos[(i - me + n) % n] || "top", isManager: isManager(), names,
+    onSit: (seat) => attempt(() => sit(v.tableId, seat)),
+    onBot: (seat) => attempt(() => sit(v.tableId, seat, $("#bot-level").value || "medium")),
+    onRemove: (seat) => attempt(async () => setView(await api.stand(v.tableId, seat))),
+  })));
+  $("#bot-level-box").hidden = !(isManager() && (v.status === "waiting" || v.status === "paused"));
+  renderBoard();
+  renderRack();
+  renderActions();
+  renderLog();
+  tick();
+  layoutDock();
+}
 
+function renderBoard() {
+  const v = S.view;
+  if (!v || !S.draft) return;
   const started = v.handNumber > 0;
   const canEdit = editable();
-  $("#felt").classList.toggle("waiting", !started);
-  $("#felt").classList.toggle("no-sides", n <= 2);
-  const series = S.work.series;
-  const seriesList = series.map((m, i) => meldEl("series", i, m, canEdit));
-  if (canEdit) seriesList.push(newSlot("series", "+ New meld", series.length >= MAX_SERIES));
-  $("#series").replaceChildren(...seriesList);
-  const empty = started ? "No melds on the table yet." : "The table is empty until the game starts.";
-  if (!seriesList.length) $("#series").append(h("li", { class: "hint" }, empty));
-  $("#series-count").textContent = `${series.length}/${MAX_SERIES}`;
-  $("#draft-flag").hidden = !S.work.dirty;
-  $("#series").classList.toggle("draft", S.work.dirty);
-  $("#editor-hint").textContent = canEdit
-    ? "Select a tile, then click a tile to put it before, + to add at the end, or New meld. Drag and drop works too."
-    : "";
+  const last = lastTiles();
+  const lim = limits();
+  const active = S.draft.active;
+  const common = (area, mi) => ({
+    game: v.game, editable: canEdit, sel: S.sel, last,
+    active: !!(active && active.area === area && active.mi === mi),
+    validity: S.validity.get(`${area}:${mi}`) ?? (area === "series" && S.errMeld === mi ? "invalid" : null),
+    onTap: tapTile, onMeld: tapMeld, onActivate: activate,
+  });
+  const series = S.draft.series.map((m, i) => meldEl("series", i, m, common("series", i)));
+  if (canEdit) series.push(newSlot("series", t("btn.newSeries"), S.draft.series.length >= lim.maxSeries));
+  if (!S.draft.series.length) series.unshift(h("li", { class: "hint" }, started ? t("area.empty") : t("area.waiting")));
+  $("#series").replaceChildren(...series);
+  $("#series-count").textContent = `${S.draft.series.filter((m) => m.length).length}/${lim.maxSeries}`;
+  $("#draft-flag").hidden = !S.draft.dirty;
+  $("#series").classList.toggle("draft", S.draft.dirty);
+  $("#editor-hint").textContent = canEdit ? (active ? t("draft.active") : t("help.edit")) : "";
 
-  const pairsOpen = series.length >= MAX_SERIES;
-  const frozen = v.pairs.map((m, i) => h("li", { class: "meld frozen", "aria-label": `Pair ${i + 1}` },
-    h("span", { class: "idx", "aria-hidden": "true" }, String(i + 1)), m.map((t) => tileEl(t, { face: t.as }))));
-  const newPairs = S.work.pairs.map((m, i) => meldEl("pairs", v.pairs.length + i, m, canEdit));
-  if (canEdit && pairsOpen) newPairs.push(newSlot("pairs", "+ New pair", false));
-  $("#pairs").replaceChildren(...frozen, ...newPairs);
-  $("#pairs-section").hidden = !frozen.length && !newPairs.length && !pairsOpen;
-  $("#pairs-count").textContent = pairsOpen ? "(open: 26 series melds stand)" : "";
-
-  const seated = mySeat() != null && started;
-  $("#mine").hidden = !seated;
-  if (seated) {
-    const left = handLeft();
-    const hand = $("#hand");
-    hand.replaceChildren(...left.map((t) => tileEl(t, { where: { hand: true } })));
-    if (!left.length) hand.append(h("span", { class: "hint" }, (v.hand || []).length ? "All your tiles are in the editor." : "No tiles in hand."));
-    $("#hand-count").textContent = `${left.length}${left.length !== (v.hand || []).length ? ` of ${v.hand.length}` : ""} tiles`;
-  }
-  $("#actions").hidden = v.status !== "playing";
+  const pairsOpen = S.draft.series.length >= lim.maxSeries;
+  const frozen = v.pairs.map((m, i) => h("li", { class: "meld frozen", "aria-label": `${t("area.pairs")} ${i + 1}` },
+    h("span", { class: "idx", "aria-hidden": "true" }, String(i + 1)), m.map((x) => tileEl(x, { face: x.as, last: last.has(x.id) }))));
+  const mine = S.draft.pairs.map((m, i) => meldEl("pairs", i, m, common("pairs", i)));
+  if (canEdit && pairsOpen) mine.push(newSlot("pairs", t("btn.newPair"), false));
+  $("#pairs").replaceChildren(...frozen, ...mine);
+  $("#pairs-section").hidden = !frozen.length && !mine.length && !pairsOpen;
+  $("#pairs-count").textContent = pairsOpen ? `(${t("area.pairs.open")})` : "";
   renderSelectionTools();
-  renderActions();
-  renderResults(v);
-  tick();
+}
+
+function newSlot(area, label, disabled) {
+  return h("li", { class: "meld new-meld", dataset: { area } },
+    h("button", { type: "button", class: "slot new", disabled, onclick: () => newMeld(area) }, label));
+}
+
+function renderRack() {
+  const v = S.view;
+  const seated = mySeat() != null && v.handNumber > 0 && !!S.draft;
+  if (!seated) return;
+  const tiles = rackTiles();
+  const canEdit = editable();
+  $("#rack").replaceChildren(...tiles.map((x) => tileEl(x, {
+    selected: S.sel === x.id, fresh: S.fresh.has(x.id), tap: canEdit ? tapTile : null, where: {},
+  })));
+  const all = (v.hand || []).length;
+  $("#rack-count").textContent = tiles.length === all ? t("rack.count", { n: all }) : t("rack.countOf", { n: tiles.length, of: all });
+  const kastet = v.game === "kastet";
+  $("#sort-a").textContent = t(kastet ? "sort.series" : "sort.letter");
+  $("#sort-b").textContent = t(kastet ? "sort.pairs" : "sort.value");
 }
 
 function renderSelectionTools() {
-  const src = S.sel != null ? locate(S.sel) : null;
-  $("#selection-tools").hidden = !src;
-  if (!src) return;
-  const inMeld = !!src.meld;
-  $("#sel-left").disabled = !inMeld || src.ti === 0;
-  $("#sel-right").disabled = !inMeld || src.ti === src.meld.length - 1;
-  const tableTile = inMeld && !src.entry.fromHand;
-  $("#sel-hand").disabled = !inMeld || tableTile;
-  $("#sel-hand").title = tableTile ? "Tiles on the table never return to a hand" : "";
-  $("#sel-face").hidden = !(inMeld && src.entry.tile.joker);
+  const at = S.sel != null ? D.locate(S.draft, S.sel) : null;
+  $("#selection-tools").hidden = !at;
+  if (!at) return;
+  const meld = S.draft[at.area][at.mi];
+  $("#sel-left").disabled = at.ti === 0;
+  $("#sel-right").disabled = at.ti === meld.length - 1;
+  $("#sel-hand").disabled = !at.entry.fromHand;
+  $("#sel-face").hidden = !(at.entry.tile.joker && at.entry.fromHand);
 }
 
 function renderActions() {
   const v = S.view;
-  if (!v || !S.work) return;
+  if (!v || !S.draft) return;
   const turn = myTurn();
   const handSize = (v.hand || []).length;
-  $("#btn-draw").disabled = S.busy || !turn || v.turn.laid || handSize >= HAND_LIMIT || v.pile === 0;
-  $("#btn-pass").disabled = S.busy || !turn || !(v.turn.laid || handSize >= HAND_LIMIT || v.pile === 0);
-  $("#btn-lay").disabled = S.busy || !turn || !addsFromHand();
-  $("#btn-reset").disabled = S.busy || !S.work.dirty;
-}
-
-function renderResults(v) {
-  const rows = v.handResults || [];
-  $("#results").hidden = !rows.length && !v.result;
-  if ($("#results").hidden) return;
-  const names = v.seats.map((s, i) => (s && s.name) || `Seat ${i + 1}`);
-  const head = h("tr", {}, h("th", { scope: "col" }, "Hand"), names.map((n) => h("th", { scope: "col" }, n)));
-  const body = rows.map((r) => h("tr", {}, h("th", { scope: "row" }, String(r.hand)),
-    r.penalties.map((p, i) => h("td", { class: r.finisher === i ? "finisher" : "" }, String(p), r.finisher === i ? " ✓" : ""))));
-  const res = v.result;
-  if (res && res.penalties) body.push(h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"), res.penalties.map((p) => h("td", {}, String(p)))));
-  const signed = (p) => (p > 0 ? `+${p}` : String(p));
-  if (res && res.points) body.push(h("tr", { class: "total" }, h("th", { scope: "row" }, "Points"), res.points.map((p) => h("td", {}, signed(p)))));
-  const mine = res && res.ratings && res.ratings[S.playerId];
-  $("#results-body").replaceChildren(
-    h("table", {}, h("thead", {}, head), h("tbody", {}, body)),
-    mine != null ? h("p", {}, `Your rating changes by ${mine > 0 ? "+" : ""}${mine}.`) : "");
+  const lim = limits();
+  const playing = v.status === "playing";
+  $("#actions").hidden = !playing;
+  $("#btn-draw").disabled = S.busy || !turn || v.turn.laid || handSize >= lim.handLimit || v.pile === 0;
+  $("#btn-pass").disabled = S.busy || !turn || !(v.turn.laid || handSize >= lim.handLimit || v.pile === 0);
+  $("#btn-lay").disabled = S.busy || !turn || !D.addsFromHand(S.draft);
+  $("#btn-lay").textContent = v.series.length ? t("btn.lay.more") : t("btn.lay");
+  $("#btn-reset").disabled = S.busy || !S.draft.dirty;
+  $("#btn-hint").hidden = !S.hints;
+  $("#btn-hint").disabled = S.busy || !turn;
+  $("#turn-line").textContent = turnText(v);
+  $("#turn-line").classList.toggle("mine", turn);
+  const timer = $("#timer");
+  timer.dataset.deadline = (playing && v.turn && v.turn.deadline) || "";
+  timer.hidden = !playing;
 }
 
 function tick() {
@@ -746,9 +888,24 @@ function tick() {
     const deadline = Number(el.dataset.deadline);
     if (!deadline) { el.textContent = "⏸"; continue; }
     const left = Math.max(0, Math.ceil(deadline - Date.now() / 1000));
-    el.textContent = `${left} s left`;
+    el.textContent = t("timer", { s: left });
     el.classList.toggle("low", left <= 10);
   }
+}
+
+function layoutDock() {
+  const dock = $("#dock");
+  const hgt = dock.hidden ? 0 : dock.getBoundingClientRect().height;
+  document.documentElement.style.setProperty("--dock-h", `${Math.ceil(hgt)}px`);
+}
+
+function applyLang() {
+  document.documentElement.lang = getLang();
+  for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+  for (const el of document.querySelectorAll("[data-t-label]")) el.setAttribute("aria-label", t(el.dataset.tLabel));
+  renderWs();
+  render();
+  if (!$("#lobby").hidden) loadLobby();
 }
 
 // ---------------------------------------------------------------- wiring
@@ -756,49 +913,80 @@ function tick() {
 function wire() {
   $("#notice-close").onclick = clearNotice;
   $("#logout").onclick = () => signOut();
+  $("#lang").onclick = () => { setLang(getLang() === "tr" ? "en" : "tr"); applyLang(); };
   $("#login-form").onsubmit = (ev) => {
     ev.preventDefault();
     const name = $("#login-name").value.trim();
     if (name) attempt(() => signIn(name));
   };
+  for (const tab of document.querySelectorAll("[role=tab]")) {
+    tab.onclick = () => {
+      S.lobbyTab = tab.dataset.tab;
+      for (const x of document.querySelectorAll("[role=tab]")) x.setAttribute("aria-selected", String(x === tab));
+      loadLobby();
+    };
+  }
   $("#lobby-refresh").onclick = () => loadLobby();
+  $("#lobby-more").onclick = () => loadLobby(true);
+  $("#quick-go").onclick = () => attempt(quickPlay);
   $("#create-form").onsubmit = (ev) => { ev.preventDefault(); attempt(() => createTable(ev.target)); };
-  $("#btn-start").onclick = () => attempt(async () => setView(await api("POST", `/tables/${S.tableId}/start`)));
-  $("#btn-continue").onclick = () => attempt(async () => setView(await api("POST", `/tables/${S.tableId}/continue`)));
+  $("#btn-start").onclick = () => attempt(async () => setView(await api.start(S.tableId)));
+  $("#btn-continue").onclick = () => attempt(async () => setView(await api.resume(S.tableId)));
+  $("#invite").onclick = () => attempt(async () => {
+    const link = `${location.origin}${location.pathname}#t=${S.tableId}`;
+    try { await navigator.clipboard.writeText(link); } catch { /* no clipboard: the link is shown */ }
+    notify(`${t("table.copied")} ${link}`, "info");
+  });
+  $("#mute").onclick = () => { S.muted = !S.muted; store.setItem("harftet.muted", S.muted ? "1" : "0"); render(); };
   $("#btn-leave").onclick = () => attempt(async () => {
     const v = S.view;
     const seat = mySeat();
     if (seat != null && v.status !== "finished") {
-      if ((v.status === "playing" || v.status === "paused")
-        && !confirm(`Leaving a running game costs you ${2 * v.hands} points and counts as abandoned. Leave?`)) return;
-      await api("DELETE", `/tables/${v.tableId}/seats/${seat}`);
+      if ((v.status === "playing" || v.status === "paused") && !confirm(t("confirm.leave", { n: 2 * v.hands }))) return;
+      await api.stand(v.tableId, seat);
     }
     await openLobby();
   });
-  $("#btn-draw").onclick = () => guarded(() => sendMove("draw"));
+  $("#btn-draw").onclick = () => guarded(draw);
   $("#btn-pass").onclick = () => guarded(() => sendMove("pass"));
   $("#btn-lay").onclick = () => guarded(lay);
-  $("#btn-reset").onclick = () => { S.work = freshWork(S.view); S.sel = null; S.errMeld = null; render(); };
-  $("#sel-left").onclick = () => shiftSelected(-1);
-  $("#sel-right").onclick = () => shiftSelected(1);
-  $("#sel-hand").onclick = () => backToHand(S.sel);
-  $("#sel-face").onclick = () => changeFace();
-  const hand = $("#hand");
-  hand.addEventListener("click", (ev) => { if (ev.target === hand && S.sel != null) backToHand(S.sel); });
-  dropTarget(hand, () => ({ hand: true }));
+  $("#btn-hint").onclick = () => guarded(hint);
+  $("#btn-reset").onclick = resetDraft;
+  $("#sort-a").onclick = () => sortRack(S.view.game === "kastet" ? "series" : "letter");
+  $("#sort-b").onclick = () => sortRack(S.view.game === "kastet" ? "pairs" : "value");
+  const shift = (delta) => {
+    const at = D.locate(S.draft, S.sel);
+    if (!at) return;
+    const to = at.ti + delta;
+    if (to < 0 || to >= S.draft[at.area][at.mi].length) return;
+    const sel = S.sel;
+    change((d) => D.place(d, sel, { area: at.area, mi: at.mi, at: delta > 0 ? to + 1 : to }, S.view.hand, limits()));
+    const again = document.querySelector(`.tile[data-id="${sel}"]`);
+    if (again) again.focus();
+  };
+  $("#sel-left").onclick = () => shift(-1);
+  $("#sel-right").onclick = () => shift(1);
+  $("#sel-hand").onclick = () => { const sel = S.sel; S.sel = null; change((d) => D.backToHand(d, sel)); };
+  $("#sel-face").onclick = () => askJokerFace(S.sel);
+  $("#face-cancel").onclick = () => $("#face-dialog").close();
+  document.addEventListener("pointerdown", onPointerDown);
+  document.addEventListener("pointermove", onPointerMove, { passive: false });
+  document.addEventListener("pointerup", onPointerUp);
+  document.addEventListener("pointercancel", () => { if (S.drag && S.drag.ghost) S.drag.ghost.remove(); S.drag = null; });
   document.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape" && S.sel != null && !$("#face-dialog").open) { S.sel = null; render(); }
   });
-  const letters = $("#face-form").letter;
-  letters.replaceChildren(...[...TR_ALPHABET].map((c) => h("option", { value: c }, c)));
   setInterval(tick, 250);
-  document.addEventListener("visibilitychange", () => { if (!document.hidden && S.tableId && !S.ws) connectWs(); });
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) { stopBlink(); live.wake(); if (S.tableId) resync(); }
+  });
+  new ResizeObserver(layoutDock).observe($("#dock"));
 }
 
 async function boot() {
   wire();
   loadSession();
-  renderMe();
+  applyLang();
   if (!S.token) return show("login");
   refreshMe();
   if (S.tableId) await openTable(S.tableId); else await openLobby();

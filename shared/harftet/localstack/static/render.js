@@ -1,0 +1,183 @@
+// DOM builders: tiles, melds, seats, the rack, the log, the end of a hand. Each is a function
+// of the data it is handed and the callbacks in `on`; app.js owns the state and the events.
+import { t, COLOR_MARKS } from "./i18n.js";
+import { meldWord } from "./draft.js";
+
+export function h(tag, props = {}, ...kids) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (v == null || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k === "text") el.textContent = v;
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const kid of kids.flat()) if (kid != null && kid !== false) el.append(kid);
+  return el;
+}
+
+export function faceText(face) {
+  if (face == null) return "";
+  return typeof face === "string" ? face : `${t(`color.${face.color}`)} ${face.number}`;
+}
+
+export function tileLabel(tile, face) {
+  if (tile.joker) return face == null ? t("tile.joker.open") : t("tile.joker.as", { face: faceText(face) });
+  if (tile.letter != null) return t("tile.points", { letter: tile.letter, n: tile.value });
+  return `${t(`color.${tile.color}`)} ${tile.number}`;
+}
+
+function tileFace(tile, face) {
+  if (tile.joker) {
+    const shown = face == null ? h("span", { class: "jface open" }, "?") : typeof face === "string"
+      ? h("span", { class: "jface" }, face)
+      : h("span", { class: `jface c-${face.color}` }, String(face.number));
+    return [h("span", { class: "star", "aria-hidden": "true" }, "★"), shown];
+  }
+  if (tile.letter != null) return [h("span", { class: "letter" }, tile.letter), h("span", { class: "value" }, String(tile.value))];
+  return [h("span", { class: "num" }, String(tile.number)), h("span", { class: "mark", "aria-hidden": "true" }, COLOR_MARKS[tile.color] || "")];
+}
+
+/** A tile: a button when `tap` is given (with its place in `where`), else a picture. */
+export function tileEl(tile, { face, placed = false, selected = false, last = false, fresh = false, tap = null, where = {} } = {}) {
+  const label = tileLabel(tile, face) + (last ? ` (${t("tile.last")})` : "");
+  const cls = ["tile", tile.joker ? "joker" : `c-${tile.color}`, placed && "placed", selected && "selected", last && "last", fresh && "fresh"]
+    .filter(Boolean).join(" ");
+  const data = { id: tile.id, ...where };
+  if (!tap) return h("span", { class: cls, role: "img", "aria-label": label, title: label, dataset: data }, tileFace(tile, face));
+  return h("button", {
+    type: "button", class: cls, "aria-label": label, title: label, "aria-pressed": String(selected), dataset: data,
+    onclick: (ev) => {
+      const r = ev.currentTarget.getBoundingClientRect();
+      const left = ev.detail === 0 || ev.clientX < r.left + r.width / 2; // a key press counts as "before"
+      tap(tile.id, where, left);
+    },
+  }, tileFace(tile, face));
+}
+
+/** One meld of the draft (or a frozen pair); `state` says how it is tinted. */
+export function meldEl(area, mi, meld, { game, editable, active, validity, sel, last, onTap, onMeld, onActivate }) {
+  const name = area === "series" ? t("area.series") : t("area.pairs");
+  const tint = validity === "valid" ? " valid" : validity === "invalid" ? " invalid" : "";
+  const word = game === "harftet" && meld.length ? meldWord(meld) : "";
+  const status = validity ? ` · ${t(validity === "valid" ? "draft.valid" : "draft.invalid")}` : "";
+  const li = h("li", {
+    class: `meld${tint}${active ? " active" : ""}${meld.some((e) => e.fromHand) ? " changed" : ""}`,
+    "aria-label": `${name} ${mi + 1}${word ? `: ${word}` : ""}${status}`,
+    dataset: { area, mi },
+  },
+  h("span", { class: "idx", "aria-hidden": "true" }, String(mi + 1)),
+  meld.map((e, ti) => tileEl(e.tile, {
+    face: e.as, placed: e.fromHand, selected: sel === e.id, last: last.has(e.id),
+    tap: editable ? onTap : null, where: { area, mi, ti },
+  })),
+  validity ? h("span", { class: `verdict ${validity}`, "aria-hidden": "true" }, validity === "valid" ? "✓" : "✗") : null);
+  if (editable) {
+    li.addEventListener("click", (ev) => {
+      if (ev.target.closest(".tile")) return;
+      if (sel != null) onMeld(area, mi); else onActivate(area, mi);
+    });
+  }
+  return li;
+}
+
+export function seatEl(v, s, i, { me, pos, isManager, names, onSit, onBot, onRemove }) {
+  const started = v.handNumber > 0;
+  const turn = v.turn && v.turn.seat === i && v.status === "playing";
+  const isMgr = s && s.playerId && s.playerId === v.manager;
+  const offline = s && !s.vacant && !s.bot && !s.connected && started;
+  const cls = ["seat", `pos-${pos}`, turn && "turn", me === i && "me", offline && "offline"].filter(Boolean).join(" ");
+  const team = v.partners ? ` · ${t(i % 2 ? "team.b" : "team.a")}` : "";
+  const kids = [h("div", { class: "seat-no" }, t("seat", { n: i + 1 }) + team)];
+  if (!s || s.vacant) {
+    kids.push(h("div", { class: "seat-name muted" }, s ? t("seat.vacant") : t("seat.empty")));
+    if (me == null && (v.status === "waiting" || s)) kids.push(h("button", { type: "button", onclick: () => onSit(i) }, s ? t("seat.substitute") : t("seat.sit")));
+    if (isManager && (v.status === "waiting" ? !s : s && v.status === "paused")) {
+      kids.push(h("button", { type: "button", class: "add-bot", onclick: () => onBot(i) }, t("seat.addBot")));
+    }
+  } else {
+    kids.push(h("div", { class: "seat-name" },
+      h("span", { class: "name" }, names[i]),
+      me === i ? h("span", { class: "badge you" }, t("seat.you")) : null,
+      isMgr ? h("span", { class: "badge mgr", title: t("seat.manager") }, t("seat.manager")) : null,
+      s.bot && (s.level || s.name) ? h("span", { class: "badge bot" }, s.level ? t(`level.${s.level}`) : t("seat.bot")) : null));
+    if (started) {
+      kids.push(h("div", { class: "seat-meta" },
+        h("span", { class: "count" }, h("span", { class: "tiles" }, String(s.tiles ?? "–")), ` ${t("rack.count", { n: "" }).trim()}`),
+        h("span", { class: "penalty-box" }, `${t("end.penalty")} `, h("span", { class: "penalty" }, String(s.penalty ?? 0)))));
+    }
+    if (!s.bot) kids.push(h("div", { class: `conn ${s.connected ? "on" : "off"}` }, s.connected ? `● ${t("seat.on")}` : `○ ${t("seat.off")}`));
+    if (s.bot && isManager && v.status === "waiting") kids.push(h("button", { type: "button", onclick: () => onRemove(i) }, t("seat.remove")));
+  }
+  if (turn) kids.push(h("div", { class: "timer seat-timer", dataset: { deadline: v.turn.deadline ?? "" }, "aria-label": t("timer.label") }));
+  return h("div", { class: cls, dataset: { seat: i } }, kids);
+}
+
+/** A seat's name as players say it: the player's name, or "Bilgisayar 3" for a computer. */
+export function seatNames(v) {
+  return v.seats.map((s, i) => (s && s.name) || (s && s.bot ? t("bot.name", { n: i + 1 }) : t("seat", { n: i + 1 })));
+}
+
+/** One line of the move log, in the game's words ("Bilgisayar 3: NARENCİYE açtı"). */
+export function logLine(ev, names, tilesById, game) {
+  const who = ev.seat != null ? names[ev.seat] ?? t("seat", { n: ev.seat + 1 }) : t("log.table");
+  if (ev.type === "lay") {
+    const words = ev.words || (game === "harftet" ? layWords(ev, tilesById) : null);
+    if (words && words.length) return t("log.lay", { who, words: words.join(", ") });
+    return t("log.lay.n", { who, n: (ev.tiles || []).length });
+  }
+  if (ev.type === "handEnd") return t("log.handEnd", { n: ev.hand });
+  return t(`log.${ev.type}`, { who }) || ev.type;
+}
+
+// The words on the table that hold tiles this lay brought (what everyone sees after it).
+function layWords(ev, tilesById) {
+  const laid = new Set(ev.tiles || []);
+  return (tilesById.melds || []).filter((m) => m.some((tile) => laid.has(tile.id)))
+    .map((m) => m.map((tile) => (tile.joker ? (typeof tile.as === "string" ? tile.as : "?") : tile.letter)).join(""));
+}
+
+/** The end of a hand: who finished, every seat's leftover tiles, penalties and the running table. */
+export function handEndEl(v, r, names) {
+  const finisher = r.finisher != null ? h("p", { class: "finisher-line" }, t("end.finisher", { who: names[r.finisher] })) : h("p", {}, t("end.blocked"));
+  const left = r.left || null;
+  const rows = v.seats.map((s, i) => {
+    const tiles = left ? left[i] ?? left[String(i)] ?? [] : null;
+    return h("li", { class: `left-row${r.finisher === i ? " won" : ""}` },
+      h("div", { class: "row spread" }, h("strong", {}, names[i]), h("span", { class: "pen" }, `${t("end.penalty")} ${r.penalties[i]}`)),
+      tiles == null ? null : h("div", { class: "left-tiles" }, tiles.length ? tiles.map((tile) => tileEl(tile, { face: tile.as })) : h("span", { class: "muted" }, t("end.none"))));
+  });
+  return [finisher, h("h4", {}, t("end.left")), h("ul", { class: "left-list" }, rows), scoreTable(v, names)];
+}
+
+export function scoreTable(v, names) {
+  const rows = v.handResults || [];
+  const head = h("tr", {}, h("th", { scope: "col" }, t("end.hand")), names.map((n) => h("th", { scope: "col" }, n)));
+  const totals = v.seats.map((_, i) => rows.reduce((sum, r) => sum + (r.penalties[i] || 0), 0));
+  const body = rows.map((r) => h("tr", {}, h("th", { scope: "row" }, String(r.hand)),
+    r.penalties.map((p, i) => h("td", { class: r.finisher === i ? "finisher" : "" }, String(p), r.finisher === i ? " ✓" : ""))));
+  body.push(h("tr", { class: "total" }, h("th", { scope: "row" }, t("end.total")), totals.map((p) => h("td", {}, String(p)))));
+  const res = v.result;
+  const signed = (p) => (p > 0 ? `+${p}` : String(p));
+  if (res && res.points) body.push(h("tr", { class: "total" }, h("th", { scope: "row" }, t("end.points")), res.points.map((p) => h("td", {}, signed(p)))));
+  return h("div", { class: "scroll-x" }, h("table", { class: "scores" }, h("thead", {}, head), h("tbody", {}, body)));
+}
+
+/** The end of the game: places by total penalty, points, the caller's rating change. */
+export function gameEndEl(v, names, playerId) {
+  const res = v.result || {};
+  const pen = res.penalties || v.seats.map((s) => (s && s.penalty) || 0);
+  const order = pen.map((p, i) => i).sort((a, b) => pen[a] - pen[b]);
+  const places = order.map((i) => {
+    const place = 1 + pen.filter((p) => p < pen[i]).length;
+    const pts = res.points ? res.points[i] : null;
+    return h("li", { class: `place p${place}` }, h("span", { class: "place-no" }, t("end.place", { n: place })),
+      h("strong", {}, names[i]), h("span", { class: "muted" }, `${t("end.penalty")} ${pen[i]}`),
+      pts != null ? h("span", { class: "pts" }, pts > 0 ? `+${pts}` : String(pts)) : null);
+  });
+  const mine = res.ratings && playerId in res.ratings ? res.ratings[playerId] : null;
+  const note = mine != null ? t("end.rating", { d: mine > 0 ? `+${mine}` : String(mine) })
+    : v.seats.some((s) => s && s.bot) ? t("end.practice") : null;
+  return [h("ol", { class: "places" }, places), note ? h("p", { class: "rating-note" }, note) : null, scoreTable(v, names)];
+}
