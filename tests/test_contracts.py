@@ -148,7 +148,8 @@ def test_the_asyncapi_parser_accepts_the_document_with_every_message_of_the_prot
 
     document = yaml.safe_load(ASYNCAPI.read_text(encoding="utf-8"))
     query = document["channels"]["table"]["bindings"]["ws"]["query"]
-    assert set(query["required"]) == {"token", "tableId"}  # /ws?token=T&tableId=ID
+    assert set(query["required"]) == {"tableId"}  # /ws?token=T&tableId=ID or ?ticket=T&...
+    assert {"token", "ticket", "tableId"} == set(query["properties"])
 
 
 # ------------------------------------------------------------------------------- TypeScript

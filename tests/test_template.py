@@ -38,6 +38,8 @@ ROUTES = {
     ("POST", "/tables/{tableId}/continue"),
     ("POST", "/tables/{tableId}/moves"),
     ("GET", "/tables/{tableId}/hint"),
+    ("POST", "/tables/{tableId}/ticket"),  # WebSocket connect tickets (beyond API.md)
+    ("OPTIONS", "/{proxy+}"),  # CORS preflight, answered by the resolver (AllowedOrigins)
     ("GET", "/tables/{tableId}/log"),
     ("GET", "/tables/{tableId}/replay"),
     ("GET", "/health"),

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
 from aws_lambda_powertools import Logger, Metrics
-from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, CORSConfig, Response
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
@@ -15,14 +16,33 @@ from harftet.api.errors import error_response, language, parse_json
 from harftet.api.events import body_text
 from harftet.api.models import MAX_BODY_BYTES, CreatePlayer, CreateTable, MoveRequest, SitDown
 from harftet.identity import Caller, bearer
+from harftet.limits import RateLimitedError, default_limits
 from harftet.observability import traced
 from harftet.service import BadRequestError
+from harftet.tickets import issue_ticket
 from harftet.wiring import default_service
 
 logger = Logger()
 metrics = Metrics()
-app = APIGatewayRestResolver()
+
+
+def _cors(origins: str) -> CORSConfig | None:
+    """CORS for browser clients on ALLOWED_ORIGINS (comma-separated); none when empty."""
+    allowed = [o.strip() for o in origins.split(",") if o.strip()]
+    if not allowed:
+        return None
+    return CORSConfig(
+        allow_origin=allowed[0],
+        extra_origins=allowed[1:],
+        allow_headers=["Authorization", "Content-Type", "Accept-Language"],
+        expose_headers=["Retry-After"],
+        max_age=600,
+    )
+
+
+app = APIGatewayRestResolver(cors=_cors(os.environ.get("ALLOWED_ORIGINS", "")))
 service = default_service()
+limits = default_limits()
 SEAT = re.compile(r"[0-9]{1,2}")
 COUNT = re.compile(r"[0-9]{1,9}")
 
@@ -36,6 +56,9 @@ def _error(error: Exception) -> Response:
     status, body = error_response(error, language(app.current_event.headers))
     if status >= 500:
         logger.exception("unexpected error")
+    if isinstance(error, RateLimitedError):
+        headers = {"Retry-After": str(error.retry_after)}
+        return Response(status, content_type="application/json", body=body, headers=headers)
     return _reply(status, body)
 
 
@@ -53,6 +76,15 @@ def _body() -> Any:
 
 def _caller() -> Caller:
     return service.tokens.verify(bearer(app.current_event.headers.get("authorization")))
+
+
+def _limit(kind: str, who: str) -> None:
+    """429 rate_limited when ``who`` is over its ``kind`` budget (harftet.limits)."""
+    limits.check(kind, who, service.clock())
+
+
+def _source_ip() -> str:
+    return app.current_event.request_context.identity.source_ip or "unknown"
 
 
 def _seat(raw: str) -> int:
@@ -74,6 +106,7 @@ def health() -> Response:
 
 @app.post("/players")
 def create_player() -> Response:
+    _limit("guest", _source_ip())
     request = CreatePlayer.model_validate(_body())
     return _reply(201, service.create_player(request.name))
 
@@ -87,6 +120,7 @@ def get_player(player_id: str) -> Response:
 @app.post("/tables")
 def create_table() -> Response:
     caller = _caller()
+    _limit("table", caller.player_id)
     r = CreateTable.model_validate(_body())
     view = service.create_table(
         caller,
@@ -146,6 +180,7 @@ def move(table_id: str) -> Response:
     caller = _caller()
     request = MoveRequest.model_validate({"body": _body()})
     body = request.body
+    _limit("dryRun" if body.dryRun else "move", caller.player_id)
     if body.dryRun:
         return _reply(200, service.dry_run(caller, table_id, body.version, request.move()))
     assert body.moveId is not None  # the model requires it for a real move
@@ -156,7 +191,15 @@ def move(table_id: str) -> Response:
 
 @app.get("/tables/<table_id>/hint")
 def hint(table_id: str) -> Response:
-    return _reply(200, service.hint(_caller(), table_id))
+    caller = _caller()
+    _limit("hint", caller.player_id)
+    return _reply(200, service.hint(caller, table_id))
+
+
+@app.post("/tables/<table_id>/ticket")
+def ticket(table_id: str) -> Response:
+    """A 60 s WebSocket connect ticket for this table (harftet.tickets)."""
+    return _reply(201, issue_ticket(service.tokens, _caller(), table_id))
 
 
 @app.get("/tables/<table_id>/log")

@@ -9,23 +9,31 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from harftet.api.errors import BodyError, error_response, language, parse_json
 from harftet.api.events import body_text
-from harftet.api.models import MAX_BODY_BYTES, MoveRequest, WsMove
+from harftet.api.models import MoveRequest, WsMove
 from harftet.identity import Caller, UnauthorizedError
+from harftet.limits import default_limits
 from harftet.observability import traced
 from harftet.service import TooManyConnectionsError
 from harftet.store.errors import NotFoundError
+from harftet.tickets import verify_ticket
 from harftet.wiring import default_service
 
 logger = Logger()
 service = default_service()
+limits = default_limits()
 OK = {"statusCode": 200}
+MAX_MESSAGE_BYTES = 16 * 1024  # a move is a few hundred bytes; larger is answered an error
 
 
 def _connect(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
     query = event.get("queryStringParameters") or {}
     try:
-        caller = service.tokens.verify(query.get("token"))
         table_id = query.get("tableId")
+        ticket = query.get("ticket")
+        if ticket and table_id:  # a 60 s ticket of POST /tables/{tableId}/ticket
+            caller = verify_ticket(service.tokens, ticket, table_id)
+        else:
+            caller = service.tokens.verify(query.get("token"))
         if not table_id:
             return {"statusCode": 400, "body": "tableId is required"}
         service.connect(caller, table_id, connection_id)
@@ -44,7 +52,7 @@ def _message(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
     assert send is not None
     lang = language(event.get("headers"))  # a socket's messages carry no headers on AWS
     try:
-        message = parse_json(body_text(event, limit=MAX_BODY_BYTES), limit=MAX_BODY_BYTES)
+        message = parse_json(body_text(event, limit=MAX_MESSAGE_BYTES), limit=MAX_MESSAGE_BYTES)
         action = message.get("action") if isinstance(message, dict) else None
         if action == "ping":
             send(connection_id, {"type": "pong"})
@@ -56,10 +64,17 @@ def _message(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
             raise UnauthorizedError("this connection is not registered: reconnect")
         caller = Caller(str(connection["playerId"]), "")
         target = WsMove.model_validate({k: message.get(k) for k in ("action", "tableId")})
+        if target.tableId != connection.get("tableId"):
+            raise NotFoundError(  # a socket reaches its own table only
+                f"no table {target.tableId[:40]} on this connection (it is for table "
+                f"{connection.get('tableId')}): open a connection to that table"
+            )
         if message.get("lang") in ("tr", "en"):  # so a socket can ask for its language
             lang = message["lang"]
         body = {k: v for k, v in message.items() if k not in ("action", "tableId", "lang")}
         request = MoveRequest.model_validate({"body": body})
+        kind = "dryRun" if request.body.dryRun else "move"
+        limits.check(kind, caller.player_id, service.clock())
         if request.body.dryRun:  # answered to this connection only; nothing is stored
             checked = service.dry_run(caller, target.tableId, request.body.version, request.move())
             send(connection_id, {"type": "dryRun", **checked})

@@ -24,3 +24,41 @@ def test_asked_to_throttle_it_answers_429_rate_limited_like_api_gateway(stack_fa
     limited = [a for a in answers if a.status_code == 429]
     assert len(limited) >= 5
     assert limited[0].json() == {"error": {"code": "rate_limited", "message": "Too many requests"}}
+
+
+def test_asked_for_limits_each_player_has_their_own_budget(stack_factory) -> None:
+    """LIMITS=on: the handlers' per-player budgets over the local stack's DynamoDB (the same
+    code as on AWS): one player's burst of moves is refused, another player's move is not."""
+    env = {"LIMITS": "on", "LIMIT_BUDGETS": "move=5/60,guest=4/60"}
+    stack = stack_factory("limited", env=env, sweeper=None, timeout=120)
+    with httpx.Client(base_url=stack.base_url, timeout=10) as client:
+        guests = [client.post("/players", json={"name": f"Oyuncu{i}"}) for i in range(5)]
+        assert [g.status_code for g in guests] == [201, 201, 201, 201, 429]
+        assert guests[4].json()["error"]["code"] == "rate_limited"
+        assert int(guests[4].headers["Retry-After"]) >= 1
+        tokens = [g.json()["token"] for g in guests[:2]]
+        auth = [{"Authorization": f"Bearer {t}"} for t in tokens]
+        table = client.post(
+            "/tables", json={"game": "kastet", "seats": 2, "hands": 1}, headers=auth[0]
+        ).json()
+        table_id = table["tableId"]
+        assert client.post(f"/tables/{table_id}/seats/1", json={}, headers=auth[1]).is_success
+        view = client.post(f"/tables/{table_id}/start", headers=auth[0]).json()
+        mover = view["turn"]["seat"]
+        burst = [
+            client.post(
+                f"/tables/{table_id}/moves",
+                json={"version": view["version"], "moveId": f"b{i}", "type": "pass"},
+                headers=auth[mover],
+            )
+            for i in range(7)
+        ]
+        statuses = [b.status_code for b in burst]
+        assert 429 not in statuses[:5] and statuses[5:] == [429, 429]
+        assert burst[5].json()["error"]["code"] == "rate_limited"
+        other = client.post(
+            f"/tables/{table_id}/moves",
+            json={"version": view["version"], "moveId": "o", "type": "pass"},
+            headers=auth[1 - mover],
+        )
+        assert other.status_code != 429 and other.json()["error"]["code"] == "not_your_turn"

@@ -169,7 +169,8 @@ def document() -> dict[str, Any]:
             "table": {
                 "address": None,
                 "title": "One table",
-                "description": "Connect with ?token=T&tableId=ID. A bad token or an unknown "
+                "description": "Connect with ?ticket=T&tableId=ID (a 60 s ticket of POST "
+                "/tables/{tableId}/ticket) or ?token=T&tableId=ID. A bad token or an unknown "
                 "table is refused at connect; so is a connection beyond a player's 4 to one "
                 "table or a table's 200.",
                 "messages": channel_messages,
@@ -178,11 +179,15 @@ def document() -> dict[str, Any]:
                         "method": "GET",
                         "query": {
                             "type": "object",
-                            "required": ["token", "tableId"],
+                            "required": ["tableId"],
                             "properties": {
                                 "token": {
                                     "type": "string",
-                                    "description": "the token of POST /players",
+                                    "description": "the token of POST /players (or a ticket)",
+                                },
+                                "ticket": {
+                                    "type": "string",
+                                    "description": "a ticket of POST /tables/{tableId}/ticket",
                                 },
                                 "tableId": {"type": "string", "minLength": 1, "maxLength": 64},
                             },

@@ -10,6 +10,7 @@ from harftet.api.body import BodyError, parse_body
 from harftet.api.messages import illegal_message, pick_language
 from harftet.engine.errors import EngineError, IllegalMoveError
 from harftet.identity import UnauthorizedError
+from harftet.limits import RateLimitedError
 from harftet.service import BadRequestError, BannedError, BusyError, StaleVersionError
 from harftet.store.errors import NotFoundError
 
@@ -59,6 +60,9 @@ def error_response(error: Exception, lang: str = "en") -> tuple[int, dict[str, A
             extra["reason"] = error.reason
             if lang == "tr":
                 message = illegal_message(error.reason, error.params, lang)
+    elif isinstance(error, RateLimitedError):  # the REST reply also says Retry-After
+        status, code, message = 429, "rate_limited", str(error)
+        extra["retryAfter"] = error.retry_after
     elif isinstance(error, BusyError):
         status, code, message = 503, "busy", str(error)
     else:

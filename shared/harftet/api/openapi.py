@@ -94,6 +94,11 @@ class TableView(BaseModel):
     last: LogEvent | None = Field(description="the event that made this version (as in the log)")
 
 
+class Ticket(BaseModel):
+    ticket: str = Field(description="for $connect?ticket=T&tableId=ID, instead of ?token=")
+    expiresAt: int = Field(description="Unix seconds; the ticket opens no connection after it")
+
+
 class LobbyEntry(BaseModel):
     tableId: str
     game: str
@@ -265,6 +270,15 @@ ROUTES: list[tuple[str, str, str, type[BaseModel] | None, str, type[BaseModel], 
         True,
     ),
     ("get", "/tables/{tableId}/hint", "The best lay for your seat", None, "200", Hint, True),
+    (
+        "post",
+        "/tables/{tableId}/ticket",
+        "A 60 s ticket to open a WebSocket to this table ($connect?ticket=T&tableId=ID)",
+        None,
+        "201",
+        Ticket,
+        True,
+    ),
     ("get", "/tables/{tableId}/log", "What happened at the table", None, "200", Log, True),
     (
         "get",

@@ -87,6 +87,9 @@ def handler_env(
         "WS_ENDPOINT": f"http://127.0.0.1:{port}",
         "TOKEN_SECRET": keep("TOKEN_SECRET") or secrets.token_urlsafe(32),
         "TEST_MODE": keep("TEST_MODE", "1"),
+        "LIMITS": keep("LIMITS", "off"),  # per-player budgets: off unless asked (API.md)
+        "LIMIT_BUDGETS": keep("LIMIT_BUDGETS", ""),
+        "ALLOWED_ORIGINS": keep("ALLOWED_ORIGINS", ""),  # CORS: none unless asked
         "POWERTOOLS_SERVICE_NAME": "harftet",
         "POWERTOOLS_METRICS_NAMESPACE": "Harftet",
         "POWERTOOLS_TRACE_DISABLED": "true",

@@ -1,0 +1,110 @@
+"""Per-player budgets (API.md "Errors": 429 ``rate_limited``): moves, dry runs, hints and
+table creation per player, guest creation per source IP.
+
+A fixed window per (kind, who): ``limit`` requests in each ``window`` seconds, counted in
+DynamoDB (`harftet.store.limits`), so every Lambda instance and the local stack share the
+same counts and one player's burst never spends another player's budget. Limits are an
+operator setting: ``LIMITS=on`` turns them on (the template's default), anything else leaves
+them off (the local stack's and the test suites' default). ``LIMIT_BUDGETS`` overrides the
+budgets, e.g. ``move=20/10,hint=10/60``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class Budget:
+    limit: int  # requests
+    window: int  # seconds
+
+
+# Generous: a player never meets them in normal play (a move takes a human seconds).
+DEFAULT_BUDGETS: dict[str, Budget] = {
+    "move": Budget(20, 10),  # real moves, rejected ones included
+    "dryRun": Budget(60, 60),
+    "hint": Budget(10, 60),
+    "table": Budget(10, 60),  # POST /tables
+    "guest": Budget(20, 60),  # POST /players, per source IP
+}
+
+
+class RateLimitedError(Exception):
+    """Over budget: answer 429 ``rate_limited`` with ``Retry-After: retry_after``."""
+
+    def __init__(self, kind: str, retry_after: int) -> None:
+        super().__init__(f"too many requests ({kind}): try again in {retry_after} s")
+        self.kind = kind
+        self.retry_after = retry_after
+
+
+class Counter(Protocol):
+    def hit(self, key: str, limit: int, expires_at: int) -> bool: ...
+
+
+class Limits:
+    """``check(kind, who, now)`` raises `RateLimitedError` when ``who`` is over budget."""
+
+    def __init__(
+        self, counter: Counter | None, budgets: Mapping[str, Budget] | None = None
+    ) -> None:
+        self.counter = counter  # None: limits off
+        self.budgets = dict(DEFAULT_BUDGETS if budgets is None else budgets)
+
+    @property
+    def enabled(self) -> bool:
+        return self.counter is not None
+
+    def check(self, kind: str, who: str, now: float) -> None:
+        budget = self.budgets.get(kind)
+        if self.counter is None or budget is None:
+            return
+        start = int(now // budget.window) * budget.window
+        end = start + budget.window
+        if not self.counter.hit(f"{kind}#{who}#{start}", budget.limit, end + 60):
+            raise RateLimitedError(kind, max(1, math.ceil(end - now)))
+
+
+def parse_budgets(text: str) -> dict[str, Budget]:
+    """``"move=20/10,hint=10/60"`` over the defaults; ValueError for anything else."""
+    budgets = dict(DEFAULT_BUDGETS)
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        kind, _, value = part.partition("=")
+        limit, _, window = value.partition("/")
+        if kind not in DEFAULT_BUDGETS or int(limit) < 1 or int(window) < 1:
+            raise ValueError(
+                f"bad budget '{part}': KIND=LIMIT/SECONDS, KIND one of {sorted(DEFAULT_BUDGETS)}"
+            )
+        budgets[kind] = Budget(int(limit), int(window))
+    return budgets
+
+
+def limits_from_env(client: Callable[[], Any], env: Mapping[str, str] = os.environ) -> Limits:
+    """Limits as LIMITS, LIMIT_BUDGETS and CONNECTIONS_TABLE say (``client`` makes the
+    DynamoDB client, called only when limits are on)."""
+    budgets = parse_budgets(env.get("LIMIT_BUDGETS", ""))
+    if env.get("LIMITS", "").lower() not in ("on", "1", "true", "yes"):
+        return Limits(None, budgets)
+    from harftet.store.limits import LimitStore
+
+    return Limits(LimitStore(client(), env["CONNECTIONS_TABLE"]), budgets)
+
+
+@cache
+def default_limits() -> Limits:
+    """The handlers' limits, once per process."""
+
+    def client() -> Any:
+        import boto3
+
+        from harftet.wiring import DYNAMODB_CONFIG
+
+        return boto3.client("dynamodb", config=DYNAMODB_CONFIG)
+
+    return limits_from_env(client)
