@@ -277,7 +277,7 @@ class TableMachine(RuleBasedStateMachine):
             caller = self.service.tokens.verify(self._new_player(9))
             self.players.append(caller)
             who = len(self.players) - 1
-        self.sockets[socket] = who
+        self.sockets[socket] = who = self.players.index(caller)
         self._act(lambda: self.service.connect(caller, self.table_id, socket), who)
         if self.service.connections.get(socket) is not None:  # sent the view on $connect
             self.outbox(socket, {"type": "table", "view": self.service.view_of(self._stored(),
@@ -336,8 +336,8 @@ class TableMachine(RuleBasedStateMachine):
 
 
 TableMachine.TestCase.settings = settings(
-    max_examples=20,
-    stateful_step_count=50,
+    max_examples=200,
+    stateful_step_count=100,
     deadline=None,
     suppress_health_check=list(HealthCheck),
     derandomize=True,
@@ -362,4 +362,4 @@ def test_the_service_holds_its_invariants_over_random_play() -> None:
     STEPS.update(count=0, refused=0, committed=0, published=0)
     TableMachine.TestCase("runTest").runTest()
     print(f"state machine: {STEPS}")
-    assert STEPS["count"] >= 400 and STEPS["committed"] > 10 and STEPS["refused"] > 100
+    assert STEPS["count"] >= 10_000 and STEPS["committed"] > 200 and STEPS["refused"] > 1000
