@@ -34,11 +34,10 @@ from harftet.engine.state import DEFAULT_BOT_SECONDS, GameName, Occupant, Placed
 from harftet.engine.view import lobby_summary, table_view
 from harftet.identity import Caller, Tokens
 from harftet.push import Sender
-from harftet.store.connections import ConnectionStore
 from harftet.store.errors import NotFoundError, VersionConflictError
-from harftet.store.log import LogStore
-from harftet.store.players import PlayerStore, player_update
-from harftet.store.tables import StoredTable, TableStore
+from harftet.store.players import player_update
+from harftet.store.ports import ConnectionStore, LogStore, PlayerStore, TableStore
+from harftet.store.tables import StoredTable
 
 logger = logging.getLogger(__name__)
 
