@@ -587,6 +587,11 @@ def _as_seen_by(table: Table, seat: int) -> Table:
 
 
 def _accepted(table: Table, seat: int, lay: Lay, now: float) -> bool:
+    """Whether the engine takes ``lay`` from ``seat`` — checked as if it were that seat's turn,
+    since a hint may be asked while another player is on turn (no false refusal logged)."""
+    if table.turn_seat != seat:
+        table = table.clone()
+        table.turn_seat, table.laid = seat, False
     try:
         hand.apply_move(table, seat, lay, now)
     except EngineError:
