@@ -164,7 +164,7 @@ def main() -> None:
     t0 = time.perf_counter()
     codec_row, codec_lines = step("codec", codec)
     word_rows = step("dictionary", words)
-    moves = step("move path (dynalite, moto)", bench_move_path.run)
+    moves = step("move path (moto)", bench_move_path.run)
     cold = step("cold start", bench_cold_start.run)
     search_rows, search_notes = step("Harftet search", bench_search_harftet.run)
     sections = [("Harftet search (bench/bench_search_harftet.py)", search_notes)]

@@ -43,7 +43,9 @@ GOAL = 1.3
 ITERATIONS = 400
 BLOCK = 10
 WARMUP = 20
-BACKENDS = ("dynalite", "moto")
+# dynalite has no TransactWriteItems, which creating a table now needs (the new table and its
+# manager's list of waiting tables are written together): the move path is measured on moto.
+BACKENDS = ("moto",)
 TABLE_NAMES = {
     "TablesTable": "harftet-tables",
     "PlayersTable": "harftet-players",
@@ -342,7 +344,7 @@ def to_result(summary: dict[str, Any]) -> Result:
     """The RESULTS.md row of one backend's summary."""
     backend = summary["backend"]
     return Result(
-        name=f"move path, {backend}" + (" (headline)" if backend == "dynalite" else ""),
+        name=f"move path, {backend}" + (" (headline)" if backend == BACKENDS[0] else ""),
         value=summary["move_median"],
         unit="ms",
         detail=(
