@@ -25,10 +25,10 @@ from typing import Any
 
 import hypothesis.strategies as st
 import pytest
-from conftest import Clock, Outbox
 from fakes import fake_service
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from testkit import Clock, Outbox
 
 from harftet.engine import search
 from harftet.engine.errors import EngineError

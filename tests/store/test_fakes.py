@@ -19,8 +19,8 @@ from harftet.store.ports import TableStore as TablePort
 from harftet.store.tables import MOVES_KEPT, TableStore
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from conftest import TABLE_NAMES
 from fakes import FakePlayers, FakeTables
+from testkit import TABLE_NAMES
 
 
 @pytest.fixture(params=["moto", "fakes"])
