@@ -52,6 +52,14 @@ class Live:
         view: View = message["view"]
         return view
 
+    def view_at(self, version: int, timeout: float = 10) -> View:
+        """The next push of ``version`` or later, past pushes of older versions that were in
+        flight when this client connected (clients compare versions, as API.md's do)."""
+        while True:
+            view = self.next_view(timeout)
+            if view["version"] >= version:
+                return view
+
     def send(self, message: dict[str, Any]) -> None:
         self.ws.send(json.dumps(message))
 
@@ -96,7 +104,7 @@ class LiveTable:
     def everyone_sees(self, version: int) -> list[View]:
         """Each client's next push is the new version and equals its own GET view; nothing in
         it belongs to another hand or to the pile."""
-        pushes = [client.next_view() for client in self.clients]
+        pushes = [client.view_at(version) for client in self.clients]
         gets = [p.table(self.table_id) for p in self.players]
         hands = [{t["id"] for t in get.get("hand", [])} for get in gets]
         on_table = table_tile_ids(gets[0])
