@@ -12,13 +12,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable
 
-from harftet.words import WordList, default_words
+from harftet.words import WordList
 from harftet.words.search import find_pairs, find_words
 
 from .hand import legal_to_draw
 from .moves import Draw, Lay, Move, Pass
 from .rules import MAX_SERIES, KastetRules, Rules, rules_for
 from .search import BOT_LEVELS, DEFAULT_BOT_LEVEL, BotLevel
+from .search.harftet import word_list
 from .state import Placed, Table
 from .tiles import ALPHABET, COLORS, HARFTET_TILES, KASTET_TILES
 
@@ -55,7 +56,7 @@ def simple_move(table: Table, seat: int, words: Collection[str] | None = None) -
     if table.game == "kastet":
         lay = _kastet_lay(table, hand)
     else:
-        lay = _harftet_lay(table, hand, default_words() if words is None else _word_list(words))
+        lay = _harftet_lay(table, hand, word_list(words))
     if lay is not None:
         return lay
     return Draw() if legal_to_draw(table, seat) else Pass()
@@ -182,21 +183,6 @@ def _kastet_new_melds(
 
 
 # --- Harftet ----------------------------------------------------------------------------
-
-_WORD_LISTS: dict[int, tuple[Collection[str], WordList]] = {}
-
-
-def _word_list(words: Collection[str]) -> WordList:
-    """``words`` as a WordList (whose search index is built once), cached per object."""
-    if isinstance(words, WordList):
-        return words
-    hit = _WORD_LISTS.get(id(words))
-    if hit is None or hit[0] is not words:
-        if len(_WORD_LISTS) >= 8:
-            _WORD_LISTS.clear()
-        hit = (words, WordList(frozenset(words)))
-        _WORD_LISTS[id(words)] = hit
-    return hit[1]
 
 
 def _placed(spelled: list[tuple[int, str | None]]) -> list[Placed]:
