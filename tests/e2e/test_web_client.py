@@ -608,6 +608,7 @@ def test_a_kastet_hand_against_three_computers_on_a_desktop(local_stack: str, br
     play_to_the_end(tab)
     check_end_of_game(tab, "kastet")
     page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    check_the_scores_fit(tab)
     tab.shot("kastet-end")
     assert tab.unexpected_errors() == [], tab.errors
     tab.close()
