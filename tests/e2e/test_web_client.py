@@ -505,6 +505,12 @@ def test_a_harftet_hand_against_three_computers_on_a_phone(local_stack: str, bro
     expect(page.locator("#series li.meld.invalid")).to_have_attribute(
         "aria-label", re.compile(r"geçersiz$")
     )
+    # A second meld beside it is tinted on its own: every draft meld, not only the first bad one.
+    word = harftet_word(tab.rack_tiles())
+    assert word, "no word in the rest of the rack"
+    build_by_taps(tab, word)
+    expect(page.locator("#series li.meld.valid")).to_have_count(1)
+    expect(page.locator("#series li.meld.invalid")).to_have_count(1)
     tab.shot("harftet-invalid")
     tab.button("Geri al").click()
 
