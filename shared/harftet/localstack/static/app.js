@@ -41,7 +41,7 @@ function notify(message, kind = "error") {
 function clearNotice() { $("#notice").hidden = true; }
 
 async function attempt(fn) {
-  try { await fn(); } catch (e) { if (e.status !== 401) notify(errorText(e, tileName)); }
+  try { await fn(); } catch (e) { if (e.status !== 401) notify(errorText(e, tileName, limits())); }
 }
 
 async function guarded(fn) {
@@ -125,7 +125,7 @@ async function loadLobby(more = false) {
   let data;
   try { data = await api.lobby(tab, more ? S.lobbyCursor : null); } catch (e) {
     if (e.code === "bad_request" && tab !== "waiting") data = { tables: [], cursor: null }; // a server that lists waiting tables only
-    else { if (e.status !== 401) notify(errorText(e, tileName)); return; }
+    else { if (e.status !== 401) notify(errorText(e, tileName, limits())); return; }
   }
   if (tab !== S.lobbyTab) return;
   const tables = (data && data.tables) || [];
@@ -447,7 +447,7 @@ function change(fn) {
     S.errMeld = null;
     if ($("#notice").classList.contains("error")) clearNotice(); // the refusal was about the old draft
   } catch (e) {
-    if (e instanceof D.DraftError) notify(errorText({ code: e.code, params: e.params }));
+    if (e instanceof D.DraftError) notify(errorText({ code: e.code, params: e.params }, tileName, limits()));
     else throw e;
   }
   render();
@@ -702,7 +702,7 @@ async function hint() {
     if (e.status === 404 || e.status === 405 || e.code === "hints_off") {
       S.hints = false;
       renderActions();
-      if (e.code === "hints_off") notify(errorText(e, tileName), "info");
+      if (e.code === "hints_off") notify(errorText(e, tileName, limits()), "info");
       return;
     }
     throw e;
@@ -741,7 +741,7 @@ async function sendMove(type, extra = {}) {
       S.errMeld = e.meld ?? e.params.meld ?? null;
       if (S.errMeld != null) S.validity.set(`series:${S.errMeld}`, "invalid");
       render();
-      notify(errorText(e, tileName));
+      notify(errorText(e, tileName, limits()));
     } else throw e;
   }
 }
@@ -877,7 +877,7 @@ function renderBoard() {
   if (canEdit && pairsOpen) mine.push(newSlot("pairs", t("btn.newPair"), false));
   $("#pairs").replaceChildren(...frozen, ...mine);
   $("#pairs-section").hidden = !frozen.length && !mine.length && !pairsOpen;
-  $("#pairs-count").textContent = pairsOpen ? `(${t("area.pairs.open")})` : "";
+  $("#pairs-count").textContent = pairsOpen ? `(${t("area.pairs.open", { n: lim.pairsOpenAt })})` : "";
   renderSelectionTools();
 }
 
