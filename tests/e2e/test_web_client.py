@@ -127,6 +127,8 @@ class Tab:
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
         self.dialogs: list[str] = []
+        self.dry_runs = 0
+        self.page.on("request", self._count_dry_runs)
         self.answer_dialogs = True
         self.page.on("dialog", self._dialog)
         options: dict[str, Any] = {**PACE, **({"seed": seed} if seed is not None else {})}
@@ -141,6 +143,10 @@ class Tab:
 
             self.page.route(re.compile(r"/tables$"), create)
         self.page.goto(f"{base_url}/play/{path}")
+
+    def _count_dry_runs(self, request: Any) -> None:
+        if request.method == "POST" and request.url.endswith("/moves"):
+            self.dry_runs += json.loads(request.post_data or "{}").get("dryRun") is True
 
     def _dialog(self, dialog: Any) -> None:
         self.dialogs.append(dialog.message)
@@ -500,7 +506,8 @@ def test_a_harftet_hand_against_three_computers_on_a_phone(local_stack: str, bro
 
     # An invalid draft is tinted before Lay (dry runs), and the notice is in Turkish.
     tab.wait_for_my_turn_or_end()
-    build_by_taps(tab, harftet_non_word(tab.rack_tiles()))
+    non_word = harftet_non_word(tab.rack_tiles())
+    taps = build_by_taps(tab, non_word)
     expect(page.locator("#series li.meld.invalid")).to_have_count(1)
     expect(page.locator("#series li.meld.invalid")).to_have_attribute(
         "aria-label", re.compile(r"geçersiz$")
@@ -508,10 +515,18 @@ def test_a_harftet_hand_against_three_computers_on_a_phone(local_stack: str, bro
     # A second meld beside it is tinted on its own: every draft meld, not only the first bad one.
     word = harftet_word(tab.rack_tiles())
     assert word, "no word in the rest of the rack"
-    build_by_taps(tab, word)
+    taps += build_by_taps(tab, word)
     expect(page.locator("#series li.meld.valid")).to_have_count(1)
     expect(page.locator("#series li.meld.invalid")).to_have_count(1)
     tab.shot("harftet-invalid")
+    # Without flooding the server: dry runs only for melds long enough to be words, debounced.
+    asked = tab.dry_runs
+    assert 1 <= asked < taps, (asked, taps)
+    tab.button("Geri al").click()
+    build_by_taps(tab, non_word)  # the same letters again: the server's verdict is remembered
+    expect(page.locator("#series li.meld.invalid")).to_have_count(1)
+    page.wait_for_timeout(500)  # longer than the debounce
+    assert tab.dry_runs == asked
     tab.button("Geri al").click()
 
     # All in the first turn (the deal is the seed's; no computer has moved yet): a word built
