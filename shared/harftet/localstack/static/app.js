@@ -621,11 +621,12 @@ function tint() {
   const unknown = { series: [], pairs: [] };
   S.validity.clear();
   const melds = [...changedMelds().map((mi) => ["series", mi]), ...S.draft.pairs.map((m, mi) => ["pairs", mi])];
+  const series = S.draft.series.filter((m) => m.length).length;
   for (const [area, mi] of melds) {
     const meld = S.draft[area][mi];
     if (!meld.length) continue;
     let verdict = D.localVerdict(v.game, area, meld, lim) ?? VERDICTS.get(D.verdictKey(v.game, area, meld)) ?? null;
-    if (area === "pairs" && S.draft.series.length < lim.pairsOpenAt) verdict = "invalid"; // the pair area is closed
+    if (area === "pairs" && series < lim.pairsOpenAt) verdict = "invalid"; // the pair area is closed
     if (verdict) S.validity.set(`${area}:${mi}`, verdict);
     else unknown[area].push(mi);
   }
@@ -656,7 +657,7 @@ async function dryRun(unknown) {
   const seq = S.drySeq;
   const { draft, view: v } = S;
   let asked = unknown;
-  let withPairs = true;
+  let withPairs = draft.series.filter((m) => m.length).length >= limits().pairsOpenAt; // else tinted closed
   for (let round = 0; round < DRY_ROUNDS; round++) {
     let plan;
     try { plan = D.probeBody(draft, asked, withPairs); } catch { return; }
