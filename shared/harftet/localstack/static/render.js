@@ -162,7 +162,7 @@ export function scoreTable(v, names) {
   const signed = (p) => (p > 0 ? `+${p}` : String(p));
   const head = h("tr", {}, h("th", { scope: "col" }, t("end.player")),
     rows.map((r) => h("th", { scope: "col" }, t("end.handNo", { n: r.hand }))),
-    h("th", { scope: "col" }, t("end.total")), points ? h("th", { scope: "col" }, t("end.points")) : null);
+    h("th", { scope: "col" }, t("end.total")), points ? h("th", { scope: "col", class: "wrap" }, t("end.points")) : null);
   const body = v.seats.map((_, i) => h("tr", {},
     h("th", { scope: "row" }, names[i]),
     rows.map((r) => h("td", { class: r.finisher === i ? "finisher" : "" }, String(r.penalties[i] ?? 0), r.finisher === i ? " ✓" : "")),
