@@ -178,7 +178,16 @@ class Tab:
         page.get_by_label("El sayısı").fill(str(hands))
         page.get_by_label("Hamle süresi (sn)").fill(str(turn_seconds))
         if bots:
-            page.get_by_label("Boş koltuklara bilgisayar").check()
+            from playwright.sync_api import Error as PlaywrightError
+
+            box = page.get_by_label("Boş koltuklara bilgisayar")
+            for _ in range(3):  # the lobby's list may still grow above the form and move it
+                try:
+                    box.check(timeout=5000)
+                    break
+                except PlaywrightError:
+                    continue
+            expect(box).to_be_checked()
         page.get_by_role("button", name="Masayı kur ve otur").click()
         expect(page.locator("#table")).to_be_visible()
         expect(page.locator("#ws-state")).to_have_text("canlı")
