@@ -9,10 +9,19 @@ from __future__ import annotations
 import copy
 import json
 import re
+import subprocess
+import sys
+import threading
+from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from botocore.awsrequest import AWSResponse
+from botocore.exceptions import ReadTimeoutError
+from botocore.httpsession import URLLib3Session
 
 ROOT = Path(__file__).resolve().parents[1]
 EVENTS = ROOT / "events"
@@ -158,3 +167,130 @@ class Rest:
 
     def __call__(self, name: str, /, body: Any = ..., **values: Any) -> Reply:
         return self.invoke(load_event(f"rest/{name}", body, **values))
+
+
+# -- faults: botocore's event hooks on real clients, against moto's server ------------------
+MOTO_SERVER = """
+import sys
+from harftet.localstack.dynamo import MotoDynamo
+print(MotoDynamo().start(), flush=True)
+sys.stdin.read()
+"""
+
+
+@contextmanager
+def moto_server() -> Iterator[str]:
+    """moto's server as the local stack runs it (serialised, so conditional writes are
+    atomic), in its own process (moto's state is global); yields its endpoint URL."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", MOTO_SERVER],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        yield process.stdout.readline().strip()
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+
+
+class _Body:
+    """The raw body of an injected response, as botocore reads it (``stream()``)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def stream(self, **_: Any) -> Iterator[bytes]:
+        yield self.data
+
+
+@dataclass(frozen=True)
+class Fault:
+    """What an injected attempt does instead of reaching the server: answer ``status`` with
+    the error ``code`` (and ``extra`` body fields), or with ``lose`` send the request for
+    real and then lose the answer (a read timeout after the server acted). ``before`` runs
+    first (e.g. another writer slipping in), and the request then goes on when ``code`` is
+    empty and ``lose`` is False."""
+
+    status: int = 400
+    code: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+    lose: bool = False
+    before: Callable[[], Any] | None = None
+
+
+THROTTLED = Fault(400, "ProvisionedThroughputExceededException")
+THROTTLING = Fault(400, "ThrottlingException")
+INTERNAL = Fault(500, "InternalServerError")
+
+
+def cancelled(*reasons: str) -> Fault:
+    """TransactionCanceledException with one reason code per item of the transaction."""
+    return Fault(
+        400,
+        "TransactionCanceledException",
+        {"CancellationReasons": [{"Code": r, "Message": r} for r in reasons]},
+    )
+
+
+class Faults:
+    """Fault injection on a real boto3 client through its ``before-send`` hook: the request
+    is built, signed, retried and backed off by botocore exactly as in production (a Stubber
+    would bypass all of that); a planned fault answers an attempt in the server's place.
+    ``attempts`` counts every attempt that reached the hook, by operation."""
+
+    def __init__(self, client: Any) -> None:
+        self.attempts: Counter[str] = Counter()
+        self.injected: Counter[str] = Counter()
+        self.plan: dict[str, list[Fault]] = {}
+        self._lock = threading.Lock()
+        self._http = URLLib3Session()
+        prefix = client.meta.service_model.service_id.hyphenize()
+        self._prefix = prefix
+        client.meta.events.register(f"before-send.{prefix}", self._before_send)
+
+    def fail(self, operation: str, fault: Fault, times: int = 1) -> None:
+        """The next ``times`` attempts of ``operation`` (e.g. "UpdateItem") meet ``fault``."""
+        with self._lock:
+            self.plan.setdefault(operation, []).extend([fault] * times)
+
+    def clear(self) -> None:
+        with self._lock:
+            self.plan.clear()
+            self.attempts.clear()
+            self.injected.clear()
+
+    def _before_send(self, request: Any, event_name: str, **_: Any) -> Any:
+        operation = event_name.rsplit(".", 1)[-1]
+        with self._lock:
+            self.attempts[operation] += 1
+            planned = self.plan.get(operation)
+            fault = planned.pop(0) if planned else None
+            if fault is not None:
+                self.injected[operation] += 1
+        if fault is None:
+            return None
+        if fault.before is not None:
+            fault.before()
+        if fault.lose:
+            self._http.send(request)  # the server acts ...
+            raise ReadTimeoutError(endpoint_url=request.url)  # ... and its answer is lost
+        if not fault.code:
+            return None
+        body = {"__type": f"com.amazonaws.injected#{fault.code}", **fault.extra}
+        body["message"] = f"injected {fault.code}"
+        headers = {"x-amzn-ErrorType": fault.code, "Content-Type": "application/x-amz-json-1.0"}
+        return AWSResponse(request.url, fault.status, headers, _Body(json.dumps(body).encode()))
+
+
+class Sleeps:
+    """Stands in for ``time`` in botocore's endpoint: records each retry's backoff instead
+    of sleeping it (``monkeypatch.setattr(botocore.endpoint, "time", Sleeps())``)."""
+
+    def __init__(self) -> None:
+        self.delays: list[float] = []
+
+    def sleep(self, seconds: float) -> None:
+        self.delays.append(seconds)

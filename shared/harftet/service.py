@@ -57,6 +57,22 @@ TRANSIENT = {
     "InternalServerError",
     "ServiceUnavailable",
 }
+# A transaction DynamoDB cancelled for one of these reasons may simply be sent again later.
+TRANSIENT_REASONS = {"ThrottlingError", "ProvisionedThroughputExceeded", "TransactionConflict"}
+
+
+def is_transient(error: BaseException) -> bool:
+    """Whether ``error`` is DynamoDB saying "try again later" (503 busy, never a 500): after
+    botocore's own retries, or a transaction cancelled by throttling or a conflict."""
+    if not isinstance(error, ClientError):
+        return False
+    code = error.response.get("Error", {}).get("Code")
+    if code == "TransactionCanceledException":
+        reasons = error.response.get("CancellationReasons") or []
+        return any(r.get("Code") in TRANSIENT_REASONS for r in reasons)
+    return code in TRANSIENT
+
+
 # API.md "WebSocket": beyond these a connect is refused.
 MAX_PLAYER_CONNECTIONS = 4
 MAX_TABLE_CONNECTIONS = 200
@@ -495,7 +511,7 @@ class Service:
         try:
             return self._write_once(table_id, change, expected_version, move_key, viewer, only_at)
         except ClientError as error:  # still throttled (or failing) after the SDK's retries
-            if error.response.get("Error", {}).get("Code") in TRANSIENT:
+            if is_transient(error):
                 raise BusyError("the table is too busy right now: try again") from error
             raise
 
@@ -642,4 +658,5 @@ __all__ = [
     "TooManyConnectionsError",
     "TooManyTablesError",
     "Written",
+    "is_transient",
 ]
