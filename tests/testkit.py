@@ -238,40 +238,47 @@ def cancelled(*reasons: str) -> Fault:
 class Faults:
     """Fault injection on a real boto3 client through its ``before-send`` hook: the request
     is built, signed, retried and backed off by botocore exactly as in production (a Stubber
-    would bypass all of that); a planned fault answers an attempt in the server's place.
+    would bypass all of that); a planned fault answers an attempt in the server's place, and
+    ``otherwise`` (when given) every other attempt.
     ``attempts`` counts every attempt that reached the hook, by operation."""
 
-    def __init__(self, client: Any) -> None:
+    def __init__(self, client: Any, otherwise: Callable[[Any], Any] | None = None) -> None:
+        self.otherwise = otherwise  # answers the attempts no fault is planned for (None: send)
         self.attempts: Counter[str] = Counter()
+        self.urls: Counter[str] = Counter()  # attempts by request URL
         self.injected: Counter[str] = Counter()
-        self.plan: dict[str, list[Fault]] = {}
+        self.plan: dict[str, list[tuple[str, Fault]]] = {}
         self._lock = threading.Lock()
         self._http = URLLib3Session()
         prefix = client.meta.service_model.service_id.hyphenize()
         self._prefix = prefix
         client.meta.events.register(f"before-send.{prefix}", self._before_send)
 
-    def fail(self, operation: str, fault: Fault, times: int = 1) -> None:
-        """The next ``times`` attempts of ``operation`` (e.g. "UpdateItem") meet ``fault``."""
+    def fail(self, operation: str, fault: Fault, times: int = 1, where: str = "") -> None:
+        """The next ``times`` attempts of ``operation`` (e.g. "UpdateItem") whose URL holds
+        ``where`` meet ``fault``."""
         with self._lock:
-            self.plan.setdefault(operation, []).extend([fault] * times)
+            self.plan.setdefault(operation, []).extend([(where, fault)] * times)
 
     def clear(self) -> None:
         with self._lock:
             self.plan.clear()
             self.attempts.clear()
+            self.urls.clear()
             self.injected.clear()
 
     def _before_send(self, request: Any, event_name: str, **_: Any) -> Any:
         operation = event_name.rsplit(".", 1)[-1]
         with self._lock:
             self.attempts[operation] += 1
-            planned = self.plan.get(operation)
-            fault = planned.pop(0) if planned else None
+            self.urls[request.url] += 1
+            planned = self.plan.get(operation) or []
+            found = next((i for i, (where, _) in enumerate(planned) if where in request.url), None)
+            fault = planned.pop(found)[1] if found is not None else None
             if fault is not None:
                 self.injected[operation] += 1
         if fault is None:
-            return None
+            return None if self.otherwise is None else self.otherwise(request)
         if fault.before is not None:
             fault.before()
         if fault.lose:

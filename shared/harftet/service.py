@@ -227,7 +227,10 @@ class Service:
             private=private,
             bot_seconds=bot_seconds,
         )
-        version = self.tables.create_within_limit(table, MAX_WAITING_TABLES, self.clock())
+        try:
+            version = self.tables.create_within_limit(table, MAX_WAITING_TABLES, self.clock())
+        except VersionConflictError as error:  # raced by the manager's own writes too often
+            raise BusyError("too many requests at once: try again") from error
         if version is None:
             raise TooManyTablesError(
                 f"you already manage {MAX_WAITING_TABLES} tables waiting for players: "

@@ -12,6 +12,7 @@ answered 200 is in the table and its log exactly once, ratings changed exactly o
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -20,6 +21,8 @@ from typing import Any
 import boto3
 import botocore.endpoint
 import pytest
+from botocore.awsrequest import AWSResponse
+from botocore.config import Config
 from streams import FANOUT
 from testkit import (
     INTERNAL,
@@ -38,7 +41,8 @@ from harftet.engine.moves import Draw, Pass
 from harftet.identity import Caller, Tokens
 from harftet.localstack.lambda_events import dynamodb_stream_event
 from harftet.localstack.sources import StreamSource
-from harftet.publish import Publisher, changes_from_stream
+from harftet.publish import Published, Publisher, changes_from_stream
+from harftet.push import CLIENT_CONFIG, ManagementApiSender
 from harftet.service import Service
 from harftet.store.connections import ConnectionStore
 from harftet.store.log import LogStore
@@ -49,6 +53,13 @@ from harftet.wiring import DYNAMODB_CONFIG
 
 ATTEMPTS = 4  # DYNAMODB_CONFIG: botocore's standard mode, 4 attempts in all
 MOVES = {"draw", "pass", "lay"}
+
+
+class _Empty:
+    """An empty response body, as botocore reads one."""
+
+    def stream(self, **_: Any) -> Iterator[bytes]:
+        yield b""
 
 
 TABLE_KEYS = ("TablesTable", "PlayersTable", "ConnectionsTable", "LogTable")
@@ -365,12 +376,18 @@ def test_creating_a_table_under_throttling_makes_one_table_or_none(
 
 def test_creating_a_table_through_a_transaction_conflict_makes_exactly_one(rig: Rig) -> None:
     owner = _player(rig.plain, "Sahip")
-    rig.faults.fail("TransactWriteItems", cancelled("None", "TransactionConflict"), times=2)
-    status, body = rig.answer(
-        lambda: rig.service.create_table(
-            owner, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45
-        )
+    create = lambda: rig.service.create_table(  # noqa: E731
+        owner, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45
     )
+    conflict = cancelled("None", "TransactionConflict")
+    rig.faults.fail("TransactWriteItems", conflict, times=10)  # the store's own 10 tries
+    status, body = rig.answer(create)
+    assert (status, body["error"]["code"]) == (503, "busy")
+    assert _listed(rig, owner) == []
+
+    rig.faults.clear()
+    rig.faults.fail("TransactWriteItems", conflict, times=2)
+    status, body = rig.answer(create)
     assert status == 200
     assert rig.faults.attempts["TransactWriteItems"] == 3
     assert _listed(rig, owner) == [body["tableId"]]
@@ -426,3 +443,61 @@ def test_the_player_slipping_in_before_the_sweepers_write_wins_and_the_sweep_cha
     assert rig.plain.view(None, table_id)["version"] == view["version"] + 1
     types = [e["type"] for e in rig.consistent(table_id)["events"]]
     assert "timeout" not in types and types.count("draw") == 1
+
+
+# -- the fan-out: pushes through the Management API's client --------------------------------
+def test_push_failures_lose_no_move_and_hold_up_no_other_connection(rig: Rig) -> None:
+    table_id, callers = _game(rig)
+    api = boto3.client(
+        "apigatewaymanagementapi",
+        region_name="us-east-1",
+        endpoint_url="http://127.0.0.1:9",  # never reached: every attempt is answered below
+        config=Config(**CLIENT_CONFIG),
+    )
+    received: dict[str, list[int]] = {}
+
+    def gateway(request: Any) -> AWSResponse:  # API Gateway, where nothing failed
+        connection = request.url.rsplit("/", 1)[-1]
+        received.setdefault(connection, []).append(json.loads(request.body)["view"]["version"])
+        return AWSResponse(request.url, 200, {}, _Empty())
+
+    pushes = Faults(api, otherwise=gateway)
+    rig.plain.send = ManagementApiSender("http://127.0.0.1:9", client=api)
+    publisher = Publisher(rig.plain, log=rig.plain.log)
+
+    def publish() -> Published:
+        done = Published()
+        for records in rig.stream.poll():
+            event = dynamodb_stream_event(records, rig.stream.arn)
+            one = publisher.publish(changes_from_stream(event))
+            done.pushed += one.pushed
+            done.gone += one.gone
+            done.failed += one.failed
+        return done
+
+    rig.plain.connect(callers[0], table_id, "flaky")
+    rig.plain.connect(callers[0], table_id, "down")
+    rig.plain.connect(callers[1], table_id, "gone")
+    publish()
+    rig.clock.advance(10)  # none of them is young any more
+    caller, view = _turn(rig, table_id, callers)
+    version = view["version"]
+    received.clear()
+    pushes.clear()
+
+    pushes.fail("PostToConnection", Fault(410, "GoneException"), where="/gone")
+    pushes.fail("PostToConnection", INTERNAL, times=2, where="/flaky")
+    pushes.fail("PostToConnection", INTERNAL, times=3, where="/down")
+    rig.plain.move(caller, table_id, version, "m", Draw())
+    published = publish()
+    assert published.failed == []  # a push failure never makes the stream redo the table
+    assert published.gone == ["gone"]
+    assert received == {"flaky": [version + 1]}  # the third attempt got through
+    attempts = {url.rsplit("/", 1)[-1]: n for url, n in pushes.urls.items()}
+    assert attempts == {"gone": 1, "flaky": 3, "down": 3}  # CLIENT_CONFIG: 3 attempts
+    assert rig.plain.connection("gone") is None  # dropped, and its player counted as gone
+    after = publish()  # the disconnect that dropping it stored: "down" is caught up
+    assert received == {"flaky": [version + 1, version + 2], "down": [version + 2]}
+    assert after.failed == [] and after.gone == []
+    types = [e["type"] for e in rig.consistent(table_id)["events"]]
+    assert types[-2:] == ["draw", "disconnect"] and types.count("draw") == 1
