@@ -33,8 +33,11 @@ ORIGINS = f"https://harftet.example, {ALLOWED}"
 
 @pytest.fixture(scope="module")
 def stack(stack_factory: Any) -> RunningStack:
-    """A stack whose REST function answers CORS for ORIGINS."""
-    started: RunningStack = stack_factory("tickets-cors", env={"ALLOWED_ORIGINS": ORIGINS})
+    """A stack whose REST function answers CORS for ORIGINS (no sweeper or timer function:
+    nothing here is timed)."""
+    started: RunningStack = stack_factory(
+        "tickets-cors", env={"ALLOWED_ORIGINS": ORIGINS}, sweeper=None, timer=None
+    )
     return started
 
 
