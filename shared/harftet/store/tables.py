@@ -245,6 +245,8 @@ class LobbyPages:
                     and codes[0] in (None, "None")
                 ):
                     continue  # another table of theirs landed in between: count again
+                if "TransactionConflict" in codes:
+                    continue  # another transaction on one of the items: redo it all
                 raise
             return 1
         raise VersionConflictError(None)
