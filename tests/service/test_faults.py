@@ -493,6 +493,7 @@ def test_push_failures_lose_no_move_and_hold_up_no_other_connection(rig: Rig) ->
     assert published.failed == []  # a push failure never makes the stream redo the table
     assert published.gone == ["gone"]
     assert received == {"flaky": [version + 1]}  # the third attempt got through
+    assert published.pushed == 1  # what the Pushes metric counts: only what got through
     attempts = {url.rsplit("/", 1)[-1]: n for url, n in pushes.urls.items()}
     assert attempts == {"gone": 1, "flaky": 3, "down": 3}  # CLIENT_CONFIG: 3 attempts
     assert rig.plain.connection("gone") is None  # dropped, and its player counted as gone
