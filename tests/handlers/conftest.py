@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
-import boto3
 import pytest
 from leaks import tile_ids
 from moto import mock_aws  # imported before any client exists, so every client is mocked
@@ -25,12 +24,13 @@ from testkit import (
     SEED,
     LambdaContext,
     Rest,
+    aws_session,
     load_event,
 )
 
 WS_ENDPOINT = "https://f6g7h8i9j0.execute-api.us-east-1.amazonaws.com/prod"
 # One session for the whole run: a client per test from it is cheap (tooling.md §2).
-SESSION = boto3.session.Session(region_name="us-east-1")
+SESSION = aws_session()
 
 
 def _root_table_names() -> dict[str, str]:
