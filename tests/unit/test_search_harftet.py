@@ -212,13 +212,13 @@ def test_a_bigger_budget_never_finds_less_on_these_positions() -> None:
 
 
 def test_the_engine_accepts_every_proposal_over_thousands_of_random_states() -> None:
-    """22-tile hands (and smaller), up to all 26 melds, jokers on the table, open pair areas;
-    small budgets so that thousands fit in the time (the code path is the same)."""
+    """22-tile hands (and smaller), up to all 26 melds, jokers on the table, open pair areas,
+    table words rebuilt; small budgets so that thousands fit in the time (the same code)."""
     rules = rules_for("harftet")
     assert isinstance(rules, HarftetRules)
     rng = random.Random(2026)
     words = default_words()
-    counts = {"states": 0, "lays": 0, "full": 0, "pairs": 0, "jokers": 0}
+    counts = {"states": 0, "lays": 0, "full": 0, "pairs": 0, "jokers": 0, "rebuilt": 0}
     for i in range(2000):
         hand = 22 if i % 2 else rng.randrange(1, 23)
         melds = 26 if i % 3 == 0 else rng.randrange(0, 27)
@@ -226,14 +226,16 @@ def test_the_engine_accepts_every_proposal_over_thousands_of_random_states() -> 
         counts["states"] += 1
         counts["full"] += len(table.series) == MAX_SERIES
         counts["jokers"] += any(HARFTET_TILES[p.id].joker for m in table.series for p in m)
-        found = best_lay(table, 0, budget_ms=rng.choice((0.2, 0.5, 1.0, 3.0)))
+        stats: dict[str, int] = {}
+        found = best_lay(table, 0, budget_ms=rng.choice((0.2, 0.5, 1.0, 3.0)), stats=stats)
         if found is None:
             continue
         counts["lays"] += 1
+        counts["rebuilt"] += stats["rebuilt"] > 0  # two table words rebuilt or merged
         counts["pairs"] += bool(found.lay.pairs)
         accepted(table, 0, found, rules)
     assert counts["lays"] > 1500 and counts["full"] > 500 and counts["jokers"] > 500
-    assert counts["pairs"] > 50, counts
+    assert counts["pairs"] > 50 and counts["rebuilt"] > 30, counts
 
 
 def test_the_index_file_round_trips_and_refuses_another_word_list() -> None:

@@ -46,7 +46,7 @@ UNITS_PER_MS = 300
 """Work units per millisecond of budget (one unit ≈ one trie node visited), calibrated with
 bench/bench_search_harftet.py on the 2-core development machine."""
 
-RECOMB_SHARE = 0.2
+RECOMB_SHARE = 0.1
 """The share of the budget kept from extensions and splits for recombining two table words."""
 
 ALL_MOVES = frozenset({"new", "ext", "split", "move", "recomb", "pairs"})
@@ -417,7 +417,9 @@ class _Search:
         suf = [0] * (_NO_MORE + 1)
         for r in range(_NO_MORE - 1, -1, -1):
             suf[r] = suf[r + 1] + have[r] * lv[r]
-        found: list[tuple[int, str]] = []  # min-heap on value, at most `top`
+        # A min-heap of at most `top`: on value, then fewer letters (among equal values, the
+        # word that lays fewer tiles: a joker that adds nothing stays in hand), then the word.
+        found: list[tuple[int, int, str]] = []
         seen: set[str] = set()
         accept = self.accept
         floor = 0
@@ -436,9 +438,12 @@ class _Search:
                             continue
                         seen.add(w)
                         got = score(w)
-                        if got is None or got <= 0 or (got <= floor and len(found) >= top):
+                        if got is None or got <= 0 or (got < floor and len(found) >= top):
                             continue
-                        heapq.heappush(found, (got, w))
+                        entry = (got, -len(w), w)
+                        if len(found) >= top and entry <= found[0]:
+                            continue
+                        heapq.heappush(found, entry)
                         if len(found) > top:
                             heapq.heappop(found)
                         if len(found) >= top:
@@ -463,7 +468,7 @@ class _Search:
 
         with contextlib.suppress(_OutOfBudget):  # anytime: what was found so far
             visit(0, 0, jokers, 0, 0, 0)
-        return sorted(found, key=lambda f: (-f[0], f[1]))
+        return sorted(((f[0], f[2]) for f in found), key=lambda f: (-f[0], f[1]))
 
     def parts(
         self, table: list[int], hand: list[int], extra: int, min_table: int
@@ -539,6 +544,7 @@ class _Planner:
         self.queue: list[_Entry] = []
         self.seq = 0
         self.searched: set[tuple[object, ...]] = set()
+        self.rebuilt = 0  # recombinations and merges applied
         self.slots: dict[int, int] = {}  # the best new word's value, by tiles used so far
 
     def push(self, recipe: _Recipe, value: int) -> None:
@@ -848,6 +854,8 @@ class _Planner:
                 self.push(entry.recipe, value)  # it fell below the next one: look again later
                 continue
             self.apply(*got)
+            if entry.recipe.kind in ("recomb", "merge"):
+                self.rebuilt += 1
             self.gen_new()
 
 
@@ -900,7 +908,7 @@ def best_lay(
     moves: Collection[str] = ALL_MOVES,
     joker_value: int = 50,
     accept: Callable[[str], bool] | None = None,
-    top: int = 8,
+    top: int = 2,
     stats: dict[str, int] | None = None,
 ) -> Proposal | None:
     """The most valuable lay found for ``seat`` within ``budget_ms`` of work (anytime and
@@ -911,7 +919,8 @@ def best_lay(
     knobs: ``moves`` (subset of ``ALL_MOVES``), ``joker_value`` (what laying a joker is worth
     to the search; the proposal's ``shed`` always counts it 50), ``accept`` (a filter on the
     words it may lay) and ``top`` (candidates kept per search). ``stats``, when given, gets
-    the work done (``units``) and whether the budget ran out (``exhausted``).
+    the work done (``units``), whether the budget ran out (``exhausted``) and how many pairs
+    of table words it rebuilt (``rebuilt``).
     """
     wl = word_list(words)
     search = _Search(
@@ -935,6 +944,7 @@ def best_lay(
     if stats is not None:
         stats["units"] = search.units
         stats["exhausted"] = int(search.exhausted)
+        stats["rebuilt"] = planner.rebuilt
     if not state.used:
         return None
     lay = Lay(tuple(tuple(m) for m in state.melds), tuple(tuple(p) for p in state.pairs))
