@@ -7,7 +7,11 @@ Moves it makes, each a *recipe* applied to a working copy of the series area:
   either end or inside, or any anagram of the lot);
 - ``split``: a table word gives up tiles while what stays is still a word, and the tiles it
   gave plus hand tiles make a new word (ŞARKI + K → ARK + ŞIK; KASAPHANE + D → KASAP + HANDE);
-- ``move``: the same, but the tiles given go into another table word (two words recombined);
+- ``move``: the same, but the tiles given go into another table word;
+- ``recomb``: two table words and hand tiles rebuilt as two wholly new words (HÜR + PAŞA + S →
+  AHŞAP + SÜR), or merged into one, which on a full table frees a place for a new word. It
+  runs last, on the greedy plan and the tiles it left in hand, with ``RECOMB_SHARE`` of the
+  budget kept for it: whatever it lays adds to that plan;
 - pairs from the hand once the 26 series places are full (RULES §2: exactly 2 tiles, 2–4
   letters).
 
@@ -739,19 +743,23 @@ class _Planner:
                 seconds += [(0, w) for w in s.ix.anagrams(_letters(rest))[:1]]
             if not seconds:
                 continue
-            # The first word: the most valuable hand letter it may take, and a word it spells.
+            # The first word: the two most valuable hand letters it may take (the second word
+            # may need the first one), and a word it spells.
             options.sort(key=lambda o: (-(_LV[o[0]] if o[0] >= 0 else 0), o[1]))
             fixed = _fixed_faces(first)
+            tried = 0
             for _, node in options:
+                if tried >= 2:
+                    break
                 s.spend(_GLUE)
-                w1 = next((w for w in s.ix.words_at(node) if accept is None or accept(w)), None)
+                w1 = next((w for w in s.ix.words_at(node) if _ok(accept, w)), None)
                 sp1 = None if w1 is None else s.spell(w1, fixed, letters_only, min_used=0)
                 if w1 is None or sp1 is None:
                     continue
+                tried += 1
                 for v2, w2 in seconds:
-                    if (sp1.value or v2) and (accept is None or accept(w2)):
+                    if (sp1.value or v2) and _ok(accept, w2):
                         self.push(_Recipe("recomb", w2, sources, first, rest, w1), sp1.value + v2)
-                break
 
     # evaluation and application ---------------------------------------------------------
 
