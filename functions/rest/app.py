@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, CORSConfig, Response
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.metrics import MetricUnit
-from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from harftet.api.body import MAX_BODY_BYTES
 from harftet.api.errors import error_response, language, parse_json
@@ -26,7 +25,10 @@ from harftet.limits import RateLimitedError, default_limits
 from harftet.observability import traced
 from harftet.service import BadRequestError
 from harftet.tickets import issue_ticket
-from harftet.wiring import default_service
+from harftet.wiring import default_service, dynamodb
+
+if TYPE_CHECKING:
+    from aws_lambda_powertools.utilities.typing import LambdaContext
 
 logger = Logger()
 metrics = Metrics()
@@ -234,3 +236,25 @@ def replay(table_id: str) -> Response:
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     logger.append_keys(tableId=(event.get("pathParameters") or {}).get("tableId"))  # sam logs
     return app.resolve(event, context)
+
+
+def prime() -> None:
+    """Load now what a first request would: the DynamoDB client, the request models, the
+    dictionary and its word index. Lambda SnapStart runs it before the snapshot (below), so a
+    restored instance has it all; no network call (the client connects on its first request)."""
+    from harftet.api import models
+    from harftet.words import default_words
+    from harftet.words.index import for_words
+
+    dynamodb().real()
+    for model in (models.CreatePlayer, models.CreateTable, models.SitDown, models.MoveRequest):
+        model.model_rebuild()
+    for_words(default_words())
+
+
+try:  # the Lambda Python runtime (3.12+) ships it; elsewhere there is no snapshot to prime
+    from snapshot_restore_py import register_before_snapshot
+except ImportError:
+    pass
+else:
+    register_before_snapshot(prime)
