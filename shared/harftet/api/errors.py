@@ -10,7 +10,7 @@ from harftet.api.messages import illegal_message, pick_language
 from harftet.engine.errors import EngineError, IllegalMoveError
 from harftet.identity import UnauthorizedError
 from harftet.limits import RateLimitedError
-from harftet.service import BadRequestError, BannedError, BusyError, StaleVersionError
+from harftet.service import BadRequestError, BannedError, BusyError, StaleVersionError, is_transient
 from harftet.store.errors import NotFoundError
 
 __all__ = ["BodyError", "error_response", "language", "parse_json"]
@@ -73,7 +73,7 @@ def error_response(error: Exception, lang: str = "en") -> tuple[int, dict[str, A
     elif isinstance(error, RateLimitedError):  # the REST reply also says Retry-After
         status, code, message = 429, "rate_limited", str(error)
         extra["retryAfter"] = error.retry_after
-    elif isinstance(error, BusyError):
+    elif isinstance(error, BusyError) or is_transient(error):  # DynamoDB: "try again later"
         status, code, message = 503, "busy", str(error)
     else:
         status, code, message = 500, "internal", "something went wrong on our side"
