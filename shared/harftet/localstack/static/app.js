@@ -712,7 +712,7 @@ async function hint() {
   if (res.version !== S.view.version) await resync();
   S.sel = null;
   S.draft = D.inferFaces(D.fromLay(S.view, res.lay), S.view.game, limits());
-  notify(t("notice.hint"), "info");
+  notify(t("notice.hint", { lay: $("#btn-lay").textContent }), "info");  // Yere aç or İşle
   render();
   scheduleDryRun();
   const first = document.querySelector("#series li.meld.changed");
