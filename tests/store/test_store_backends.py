@@ -3,8 +3,6 @@ over HTTP: moto's server (as the local stack serves it) and dynalite (a Node ser
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import threading
 import uuid
 from collections.abc import Iterator
@@ -13,6 +11,7 @@ from typing import Any
 import boto3
 import pytest
 from botocore.config import Config
+from testkit import moto_server
 
 from harftet.engine import table as life
 from harftet.engine.state import Occupant
@@ -30,29 +29,11 @@ def dynalite_endpoint() -> Iterator[str]:
         yield endpoint
 
 
-MOTO_SERVER = """
-import sys, time
-from harftet.localstack.dynamo import MotoDynamo
-print(MotoDynamo().start(), flush=True)
-sys.stdin.read()
-"""
-
-
 @pytest.fixture(scope="module")
 def moto_endpoint() -> Iterator[str]:
     """moto's server as the local stack runs it, in its own process (moto's state is global)."""
-    process = subprocess.Popen(
-        [sys.executable, "-c", MOTO_SERVER],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        yield process.stdout.readline().strip()
-    finally:
-        process.kill()
-        process.wait(timeout=10)
+    with moto_server() as endpoint:
+        yield endpoint
 
 
 @pytest.fixture(params=["moto", "dynalite"])
