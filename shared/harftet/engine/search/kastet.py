@@ -879,6 +879,7 @@ class _Tree:
             self.after[s] = acc
             if c < 4 and layable[c][n]:
                 acc += n * prob.hand[c][n]
+        self.top = acc + JOKER_HAND_VALUE * self.jokers  # no plan is worth more
         # tiles of the faces from each stage on: with pairs, the melds must reach the cap
         self.tiles_from = [0] * 66
         count = 0
@@ -1010,8 +1011,18 @@ class _Tree:
         anything); raises ``_OutOfWork`` past the budget."""
         prob = self.prob
         base = JOKER_HAND_VALUE * prob.table_jokers
-        v = self.value(0, 0, base + max(1, prob.floor or 1))
-        if v < base + 1 or 0 not in self.exact[0]:
+        low = base + max(1, prob.floor or 1)
+        # Aim high first (a high aim cuts nearly every state), then lower the aim below the
+        # bound each failed try gives, by steps that grow: the first try whose value reaches
+        # its aim has the exact best (what every try learned stays valid for the next).
+        top, gap = self.top, 0
+        while True:
+            aim = max(low, top - gap)
+            v = self.value(0, 0, aim)
+            if v >= aim or aim == low:
+                break
+            top, gap = min(top, v), 2 * gap + 1
+        if v < low or 0 not in self.exact[0]:
             return None
         choices: list[list[_Choice]] = [[] for _ in range(13)]
         sets: list[tuple[int, int]] = [(0, 0)] * 13
