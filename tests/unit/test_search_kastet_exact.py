@@ -1,6 +1,7 @@
-"""Kastet search exactness: on 1,130 random positions the shed value equals an independent
-exact method. Small positions (1,030): the integer programme of
-``test_search_kastet.mip_best`` (HiGHS). Full-size positions (100: 26-meld tables, 22-tile
+"""Kastet search exactness: on 1,270 random positions the shed value equals an independent
+exact method. Small positions: the integer programme of ``test_search_kastet.mip_best``
+(HiGHS, 1,030) and a brute force (every subset of the hand, every split of the tiles into
+melds, 140). Full-size positions (100: 26-meld tables, 22-tile
 hands, jokers on the table and in hand, the pair area open): the search must prove its lay
 best within its budget and the engine must accept it; the hand's whole value bounds every
 lay, so where the lay sheds the whole hand it is the optimum, and anywhere else the MIP
@@ -9,6 +10,7 @@ decides."""
 from __future__ import annotations
 
 import random
+from itertools import combinations
 
 import pytest
 from engine_helpers import NOW
@@ -89,3 +91,107 @@ def test_full_size_positions_are_proven_best() -> None:
         assert _value(sorted(set(hand) - set(out.seats[0].hand))) == found.proposal.shed
         if found.proposal.shed < _value(hand):
             assert found.proposal.shed == mip_best(series, hand), (series, hand)
+
+
+# --- brute force: every subset of the hand, every partition of the tiles into melds ---------
+
+
+def _partitions(counts: tuple[int, ...], jokers: int, memo: dict[tuple[object, ...], bool]) -> bool:
+    """Whether the faces in ``counts`` (index 13 * colour + number - 1) and exactly ``jokers``
+    jokers split into valid runs and sets (small positions: far below 26 melds)."""
+    key = (counts, jokers)
+    if key in memo:
+        return memo[key]
+    order = [13 * c + n - 1 for n in range(1, 14) for c in range(4)]
+    first = next((i for i in order if counts[i]), None)
+    if first is None:
+        memo[key] = jokers == 0
+        return memo[key]
+    c, n = divmod(first, 13)
+    n += 1
+    rest = list(counts)
+    rest[first] -= 1
+    found = False
+    # runs of its colour through it: the places below are jokers (no smaller tile is left)
+    for a in range(max(1, n - jokers), n + 1):
+        below = n - a
+
+        def extend(k: int, used: int, left: list[int], a: int = a) -> bool:
+            length = k - a
+            if length >= 3 and _partitions(tuple(left), jokers - used, memo):
+                return True
+            if k > 13:
+                return False
+            i = 13 * c + k - 1
+            if left[i]:
+                left[i] -= 1
+                ok = extend(k + 1, used, left)
+                left[i] += 1
+                if ok:
+                    return True
+            return used < jokers and extend(k + 1, used + 1, left)
+
+        if below <= jokers and extend(n + 1, below, rest):
+            found = True
+            break
+    if not found:  # sets of its number: other colours after it, or jokers
+        others = [13 * x + n - 1 for x in range(c + 1, 4) if rest[13 * x + n - 1]]
+        for size in (3, 4):
+            for k in range(min(jokers, size - 1) + 1):
+                for cols in combinations(others, size - 1 - k):
+                    left = list(rest)
+                    for i in cols:
+                        left[i] -= 1
+                    if _partitions(tuple(left), jokers - k, memo):
+                        found = True
+                        break
+                if found:
+                    break
+            if found:
+                break
+    memo[key] = found
+    return found
+
+
+def brute_best(series: list[list[Placed]], hand: list[int]) -> int:
+    """The most hand value a lay can shed: every subset of the hand, tried whole."""
+    base = [0] * 52
+    table_jokers = 0
+    for m in series:
+        for p in m:
+            if KASTET_TILES[p.id].joker:
+                table_jokers += 1
+            else:
+                c, n = _face(p.id)
+                base[13 * c + n - 1] += 1
+    memo: dict[tuple[object, ...], bool] = {}
+    best = 0
+    for r in range(1, len(hand) + 1):
+        for subset in combinations(hand, r):
+            value = _value(list(subset))
+            if value <= best:
+                continue
+            counts = list(base)
+            jokers = table_jokers
+            for t in subset:
+                if KASTET_TILES[t].joker:
+                    jokers += 1
+                else:
+                    c, n = _face(t)
+                    counts[13 * c + n - 1] += 1
+            if _partitions(tuple(counts), jokers, memo):
+                best = value
+    return best
+
+
+BRUTE_SIZES = [((2, 5, 0, 0), 60), ((3, 6, 1, 0), 40), ((3, 6, 0, 1), 40)]
+
+
+@pytest.mark.parametrize(("size", "count"), BRUTE_SIZES)
+def test_shed_equals_brute_force(size: tuple[int, int, int, int], count: int) -> None:
+    rng = random.Random(77 + sum(size))
+    for _ in range(count):
+        series, hand = random_position(rng, *size)
+        found = search(table_of(series, hand), 0)
+        shed = 0 if found.proposal is None else found.proposal.shed
+        assert found.exact and shed == brute_best(series, hand), (series, hand)
