@@ -1,6 +1,7 @@
 """``make bench``: run every benchmark and rewrite bench/RESULTS.md.
 
-Order: codec, dictionary, move path (dynalite, then moto), cold start, the Harftet search,
+Order: codec, dictionary, move path (dynalite, then moto), load on the local stack
+(``--load-seconds``, 60 by default), cold start, the Harftet search,
 the computer players' strength (``--strength-games`` hands per matchup; 0 skips it). Exits 0
 even when a goal is missed (``--strict`` makes a MISS exit 1): the numbers are for reading,
 not gating.
@@ -23,6 +24,7 @@ from bench import (
     ROOT,
     Result,
     bench_cold_start,
+    bench_load,
     bench_move_path,
     bench_search_harftet,
     bench_search_kastet,
@@ -158,6 +160,12 @@ def main() -> None:
         default=bench_strength.GAMES,
         help="hands per matchup and game in the strength benchmark (0: skip it)",
     )
+    parser.add_argument(
+        "--load-seconds",
+        type=float,
+        default=bench_load.SECONDS,
+        help="seconds of the 50-table load on the local stack (0: skip it)",
+    )
     args = parser.parse_args()
     started = datetime.now(UTC)
     load_start = os.getloadavg()
@@ -165,6 +173,9 @@ def main() -> None:
     codec_row, codec_lines = step("codec", codec)
     word_rows = step("dictionary", words)
     moves = step("move path (moto)", bench_move_path.run)
+    load: list[Result] = []
+    if args.load_seconds > 0:
+        load = step("load (local stack)", lambda: bench_load.run(args.load_seconds))
     cold = step("cold start", bench_cold_start.run)
     search_rows, search_notes = step("Harftet search", bench_search_harftet.run)
     sections = [("Harftet search (bench/bench_search_harftet.py)", search_notes)]
@@ -176,7 +187,7 @@ def main() -> None:
         sections.append(
             ("Strength of the computer players (bench/bench_strength.py)", strength_notes)
         )
-    results = [*moves, *cold, codec_row, *search_rows, *strength_rows]
+    results = [*moves, *load, *cold, codec_row, *search_rows, *strength_rows]
     results += step("Kastet search", bench_search_kastet.run)
     seconds = time.perf_counter() - t0
     text = render(

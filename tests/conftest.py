@@ -17,7 +17,7 @@ os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
 os.environ.setdefault("POWERTOOLS_METRICS_NAMESPACE", "Harftet")
 os.environ.setdefault("POWERTOOLS_SERVICE_NAME", "harftet")
 
-from testkit import TABLE_NAMES, Clock, Outbox
+from testkit import TABLE_NAMES, Clock, Outbox, aws_session
 
 
 @pytest.fixture
@@ -33,13 +33,12 @@ def outbox() -> Outbox:
 @pytest.fixture
 def dynamodb() -> Iterator[Any]:
     """An in-process moto DynamoDB with the template's tables."""
-    import boto3
     from moto import mock_aws
 
     from harftet.store.schema import create_tables
 
     with mock_aws():
-        client = boto3.client("dynamodb", region_name="us-east-1")
+        client = aws_session().client("dynamodb")
         create_tables(client, TABLE_NAMES)
         yield client
 

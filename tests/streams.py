@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import boto3
+from testkit import aws_session
 
 from harftet.localstack.sources import Mapping, StreamSource
 
@@ -20,9 +20,7 @@ class TableStream:
 
     def __init__(self, dynamodb: Any, table_name: str) -> None:
         arn = dynamodb.describe_table(TableName=table_name)["Table"]["LatestStreamArn"]
-        client = boto3.client(
-            "dynamodbstreams", region_name="us-east-1", endpoint_url=STREAMS_ENDPOINT
-        )
+        client = aws_session().client("dynamodbstreams", endpoint_url=STREAMS_ENDPOINT)
         self.source = StreamSource(client, arn, FANOUT)
 
     def events(self) -> list[dict[str, Any]]:

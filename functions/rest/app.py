@@ -1,26 +1,34 @@
-"""REST API: parse → one service call → reply. Errors are mapped in one place."""
+"""REST API: parse → one service call → reply. Errors are mapped in one place.
+
+The import is a Lambda's cold start (bench/bench_cold_start.py), so it holds only what every
+request needs: the request models (pydantic) are imported by the routes that read a body, the
+DynamoDB client is made on the first request that uses it (harftet.wiring), and the dictionary
+is loaded by the first Harftet rule that needs it. `prime` does all of it ahead (SnapStart).
+"""
 
 from __future__ import annotations
 
 import os
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, CORSConfig, Response
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.metrics import MetricUnit
-from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from harftet.api.body import MAX_BODY_BYTES
 from harftet.api.errors import error_response, language, parse_json
 from harftet.api.events import body_text
-from harftet.api.models import MAX_BODY_BYTES, CreatePlayer, CreateTable, MoveRequest, SitDown
 from harftet.identity import Caller, bearer
 from harftet.limits import RateLimitedError, default_limits
 from harftet.observability import traced
 from harftet.service import BadRequestError
 from harftet.tickets import issue_ticket
-from harftet.wiring import default_service
+from harftet.wiring import default_service, dynamodb
+
+if TYPE_CHECKING:
+    from aws_lambda_powertools.utilities.typing import LambdaContext
 
 logger = Logger()
 metrics = Metrics()
@@ -106,6 +114,8 @@ def health() -> Response:
 
 @app.post("/players")
 def create_player() -> Response:
+    from harftet.api.models import CreatePlayer
+
     _limit("guest", _source_ip())
     request = CreatePlayer.model_validate(_body())
     return _reply(201, service.create_player(request.name))
@@ -119,6 +129,8 @@ def get_player(player_id: str) -> Response:
 
 @app.post("/tables")
 def create_table() -> Response:
+    from harftet.api.models import CreateTable
+
     caller = _caller()
     _limit("table", caller.player_id)
     r = CreateTable.model_validate(_body())
@@ -154,6 +166,8 @@ def get_table(table_id: str) -> Response:
 
 @app.post("/tables/<table_id>/seats/<seat>")
 def sit(table_id: str, seat: str) -> Response:
+    from harftet.api.models import SitDown
+
     caller = _caller()
     request = SitDown.model_validate(_body())
     view = service.sit(caller, table_id, _seat(seat), bot=request.bot, level=request.level)
@@ -177,6 +191,8 @@ def continue_game(table_id: str) -> Response:
 
 @app.post("/tables/<table_id>/moves")
 def move(table_id: str) -> Response:
+    from harftet.api.models import MoveRequest
+
     caller = _caller()
     request = MoveRequest.model_validate({"body": _body()})
     body = request.body
@@ -220,3 +236,25 @@ def replay(table_id: str) -> Response:
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     logger.append_keys(tableId=(event.get("pathParameters") or {}).get("tableId"))  # sam logs
     return app.resolve(event, context)
+
+
+def prime() -> None:
+    """Load now what a first request would: the DynamoDB client, the request models, the
+    dictionary and its word index. Lambda SnapStart runs it before the snapshot (below), so a
+    restored instance has it all; no network call (the client connects on its first request)."""
+    from harftet.api import models
+    from harftet.words import default_words
+    from harftet.words.index import for_words
+
+    dynamodb().real()
+    for model in (models.CreatePlayer, models.CreateTable, models.SitDown, models.MoveRequest):
+        model.model_rebuild()
+    for_words(default_words())
+
+
+try:  # the Lambda Python runtime (3.12+) ships it; elsewhere there is no snapshot to prime
+    from snapshot_restore_py import register_before_snapshot
+except ImportError:
+    pass
+else:
+    register_before_snapshot(prime)

@@ -13,7 +13,7 @@ from harftet.api.models import MoveRequest, WsMove
 from harftet.identity import Caller, UnauthorizedError
 from harftet.limits import default_limits
 from harftet.observability import traced
-from harftet.service import TooManyConnectionsError
+from harftet.service import TooManyConnectionsError, is_transient
 from harftet.store.errors import NotFoundError
 from harftet.tickets import verify_ticket
 from harftet.wiring import default_service
@@ -43,6 +43,11 @@ def _connect(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
         return {"statusCode": 404, "body": "no such table"}
     except TooManyConnectionsError as error:
         return {"statusCode": 429, "body": str(error)}
+    except Exception as error:
+        if not is_transient(error):
+            raise
+        logger.warning("connect refused: DynamoDB is busy", extra={"error": str(error)})
+        return {"statusCode": 503, "body": "busy: try again shortly"}
     return OK
 
 

@@ -100,11 +100,6 @@ def limits_from_env(client: Callable[[], Any], env: Mapping[str, str] = os.envir
 def default_limits() -> Limits:
     """The handlers' limits, once per process."""
 
-    def client() -> Any:
-        import boto3
+    from harftet.wiring import dynamodb  # the service's client, made on first use
 
-        from harftet.wiring import DYNAMODB_CONFIG
-
-        return boto3.client("dynamodb", config=DYNAMODB_CONFIG)
-
-    return limits_from_env(client)
+    return limits_from_env(dynamodb)

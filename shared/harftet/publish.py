@@ -165,12 +165,12 @@ class Publisher:
             connection_id = str(connection["connectionId"])
             registered[connection_id] = float(connection.get("connectedAt", 0))
             messages.append((connection_id, views[player_id]))
-        gone = fan_out(send, messages)
+        gone, failed = fan_out(send, messages)
         now = self.service.clock()
         dropped = [c for c in gone if now - registered[c] >= YOUNG_SECONDS]
         for connection_id in dropped:
             self.service.disconnect(connection_id)
-        return len(messages) - len(gone), dropped
+        return len(messages) - len(gone) - failed, dropped
 
     # -- timers ------------------------------------------------------------------------
     def fire(self, timer: Timer) -> WriteStatus:

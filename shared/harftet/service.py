@@ -57,6 +57,22 @@ TRANSIENT = {
     "InternalServerError",
     "ServiceUnavailable",
 }
+# A transaction DynamoDB cancelled for one of these reasons may simply be sent again later.
+TRANSIENT_REASONS = {"ThrottlingError", "ProvisionedThroughputExceeded", "TransactionConflict"}
+
+
+def is_transient(error: BaseException) -> bool:
+    """Whether ``error`` is DynamoDB saying "try again later" (503 busy, never a 500): after
+    botocore's own retries, or a transaction cancelled by throttling or a conflict."""
+    if not isinstance(error, ClientError):
+        return False
+    code = error.response.get("Error", {}).get("Code")
+    if code == "TransactionCanceledException":
+        reasons = error.response.get("CancellationReasons") or []
+        return any(r.get("Code") in TRANSIENT_REASONS for r in reasons)
+    return code in TRANSIENT
+
+
 # API.md "WebSocket": beyond these a connect is refused.
 MAX_PLAYER_CONNECTIONS = 4
 MAX_TABLE_CONNECTIONS = 200
@@ -211,7 +227,10 @@ class Service:
             private=private,
             bot_seconds=bot_seconds,
         )
-        version = self.tables.create_within_limit(table, MAX_WAITING_TABLES, self.clock())
+        try:
+            version = self.tables.create_within_limit(table, MAX_WAITING_TABLES, self.clock())
+        except VersionConflictError as error:  # raced by the manager's own writes too often
+            raise BusyError("too many requests at once: try again") from error
         if version is None:
             raise TooManyTablesError(
                 f"you already manage {MAX_WAITING_TABLES} tables waiting for players: "
@@ -495,7 +514,7 @@ class Service:
         try:
             return self._write_once(table_id, change, expected_version, move_key, viewer, only_at)
         except ClientError as error:  # still throttled (or failing) after the SDK's retries
-            if error.response.get("Error", {}).get("Code") in TRANSIENT:
+            if is_transient(error):
                 raise BusyError("the table is too busy right now: try again") from error
             raise
 
@@ -642,4 +661,5 @@ __all__ = [
     "TooManyConnectionsError",
     "TooManyTablesError",
     "Written",
+    "is_transient",
 ]

@@ -4,8 +4,10 @@ cold start)."""
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Callable
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import boto3
 from botocore.config import Config
@@ -31,10 +33,50 @@ DYNAMODB_CONFIG = Config(
 )
 
 
+class LazyClient:
+    """A boto3 client made on its first use, then that one client for the process.
+
+    Building a DynamoDB client loads botocore's service model, about a sixth of the REST
+    handler's cold start (bench/bench_cold_start.py): made at import, every new instance paid
+    for it before its first request, also when that request needs no table (a CORS preflight,
+    ``/health``, a refused token). Every attribute is the real client's.
+    """
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self._make = make
+        self._client: Any = None
+        self._lock = threading.Lock()  # one client, also if threads race to the first call
+
+    def real(self) -> Any:
+        """The real client (made now if it does not exist yet)."""
+        client = self._client
+        if client is None:
+            with self._lock:
+                if self._client is None:
+                    self._client = self._make()
+                client = self._client
+        return client
+
+    @property
+    def created(self) -> bool:
+        return self._client is not None
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):  # never the client's: no recursion before __init__ ran
+            raise AttributeError(name)
+        return getattr(self.real(), name)
+
+
+@cache
+def dynamodb() -> LazyClient:
+    """The process's one DynamoDB client (every store and the limits share it)."""
+    return LazyClient(lambda: boto3.client("dynamodb", config=DYNAMODB_CONFIG))
+
+
 @cache
 def default_service() -> Service:
     """The service over the tables named by TABLES_TABLE, PLAYERS_TABLE, CONNECTIONS_TABLE."""
-    client = boto3.client("dynamodb", config=DYNAMODB_CONFIG)
+    client = dynamodb()
     players_table = os.environ["PLAYERS_TABLE"]
     endpoint = os.environ.get("WS_ENDPOINT")
     log_table = os.environ.get("LOG_TABLE")

@@ -8,29 +8,29 @@ from __future__ import annotations
 
 import copy
 import importlib.util
-import json
 import os
-import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-import boto3
 import pytest
 from leaks import tile_ids
 from moto import mock_aws  # imported before any client exists, so every client is mocked
+from testkit import (
+    ROOT,
+    SEED,
+    LambdaContext,
+    Rest,
+    aws_session,
+    load_event,
+)
 
-ROOT = Path(__file__).resolve().parents[2]
-EVENTS = ROOT / "events"
-PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 WS_ENDPOINT = "https://f6g7h8i9j0.execute-api.us-east-1.amazonaws.com/prod"
-SEED = 8675309412  # a distinctive number: it must never appear in a response
 # One session for the whole run: a client per test from it is cheap (tooling.md §2).
-SESSION = boto3.session.Session(region_name="us-east-1")
+SESSION = aws_session()
 
 
 def _root_table_names() -> dict[str, str]:
@@ -127,108 +127,6 @@ def service(apps: SimpleNamespace, dynamodb: Any, clock: Any, outbox: Any, monke
 def management_api(dynamodb: Any) -> Any:
     """A real boto3 ``apigatewaymanagementapi`` client, for a Stubber to answer."""
     return SESSION.client("apigatewaymanagementapi", endpoint_url=WS_ENDPOINT)
-
-
-@dataclass(frozen=True)
-class LambdaContext:
-    function_name: str = "harftet-RestFunction-1A2B3C4D"
-    function_version: str = "$LATEST"
-    memory_limit_in_mb: int = 512
-    invoked_function_arn: str = (
-        "arn:aws:lambda:us-east-1:123456789012:function:harftet-RestFunction-1A2B3C4D"
-    )
-    aws_request_id: str = "52fdfc07-2182-154f-163f-5f0f9a621d72"
-    log_group_name: str = "/aws/lambda/harftet-RestFunction-1A2B3C4D"
-    log_stream_name: str = "2026/01/01/[$LATEST]0123456789abcdef"
-
-    def get_remaining_time_in_millis(self) -> int:
-        return 10_000
-
-
-def _substitute(value: Any, values: dict[str, str]) -> Any:
-    if isinstance(value, str):
-        return PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), value)
-    if isinstance(value, dict):
-        return {k: _substitute(v, values) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_substitute(v, values) for v in value]
-    return value
-
-
-def placeholders(value: Any) -> set[str]:
-    """The placeholder names left anywhere in an event."""
-    return set(PLACEHOLDER.findall(json.dumps(value, ensure_ascii=False)))
-
-
-def load_event(name: str, /, body: Any = ..., **values: Any) -> dict[str, Any]:
-    """events/<name>.json with its placeholders replaced; ``body`` replaces the body
-    (a str as is, anything else as JSON). Without ``token`` the Authorization is dropped."""
-    event = json.loads((EVENTS / f"{name}.json").read_text())
-    if body is not ...:
-        event["body"] = body if isinstance(body, str) or body is None else json.dumps(body)
-    event = _substitute(event, {k: str(v) for k, v in values.items() if v is not None})
-    if values.get("token") is None:
-        for key in ("headers", "multiValueHeaders"):
-            if event.get(key):
-                event[key].pop("Authorization", None)
-        query = event.get("queryStringParameters")
-        if query and "token" in query and "{{" in query["token"]:
-            del query["token"]
-            event["multiValueQueryStringParameters"].pop("token", None)
-    left = placeholders(event)
-    assert not left, f"placeholders left in {name}: {sorted(left)}"
-    return event
-
-
-@dataclass
-class Reply:
-    status: int
-    body: Any
-    raw: str
-    headers: dict[str, str]
-
-
-def _keys(value: Any) -> Iterator[str]:
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield k
-            yield from _keys(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _keys(v)
-
-
-def assert_nothing_secret(raw: str, body: Any) -> None:
-    """No response ever shows the shuffle seed (its value or a "seed" field)."""
-    assert str(SEED) not in raw
-    assert "seed" not in {k.lower() for k in _keys(body)}
-
-
-class Rest:
-    """Invokes the REST handler with events/rest/*.json; every reply is kept in ``replies``.
-    ``after`` runs after each invocation (the stream handing what was stored to the fan-out)."""
-
-    def __init__(self, module: Any, after: Callable[[], Any] | None = None) -> None:
-        self.module = module
-        self.after = after
-        self.replies: list[Reply] = []
-
-    def invoke(self, event: dict[str, Any]) -> Reply:
-        try:
-            result = self.module.handler(copy.deepcopy(event), LambdaContext())
-        finally:
-            if self.after is not None:
-                self.after()
-        raw = result.get("body") or ""
-        headers = {k: v[-1] for k, v in (result.get("multiValueHeaders") or {}).items()}
-        headers.update(result.get("headers") or {})
-        reply = Reply(result["statusCode"], json.loads(raw) if raw else None, raw, headers)
-        assert_nothing_secret(raw, reply.body)
-        self.replies.append(reply)
-        return reply
-
-    def __call__(self, name: str, /, body: Any = ..., **values: Any) -> Reply:
-        return self.invoke(load_event(f"rest/{name}", body, **values))
 
 
 class Ws:

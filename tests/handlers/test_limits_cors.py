@@ -7,7 +7,7 @@ import importlib.util
 import sys
 
 import pytest
-from conftest import ROOT, Rest, load_event
+from testkit import ROOT, Rest, load_event
 
 ORIGINS = "https://harftet.example, https://oyun.example"
 

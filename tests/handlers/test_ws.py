@@ -84,6 +84,24 @@ def test_a_socket_for_an_unknown_table_is_refused_with_404(api, ws, dynamodb, ta
     assert stored_connection(dynamodb, table_names, "c1") is None
 
 
+def test_a_socket_that_meets_throttling_past_the_retries_is_busy_not_a_server_error(
+    api, ws, service, monkeypatch, dynamodb, table_names
+):
+    from botocore.exceptions import ClientError
+
+    game = api.game()
+    player = game.players[1]
+
+    def throttled(*_: object, **__: object) -> None:
+        error = {"Code": "ProvisionedThroughputExceededException", "Message": "slow down"}
+        raise ClientError({"Error": error}, "PutItem")
+
+    monkeypatch.setattr(service, "connect", throttled)
+    answer = connect(ws, player, game.table_id, "c1")
+    assert answer["statusCode"] == 503 and "busy" in answer["body"]
+    assert stored_connection(dynamodb, table_names, "c1") is None
+
+
 def test_a_socket_without_a_table_is_refused(api, ws, dynamodb, table_names):
     player = api.player()
     event = api.event("ws/connect", token=player.token, tableId="t", connectionId="c1")

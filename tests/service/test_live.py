@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from service_helpers import full_table, player, turn_player
+from testkit import aws_session
 
 from harftet.engine.errors import NotManagerError, WrongStatusError
 from harftet.engine.moves import Draw
@@ -457,13 +458,12 @@ def throttled(service, monkeypatch):
     ``left`` UpdateItem calls DynamoDB answers with ThrottlingException (botocore's hooks)."""
     import json
 
-    import boto3
     from botocore.awsrequest import AWSResponse
     from moto.core.botocore_stubber import MockRawResponse
 
     from harftet.wiring import DYNAMODB_CONFIG
 
-    client = boto3.client("dynamodb", region_name="us-east-1", config=DYNAMODB_CONFIG)
+    client = aws_session().client("dynamodb", config=DYNAMODB_CONFIG)
     state = {"left": 0, "answered": 0}
 
     def throttle(request, **_):

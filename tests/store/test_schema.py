@@ -6,10 +6,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import boto3
 import pytest
 from botocore.exceptions import ClientError
 from moto import mock_aws
+from testkit import aws_session
 
 from harftet.store import schema
 
@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parents[2]
 @pytest.fixture
 def client() -> Iterator[Any]:
     with mock_aws():
-        yield boto3.client("dynamodb", region_name="us-east-1")
+        yield aws_session().client("dynamodb")
 
 
 @pytest.fixture

@@ -157,6 +157,38 @@ def test_the_lobby_lists_waiting_tables_only_and_the_deadline_index_finds_due_on
     assert store.next_due() == pytest.approx(deadline, abs=0.001)
 
 
+def test_a_game_in_play_stays_in_the_watch_list_and_its_moves_leave_the_list_keys_alone(backend):
+    client, _ = backend
+    store = _store(backend)
+    table = _table(1000.0)
+    store.create(table)
+    stored = store.get(table.table_id)
+    full = life.sit(stored.table, 1, Occupant("p1", "Ben"), 1001).table
+    stored = store.save(stored, full, now=1001)
+    stored = store.save(stored, life.start(full, "p0", 1002).table, now=1002)
+    written: list[str] = []
+
+    def record(params: dict[str, Any], **_: Any) -> None:
+        names = params["ExpressionAttributeNames"]
+        sets = params["UpdateExpression"].split(" REMOVE ")[0]
+        written.append(" ".join(n for alias, n in names.items() if f"{alias} =" in sets))
+
+    client.meta.events.register("provide-client-params.dynamodb.UpdateItem", record)
+    try:
+        for now in (1003.0, 1004.0):  # a player drops and comes back: two versions in play
+            step = life.disconnect if now == 1003.0 else life.reconnect
+            stored = store.save(stored, step(stored.table, "p1", now).table, now=now)
+    finally:
+        client.meta.events.unregister("provide-client-params.dynamodb.UpdateItem", record)
+    assert len(written) == 2
+    # A move writes neither the list key nor its sort key again (each would be an index write)
+    assert all("state" in w.split() for w in written)
+    assert not any({"watch", "createdAt"} & set(w.split()) for w in written)
+    tables, _ = store.lobby_page("playing", 1004)
+    assert [t.table_id for t in tables] == [table.table_id]
+    assert store.lobby(1004) == []
+
+
 def test_an_unknown_table_is_not_found(backend):
     with pytest.raises(NotFoundError):
         _store(backend).get("nope")

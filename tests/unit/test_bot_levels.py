@@ -169,7 +169,7 @@ def test_every_level_and_the_hint_propose_only_moves_the_engine_accepts() -> Non
     rng = random.Random(77)
     words = default_words()
     lays = dict.fromkeys(BOT_LEVELS, 0)
-    for i in range(600):  # × 3 levels: 1,800 decisions
+    for i in range(400):  # × 3 levels: 1,200 decisions
         table = random_position(
             rng,
             words,
@@ -192,7 +192,7 @@ def test_every_level_and_the_hint_propose_only_moves_the_engine_accepts() -> Non
                     - hand_penalty(after.seats[0].hand, rules)
                     == found.shed
                 )
-    assert min(lays.values()) > 300, lays
+    assert min(lays.values()) > 200, lays
     assert lays["hard"] >= lays["medium"] >= lays["easy"]
 
 

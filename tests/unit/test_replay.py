@@ -4,13 +4,15 @@ rebuilds it exactly."""
 
 from __future__ import annotations
 
+import functools
 import json
 from decimal import Decimal
 from typing import Any
 
 import pytest
 from engine_helpers import rules_of
-from life_games import Game, run_game
+from life_games import Game
+from life_games import run_game as play_game
 
 from harftet.engine import replay
 from harftet.engine.codec import decode, encode
@@ -39,6 +41,13 @@ EXTRA = {
     "handEnd": {"finisher", "penalties", "left"},
     "gameEnd": {"penalties", "points"},
 }
+
+
+@functools.cache
+def run_game(name: str, seed: int, players: int, practice: bool) -> Game:
+    """Each seeded game is played once for the whole module (the tests only read it)."""
+    return play_game(name, seed, players=players, practice=practice)
+
 
 GAMES = [
     ("kastet", 1, 4, False),
@@ -171,7 +180,7 @@ def test_a_replay_that_does_not_follow_is_refused(game: Game) -> None:
 
 
 def test_there_is_no_replay_before_the_end() -> None:
-    g = run_game("kastet", 9, players=2, hands=1)
+    g = play_game("kastet", 9, players=2, hands=1)
     playing: Table = next(t for t in g.tables if t.status == "playing")
     with pytest.raises(WrongStatusError, match="only once the game is over"):
         replay.document(playing, g.events)

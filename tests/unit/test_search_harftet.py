@@ -11,7 +11,7 @@ from harftet_positions import random_position
 from harftet.engine.hand import apply_move, hand_penalty
 from harftet.engine.rules import MAX_SERIES, HarftetRules, rules_for
 from harftet.engine.search import Proposal
-from harftet.engine.search.harftet import best_lay
+from harftet.engine.search.harftet import ALL_MOVES, best_lay
 from harftet.engine.state import Placed, Table
 from harftet.engine.tiles import HARFTET_TILES, JOKER_IDS
 from harftet.words import default_words
@@ -78,6 +78,49 @@ def test_the_default_dictionary_plays_the_examples() -> None:
         # The rules' split, or another one just as good (ŞARKI + K may also give KIŞ + ARK).
         assert len(laid) == len(expected) and all(w in rules.words for w in expected), laid
         accepted(table, 0, found, rules)
+
+
+def test_two_table_words_and_a_hand_letter_are_rebuilt_as_two_other_words() -> None:
+    """HÜR + PAŞA + S: no extension, split or move lays the S; all seven letters make AHŞAP +
+    SÜR (and FİL + NEM + Y make FİLM + NEY), both table words rebuilt."""
+    rules = rules_for("harftet")
+    assert isinstance(rules, HarftetRules)
+    for first, second, letter, expected, shed in (
+        ("HÜR", "PAŞA", "S", ["AHŞAP", "SÜR"], 2),
+        ("FİL", "NEM", "Y", ["FİLM", "NEY"], 3),
+    ):
+        a = letter_ids(first)
+        b = letter_ids(second, set(a))
+        hand = letter_ids(letter, {*a, *b})
+        table = arrange(make_table("harftet", 2), {0: hand}, [meld(a), meld(b)])
+        assert best_lay(table, 0, moves=ALL_MOVES - {"recomb"}) is None
+        found = best_lay(table, 0)
+        assert found is not None and found.shed == shed
+        assert spelled(rules, found.lay.series) == expected
+        after = accepted(table, 0, found, rules)
+        # A new word holds tiles of both table words (AHŞAP: the H of HÜR and all of PAŞA).
+        assert any({p.id for p in m} & set(a) and {p.id for p in m} & set(b) for m in after.series)
+
+
+def test_on_a_full_table_two_words_merge_to_free_a_place_for_a_new_one() -> None:
+    """26 series words stand; none takes a hand letter, but the first two make one word
+    together, and the place that frees takes KEDİ from the hand."""
+    hand = letter_ids("KEDİ")
+    rest = [
+        t.id for t in HARFTET_TILES if t.id not in hand and not t.joker and len(t.letter or "") == 1
+    ]
+    melds = [rest[i * 3 : i * 3 + 3] for i in range(MAX_SERIES)]
+    made_up = ["".join(str(HARFTET_TILES[t].letter) for t in m) for m in melds]
+    words = frozenset({*made_up, made_up[1] + made_up[0], "KEDİ"})
+    rules = HarftetRules(words)
+    table = arrange(make_table("harftet", 2), {0: hand}, [meld(m) for m in melds])
+    assert best_lay(table, 0, words=words, moves=ALL_MOVES - {"recomb"}) is None
+    found = best_lay(table, 0, words=words)
+    assert found is not None and found.shed == 6 and len(found.lay.series) == MAX_SERIES
+    laid = spelled(rules, found.lay.series)
+    assert "KEDİ" in laid and made_up[1] + made_up[0] in laid
+    assert made_up[0] not in laid and made_up[1] not in laid
+    accepted(table, 0, found, rules)
 
 
 def test_two_letter_tiles_give_two_letters_and_a_joker_its_declared_one() -> None:
@@ -169,13 +212,13 @@ def test_a_bigger_budget_never_finds_less_on_these_positions() -> None:
 
 
 def test_the_engine_accepts_every_proposal_over_thousands_of_random_states() -> None:
-    """22-tile hands (and smaller), up to all 26 melds, jokers on the table, open pair areas;
-    small budgets so that thousands fit in the time (the code path is the same)."""
+    """22-tile hands (and smaller), up to all 26 melds, jokers on the table, open pair areas,
+    table words rebuilt; small budgets so that thousands fit in the time (the same code)."""
     rules = rules_for("harftet")
     assert isinstance(rules, HarftetRules)
     rng = random.Random(2026)
     words = default_words()
-    counts = {"states": 0, "lays": 0, "full": 0, "pairs": 0, "jokers": 0}
+    counts = {"states": 0, "lays": 0, "full": 0, "pairs": 0, "jokers": 0, "rebuilt": 0}
     for i in range(2000):
         hand = 22 if i % 2 else rng.randrange(1, 23)
         melds = 26 if i % 3 == 0 else rng.randrange(0, 27)
@@ -183,14 +226,16 @@ def test_the_engine_accepts_every_proposal_over_thousands_of_random_states() -> 
         counts["states"] += 1
         counts["full"] += len(table.series) == MAX_SERIES
         counts["jokers"] += any(HARFTET_TILES[p.id].joker for m in table.series for p in m)
-        found = best_lay(table, 0, budget_ms=rng.choice((0.2, 0.5, 1.0, 3.0)))
+        stats: dict[str, int] = {}
+        found = best_lay(table, 0, budget_ms=rng.choice((0.2, 0.5, 1.0, 3.0)), stats=stats)
         if found is None:
             continue
         counts["lays"] += 1
+        counts["rebuilt"] += stats["rebuilt"] > 0  # two table words rebuilt or merged
         counts["pairs"] += bool(found.lay.pairs)
         accepted(table, 0, found, rules)
     assert counts["lays"] > 1500 and counts["full"] > 500 and counts["jokers"] > 500
-    assert counts["pairs"] > 50, counts
+    assert counts["pairs"] > 50 and counts["rebuilt"] > 30, counts
 
 
 def test_the_index_file_round_trips_and_refuses_another_word_list() -> None:

@@ -882,9 +882,9 @@ def bot_mover(table: Table, seat: int) -> Any:
     return choose_move(table, seat, WORDS)
 
 
-def bot_table(bot_seconds: int = 1, players: int = 2) -> Table:
+def bot_table(bot_seconds: int = 1, players: int = 2, **kw: Any) -> Table:
     """p0 against computer players, p0 to move first."""
-    table = created(seats=players, bot_seconds=bot_seconds, turn_seconds=600)
+    table = created(seats=players, bot_seconds=bot_seconds, turn_seconds=600, **kw)
     for i in range(1, players):
         table = do(life.seat_bot, table, i, "p0", NOW).table
     return do(life.start, table, "p0", NOW).table
@@ -1056,7 +1056,7 @@ def test_a_computer_player_seated_by_the_manager_on_the_last_vacant_seat_resumes
 
 
 def test_a_game_with_a_computer_player_from_the_start_changes_no_rating_and_no_record() -> None:
-    table = bot_table(players=3)
+    table = bot_table(players=3, hands=1)
     assert table.practice
     table = do(life.sit, do(life.leave, table, "p0", NOW + 1).table, 0, person(0), NOW + 2).table
     table = do(life.continue_game, table, "p0", NOW + 3).table

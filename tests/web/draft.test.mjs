@@ -1,7 +1,13 @@
 // The pure draft model of the web client: `node --test tests/web/` (pytest runs it too).
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import * as D from "../../shared/harftet/localstack/static/draft.js";
+
+// The rule limits exactly as the server sends them in a view (test_view_limits.py keeps it so).
+const LIMITS = JSON.parse(readFileSync(new URL("./limits.json", import.meta.url), "utf8"));
+const KL = LIMITS.kastet;
+const HL = LIMITS.harftet;
 
 let nextId = 0;
 const L = (letter, value = 1) => ({ id: nextId++, letter, value, color: "red" });
@@ -67,22 +73,22 @@ test("the series area refuses a 27th meld", () => {
   const series = Array.from({ length: 26 }, () => [L("A"), L("B"), L("C")]);
   const h = L("Z");
   const d = D.fromView(view(series, [h]));
-  assert.throws(() => D.place(d, h.id, { newIn: "series" }, [h]), (e) => e.code === "too_many_series");
-  assert.throws(() => D.newMeld(d, "series"), (e) => e.code === "too_many_series");
+  assert.throws(() => D.place(d, h.id, { newIn: "series" }, [h], HL), (e) => e.code === "too_many_series");
+  assert.throws(() => D.newMeld(d, "series", HL), (e) => e.code === "too_many_series");
 });
 
 test("a Kastet joker's face follows from a run or a set, and stays open when ambiguous", () => {
   const j = J();
   const run = [K("blue", 4), K("blue", 5), j].map((t) => ({ id: t.id, tile: t }));
-  assert.deepEqual(D.inferKastetFace(run, 2), { color: "blue", number: 6 });
+  assert.deepEqual(D.inferKastetFace(run, 2, KL), { color: "blue", number: 6 });
   const gap = [K("red", 7), { ...J() }, K("red", 9)].map((t) => ({ id: t.id, tile: t }));
-  assert.deepEqual(D.inferKastetFace(gap, 1), { color: "red", number: 8 });
+  assert.deepEqual(D.inferKastetFace(gap, 1, KL), { color: "red", number: 8 });
   const set = [K("red", 9), K("blue", 9), K("black", 9), j].map((t) => ({ id: t.id, tile: t }));
-  assert.deepEqual(D.inferKastetFace(set, 3), { color: "yellow", number: 9 });
+  assert.deepEqual(D.inferKastetFace(set, 3, KL), { color: "yellow", number: 9 });
   const alone = [K("red", 9), j].map((t) => ({ id: t.id, tile: t }));
-  assert.equal(D.inferKastetFace(alone, 1), null);
+  assert.equal(D.inferKastetFace(alone, 1, KL), null);
   const past13 = [K("red", 12), K("red", 13), j].map((t) => ({ id: t.id, tile: t }));
-  assert.equal(D.inferKastetFace(past13, 2), null);
+  assert.equal(D.inferKastetFace(past13, 2, KL), null);
 });
 
 test("inferred faces follow the meld as it changes; a face the player typed stays", () => {
@@ -93,15 +99,15 @@ test("inferred faces follow the meld as it changes; a face the player typed stay
   let d = D.newMeld(D.fromView(view([], hand)), "series");
   d = D.addToActive(d, a.id, hand);
   d = D.addToActive(d, j.id, hand);
-  d = D.inferFaces(d, "kastet");
+  d = D.inferFaces(d, "kastet", KL);
   assert.deepEqual(D.undeclared(d), [j.id]);
   assert.throws(() => D.layBody(d), (e) => e.code === "joker_face");
-  d = D.inferFaces(D.addToActive(d, b.id, hand), "kastet"); // 2 ★ 3: no run → open
+  d = D.inferFaces(D.addToActive(d, b.id, hand), "kastet", KL); // 2 ★ 3: no run → open
   assert.equal(D.locate(d, j.id).entry.as, null);
-  d = D.inferFaces(D.place(d, b.id, { area: "series", mi: 0, at: 1 }, hand), "kastet"); // 2 3 ★
+  d = D.inferFaces(D.place(d, b.id, { area: "series", mi: 0, at: 1 }, hand), "kastet", KL); // 2 3 ★
   assert.deepEqual(D.locate(d, j.id).entry.as, { color: "black", number: 4 });
   d = D.setFace(d, j.id, { color: "black", number: 1 });
-  d = D.inferFaces(D.place(d, j.id, { area: "series", mi: 0, at: 0 }, hand), "kastet");
+  d = D.inferFaces(D.place(d, j.id, { area: "series", mi: 0, at: 0 }, hand), "kastet", KL);
   assert.deepEqual(D.layBody(d).series[0][0], { id: j.id, as: { color: "black", number: 1 } });
 });
 
@@ -133,18 +139,18 @@ test("a pair holds two tiles at most", () => {
   let d = D.fromView(view(series, hand));
   d = D.place(d, hand[0].id, { newIn: "pairs" }, hand);
   d = D.place(d, hand[1].id, { area: "pairs", mi: 0 }, hand);
-  assert.throws(() => D.place(d, hand[2].id, { area: "pairs", mi: 0 }, hand), (e) => e.code === "pair_full");
+  assert.throws(() => D.place(d, hand[2].id, { area: "pairs", mi: 0 }, hand, HL), (e) => e.code === "pair_full");
 });
 
 test("the rack sorts Kastet by series or by pairs and Harftet by letter or by value, jokers last", () => {
   const tiles = [K("blue", 3), J(), K("red", 3), K("red", 1), K("blue", 1)];
   const ids = (order) => order.map((id) => tiles.find((t) => t.id === id)).map((t) => (t.joker ? "J" : `${t.color[0]}${t.number}`));
-  assert.deepEqual(ids(D.sortRack(tiles, "series")), ["r1", "r3", "b1", "b3", "J"]);
-  assert.deepEqual(ids(D.sortRack(tiles, "pairs")), ["r1", "b1", "r3", "b3", "J"]);
+  assert.deepEqual(ids(D.sortRack(tiles, "series", KL)), ["r1", "r3", "b1", "b3", "J"]);
+  assert.deepEqual(ids(D.sortRack(tiles, "pairs", KL)), ["r1", "b1", "r3", "b3", "J"]);
   const letters = [L("Ü", 3), L("C", 4), L("Ç", 4), L("I", 2), L("İ", 1), J()];
   const text = (order) => order.map((id) => letters.find((t) => t.id === id)).map((t) => t.letter ?? "★").join("");
-  assert.equal(text(D.sortRack(letters, "letter")), "CÇIİÜ★");
-  assert.equal(text(D.sortRack(letters, "value")), "CÇÜIİ★");
+  assert.equal(text(D.sortRack(letters, "letter", HL)), "CÇIİÜ★");
+  assert.equal(text(D.sortRack(letters, "value", HL)), "CÇÜIİ★");
 });
 
 test("the player's rack order is kept across views; a drawn tile joins at the end", () => {
@@ -170,9 +176,15 @@ test("a hint's lay becomes a draft with the hand tiles marked as new", () => {
   assert.throws(() => D.fromLay(v, { series: [[{ id: 999 }]] }), (e) => e.code === "unknown_tile");
 });
 
-test("rule constants come from the view when it carries them", () => {
-  assert.deepEqual(D.rules(null), { maxSeries: 26, handLimit: 22 });
-  assert.deepEqual(D.rules({ limits: { maxSeries: 20, handLimit: 18 } }), { maxSeries: 20, handLimit: 18 });
+test("rule constants come from the view, and the client has none of its own", () => {
+  assert.deepEqual(D.rules(null), {});
+  assert.deepEqual(D.rules({ limits: KL }), KL);
+  // A server with other limits is followed: a 3-meld series area refuses a 4th meld.
+  const series = Array.from({ length: 3 }, () => [L("A"), L("B"), L("C")]);
+  const h = L("Z");
+  const d = D.fromView(view(series, [h]));
+  assert.throws(() => D.newMeld(d, "series", { ...HL, maxSeries: 3 }), (e) => e.code === "too_many_series");
+  assert.equal(D.newMeld(d, "series", HL).series.length, 4);
 });
 
 test("a word built from the hand survives a lay by someone else; a rearranged table word cannot", () => {
@@ -193,4 +205,68 @@ test("a word built from the hand survives a lay by someone else; a rearranged ta
   assert.equal(after.lost, true);
   assert.deepEqual(after.draft.series.map((m) => D.meldWord(m)), ["EV", "OLT"]);
   assert.equal(after.draft.dirty, false);
+});
+
+const entries = (tiles) => tiles.map((t) => ({ id: t.id, tile: t, fromHand: true, as: t.joker ? t.as ?? null : undefined }));
+
+test("a Kastet meld is tinted by the rule limits alone: runs, sets, too short, mixed", () => {
+  const v = (tiles, area = "series") => D.localVerdict("kastet", area, entries(tiles), KL);
+  assert.equal(v([K("red", 4), K("red", 5), K("red", 6)]), "valid");
+  assert.equal(v([K("red", 11), K("red", 12), K("red", 13)]), "valid");
+  assert.equal(v([K("red", 12), K("red", 13), K("red", 1)]), "invalid"); // 1 is low only
+  assert.equal(v([K("red", 4), K("red", 5)]), "invalid"); // too short
+  assert.equal(v([K("red", 4), K("blue", 4), K("black", 4), K("yellow", 4)]), "valid");
+  assert.equal(v([K("red", 4), K("blue", 4), K("red", 4)]), "invalid"); // a colour twice
+  assert.equal(v([K("red", 4), K("blue", 5), K("black", 6)]), "invalid");
+  assert.equal(v([K("red", 4), K("red", 5), { ...J(), as: { color: "red", number: 6 } }]), "valid");
+  assert.equal(v([K("red", 4), K("red", 5), J()]), null); // a joker without a face: not yet
+  assert.equal(v([K("red", 4), K("red", 4)], "pairs"), "valid");
+  assert.equal(v([K("red", 4), K("blue", 4)], "pairs"), "invalid");
+  assert.equal(v([K("red", 4)], "pairs"), "invalid");
+});
+
+test("a Harftet meld too short is tinted at once; a word is left to the server", () => {
+  const v = (tiles, area = "series") => D.localVerdict("harftet", area, entries(tiles), HL);
+  assert.equal(v([L("E"), L("V")]), "invalid");
+  assert.equal(v([L("AR"), L("I")]), null); // three letters on two tiles: the dictionary decides
+  assert.equal(v([L("K"), L("A"), L("L")]), null);
+  assert.equal(v([L("E"), L("L")], "pairs"), null);
+  assert.equal(v([L("E"), L("L"), L("A")], "pairs"), "invalid");
+  assert.equal(D.verdictKey("harftet", "series", entries([L("K"), L("A"), L("L")])), "series:KAL");
+  assert.equal(D.verdictKey("harftet", "series", entries([L("K"), J()])), null);
+  assert.equal(D.verdictKey("kastet", "series", entries([K("red", 1)])), null);
+});
+
+test("a dry run asks about the open melds first, and each answer settles the melds it reached", () => {
+  const table = [L("E"), L("V")];
+  const hand = [..."KALSDÜMO"].map((c) => L(c));
+  const v = view([table], hand);
+  let d = D.fromView(v);
+  for (const word of [hand.slice(0, 3), hand.slice(3, 6), hand.slice(6, 8)]) {
+    d = D.newMeld(d, "series", HL);
+    for (const t of word) d = D.addToActive(d, t.id, hand, HL);
+  }
+  // EV (table), KAL, SDÜ, MO: ask about 1 and 2; 3 is known to be too short.
+  const asked = { series: [2, 1], pairs: [] };
+  const plan = D.probeBody(d, asked);
+  assert.deepEqual(plan.series, [2, 1, 0, 3]);
+  assert.deepEqual(plan.body.series[0].map((r) => r.id), hand.slice(3, 6).map((t) => t.id));
+  // The server names the second meld sent (KAL, draft meld 1): SDÜ before it passed.
+  let got = D.readProbe(plan, asked, { legal: false, reason: "not_a_word", meld: 1 });
+  assert.deepEqual([...got], [["series:2", "valid"], ["series:1", "invalid"]]);
+  got = D.readProbe(plan, asked, { legal: false, reason: "not_a_word", meld: 0 });
+  assert.deepEqual([...got], [["series:2", "invalid"]]);
+  got = D.readProbe(plan, asked, { legal: true });
+  assert.deepEqual([...got], [["series:2", "valid"], ["series:1", "valid"]]);
+  got = D.readProbe(plan, asked, { legal: false, reason: "not_in_hand", meld: 0 });
+  assert.equal(got.size, 0); // not about a meld's word: nothing learned
+});
+
+test("a dry run that reaches the pairs has passed every series meld", () => {
+  const plan = { series: [0, 1], pairs: [1, 0] };
+  const asked = { series: [1], pairs: [1, 0] };
+  const got = D.readProbe(plan, asked, { legal: false, reason: "not_a_word", pair: 1 });
+  assert.deepEqual([...got], [["series:1", "valid"], ["pairs:1", "valid"], ["pairs:0", "invalid"]]);
+  const closed = D.readProbe(plan, asked, { legal: false, reason: "pairs_closed" });
+  assert.deepEqual([...closed], [["pairs:1", "invalid"], ["pairs:0", "invalid"]]);
 });

@@ -30,3 +30,13 @@ test("English is one switch away", () => {
   setLang("tr");
   assert.equal(t("btn.draw"), "Taş çek");
 });
+
+test("the numbers a rule's sentence quotes are the view's rule limits", () => {
+  setLang("tr");
+  const limits = { minSeries: 3, handLimit: 22, maxSeries: 26 };
+  assert.equal(errorText({ code: "illegal_move", reason: "meld_too_short", meld: 0 }, undefined, limits), "1. seri: Seride en az 3 taş olmalı");
+  assert.equal(errorText({ code: "illegal_move", reason: "must_draw_or_lay" }, undefined, { ...limits, handLimit: 20 }),
+    "Taş çek ya da yere aç: açmadan pas ancak 20 taşla ya da deste bitince olur");
+  assert.equal(errorText({ code: "illegal_move", reason: "hand_full", params: { max: 22 } }, undefined, limits), "Elinde 22 taş var: taş çekemezsin, aç ya da pas geç");
+  assert.equal(t("area.pairs.open", { n: limits.maxSeries }), "açık: 26 seri yerde");
+});

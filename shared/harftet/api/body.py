@@ -15,8 +15,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["MAX_DEPTH", "MAX_INT_DIGITS", "MAX_ITEMS", "MAX_STRING", "BodyError", "parse_body"]
+__all__ = [
+    "MAX_BODY_BYTES",
+    "MAX_DEPTH",
+    "MAX_INT_DIGITS",
+    "MAX_ITEMS",
+    "MAX_STRING",
+    "BodyError",
+    "parse_body",
+]
 
+MAX_BODY_BYTES = 64 * 1024  # a REST request body
 MAX_INT_DIGITS = 20
 MAX_DEPTH = 16
 MAX_ITEMS = 1000

@@ -2,19 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from pydantic import ValidationError
+import sys
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from harftet.api.body import BodyError, parse_body
 from harftet.api.messages import illegal_message, pick_language
 from harftet.engine.errors import EngineError, IllegalMoveError
 from harftet.identity import UnauthorizedError
 from harftet.limits import RateLimitedError
-from harftet.service import BadRequestError, BannedError, BusyError, StaleVersionError
+from harftet.service import BadRequestError, BannedError, BusyError, StaleVersionError, is_transient
 from harftet.store.errors import NotFoundError
 
 __all__ = ["BodyError", "error_response", "language", "parse_json"]
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
+
+def _is_validation_error(error: Exception) -> TypeGuard[ValidationError]:
+    """Whether ``error`` is pydantic's ValidationError, without importing pydantic: a handler
+    imports it with the request models, only on the routes that take a body (harftet.api.models),
+    and no ValidationError exists before it is imported."""
+    core = sys.modules.get("pydantic_core")  # pydantic.ValidationError is pydantic_core's
+    return core is not None and isinstance(error, core.ValidationError)
 
 
 def _validation_message(error: ValidationError) -> str:
@@ -37,7 +47,7 @@ def error_response(error: Exception, lang: str = "en") -> tuple[int, dict[str, A
     wording). Use `language` to get ``lang`` from an ``Accept-Language`` header.
     """
     extra: dict[str, Any] = {}
-    if isinstance(error, ValidationError):
+    if _is_validation_error(error):
         status, code, message = 400, "bad_request", _validation_message(error)
     elif isinstance(error, BodyError | BadRequestError):
         status, code, message = 400, "bad_request", str(error)
@@ -63,7 +73,7 @@ def error_response(error: Exception, lang: str = "en") -> tuple[int, dict[str, A
     elif isinstance(error, RateLimitedError):  # the REST reply also says Retry-After
         status, code, message = 429, "rate_limited", str(error)
         extra["retryAfter"] = error.retry_after
-    elif isinstance(error, BusyError):
+    elif isinstance(error, BusyError) or is_transient(error):  # DynamoDB: "try again later"
         status, code, message = 503, "busy", str(error)
     else:
         status, code, message = 500, "internal", "something went wrong on our side"

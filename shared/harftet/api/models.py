@@ -17,11 +17,11 @@ from pydantic import (
     model_validator,
 )
 
+from harftet.api.body import MAX_BODY_BYTES as MAX_BODY_BYTES  # its old home
 from harftet.api.names import NAME_SCHEMA, check_name
 from harftet.engine.moves import Draw, Lay, Move, Pass
 from harftet.engine.state import Placed
 
-MAX_BODY_BYTES = 64 * 1024
 Name = Annotated[str, AfterValidator(check_name), WithJsonSchema(NAME_SCHEMA)]  # API.md, Identity
 MoveId = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[\w.:-]+$")]
 TileId = Annotated[StrictInt, Field(ge=0, le=105)]

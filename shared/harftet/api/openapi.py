@@ -66,6 +66,23 @@ class HandResultView(BaseModel):
     )
 
 
+class RuleLimits(BaseModel):
+    maxSeries: int = Field(description="melds the series area holds")
+    handLimit: int = Field(description="a hand of this many tiles may not draw and may pass")
+    dealSize: int = Field(description="tiles dealt to each seat")
+    minSeries: int = Field(description="tiles of a Kastet series meld, letters of a Harftet word")
+    pairTiles: int = Field(description="tiles of a pair")
+    pairsOpenAt: int = Field(
+        description="the pair area opens while the series area holds this many"
+    )
+    colors: list[str] = Field(description="the tile colours")
+    numbers: list[int] | None = Field(None, description="Kastet: the lowest and highest number")
+    maxSet: int | None = Field(None, description="Kastet: the most tiles of a set")
+    alphabet: str | None = Field(
+        None, description="Harftet: the letters a joker may stand for, in alphabetical order"
+    )
+
+
 class TableView(BaseModel):
     tableId: str
     game: Literal["harftet", "kastet"]
@@ -92,6 +109,7 @@ class TableView(BaseModel):
         description="when finished: penalties, points per seat, rating changes per player"
     )
     last: LogEvent | None = Field(description="the event that made this version (as in the log)")
+    limits: RuleLimits = Field(description="the rule constants of the game, for clients")
 
 
 class Ticket(BaseModel):

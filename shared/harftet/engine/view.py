@@ -8,8 +8,34 @@ from __future__ import annotations
 
 from typing import Any
 
+from harftet.words import ALPHABET
+
+from .rules import DEAL_SIZE, MAX_HAND, MAX_SERIES
 from .state import Placed, Table
-from .tiles import tile_json, tiles_for
+from .tiles import COLORS, tile_json, tiles_for
+
+MIN_SERIES = 3  # tiles of a Kastet series meld, letters of a Harftet word (rules.py checks it)
+PAIR_TILES = 2  # tiles of a pair in both games
+KASTET_NUMBERS = (1, 13)  # a Kastet tile's numbers; 1 is low only
+
+
+def rule_limits(game: str) -> dict[str, Any]:
+    """The rule constants a client needs to build a lay (RULES.md §2), so that it copies none:
+    the server stays the judge, the client only tints and disables by these."""
+    limits: dict[str, Any] = {
+        "maxSeries": MAX_SERIES,  # melds the series area holds
+        "handLimit": MAX_HAND,  # a hand this size may not draw and may pass
+        "dealSize": DEAL_SIZE,
+        "minSeries": MIN_SERIES,
+        "pairTiles": PAIR_TILES,
+        "pairsOpenAt": MAX_SERIES,  # the pair area opens while the series area holds this many
+        "colors": list(COLORS),
+    }
+    if game == "kastet":
+        # a run: one colour, consecutive numbers; a set: one number, each colour at most once
+        return limits | {"numbers": list(KASTET_NUMBERS), "maxSet": len(COLORS)}
+    # a joker stands for one letter of the alphabet (in order, for keyboards and sorting)
+    return limits | {"alphabet": ALPHABET}
 
 
 def table_view(table: Table, viewer: str | None) -> dict[str, Any]:
@@ -70,6 +96,7 @@ def table_view(table: Table, viewer: str | None) -> dict[str, Any]:
         "private": table.private,
         "botSeconds": table.bot_seconds,
         "practice": table.practice,
+        "limits": rule_limits(table.game),
         # the event that made this version (as in the log), None before any
         "last": dict(table.recent[-1]) if table.recent else None,
     }

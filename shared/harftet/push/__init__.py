@@ -60,12 +60,14 @@ class ManagementApiSender:
         return True
 
 
-def fan_out(send: Sender, messages: Iterable[tuple[str, dict[str, Any]]]) -> list[str]:
+def fan_out(send: Sender, messages: Iterable[tuple[str, dict[str, Any]]]) -> tuple[list[str], int]:
     """Send each (connection, payload) concurrently; one failing or slow connection never
-    stops or delays the others. Returns the connections that are gone."""
+    stops or delays the others. Returns the connections that are gone, and how many posts
+    failed otherwise (after the client's retries)."""
     batch = list(messages)
     if not batch:
-        return []
+        return [], 0
+    failed = "failed"
 
     def post(message: tuple[str, dict[str, Any]]) -> str | None:
         connection_id, payload = message
@@ -73,11 +75,12 @@ def fan_out(send: Sender, messages: Iterable[tuple[str, dict[str, Any]]]) -> lis
             return None if send(connection_id, payload) else connection_id
         except Exception:  # a push failure must not undo a committed move
             logger.exception("push to a connection failed", extra={"connection": connection_id})
-            return None
+            return failed
 
     if len(batch) == 1:
         results = [post(batch[0])]
     else:
         with ThreadPoolExecutor(min(WORKERS, len(batch)), thread_name_prefix="push") as pool:
             results = list(pool.map(post, batch))
-    return [gone for gone in results if gone is not None]
+    gone = [r for r in results if r is not None and r is not failed]
+    return gone, sum(r is failed for r in results)

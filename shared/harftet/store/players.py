@@ -91,7 +91,9 @@ class PlayerStore:
             response = self._client.get_item(
                 TableName=self._name, Key={"playerId": {"S": player_id}}, ConsistentRead=True
             )
-        except ClientError as error:  # e.g. a malformed key
+        except ClientError as error:  # e.g. a malformed key; throttling is not "not found"
+            if error.response.get("Error", {}).get("Code") != "ValidationException":
+                raise
             raise NotFoundError(f"no player {player_id}") from error
         item = response.get("Item")
         if item is None:

@@ -245,6 +245,8 @@ class LobbyPages:
                     and codes[0] in (None, "None")
                 ):
                     continue  # another table of theirs landed in between: count again
+                if "TransactionConflict" in codes:
+                    continue  # another transaction on one of the items: redo it all
                 raise
             return 1
         raise VersionConflictError(None)
@@ -310,7 +312,15 @@ class TableStore(LobbyPages):
             moves[move_id] = version
             while len(moves) > MOVES_KEPT:
                 moves.pop(next(iter(moves)))
-        sets, removes = _index_fields(table, time.time() if now is None else now)
+        at = time.time() if now is None else now
+        sets, removes = _index_fields(table, at)
+        # A lobby key written again with the value it holds would still be an index write
+        # (DynamoDB does not promise to skip it), and a move never changes it: write only
+        # what changed since the version read, which holds exactly what that version wrote.
+        before, _ = _index_fields(stored.table, at)
+        for key in [*LOBBY_KEYS.values(), "createdAt"]:
+            if key in sets and before.get(key) == sets[key]:
+                del sets[key]
         values: dict[str, Any] = {
             ":expected": _number(stored.version),
             ":version": _number(version),

@@ -7,7 +7,11 @@ Moves it makes, each a *recipe* applied to a working copy of the series area:
   either end or inside, or any anagram of the lot);
 - ``split``: a table word gives up tiles while what stays is still a word, and the tiles it
   gave plus hand tiles make a new word (ŞARKI + K → ARK + ŞIK; KASAPHANE + D → KASAP + HANDE);
-- ``move``: the same, but the tiles given go into another table word (two words recombined);
+- ``move``: the same, but the tiles given go into another table word;
+- ``recomb``: two table words and hand tiles rebuilt as two wholly new words (HÜR + PAŞA + S →
+  AHŞAP + SÜR), or merged into one, which on a full table frees a place for a new word. It
+  runs last, on the greedy plan and the tiles it left in hand, with ``RECOMB_SHARE`` of the
+  budget kept for it: whatever it lays adds to that plan;
 - pairs from the hand once the 26 series places are full (RULES §2: exactly 2 tiles, 2–4
   letters).
 
@@ -28,7 +32,7 @@ from __future__ import annotations
 import contextlib
 import heapq
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from harftet.engine.moves import Lay
@@ -36,7 +40,7 @@ from harftet.engine.rules import MAX_SERIES
 from harftet.engine.state import Placed, Table
 from harftet.engine.tiles import HARFTET_TILES, hand_value
 from harftet.words import ALPHABET, LETTER_VALUES, WordList, default_words
-from harftet.words.index import ORDER, RANK, Index, for_words
+from harftet.words.index import ORDER, RANK, Index, alphagram, for_words
 
 from . import Proposal
 
@@ -46,9 +50,13 @@ UNITS_PER_MS = 300
 """Work units per millisecond of budget (one unit ≈ one trie node visited), calibrated with
 bench/bench_search_harftet.py on the 2-core development machine."""
 
-ALL_MOVES = frozenset({"new", "ext", "split", "move", "pairs"})
+RECOMB_SHARE = 0.1
+"""The share of the budget kept from extensions and splits for recombining two table words."""
+
+ALL_MOVES = frozenset({"new", "ext", "split", "move", "recomb", "pairs"})
 
 _LV = [LETTER_VALUES[ch] for ch in ORDER]  # letter value by rank
+_GLUE = 12  # work units charged for setting up one query (measured against trie nodes)
 _ONES = [1] * len(ORDER)
 _NO_MORE = len(ORDER)  # a rank after every letter
 
@@ -127,6 +135,15 @@ def _letters(meld: Sequence[Placed]) -> str:
     return "".join(out)
 
 
+def _ok(accept: Callable[[str], bool] | None, word: str) -> bool:
+    return accept is None or accept(word)
+
+
+def _face(p: Placed) -> str:
+    tile = HARFTET_TILES[p.id]
+    return str(p.face) if tile.joker else str(tile.letter)
+
+
 def _fixed_faces(pieces: Iterable[Placed]) -> dict[str, list[Placed]]:
     """Table tiles by the face they show (a table joker keeps its declared letter)."""
     out: dict[str, list[Placed]] = {}
@@ -171,6 +188,7 @@ class _Recipe:
     sources: tuple[tuple[int, ...], ...]  # signatures (sorted ids) of the table melds changed
     keep: list[Placed] = field(default_factory=list)  # split/move: the word that stays
     given: list[Placed] = field(default_factory=list)  # split/move: tiles given away
+    other: str = ""  # recomb: the first word (spelled with ``keep``), ``word`` the second
 
 
 def _sig(meld: Sequence[Placed]) -> tuple[int, ...]:
@@ -201,6 +219,17 @@ class _Search:
         if self.units > self.limit:
             self.exhausted = True
             raise _OutOfBudget
+
+    @contextlib.contextmanager
+    def capped(self, limit: int) -> Iterator[None]:
+        """Search within at most ``limit`` units in total here, keeping the rest for later."""
+        saved = self.limit
+        self.limit = min(saved, limit)
+        try:
+            yield
+        finally:
+            self.limit = saved
+            self.exhausted = self.units > saved
 
     # --- spelling a word with tiles -------------------------------------------------------
 
@@ -392,7 +421,9 @@ class _Search:
         suf = [0] * (_NO_MORE + 1)
         for r in range(_NO_MORE - 1, -1, -1):
             suf[r] = suf[r + 1] + have[r] * lv[r]
-        found: list[tuple[int, str]] = []  # min-heap on value, at most `top`
+        # A min-heap of at most `top`: on value, then fewer letters (among equal values, the
+        # word that lays fewer tiles: a joker that adds nothing stays in hand), then the word.
+        found: list[tuple[int, int, str]] = []
         seen: set[str] = set()
         accept = self.accept
         floor = 0
@@ -411,9 +442,12 @@ class _Search:
                             continue
                         seen.add(w)
                         got = score(w)
-                        if got is None or got <= 0 or (got <= floor and len(found) >= top):
+                        if got is None or got <= 0 or (got < floor and len(found) >= top):
                             continue
-                        heapq.heappush(found, (got, w))
+                        entry = (got, -len(w), w)
+                        if len(found) >= top and entry <= found[0]:
+                            continue
+                        heapq.heappush(found, entry)
                         if len(found) > top:
                             heapq.heappop(found)
                         if len(found) >= top:
@@ -438,7 +472,46 @@ class _Search:
 
         with contextlib.suppress(_OutOfBudget):  # anytime: what was found so far
             visit(0, 0, jokers, 0, 0, 0)
-        return sorted(found, key=lambda f: (-f[0], f[1]))
+        return sorted(((f[0], f[2]) for f in found), key=lambda f: (-f[0], f[1]))
+
+    def parts(
+        self, table: list[int], hand: list[int], extra: int, min_table: int
+    ) -> list[tuple[int, tuple[int, ...], int]]:
+        """Words of at least 3 letters spelled by ``min_table`` or more of ``table``'s letters
+        and at most one of ``hand``'s (both counts by rank; ``extra`` 0 or 1): per word's trie
+        node, the ranks of the table letters it takes (ascending) and the rank of the hand
+        letter (-1: none). Anytime, like `find`."""
+        if self.exhausted:
+            return []
+        ix = self.ix
+        starts, letters, children, terminal = ix.starts, ix.letters, ix.children, ix.terminal
+        out: list[tuple[int, tuple[int, ...], int]] = []
+        taken: list[int] = []
+        limit = self.limit
+
+        def visit(node: int, depth: int, left: int, hx: int) -> None:
+            self.units += 1
+            if self.units > limit:
+                self.exhausted = True
+                raise _OutOfBudget
+            if depth >= 3 and terminal[node] >= 0 and len(taken) >= min_table:
+                out.append((node, tuple(taken), hx))
+            if not left and (hx >= 0 or not extra):
+                return
+            for e in range(starts[node], starts[node + 1]):
+                c = letters[e]
+                if table[c]:
+                    table[c] -= 1
+                    taken.append(c)
+                    visit(children[e], depth + 1, left - 1, hx)
+                    taken.pop()
+                    table[c] += 1
+                if extra and hx < 0 and hand[c]:
+                    visit(children[e], depth + 1, left, c)
+
+        with contextlib.suppress(_OutOfBudget):
+            visit(0, 0, sum(table), -1)
+        return out
 
     def scorer(self, fixed: dict[str, list[Placed]], hand: _Hand) -> Callable[[str], int | None]:
         """``score`` for `find`: a word's value spelled with ``fixed`` and ``hand``."""
@@ -475,6 +548,8 @@ class _Planner:
         self.queue: list[_Entry] = []
         self.seq = 0
         self.searched: set[tuple[object, ...]] = set()
+        self.rebuilt = 0  # recombinations and merges applied
+        self.slots: dict[int, int] = {}  # the best new word's value, by tiles used so far
 
     def push(self, recipe: _Recipe, value: int) -> None:
         self.seq += 1
@@ -578,6 +653,114 @@ class _Planner:
                 ):
                     self.push(_Recipe("move", w, (sig, _sig(other)), keep, given), value)
 
+    def slot_value(self, hand: _Hand | None = None) -> int:
+        """The value of the best new word from ``hand`` (the free hand by default): what a
+        series place freed by a merge is worth."""
+        st = self.state
+        if hand is None:
+            cached = self.slots.get(len(st.used))
+            if cached is not None:
+                return cached
+        h = st.hand if hand is None else hand
+        s = self.s
+        best = s.find("", h.counts(), len(h.jokers), s.scorer({}, h), 1)
+        value = best[0][0] if best else 0
+        if hand is None:
+            self.slots[len(st.used)] = value
+        return value
+
+    def gen_recomb(self) -> None:
+        """Two table words and hand tiles rebuilt as two other words, or merged into one;
+        pairs of short words first (their letters fall apart into words more often)."""
+        if "recomb" not in self.moves:
+            return
+        melds = self.state.melds
+        sizes = [len(_letters(m)) for m in melds]
+        order = sorted(
+            (sizes[i] + sizes[j], i, j) for i in range(len(melds)) for j in range(i + 1, len(melds))
+        )
+        with contextlib.suppress(_OutOfBudget):  # anytime: what was found so far
+            for _, i, j in order:
+                if self.s.exhausted:
+                    break
+                self._recomb(melds[i], melds[j])
+
+    def _recomb(self, a: list[Placed], b: list[Placed]) -> None:
+        st = self.state
+        s = self.s
+        sources = (_sig(a), _sig(b))
+        key = ("recomb", *sources, len(st.used))
+        if key in self.searched:
+            return
+        self.searched.add(key)
+        hand = st.hand
+        both = [*a, *b]
+        # One word: worth its hand tiles, and on a full table the series place it frees.
+        slot = self.slot_value() if len(st.melds) >= MAX_SERIES else 0
+        merged = s.find(
+            _letters(both), hand.counts(), len(hand.jokers), s.scorer(_fixed_faces(both), hand), 1
+        )
+        if slot and not merged:
+            merged = [(0, w) for w in s.ix.anagrams(_letters(both)) if _ok(s.accept, w)][:1]
+        for value, w in merged:
+            if value + slot > 0:
+                self.push(_Recipe("merge", w, sources), value + slot)
+        # Two words: the first of single tiles of the two (and at most one hand letter), the
+        # second of every other tile of the two (two-letter tiles among them) and hand tiles.
+        pool: dict[str, list[Placed]] = {}
+        counts = [0] * len(ORDER)
+        for p in sorted(both, key=lambda p: (HARFTET_TILES[p.id].joker, p.id)):
+            face = _face(p)
+            if len(face) == 1:
+                pool.setdefault(face, []).append(p)
+                counts[RANK[face]] += 1
+        same = {tuple(alphagram(_letters(a))), tuple(alphagram(_letters(b)))}
+        firsts: dict[tuple[int, ...], list[tuple[int, int]]] = {}  # table letters → (hand, node)
+        for node, taken, extra in s.parts(counts, hand.counts(), 1, 2):
+            if taken not in same:
+                firsts.setdefault(taken, []).append((extra, node))
+        letters_only = _Hand({f: ids for f, ids in hand.faces.items()}, [])
+        accept = s.accept
+        for taken, options in firsts.items():
+            if s.exhausted:
+                return
+            left = {f: list(ps) for f, ps in pool.items()}
+            first = [left[ORDER[r]].pop(0) for r in taken]
+            chosen = {p.id for p in first}
+            rest = [p for p in both if p.id not in chosen]
+            if not rest:
+                continue  # every tile in one word: a merge
+            s.spend(_GLUE)
+            # The second words, with every hand tile free; the first takes at most one.
+            seconds = s.find(
+                _letters(rest),
+                hand.counts(),
+                len(hand.jokers),
+                s.scorer(_fixed_faces(rest), hand),
+                2,
+            )
+            if len(_letters(rest)) >= 3 and any(extra >= 0 for extra, _ in options):
+                seconds += [(0, w) for w in s.ix.anagrams(_letters(rest))[:1]]
+            if not seconds:
+                continue
+            # The first word: the two most valuable hand letters it may take (the second word
+            # may need the first one), and a word it spells.
+            options.sort(key=lambda o: (-(_LV[o[0]] if o[0] >= 0 else 0), o[1]))
+            fixed = _fixed_faces(first)
+            tried = 0
+            for _, node in options:
+                if tried >= 2:
+                    break
+                s.spend(_GLUE)
+                w1 = next((w for w in s.ix.words_at(node) if _ok(accept, w)), None)
+                sp1 = None if w1 is None else s.spell(w1, fixed, letters_only, min_used=0)
+                if w1 is None or sp1 is None:
+                    continue
+                tried += 1
+                for v2, w2 in seconds:
+                    if (sp1.value or v2) and _ok(accept, w2):
+                        self.push(_Recipe("recomb", w2, sources, first, rest, w1), sp1.value + v2)
+
     # evaluation and application ---------------------------------------------------------
 
     def evaluate(self, r: _Recipe) -> tuple[list[int], list[list[Placed]], _Spelled] | None:
@@ -602,6 +785,27 @@ class _Planner:
                 return None
             got = self.s.spell(r.word, _fixed_faces(r.given), st.hand)
             return None if got is None else (where, [r.keep, got.meld], got)
+        if r.kind == "merge":
+            both = [*st.melds[where[0]], *st.melds[where[1]]]
+            got = self.s.spell(r.word, _fixed_faces(both), st.hand, min_used=0)
+            if got is None:
+                return None
+            if len(st.melds) >= MAX_SERIES:  # the place it frees takes a new word next
+                used = set(got.used)
+                got.value += self.slot_value(_Hand.of([t for t in st.hand.ids() if t not in used]))
+            return where, [got.meld], got
+        if r.kind == "recomb":
+            letters_only = _Hand({f: list(ids) for f, ids in st.hand.faces.items()}, [])
+            first = self.s.spell(r.other, _fixed_faces(r.keep), letters_only, min_used=0)
+            if first is None:
+                return None
+            used = set(first.used)
+            hand2 = _Hand.of([t for t in st.hand.ids() if t not in used])
+            second = self.s.spell(r.word, _fixed_faces(r.given), hand2, min_used=0)
+            if second is None or not (first.used or second.used):
+                return None
+            got = _Spelled(first.value + second.value, second.meld, first.used + second.used)
+            return where, [first.meld, second.meld], got
         other = st.melds[where[1]]
         got = self.s.spell(r.word, _fixed_faces([*r.given, *other]), st.hand)
         return None if got is None else (where, [r.keep, got.meld], got)
@@ -631,6 +835,13 @@ class _Planner:
                 self.gen_move(m)
         self.drain()
 
+    def polish(self) -> None:
+        """Rebuild pairs of the words laid so far with the tiles still in hand. Run last, on
+        the greedy plan, so that whatever it lays only adds to that plan."""
+        if self.state.hand.faces or self.state.hand.jokers:
+            self.gen_recomb()
+            self.drain()
+
     def drain(self) -> None:
         st = self.state
         while self.queue:
@@ -651,6 +862,8 @@ class _Planner:
                 self.push(entry.recipe, value)  # it fell below the next one: look again later
                 continue
             self.apply(*got)
+            if entry.recipe.kind in ("recomb", "merge"):
+                self.rebuilt += 1
             self.gen_new()
 
 
@@ -703,7 +916,7 @@ def best_lay(
     moves: Collection[str] = ALL_MOVES,
     joker_value: int = 50,
     accept: Callable[[str], bool] | None = None,
-    top: int = 8,
+    top: int = 2,
     stats: dict[str, int] | None = None,
 ) -> Proposal | None:
     """The most valuable lay found for ``seat`` within ``budget_ms`` of work (anytime and
@@ -714,7 +927,8 @@ def best_lay(
     knobs: ``moves`` (subset of ``ALL_MOVES``), ``joker_value`` (what laying a joker is worth
     to the search; the proposal's ``shed`` always counts it 50), ``accept`` (a filter on the
     words it may lay) and ``top`` (candidates kept per search). ``stats``, when given, gets
-    the work done (``units``) and whether the budget ran out (``exhausted``).
+    the work done (``units``), whether the budget ran out (``exhausted``) and how many pairs
+    of table words it rebuilt (``rebuilt``).
     """
     wl = word_list(words)
     search = _Search(
@@ -724,9 +938,13 @@ def best_lay(
     state = _State([list(m) for m in table.series], _Hand.of(hand_ids))
     move_set = frozenset(moves)
     planner = _Planner(search, state, move_set)
-    planner.run(with_move=False)
-    if "move" in move_set:
-        planner.run(with_move=True)
+    reserve = int(search.limit * RECOMB_SHARE) if "recomb" in move_set else 0
+    with search.capped(search.limit - reserve):
+        planner.run(with_move=False)
+        if "move" in move_set:
+            planner.run(with_move=True)
+    if "recomb" in move_set:
+        planner.polish()
     if "pairs" in move_set and len(state.melds) == MAX_SERIES:
         search.limit = max(search.limit, search.units + 5_000)  # pairs: cheap, always tried
         with contextlib.suppress(_OutOfBudget):
@@ -734,6 +952,7 @@ def best_lay(
     if stats is not None:
         stats["units"] = search.units
         stats["exhausted"] = int(search.exhausted)
+        stats["rebuilt"] = planner.rebuilt
     if not state.used:
         return None
     lay = Lay(tuple(tuple(m) for m in state.melds), tuple(tuple(p) for p in state.pairs))

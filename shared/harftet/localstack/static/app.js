@@ -14,7 +14,7 @@ const S = {
   token: null, playerId: null, name: null, rating: null,
   tableId: null, view: null,
   draft: null, sel: null, rack: [], rackMode: null, fresh: new Set(),
-  validity: new Map(), errMeld: null, dryRun: true, dryTimer: 0, drySeq: 0,
+  validity: new Map(), errMeld: null, dryRun: true, dryTimer: 0, drySeq: 0, dryPausedUntil: 0,
   hints: true, log: [], logSeq: null, logOn: true,
   shownHands: null, busy: false, muted: store.getItem("harftet.muted") === "1",
   lobbyTab: "waiting", lobbyTimer: 0, titleTimer: 0, wsState: "offline",
@@ -41,7 +41,7 @@ function notify(message, kind = "error") {
 function clearNotice() { $("#notice").hidden = true; }
 
 async function attempt(fn) {
-  try { await fn(); } catch (e) { if (e.status !== 401) notify(errorText(e, tileName)); }
+  try { await fn(); } catch (e) { if (e.status !== 401) notify(errorText(e, tileName, limits())); }
 }
 
 async function guarded(fn) {
@@ -125,7 +125,7 @@ async function loadLobby(more = false) {
   let data;
   try { data = await api.lobby(tab, more ? S.lobbyCursor : null); } catch (e) {
     if (e.code === "bad_request" && tab !== "waiting") data = { tables: [], cursor: null }; // a server that lists waiting tables only
-    else { if (e.status !== 401) notify(errorText(e, tileName)); return; }
+    else { if (e.status !== 401) notify(errorText(e, tileName, limits())); return; }
   }
   if (tab !== S.lobbyTab) return;
   const tables = (data && data.tables) || [];
@@ -250,7 +250,7 @@ function setView(v, force = false) {
   if (hand.length !== oldHand.size || hand.some((x) => !oldHand.has(x.id))) {
     S.fresh = new Set(oldHand.size ? hand.filter((x) => !oldHand.has(x.id)).map((x) => x.id) : []);
   }
-  if (!sameHand) S.rack = D.sortRack(hand, rackMode());
+  if (!sameHand) S.rack = D.sortRack(hand, rackMode(), D.rules(v));
   S.rack = D.syncRack(S.rack, hand);
   const kept = !!(S.draft && S.draft.dirty && D.fits(S.draft, v));
   if (!kept) {
@@ -329,6 +329,7 @@ function turnCue(old, v) {
   if (mine(v) && !mine(old) && old) {
     if (!S.muted) beep();
     if (document.hidden) blinkTitle();
+    if (S.draft && S.draft.dirty) setTimeout(scheduleDryRun); // a draft built meanwhile: ask now
   }
   if (!mine(v)) stopBlink();
 }
@@ -442,11 +443,11 @@ function lastTiles() {
 function change(fn) {
   try {
     const next = fn(S.draft);
-    S.draft = D.inferFaces(next, S.view.game);
+    S.draft = D.inferFaces(next, S.view.game, limits());
     S.errMeld = null;
     if ($("#notice").classList.contains("error")) clearNotice(); // the refusal was about the old draft
   } catch (e) {
-    if (e instanceof D.DraftError) notify(errorText({ code: e.code, params: e.params }));
+    if (e instanceof D.DraftError) notify(errorText({ code: e.code, params: e.params }, tileName, limits()));
     else throw e;
   }
   render();
@@ -530,7 +531,7 @@ function resetDraft() {
 
 function sortRack(mode) {
   S.rackMode = mode;
-  S.rack = D.sortRack(S.view.hand || [], mode);
+  S.rack = D.sortRack(S.view.hand || [], mode, limits());
   render();
 }
 
@@ -607,35 +608,86 @@ function dropAt(id, under, x) {
 
 // ---------------------------------------------------------------- dry runs and hints
 
-function scheduleDryRun() {
-  clearTimeout(S.dryTimer);
+// Every draft meld is tinted as it is built: by the server's rule limits where they settle it
+// (Kastet melds, too short a word), by the server's earlier verdict on the same word, and else by
+// dry runs, debounced and ordered so that each one settles at least one meld (D.probeBody).
+const VERDICTS = new Map(); // "series:KALEM" → "valid": the server's verdicts on Harftet words
+const DRY_ROUNDS = 3; // dry runs at most per change of the draft (the server budgets them per player)
+
+/** Tint what is known now; returns the draft melds only the server can judge. */
+function tint() {
+  const v = S.view;
+  const lim = limits();
+  const unknown = { series: [], pairs: [] };
   S.validity.clear();
-  if (!S.dryRun || !myTurn() || !D.addsFromHand(S.draft) || D.undeclared(S.draft).length) return renderBoard();
-  S.dryTimer = setTimeout(dryRun, 250);
+  const melds = [...changedMelds().map((mi) => ["series", mi]), ...S.draft.pairs.map((m, mi) => ["pairs", mi])];
+  const series = S.draft.series.filter((m) => m.length).length;
+  for (const [area, mi] of melds) {
+    const meld = S.draft[area][mi];
+    if (!meld.length) continue;
+    let verdict = D.localVerdict(v.game, area, meld, lim) ?? VERDICTS.get(D.verdictKey(v.game, area, meld)) ?? null;
+    if (area === "pairs" && series < lim.pairsOpenAt) verdict = "invalid"; // the pair area is closed
+    if (verdict) S.validity.set(`${area}:${mi}`, verdict);
+    else unknown[area].push(mi);
+  }
+  return unknown;
 }
 
-async function dryRun() {
-  const seq = ++S.drySeq;
-  const v = S.view;
-  let body;
-  try { body = D.layBody(S.draft); } catch { return; }
-  const changed = changedMelds();
-  let verdict;
-  try {
-    const res = await api.move(v.tableId, { version: v.version, type: "lay", dryRun: true, ...body });
-    verdict = res && res.legal === true ? { legal: true } : null;
-    if (!verdict) { S.dryRun = false; return; } // a server without dry runs answered a real move?
-  } catch (e) {
-    if (e.code === "bad_request") { S.dryRun = false; return; } // a server without dry runs
-    verdict = e.code === "illegal_move" ? { legal: false, meld: e.meld ?? e.params.meld } : null;
-  }
-  if (seq !== S.drySeq || !verdict) return;
-  S.validity.clear();
-  for (const mi of changed) S.validity.set(`series:${mi}`, verdict.legal ? "valid" : null);
-  if (!verdict.legal && verdict.meld != null) S.validity.set(`series:${verdict.meld}`, "invalid");
-  else if (!verdict.legal) for (const mi of changed) S.validity.set(`series:${mi}`, "invalid");
-  for (const [mi, m] of S.draft.pairs.entries()) if (m.length) S.validity.set(`pairs:${mi}`, verdict.legal ? "valid" : "invalid");
+function remember(key, verdict) {
+  if (!key) return;
+  if (VERDICTS.size > 500) VERDICTS.delete(VERDICTS.keys().next().value);
+  VERDICTS.set(key, verdict);
+}
+
+function scheduleDryRun() {
+  clearTimeout(S.dryTimer);
+  S.drySeq++; // an answer to an older draft is not this draft's
+  if (!S.draft || !S.view) return;
+  const unknown = tint();
   renderBoard();
+  if (!S.dryRun || !myTurn() || !D.addsFromHand(S.draft) || D.undeclared(S.draft).length) return;
+  if (Date.now() < S.dryPausedUntil) return;
+  const open = unknown.series.length + unknown.pairs.length;
+  const refused = [...S.validity.values()].includes("invalid");
+  if (!open && refused) return; // a lay already known to be refused: nothing to ask
+  S.dryTimer = setTimeout(() => dryRun(unknown), 300);
+}
+
+async function dryRun(unknown) {
+  const seq = S.drySeq;
+  const { draft, view: v } = S;
+  let asked = unknown;
+  let withPairs = draft.series.filter((m) => m.length).length >= limits().pairsOpenAt; // else tinted closed
+  for (let round = 0; round < DRY_ROUNDS; round++) {
+    let plan;
+    try { plan = D.probeBody(draft, asked, withPairs); } catch { return; }
+    let answer;
+    try {
+      const res = await api.move(v.tableId, { version: S.view.version, type: "lay", dryRun: true, ...plan.body });
+      if (!res || res.legal !== true) { S.dryRun = false; return; } // a server without dry runs answered a real move?
+      answer = { legal: true };
+    } catch (e) {
+      if (e.code === "bad_request") { S.dryRun = false; return; } // a server without dry runs
+      if (e.status === 429) { S.dryPausedUntil = Date.now() + 15_000; return; } // over the dry-run budget
+      if (e.code !== "illegal_move") return;
+      answer = { legal: false, reason: e.reason, meld: e.meld ?? e.params.meld, pair: e.params.pair };
+    }
+    if (seq !== S.drySeq || S.draft !== draft) return; // the draft changed meanwhile
+    const learned = D.readProbe(plan, asked, answer);
+    for (const [key, verdict] of learned) {
+      S.validity.set(key, verdict);
+      const [area, mi] = key.split(":");
+      remember(D.verdictKey(v.game, area, draft[area][Number(mi)]), verdict);
+    }
+    renderBoard();
+    if (answer.reason === "pairs_closed") withPairs = false;
+    asked = {
+      series: asked.series.filter((mi) => !learned.has(`series:${mi}`)),
+      pairs: withPairs ? asked.pairs.filter((mi) => !learned.has(`pairs:${mi}`)) : [],
+    };
+    if (!asked.series.length && !asked.pairs.length) return;
+    if (!learned.size && answer.reason !== "pairs_closed") return; // nothing more to learn this way
+  }
 }
 
 function changedMelds() {
@@ -651,7 +703,7 @@ async function hint() {
     if (e.status === 404 || e.status === 405 || e.code === "hints_off") {
       S.hints = false;
       renderActions();
-      if (e.code === "hints_off") notify(errorText(e, tileName), "info");
+      if (e.code === "hints_off") notify(errorText(e, tileName, limits()), "info");
       return;
     }
     throw e;
@@ -659,8 +711,8 @@ async function hint() {
   if (!res || !res.lay) return notify(t("notice.noHint"), "info");
   if (res.version !== S.view.version) await resync();
   S.sel = null;
-  S.draft = D.inferFaces(D.fromLay(S.view, res.lay), S.view.game);
-  notify(t("notice.hint"), "info");
+  S.draft = D.inferFaces(D.fromLay(S.view, res.lay), S.view.game, limits());
+  notify(t("notice.hint", { lay: $("#btn-lay").textContent }), "info");  // Yere aç or İşle
   render();
   scheduleDryRun();
   const first = document.querySelector("#series li.meld.changed");
@@ -690,7 +742,7 @@ async function sendMove(type, extra = {}) {
       S.errMeld = e.meld ?? e.params.meld ?? null;
       if (S.errMeld != null) S.validity.set(`series:${S.errMeld}`, "invalid");
       render();
-      notify(errorText(e, tileName));
+      notify(errorText(e, tileName, limits()));
     } else throw e;
   }
 }
@@ -723,14 +775,15 @@ function askFace(current) {
     const done = (face) => { chosen = face; dialog.close(); };
     if (kastet) {
       const color = current && current.color;
-      $("#face-kastet").replaceChildren(...D.COLORS.map((c) => h("div", { class: "face-row" },
+      const [low, high] = limits().numbers;
+      $("#face-kastet").replaceChildren(...limits().colors.map((c) => h("div", { class: "face-row" },
         h("span", { class: `face-color c-${c}` }, t(`color.${c}`)),
-        ...Array.from({ length: 13 }, (_, i) => h("button", {
-          type: "button", class: `key c-${c}${color === c && current.number === i + 1 ? " selected" : ""}`,
-          "aria-label": `${t(`color.${c}`)} ${i + 1}`, onclick: () => done({ color: c, number: i + 1 }),
-        }, String(i + 1))))));
+        ...Array.from({ length: high - low + 1 }, (_, i) => low + i).map((n) => h("button", {
+          type: "button", class: `key c-${c}${color === c && current.number === n ? " selected" : ""}`,
+          "aria-label": `${t(`color.${c}`)} ${n}`, onclick: () => done({ color: c, number: n }),
+        }, String(n))))));
     } else {
-      $("#face-letters").replaceChildren(...[...D.ALPHABET].map((c) => h("button", {
+      $("#face-letters").replaceChildren(...[...limits().alphabet].map((c) => h("button", {
         type: "button", class: `key${current === c ? " selected" : ""}`, onclick: () => done(c),
       }, c)));
     }
@@ -818,14 +871,14 @@ function renderBoard() {
   $("#series").classList.toggle("draft", S.draft.dirty);
   $("#editor-hint").textContent = canEdit ? (active ? t("draft.active") : t("help.edit")) : "";
 
-  const pairsOpen = S.draft.series.length >= lim.maxSeries;
+  const pairsOpen = S.draft.series.length >= lim.pairsOpenAt;
   const frozen = v.pairs.map((m, i) => h("li", { class: "meld frozen", "aria-label": `${t("area.pairs")} ${i + 1}` },
     h("span", { class: "idx", "aria-hidden": "true" }, String(i + 1)), m.map((x) => tileEl(x, { face: x.as, last: last.has(x.id) }))));
   const mine = S.draft.pairs.map((m, i) => meldEl("pairs", i, m, common("pairs", i)));
   if (canEdit && pairsOpen) mine.push(newSlot("pairs", t("btn.newPair"), false));
   $("#pairs").replaceChildren(...frozen, ...mine);
   $("#pairs-section").hidden = !frozen.length && !mine.length && !pairsOpen;
-  $("#pairs-count").textContent = pairsOpen ? `(${t("area.pairs.open")})` : "";
+  $("#pairs-count").textContent = pairsOpen ? `(${t("area.pairs.open", { n: lim.pairsOpenAt })})` : "";
   renderSelectionTools();
 }
 

@@ -2,17 +2,13 @@
 // functions (no DOM, no network), so `node --test tests/web/` covers it. Every function returns
 // a new draft and leaves its argument alone; the server stays the judge of what is legal.
 
-/** The Turkish alphabet, for the joker keyboard and for sorting (the server judges words). */
-export const ALPHABET = "ABCÇDEFGĞHIİJKLMNOÖPRSŞTUÜVYZ";
-export const COLORS = ["red", "yellow", "blue", "black"];
-
-/** Rule constants, read from the view when the server sends them (the fallbacks are RULES §2). */
+/**
+ * The game's rule constants as the server sends them in every view (`view.limits`: maxSeries,
+ * handLimit, minSeries, pairTiles, pairsOpenAt, colors; Kastet numbers and maxSet; Harftet the
+ * alphabet). The client copies none of them; without a view there are none, and nothing is capped.
+ */
 export function rules(view) {
-  const limits = (view && view.limits) || {};
-  return {
-    maxSeries: limits.maxSeries ?? view?.maxSeries ?? 26,
-    handLimit: limits.handLimit ?? view?.handLimit ?? 22,
-  };
+  return (view && view.limits) || {};
 }
 
 export class DraftError extends Error {
@@ -94,7 +90,7 @@ function take(d, id, hand) {
  *   {newIn: area}   – a new meld of its own.
  * A tile moved later within its own meld lands where it was shown, not one place further.
  */
-export function place(d, id, target, hand, limits = rules(null)) {
+export function place(d, id, target, hand, limits = {}) {
   const n = clone(d);
   const from = locate(d, id);
   if (target.newIn === "series" && d.series.length >= limits.maxSeries && !(from && from.area === "series" && d.series[from.mi].length === 1)) {
@@ -103,7 +99,7 @@ export function place(d, id, target, hand, limits = rules(null)) {
   const area = target.newIn || target.area;
   if (area === "pairs" && target.mi != null) {
     const meld = d.pairs[target.mi];
-    if (meld && meld.length >= 2 && !(from && from.area === "pairs" && from.mi === target.mi)) throw new DraftError("pair_full");
+    if (meld && meld.length >= (limits.pairTiles ?? Infinity) && !(from && from.area === "pairs" && from.mi === target.mi)) throw new DraftError("pair_full");
   }
   const { entry } = take(n, id, hand);
   let mi = target.mi;
@@ -121,7 +117,7 @@ export function place(d, id, target, hand, limits = rules(null)) {
 }
 
 /** Start a new, empty meld and make it the active one: rack taps then append to it. */
-export function newMeld(d, area = "series", limits = rules(null)) {
+export function newMeld(d, area = "series", limits = {}) {
   if (area === "series" && d.series.length >= limits.maxSeries) throw new DraftError("too_many_series", { max: limits.maxSeries });
   const n = clone(d);
   n[area].push([]);
@@ -137,7 +133,7 @@ export function setActive(d, area, mi) {
 }
 
 /** Append tile `id` to the active meld (one tap per letter while building a word). */
-export function addToActive(d, id, hand, limits = rules(null)) {
+export function addToActive(d, id, hand, limits = {}) {
   if (!d.active) throw new DraftError("no_active_meld");
   return place(d, id, { area: d.active.area, mi: d.active.mi }, hand, limits);
 }
@@ -164,36 +160,38 @@ export function setFace(d, id, face, auto = false) {
 }
 
 /** A Kastet joker's face where its neighbours settle it (a run or a set), else null. */
-export function inferKastetFace(meld, ti) {
+export function inferKastetFace(meld, ti, limits) {
+  const colors = limits.colors || [];
+  const [low, high] = limits.numbers || [];
   const known = meld.map((e, i) => ({ i, t: e.tile, as: e.tile.joker ? (e.auto ? null : e.as) : null }))
     .filter((x) => x.i !== ti && (!x.t.joker || x.as));
   const faces = known.map((x) => ({ i: x.i, color: x.as ? x.as.color : x.t.color, number: x.as ? x.as.number : x.t.number }));
   if (faces.length < 2) return null;
-  const colors = new Set(faces.map((f) => f.color));
+  const seen = new Set(faces.map((f) => f.color));
   const numbers = new Set(faces.map((f) => f.number));
-  if (colors.size === 1 && numbers.size === faces.length) {
+  if (seen.size === 1 && numbers.size === faces.length) {
     const start = faces[0].number - faces[0].i;
     if (faces.every((f) => f.number - f.i === start)) {
       const number = start + ti;
-      if (number >= 1 && number <= 13) return { color: faces[0].color, number };
+      if (number >= low && number <= high) return { color: faces[0].color, number };
     }
     return null;
   }
-  if (numbers.size === 1 && colors.size === faces.length && meld.length <= COLORS.length) {
-    const missing = COLORS.find((c) => !colors.has(c));
+  if (numbers.size === 1 && seen.size === faces.length && meld.length <= (limits.maxSet ?? colors.length)) {
+    const missing = colors.find((c) => !seen.has(c));
     return missing ? { color: missing, number: faces[0].number } : null;
   }
   return null;
 }
 
 /** Re-infer every Kastet joker the player has not declared by hand. */
-export function inferFaces(d, game) {
+export function inferFaces(d, game, limits = {}) {
   if (game !== "kastet") return d;
   let n = d;
   for (const area of ["series", "pairs"]) {
     d[area].forEach((meld, mi) => meld.forEach((e, ti) => {
       if (!e.tile.joker || !e.fromHand || (e.as && !e.auto)) return;
-      const face = area === "series" ? inferKastetFace(meld, ti) : null;
+      const face = area === "series" ? inferKastetFace(meld, ti, limits) : null;
       const same = face && e.as && face.color === e.as.color && face.number === e.as.number;
       if (!same && (face || e.as)) n = setFace(n, e.id, face, true);
     }));
@@ -256,8 +254,8 @@ export function meldWord(meld) {
 
 // ---------------------------------------------------------------- the rack
 
-function trKey(s) {
-  return [...(s || "")].map((c) => String.fromCharCode(65 + Math.max(0, ALPHABET.indexOf(c)))).join("");
+function trKey(s, alphabet) {
+  return [...(s || "")].map((c) => String.fromCharCode(65 + Math.max(0, alphabet.indexOf(c)))).join("");
 }
 
 const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
@@ -267,12 +265,14 @@ const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
  * or "pairs" (number, then colour: sets and twins side by side). Harftet: "letter" (Turkish
  * alphabet) or "value" (most valuable first). Jokers go last.
  */
-export function sortRack(tiles, mode) {
+export function sortRack(tiles, mode, limits = {}) {
+  const colors = limits.colors || [];
+  const alphabet = limits.alphabet || "";
   const key = {
-    series: (t) => [COLORS.indexOf(t.color), t.number],
-    pairs: (t) => [t.number, COLORS.indexOf(t.color)],
-    letter: (t) => [trKey(t.letter)],
-    value: (t) => [-t.value, trKey(t.letter)],
+    series: (t) => [colors.indexOf(t.color), t.number],
+    pairs: (t) => [t.number, colors.indexOf(t.color)],
+    letter: (t) => [trKey(t.letter, alphabet)],
+    value: (t) => [-t.value, trKey(t.letter, alphabet)],
   }[mode] || ((t) => [t.id]);
   const full = (t) => [t.joker ? 1 : 0, ...(t.joker ? [] : key(t)), t.id];
   return [...tiles].sort((a, b) => {
@@ -320,4 +320,96 @@ export function fromLay(view, lay) {
     pairs: (lay.pairs || []).map((m) => m.map(entry)),
     key: tableKey(view), dirty: true, active: null,
   };
+}
+
+// ---------------------------------------------------------------- tinting a draft meld
+
+function kastetFace(e) {
+  if (!e.tile.joker) return { color: e.tile.color, number: e.tile.number };
+  return e.as && typeof e.as === "object" ? e.as : null;
+}
+
+function kastetSeries(meld, limits) {
+  if (meld.length < limits.minSeries) return "invalid";
+  const faces = meld.map(kastetFace);
+  if (faces.some((f) => f == null)) return null;
+  const [low, high] = limits.numbers || [];
+  const colors = new Set(faces.map((f) => f.color));
+  if (colors.size === 1) {
+    const run = faces.every((f, i) => f.number >= low && f.number <= high && (i === 0 || f.number === faces[i - 1].number + 1));
+    return run ? "valid" : "invalid";
+  }
+  const sameNumber = faces.every((f) => f.number === faces[0].number);
+  return sameNumber && colors.size === faces.length && faces.length <= limits.maxSet ? "valid" : "invalid";
+}
+
+function kastetPair(meld, limits) {
+  if (meld.length !== limits.pairTiles) return "invalid";
+  const faces = meld.map(kastetFace);
+  if (faces.some((f) => f == null)) return null;
+  return faces.every((f) => f.color === faces[0].color && f.number === faces[0].number) ? "valid" : "invalid";
+}
+
+/**
+ * What the server's rule limits alone say of a draft meld: "valid", "invalid", or null when only
+ * the server can tell (whether a Harftet word is in the dictionary, a joker still without a face).
+ * Only a tint while the player builds: the server judges the lay.
+ */
+export function localVerdict(game, area, meld, limits) {
+  if (!meld.length || limits.minSeries == null) return null;
+  if (game === "kastet") return area === "pairs" ? kastetPair(meld, limits) : kastetSeries(meld, limits);
+  if (area === "pairs") return meld.length === limits.pairTiles ? null : "invalid";
+  const letters = meld.reduce((n, e) => n + (e.tile.joker ? 1 : [...(e.tile.letter || "")].length), 0);
+  return letters < limits.minSeries ? "invalid" : null;
+}
+
+/** The key under which the server's verdict on a Harftet meld is remembered (its word), else null. */
+export function verdictKey(game, area, meld) {
+  if (game !== "harftet" || !meld.length || meld.some((e) => e.tile.joker && typeof e.as !== "string")) return null;
+  return `${area}:${meldWord(meld)}`;
+}
+
+/**
+ * A dry-run body that puts the melds asked about (draft indexes) first. The server checks the
+ * series melds in order and names the first bad one, so every meld sent before it is valid.
+ * Returns {body, series, pairs}: the body, and the draft index of each meld in it.
+ */
+export function probeBody(d, asked = { series: [], pairs: [] }, withPairs = true) {
+  if (undeclared(d).length) throw new DraftError("joker_face");
+  const ref = (e) => (e.tile.joker ? { id: e.id, as: e.as } : { id: e.id });
+  const order = (area, first) => {
+    const filled = d[area].map((m, i) => i).filter((i) => d[area][i].length);
+    return [...first.filter((i) => filled.includes(i)), ...filled.filter((i) => !first.includes(i))];
+  };
+  const series = order("series", asked.series || []);
+  const pairs = withPairs ? order("pairs", asked.pairs || []) : [];
+  return { body: { series: series.map((i) => d.series[i].map(ref)), pairs: pairs.map((i) => d.pairs[i].map(ref)) }, series, pairs };
+}
+
+/** Refusals that are about one meld's own tiles (not the lay as a whole). */
+const MELD_REASONS = new Set(["meld_too_short", "not_a_word", "bad_meld", "bad_pair"]);
+
+/**
+ * What one dry run of `plan` says: a Map "area:mi" → "valid" | "invalid". `answer` is {legal: true}
+ * or a refusal {reason, meld, pair}; `asked` the draft indexes whose verdict was unknown.
+ */
+export function readProbe(plan, asked, answer) {
+  const out = new Map();
+  const valid = (area, upTo) => {
+    for (const mi of plan[area].slice(0, upTo)) if ((asked[area] || []).includes(mi)) out.set(`${area}:${mi}`, "valid");
+  };
+  if (answer.legal) {
+    valid("series", Infinity);
+    valid("pairs", Infinity);
+  } else if (answer.reason === "pairs_closed") {
+    for (const mi of plan.pairs) out.set(`pairs:${mi}`, "invalid");
+  } else if (MELD_REASONS.has(answer.reason) && answer.pair != null && plan.pairs[answer.pair] != null) {
+    valid("series", Infinity); // the pairs are checked once every series meld has passed
+    valid("pairs", answer.pair);
+    out.set(`pairs:${plan.pairs[answer.pair]}`, "invalid");
+  } else if (MELD_REASONS.has(answer.reason) && answer.meld != null && plan.series[answer.meld] != null) {
+    valid("series", answer.meld);
+    out.set(`series:${plan.series[answer.meld]}`, "invalid");
+  }
+  return out;
 }

@@ -78,7 +78,7 @@ const STRINGS = {
     "sort.value": "Değere göre",
     "area.series": "Seri alanı",
     "area.pairs": "Çift alanı",
-    "area.pairs.open": "açık: 26 seri yerde",
+    "area.pairs.open": "açık: {n} seri yerde",
     "area.empty": "Yerde henüz taş yok.",
     "area.waiting": "Oyun başlayınca taşlar burada.",
     "rack": "Istaka",
@@ -147,6 +147,9 @@ const STRINGS = {
     "end.none": "taş kalmadı",
     "end.penalty": "Ceza",
     "end.hand": "El",
+    "end.handNo": "{n}. el",
+    "end.player": "Oyuncu",
+    "end.scores": "Puan tablosu",
     "end.total": "Toplam",
     "end.points": "Oyun puanı",
     "end.next": "Sonraki el",
@@ -174,7 +177,7 @@ const STRINGS = {
     "notice.draftReset": "Masa değişti, taslağın sıfırlandı.",
     "notice.draftPart": "Masa değişti: elinden kurduğun seriler duruyor, yerdeki değişikliklerin geri alındı.",
     "notice.noHint": "Şu an açılabilecek bir el yok: taş çek.",
-    "notice.hint": "İpucu taslak olarak yerde: değiştir ya da Yere aç.",
+    "notice.hint": "İpucu taslak olarak yerde: değiştir ya da {lay}.",
     "notice.gone": "Bu masa artık yok.",
     "notice.session": "Oturumun geçersiz; lütfen yeniden gir.",
     "notice.yourTurn": "Sıra sende!",
@@ -257,7 +260,7 @@ const STRINGS = {
     "sort.value": "By value",
     "area.series": "Series",
     "area.pairs": "Pairs",
-    "area.pairs.open": "open: 26 series stand",
+    "area.pairs.open": "open: {n} series stand",
     "area.empty": "Nothing on the table yet.",
     "area.waiting": "The tiles appear here once the game starts.",
     "rack": "Rack",
@@ -326,6 +329,9 @@ const STRINGS = {
     "end.none": "no tiles left",
     "end.penalty": "Penalty",
     "end.hand": "Hand",
+    "end.handNo": "Hand {n}",
+    "end.player": "Player",
+    "end.scores": "Score table",
     "end.total": "Total",
     "end.points": "Game points",
     "end.next": "Next hand",
@@ -353,7 +359,7 @@ const STRINGS = {
     "notice.draftReset": "The table changed, so your draft was reset.",
     "notice.draftPart": "The table changed: the melds you built from your hand are kept, your changes to table melds are undone.",
     "notice.noHint": "No lay is possible right now: draw.",
-    "notice.hint": "The hint is laid out as a draft: change it or press Lay.",
+    "notice.hint": "The hint is laid out as a draft: change it or press {lay}.",
     "notice.gone": "That table no longer exists.",
     "notice.session": "Your session is no longer valid — please sign in again.",
     "notice.yourTurn": "Your turn!",
@@ -366,8 +372,8 @@ const STRINGS = {
 const REASONS = {
   tr: {
     not_a_word: "{word} sözlükte yok",
-    meld_too_short: "Seride en az 3 taş olmalı",
-    "meld_too_short:word": "{word} çok kısa: seri sözcüğü en az 3 harf olmalı",
+    meld_too_short: "Seride en az {min} taş olmalı",
+    "meld_too_short:word": "{word} çok kısa: seri sözcüğü en az {min} harf olmalı",
     not_in_hand: "{tile} elinde yok",
     table_tile_missing: "{tile} yerdeydi: yerdeki taş ele dönmez",
     nothing_added: "Elinden en az bir taş eklemelisin",
@@ -381,7 +387,7 @@ const REASONS = {
     bad_pair: "Geçersiz çift: iki aynı taş ya da iki taşlık bir sözcük",
     "bad_pair:size": "Çift tam iki taştır",
     "bad_pair:different": "Çift iki aynı taştan olur",
-    must_draw_or_lay: "Taş çek ya da yere aç: açmadan pas ancak 22 taşla ya da deste bitince olur",
+    must_draw_or_lay: "Taş çek ya da yere aç: açmadan pas ancak {hand} taşla ya da deste bitince olur",
     already_laid: "Bu sıra açtın: artık taş çekemezsin, pas geç",
     hand_full: "Elinde {max} taş var: taş çekemezsin, aç ya da pas geç",
     pile_empty: "Deste bitti: aç ya da pas geç",
@@ -412,8 +418,8 @@ const REASONS = {
   },
   en: {
     not_a_word: "{word} is not in the dictionary",
-    meld_too_short: "A series meld needs at least 3 tiles",
-    "meld_too_short:word": "{word} is too short: a series word needs at least 3 letters",
+    meld_too_short: "A series meld needs at least {min} tiles",
+    "meld_too_short:word": "{word} is too short: a series word needs at least {min} letters",
     not_in_hand: "{tile} is not in your hand",
     table_tile_missing: "{tile} was on the table: table tiles never return to a hand",
     nothing_added: "Add at least one tile from your hand",
@@ -427,7 +433,7 @@ const REASONS = {
     bad_pair: "Not a pair: two identical tiles, or a word of exactly 2 tiles",
     "bad_pair:size": "A pair is exactly two tiles",
     "bad_pair:different": "A pair is two identical tiles",
-    must_draw_or_lay: "Draw or lay: you may pass without laying only with 22 tiles or an empty pile",
+    must_draw_or_lay: "Draw or lay: you may pass without laying only with {hand} tiles or an empty pile",
     already_laid: "You laid this turn: you may not draw now, pass instead",
     hand_full: "You hold {max} tiles: lay or pass",
     pile_empty: "The pile is empty: lay or pass",
@@ -481,12 +487,13 @@ export function t(key, params) {
 
 /**
  * A player-facing sentence for an API error (or a DraftError), from its `reason` or `code` and
- * params; `tileName(id)` says a tile as players see it. An unknown reason falls back to the
- * server's message, which follows Accept-Language.
+ * params; `tileName(id)` says a tile as players see it, `limits` are the view's rule limits (the
+ * numbers the rules' sentences quote). An unknown reason falls back to the server's message,
+ * which follows Accept-Language.
  */
-export function errorText(e, tileName = (id) => `#${id}`) {
+export function errorText(e, tileName = (id) => `#${id}`, limits = {}) {
   const table = REASONS[lang];
-  const params = { max: 26, ...(e.params || {}) };
+  const params = { min: limits.minSeries, hand: limits.handLimit, max: limits.maxSeries, ...(e.params || {}) };
   for (const k of ["meld", "pair", "word", "tile", "kind", "max", "count"]) if (e[k] != null && e.params?.[k] == null) params[k] = e[k];
   const where = ["meld", "pair"].map((k) => (Number.isInteger(params[k]) ? fill(table[`where:${k}`], { [k]: params[k] + 1 }) : "")).join("");
   if (params.tile != null) params.tile = tileName(params.tile);

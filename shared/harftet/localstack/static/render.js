@@ -151,17 +151,25 @@ export function handEndEl(v, r, names) {
   return [finisher, h("h4", {}, t("end.left")), h("ul", { class: "left-list" }, rows), scoreTable(v, names)];
 }
 
+/**
+ * The running score table: a row per seat (so four names fit a phone), a column per hand, then
+ * the total and, at the end of the game, the game points. Many hands scroll sideways inside
+ * the panel, the names staying in view.
+ */
 export function scoreTable(v, names) {
   const rows = v.handResults || [];
-  const head = h("tr", {}, h("th", { scope: "col" }, t("end.hand")), names.map((n) => h("th", { scope: "col" }, n)));
-  const totals = v.seats.map((_, i) => rows.reduce((sum, r) => sum + (r.penalties[i] || 0), 0));
-  const body = rows.map((r) => h("tr", {}, h("th", { scope: "row" }, String(r.hand)),
-    r.penalties.map((p, i) => h("td", { class: r.finisher === i ? "finisher" : "" }, String(p), r.finisher === i ? " ✓" : ""))));
-  body.push(h("tr", { class: "total" }, h("th", { scope: "row" }, t("end.total")), totals.map((p) => h("td", {}, String(p)))));
-  const res = v.result;
+  const points = v.result && v.result.points;
   const signed = (p) => (p > 0 ? `+${p}` : String(p));
-  if (res && res.points) body.push(h("tr", { class: "total" }, h("th", { scope: "row" }, t("end.points")), res.points.map((p) => h("td", {}, signed(p)))));
-  return h("div", { class: "scroll-x" }, h("table", { class: "scores" }, h("thead", {}, head), h("tbody", {}, body)));
+  const head = h("tr", {}, h("th", { scope: "col" }, t("end.player")),
+    rows.map((r) => h("th", { scope: "col" }, t("end.handNo", { n: r.hand }))),
+    h("th", { scope: "col" }, t("end.total")), points ? h("th", { scope: "col", class: "wrap" }, t("end.points")) : null);
+  const body = v.seats.map((_, i) => h("tr", {},
+    h("th", { scope: "row" }, names[i]),
+    rows.map((r) => h("td", { class: r.finisher === i ? "finisher" : "" }, String(r.penalties[i] ?? 0), r.finisher === i ? " ✓" : "")),
+    h("td", { class: "total" }, String(rows.reduce((sum, r) => sum + (r.penalties[i] || 0), 0))),
+    points ? h("td", { class: "total" }, signed(points[i])) : null));
+  return h("div", { class: "scroll-x scores-box", tabindex: "0", role: "region", "aria-label": t("end.scores") },
+    h("table", { class: "scores" }, h("thead", {}, head), h("tbody", {}, body)));
 }
 
 /** The end of the game: places by total penalty, points, the caller's rating change. */
