@@ -57,6 +57,7 @@ class Tally:
     statuses: Counter[int] = field(default_factory=Counter)
     committed: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
     seconds: float = 0.0
+    dropped: int = 0  # connections the server closed under a request (resent, same moveId)
 
     @property
     def moves(self) -> int:
@@ -113,8 +114,17 @@ async def _move(
     seat = view["turn"]["seat"]
     body = {**_next_move(view), "version": view["version"], "moveId": move_id}
     headers = {"Authorization": f"Bearer {table.tokens[seat]}"}
+    import httpx
+
     start = time.perf_counter()
-    reply = await http.post(f"/tables/{table.table_id}/moves", json=body, headers=headers)
+    for attempt in range(4):  # as a client does: a lost connection is resent, same moveId
+        try:
+            reply = await http.post(f"/tables/{table.table_id}/moves", json=body, headers=headers)
+            break
+        except httpx.TransportError:
+            tally.dropped += 1
+            if attempt == 3:
+                raise
     tally.latencies.append(time.perf_counter() - start)
     tally.statuses[reply.status_code] += 1
     answer: dict[str, Any] = reply.json() if reply.content else {}
@@ -328,6 +338,7 @@ def measure(
             "p99_ms": percentile(ms, 0.99),
             "statuses": dict(sorted(t.statuses.items())),
             "server_errors": t.server_errors,
+            "dropped": t.dropped,
             "seconds": t.seconds,
         }
 
@@ -352,7 +363,7 @@ def to_results(summary: dict[str, Any]) -> list[Result]:
         return (
             f"p50 {f['p50_ms']:.0f} ms, p99 {f['p99_ms']:.0f} ms; {f['moves']} moves in "
             f"{f['seconds']:.0f} s; answers {f['statuses']}; lost {f['lost']}, "
-            f"5xx {f['server_errors']}"
+            f"5xx {f['server_errors']}; connections dropped and resent {f['dropped']}"
         )
 
     bad = spread["lost"] + contention["lost"] + spread["server_errors"]
