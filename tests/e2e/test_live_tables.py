@@ -60,12 +60,28 @@ class Live:
             if view["version"] >= version:
                 return view
 
+    def reply(self, timeout: float = 10) -> dict[str, Any]:
+        """The next message that is not a table push (an answer to what this client sent);
+        pushes may arrive at any time, e.g. one still in flight when the socket opened."""
+        while True:
+            message = self.recv(timeout)
+            if message["type"] != "table":
+                return message
+
     def send(self, message: dict[str, Any]) -> None:
         self.ws.send(json.dumps(message))
 
-    def hears_nothing(self, seconds: float = 0.5) -> None:
-        with pytest.raises(TimeoutError):
-            self.recv(seconds)
+    def hears_nothing(self, seconds: float = 0.5, past: int | None = None) -> None:
+        """Nothing arrives within ``seconds`` — except, when ``past`` is given, pushes of that
+        version or older, which were in flight before (the client skips them by version)."""
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                message = self.recv(left)
+            except TimeoutError:
+                return
+            stale = message["type"] == "table" and past is not None
+            assert stale and message["view"]["version"] <= past, message
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
@@ -203,10 +219,11 @@ def test_a_bad_token_is_refused_at_connect_and_ping_answers_pong(
     table.connect_all()
     for client in table.clients:
         client.send({"action": "ping"})
-        assert client.recv() == {"type": "pong"}
+        assert client.reply() == {"type": "pong"}
     table.clients[1].send({"action": "dance"})
-    assert table.clients[1].recv()["error"]["code"] == "bad_request"
-    table.clients[0].hears_nothing(0.3)
+    assert table.clients[1].reply()["error"]["code"] == "bad_request"
+    stored = table.players[0].table(table.table_id)["version"]
+    table.clients[0].hears_nothing(0.3, past=stored)  # the error went to its sender only
 
 
 def test_a_move_over_the_websocket_is_pushed_to_all_and_a_rejected_one_answers_its_sender_only(
@@ -239,7 +256,7 @@ def test_a_move_over_the_websocket_is_pushed_to_all_and_a_rejected_one_answers_i
             "type": "draw",
         }
     )
-    error = mover.recv()
+    error = mover.reply()
     assert error["type"] == "error"
     assert error["error"]["code"] == "not_your_turn"
     # A stale version: the error carries the current view to resync from (own hand only).
@@ -253,7 +270,7 @@ def test_a_move_over_the_websocket_is_pushed_to_all_and_a_rejected_one_answers_i
             "type": "draw",
         }
     )
-    stale = nxt.recv()
+    stale = nxt.reply()
     assert stale["type"] == "error"
     assert stale["error"]["code"] == "stale_version"
     assert stale["view"] == gets[(seat + 1) % 4]
@@ -261,9 +278,9 @@ def test_a_move_over_the_websocket_is_pushed_to_all_and_a_rejected_one_answers_i
     assert_only_own_and_table_tiles(stale, hands, (seat + 1) % 4, table_tile_ids(gets[0]))
     # A malformed move: bad_request, to the sender only.
     nxt.send({"action": "move", "tableId": table.table_id, "version": "x", "type": "draw"})
-    assert nxt.recv()["error"]["code"] == "bad_request"
+    assert nxt.reply()["error"]["code"] == "bad_request"
     for client in table.clients:
-        client.hears_nothing(0.3)
+        client.hears_nothing(0.3, past=version + 1)  # no rejected move pushed anything
     assert table.players[0].table(table.table_id)["version"] == version + 1
 
 
@@ -299,7 +316,7 @@ def test_a_killed_client_socket_is_cleaned_up_and_the_others_see_the_seat_discon
     killed_at = time.monotonic()
 
     for client in table.clients[:3]:
-        view = client.next_view(timeout=5)
+        view = client.view_at(version + 1, timeout=5)
         assert view["version"] == version + 1
         assert view["seats"][3]["connected"] is False
         assert all(view["seats"][n]["connected"] for n in range(3))
@@ -313,7 +330,7 @@ def test_a_killed_client_socket_is_cleaned_up_and_the_others_see_the_seat_discon
     # The seat is held: the player comes back and the others see them connected again.
     table.clients[3] = Live(local_stack_info, table.players[3], table.table_id)
     for client in table.clients[:3]:
-        view = client.next_view(timeout=5)
+        view = client.view_at(version + 2, timeout=5)
         assert view["version"] == version + 2
         assert all(seat["connected"] for seat in view["seats"])
     assert len(connections_of(local_stack_info, table.table_id)) == 4
@@ -386,7 +403,7 @@ def test_every_push_arrives_within_two_seconds_of_the_answer(started: LiveTable)
         answered = time.monotonic()
         assert response.status_code == 200, response.text
         for client in table.clients:
-            view = client.next_view(timeout=5)
+            view = client.view_at(response.json()["version"], timeout=5)
             delays.append(time.monotonic() - answered)
             assert view["version"] == response.json()["version"]
         gets = [p.table(table.table_id) for p in table.players]
@@ -412,7 +429,7 @@ def test_a_turn_timer_fires_within_two_seconds_of_its_deadline_with_no_client_ca
     assert 0 <= late < 2, late
     print(f"turn timer fired {late:.3f} s after its deadline")
     for client in table.clients[1:]:
-        assert client.next_view(timeout=2)["version"] == first["version"]
+        assert client.view_at(first["version"], timeout=2)["version"] == first["version"]
 
 
 def test_a_writer_killed_between_the_write_and_its_push_still_reaches_every_client(
@@ -430,7 +447,7 @@ def test_a_writer_killed_between_the_write_and_its_push_still_reaches_every_clie
     killed = time.monotonic()
     assert response.status_code == 502  # the function died: API Gateway's own answer
     for client in table.clients:
-        view = client.next_view(timeout=5)
+        view = client.view_at(started["version"] + 1, timeout=5)
         assert view["version"] == started["version"] + 1
     assert time.monotonic() - killed < 2
     assert mover.table(table.table_id)["seats"][seat]["tiles"] == 15
