@@ -25,10 +25,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "shared"))
 
 from bench import Result, median, percentile
+from bench.bench_strength import new_hand
 from harftet.engine.bot import _kastet_lay
 from harftet.engine.bot import choose_move as any_move
 from harftet.engine.bots.kastet import choose_move
-from harftet.engine.hand import apply_move, deal
+from harftet.engine.hand import apply_move
 from harftet.engine.search.kastet import _steps, search
 from harftet.engine.state import Occupant, Placed, Seat, Table
 from harftet.engine.tiles import COLORS, KASTET_TILES
@@ -100,17 +101,7 @@ def game_positions(hands: int = GAME_HANDS) -> list[Table]:
     between four ``medium`` players."""
     out: list[Table] = []
     for seed in range(1, hands + 1):
-        table = Table(
-            table_id=f"positions-{seed}",
-            game="kastet",
-            seed=seed,
-            manager="p0",
-            hands=1,
-            status="playing",
-            seats=[Seat(occupant=Occupant(f"p{i}", f"p{i}", bot=True)) for i in range(4)],
-            hand_number=1,
-        )
-        deal(table, 0.0)
+        table = new_hand("kastet", seed)
         moves = 0
         while table.status == "playing" and moves < 400:
             seat = table.turn_seat

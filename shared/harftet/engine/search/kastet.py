@@ -65,6 +65,14 @@ _TU = _RU * 9  # one colour giving two tiles to sets at this number
 _FINAL_LANES = frozenset(i for i, (a, b, _) in enumerate(_LANES) if a == 0 and b == 0)
 
 
+def _set_counts(total: int, twos: int) -> Sequence[int]:
+    """The numbers of sets (3 or 4 tiles each) that ``total`` tiles of one number may form:
+    none without tiles; at least one, or two when ``twos`` is set."""
+    if total == 0:
+        return (0,)
+    return range(max(2 if twos else 1, -(-total // 4)), total // 3 + 1)
+
+
 def _jstate(js: int, jp: int, pf: int) -> int:
     return js + 3 * jp + 9 * pf
 
@@ -335,11 +343,7 @@ def _solve(prob: _Problem) -> _Plan | None:
             js, jp, pf = _junpack(j)
             for jset in range(jokers - js - jp + 1):
                 total = real + jset
-                if total == 0:
-                    options: Sequence[int] = (0,)
-                else:
-                    low = max(2 if twos else 1, -(-total // 4))
-                    options = range(low, total // 3 + 1)
+                options = _set_counts(total, twos)
                 j2 = _jstate(js + jset, jp, pf)
                 nv = val + JOKER_HAND_VALUE * _W * jset
                 if need is not None and nv < need[j2]:
@@ -989,11 +993,7 @@ class _Tree:
             mj = _JSTATES if prob.melds else 0
             for jset in range(self.jokers - js - jp, -1, -1):
                 total = real + jset
-                if total == 0:
-                    options: Sequence[int] = (0,)
-                else:
-                    low = max(2 if twos else 1, -(-total // 4))
-                    options = range(low, total // 3 + 1)
+                options = _set_counts(total, twos)
                 j2 = _jstate(js + jset, jp, pf)
                 dv = JOKER_HAND_VALUE * jset
                 for g in options:
