@@ -86,7 +86,8 @@ async function attempt(fn) {
 function setOffline(on) {
   S.offline = on;
   $("#offline").hidden = !on;
-  if (on && S.tableId) setTimeout(() => S.offline && resync(), 5000);
+  clearTimeout(S.offlineTimer);
+  if (on) S.offlineTimer = setTimeout(() => { if (S.offline) S.tableId ? resync() : !$("#lobby").hidden && loadLobby(); }, 5000);
 }
 
 async function guarded(fn) {
@@ -180,9 +181,11 @@ async function loadLobby(step = 0) {
   let data;
   try { data = await api.lobby(tab, cursor, LOBBY_PAGE); } catch (e) {
     if (e.code === "bad_request" && tab !== "waiting") data = { tables: [], cursor: null }; // a server that lists waiting tables only
+    else if (e.code === "network") return setOffline(true);
     else { if (e.status !== 401) notify(errorText(e, tileName, limits())); return; }
   }
   if (tab !== S.lobbyTab) return;
+  if (S.offline) setOffline(false);
   const tables = ((data && data.tables) || []).slice(0, LOBBY_PAGE);
   pages.cursors[at] = cursor;
   pages.cursors.length = at + 1;
@@ -276,6 +279,7 @@ async function quickPlay() {
 async function openTable(id) {
   try { enterTable(await api.table(id)); } catch (e) {
     if (e.status === 401) return;
+    if (e.code === "network") return setOffline(true);
     notify(e.status === 404 ? t("notice.gone") : errorText(e));
     await openLobby();
   }
@@ -1210,7 +1214,15 @@ function wire() {
   new ResizeObserver(layoutDock).observe($("#dock"));
 }
 
+// The service worker (sw.js) keeps the shell for offline starts; where none can run, nothing changes.
+function registerWorker() {
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+  navigator.serviceWorker.register("sw.js").catch(() => { /* the page works without it */ });
+}
+
 async function boot() {
+  registerWorker();
+  if (!navigator.onLine) setOffline(true);
   applySettings();
   await loadConfig();
   wire();
