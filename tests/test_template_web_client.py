@@ -16,6 +16,7 @@ WEB = (
     "WebClientBucket",
     "WebClientOriginAccessControl",
     "WebClientHeaders",
+    "WebClientCachePolicy",
     "WebClientDistribution",
     "WebClientBucketPolicy",
 )
@@ -79,9 +80,7 @@ def test_the_distribution_serves_https_only_compressed_through_origin_access_con
 ) -> None:
     config = _props(template, "WebClientDistribution")["DistributionConfig"]
     (origin,) = config["Origins"]
-    assert origin["OriginAccessControlId"] == {
-        "Fn::GetAtt": ["WebClientOriginAccessControl", "Id"]
-    }
+    assert origin["OriginAccessControlId"] == {"Fn::GetAtt": ["WebClientOriginAccessControl", "Id"]}
     assert origin["S3OriginConfig"]["OriginAccessIdentity"] == ""  # OAC, not the legacy OAI
     oac = _props(template, "WebClientOriginAccessControl")["OriginAccessControlConfig"]
     assert (oac["SigningBehavior"], oac["SigningProtocol"]) == ("always", "sigv4")
@@ -91,6 +90,11 @@ def test_the_distribution_serves_https_only_compressed_through_origin_access_con
     assert behavior["AllowedMethods"] == ["GET", "HEAD"]
     assert behavior["ResponseHeadersPolicyId"] == {"Ref": "WebClientHeaders"}
     assert config["DefaultRootObject"] == "index.html"
+    assert behavior["CachePolicyId"] == {"Ref": "WebClientCachePolicy"}
+    keys = _props(template, "WebClientCachePolicy")["CachePolicyConfig"]
+    forwarded = keys["ParametersInCacheKeyAndForwardedToOrigin"]
+    assert forwarded["EnableAcceptEncodingGzip"] and forwarded["EnableAcceptEncodingBrotli"]
+    assert keys["MinTTL"] == 0  # a file sent with no-cache is revalidated every time
 
 
 def test_security_headers_are_set_and_the_csp_lets_the_page_reach_only_this_stacks_apis(
