@@ -132,6 +132,7 @@ function renderMe() {
 async function signIn(name) {
   const n = nameLength(name);
   if (n > NAME_MAX) throw Object.assign(new Error(), { code: "bad_request", params: { field: "name", max: NAME_MAX, n } });
+  await S.configReady;
   const p = await api.createPlayer(name);
   Object.assign(S, { token: p.token, playerId: p.playerId, name: p.name, rating: p.rating });
   saveSession();
@@ -938,6 +939,7 @@ function render() {
   const v = S.view;
   if (!v || $("#table").hidden) return;
   $("#table").dataset.version = v.version;
+  $("#table").classList.toggle("dealt", v.handNumber > 0 && mySeat() != null && v.status !== "finished");
   $("#table-h").textContent = t("table.title", { game: t(`game.${v.game}`) });
   $("#table-status").textContent = statusText(v);
   $("#brand-sub").textContent = t(`app.sub.${v.game}`);
@@ -1103,8 +1105,15 @@ function readSettings() {
   };
 }
 
+function switchLang(lang) {
+  if (lang === getLang()) return;
+  setLang(lang);
+  applyLang();
+}
+
 function renderSettings() {
   const x = S.settings;
+  $("#set-lang").value = getLang();
   $("#set-sound").checked = x.sound;
   $("#set-volume").value = String(x.volume);
   $("#set-volume").disabled = !x.sound;
@@ -1132,7 +1141,7 @@ function changeSettings(patch) {
 function wire() {
   $("#notice-close").onclick = clearNotice;
   $("#logout").onclick = () => signOut();
-  $("#lang").onclick = () => { setLang(getLang() === "tr" ? "en" : "tr"); applyLang(); };
+  $("#lang").onclick = () => switchLang(getLang() === "tr" ? "en" : "tr");
   // An invitation link pasted into an open tab changes only the hash: open that table.
   window.addEventListener("hashchange", () => {
     const m = /(?:^#|&)t=([\w-]+)/.exec(location.hash);
@@ -1167,7 +1176,12 @@ function wire() {
   });
   $("#mute").onclick = () => changeSettings({ sound: !S.settings.sound });
   $("#settings").onclick = () => { renderSettings(); $("#settings-dialog").showModal(); };
-  $("#settings-form").oninput = () => changeSettings(readSettings());
+  $("#settings-form").oninput = (ev) => {
+    if (ev.target.id === "set-lang") return switchLang(ev.target.value);
+    changeSettings(readSettings());
+  };
+  // The language switched in another tab: this one follows.
+  window.addEventListener("storage", (ev) => { if (ev.key === "harftet.lang" && ev.newValue) switchLang(ev.newValue); });
   $("#btn-leave").onclick = () => attempt(async () => {
     const v = S.view;
     const seat = mySeat();
@@ -1224,11 +1238,12 @@ async function boot() {
   registerWorker();
   if (!navigator.onLine) setOffline(true);
   applySettings();
-  await loadConfig();
   wire();
   loadSession();
   applyLang();
-  if (!S.token) return show("login");
+  S.configReady = loadConfig();
+  if (!S.token) return show("login"); // the first screen before any request
+  await S.configReady;
   refreshMe();
   if (S.tableId) await openTable(S.tableId); else await openLobby();
 }

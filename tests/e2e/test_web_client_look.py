@@ -1,0 +1,272 @@
+"""The web client on phones and a desktop: a full rack, the table in view, plain refusals, motion.
+
+Runs in Debian's Chromium under Playwright like test_web_client.py (same Tab helper, one
+stack); a handful of screenshots of what is checked here is kept under docs/screens/.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_web_client import (  # the browser fixture and the tab helper are shared
+    DESKTOP,
+    PHONE,
+    ROOT,
+    Tab,
+    browser,
+    expect,
+)
+
+pytestmark = pytest.mark.e2e
+__all__ = ["browser"]  # a fixture: imported so this module's tests get it
+
+SMALL_PHONE = (360, 640)
+SCREENS = ROOT / "docs" / "screens"
+
+
+def keep(path: Path, name: str) -> None:
+    """Copy a screenshot to docs/screens/ (a few are kept in the repository to look at)."""
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(path, SCREENS / name)
+
+
+def rack_rows(tab: Tab) -> int:
+    tops = tab.rack().evaluate_all("els => els.map(e => Math.round(e.getBoundingClientRect().top))")
+    return len(set(tops))
+
+
+def check_the_table_keeps_the_screen(tab: Tab, where: str) -> None:
+    """Two rack rows at most, the dock at most half the screen, the first meld in view."""
+    page = tab.page
+    width, height = tab.size
+    assert rack_rows(tab) <= 2, f"{where}: the rack wraps to {rack_rows(tab)} rows"
+    dock = page.locator("#dock").bounding_box()
+    assert dock is not None
+    assert dock["y"] >= height / 2, (
+        f"{where}: the dock takes {height - dock['y']:.0f} of {height} px"
+    )
+    page.evaluate("window.scrollTo(0, 0)")
+    first = page.locator("#series li.meld[data-mi]").first.bounding_box()
+    assert first is not None, f"{where}: no meld on the table"
+    assert first["y"] >= 0 and first["y"] + first["height"] <= dock["y"], (where, first, dock)
+    brand = page.locator(".brand-name")
+    box = brand.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (where, box)
+    assert brand.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), f"{where}: the brand is cut"
+    tab.shot(f"full-rack-{where}")
+
+
+def draw_once(tab: Tab) -> int:
+    """Waits for the turn, draws, and returns the drawn tile's id."""
+    tab.wait_for_my_turn_or_end()
+    assert not tab.ended()
+    before = {i for i, _ in tab.rack_tiles()}
+    tab.button("Taş çek").click()
+    expect(tab.rack()).to_have_count(len(before) + 1)
+    (drawn,) = {i for i, _ in tab.rack_tiles()} - before
+    return drawn
+
+
+def test_a_full_rack_of_22_keeps_the_table_in_view_on_phones_and_a_desktop(
+    local_stack: str, browser: Any
+) -> None:
+    tab = Tab(browser, local_stack, SMALL_PHONE, seed=7)
+    page = tab.page
+    tab.sign_in("Deniz")
+    tab.create_table("kastet", seats=4, bots=True)
+    expect(page.locator("#brand-sub")).to_have_text(re.compile("^Kastet masası"))
+    expect(page.locator("#table-status")).to_have_text(re.compile("^Herkes oturdu"))
+    tab.start()
+    expect(page.locator("#table-status")).to_contain_text("ortada")
+
+    # A drawn tile flies in from the pile...
+    drawn = draw_once(tab)
+    tile = page.locator(f'#rack .tile[data-id="{drawn}"]')
+    assert tile.get_attribute("data-from") == "pile"
+    moving = tile.evaluate("e => e.getAnimations().map(a => a.playState)")
+    assert "running" in moving or "finished" in moving, moving
+    # ...and is simply there when the system asks for reduced motion.
+    page.emulate_media(reduced_motion="reduce")
+    drawn = draw_once(tab)
+    still = page.locator(f'#rack .tile[data-id="{drawn}"]')
+    assert still.evaluate("e => e.getAnimations().length") == 0
+    page.emulate_media(reduced_motion="no-preference")
+    while tab.rack().count() < 22:
+        draw_once(tab)
+    expect(tab.rack()).to_have_count(22)
+
+    check_the_table_keeps_the_screen(tab, "360x640")
+    keep(tab.shot("full-rack-small-phone"), "phone-360x640-22-tiles.png")
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    check_the_table_keeps_the_screen(tab, "390x844")
+    keep(tab.shot("full-rack-phone"), "phone-390x844-22-tiles.png")
+    page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
+    check_the_table_keeps_the_screen(tab, "1280x800")
+    assert rack_rows(tab) == 1  # a desktop has room for the whole rack in one row
+    keep(tab.shot("full-rack-desktop"), "desktop-1280x800-22-tiles.png")
+
+    # Every colour has a second cue (a shape), for players who tell colours apart poorly.
+    marks = tab.rack().evaluate_all(
+        "els => els.filter(e => !e.classList.contains('joker'))"
+        ".map(e => [e.className.match(/c-(\\w+)/)[1], e.querySelector('.mark').textContent])"
+    )
+    shapes: dict[str, set[str]] = {}
+    for color, mark in marks:
+        shapes.setdefault(color, set()).add(mark)
+    assert all(len(m) == 1 for m in shapes.values()), shapes
+    assert len({next(iter(m)) for m in shapes.values()}) == len(shapes)  # one shape per colour
+    tab.axe("table with a full rack")
+    assert tab.unexpected_errors() == [], tab.errors
+    tab.close()
+
+
+def notice_covers_nothing(tab: Tab) -> None:
+    box = tab.page.locator("#notice").bounding_box()
+    assert box is not None
+    covered = tab.page.evaluate(
+        """(n) => [...document.querySelectorAll('button, .tile, input, select')]
+             .filter(e => e.offsetParent && !n.contains(e)).map(e => e.getBoundingClientRect())
+             .filter(r => r.width && r.left < n.right && r.right > n.left
+                          && r.top < n.bottom && r.bottom > n.top).length""",
+        box
+        | {
+            "right": box["x"] + box["width"],
+            "bottom": box["y"] + box["height"],
+            "left": box["x"],
+            "top": box["y"],
+        },
+    )
+    assert covered == 0
+
+
+def test_every_refusal_says_why_in_plain_turkish_and_goes_away_on_the_next_success(
+    local_stack: str, browser: Any
+) -> None:
+    tab = Tab(browser, local_stack, PHONE)
+    page = tab.page
+    notice = page.locator("#notice-text")
+    long_name = "Ayşegül Nazlıcan Karaosmanoğ"  # 28 visible characters; the server takes 24
+    page.get_by_label("Adın").fill(long_name)
+    page.get_by_role("button", name="Misafir olarak oyna").click()
+    expect(notice).to_have_text("Adın en çok 24 karakter olabilir; şu an 28 karakter.")
+    notice_covers_nothing(tab)
+    tab.sign_in("Ayşegül")
+    expect(page.locator("#notice")).to_be_hidden()  # the next success clears it
+    expect(page.locator("#me")).to_contain_text("Derece")  # the rating, never "Puan"
+
+    # Partners with two seats: the client's own sentence, not a generic refusal.
+    page.get_by_label("Oyuncu sayısı").select_option("2")
+    page.get_by_label("Eşli (4 oyuncu)").check()
+    page.get_by_role("button", name="Masayı kur ve otur").click()
+    expect(notice).to_have_text(
+        "Eşli oyun 4 oyuncuyla oynanır: oyuncu sayısını 4 yap ya da eşliyi kaldır."
+    )
+    notice_covers_nothing(tab)
+    page.get_by_label("Eşli (4 oyuncu)").uncheck()
+
+    # A value only the server refuses (an old form, a changed limit): its field, in Turkish.
+    def five_seats(route: Any) -> None:
+        body = {**json.loads(route.request.post_data or "{}"), "seats": 5}
+        route.continue_(post_data=json.dumps(body))
+
+    page.route(re.compile(r"/tables$"), five_seats)
+    page.get_by_role("button", name="Masayı kur ve otur").click()
+    expect(notice).to_have_text("Oyuncu sayısı değeri kabul edilmedi: 2 ile 4 arasında olmalı.")
+    page.unroute(re.compile(r"/tables$"))
+    assert "İstek geçersiz" not in page.content()
+    assert tab.unexpected_errors() == [], tab.errors
+    tab.close()
+
+
+def test_table_texts_stay_true_an_invitation_opens_in_an_open_tab_and_dialogs_follow_the_language(
+    local_stack: str, browser: Any
+) -> None:
+    host = Tab(browser, local_stack, PHONE)
+    host.sign_in("Ece")
+    host.page.get_by_label("Özel masa (yalnız davetle)").check()
+    host.create_table("kastet", seats=2)
+    table_id = host.table_id()
+
+    guest = Tab(browser, local_stack, PHONE)
+    guest.sign_in("Mert")
+    # The invitation link pasted into the open tab: only the hash changes, the table opens.
+    guest.page.evaluate(f"location.hash = '#t={table_id}'")
+    expect(guest.page.locator("#table")).to_be_visible()
+    guest.page.get_by_role("button", name="Otur", exact=True).click()
+    expect(host.page.locator("#table-status")).to_have_text(re.compile("^Herkes oturdu"))
+    host.start()
+    log = guest.page.locator("#log")
+    expect(log).to_contain_text("Oyun başladı")
+    assert "bağlantı koptu" not in log.inner_text() and "geri döndü" not in log.inner_text()
+
+    # The guest leaves a rated game: the warning names the cost. A practice table names none.
+    guest.page.get_by_role("button", name="Masadan kalk").click()
+    expect(guest.page.locator("#lobby")).to_be_visible()
+    assert "derece puanına mal olur" in guest.dialogs[-1]
+    expect(host.page.locator("#table-status")).to_contain_text("Oyun durdu: boş koltuk var")
+
+    # A substitute sits: the header stops asking for one.
+    sub = Tab(browser, local_stack, PHONE, path=f"#t={table_id}")
+    sub.sign_in("Can", screen="#table")
+    sub.page.get_by_role("button", name="Yedek olarak otur").click()
+    expect(host.page.locator("#table-status")).to_contain_text("yedek oturdu")
+    expect(sub.page.locator("#table-status")).to_contain_text("yedek oturdu")
+
+    # Settings open; the language switched inside: the open dialog is written again.
+    page = host.page
+    page.get_by_role("button", name="Ayarlar").click()
+    dialog = page.locator("#settings-dialog")
+    expect(dialog.locator("h2")).to_have_text("Ayarlar")
+    dialog.get_by_label("Dil").select_option("en")
+    expect(dialog.locator("h2")).to_have_text("Settings")
+    expect(dialog.get_by_label("Sound")).to_be_visible()
+    dialog.get_by_label("Language").select_option("tr")
+    expect(dialog.locator("h2")).to_have_text("Ayarlar")
+    dialog.get_by_label("Ses", exact=True).uncheck()
+    dialog.get_by_role("button", name="Kapat").click()
+    expect(page.get_by_role("button", name="Sesi aç")).to_be_visible()
+    assert json.loads(page.evaluate("localStorage.getItem('harftet.settings')"))["sound"] is False
+    for tab in (host, guest, sub):
+        assert tab.unexpected_errors() == [], tab.errors
+        tab.close()
+
+
+def test_the_english_rules_are_a_page_not_markdown(local_stack: str, browser: Any) -> None:
+    tab = Tab(browser, local_stack, DESKTOP)
+    page = tab.page
+    page.get_by_role("button", name="English").click()
+    link = page.get_by_role("link", name="Rules")
+    page.goto(f"{local_stack}/play/{link.get_attribute('href')}")
+    expect(page.locator("#rules h1").first).to_be_visible()
+    assert "# " not in page.locator("#rules").inner_text()[:200]
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    tab.close()
+
+
+def test_the_installed_app_opens_offline_and_says_there_is_no_connection(
+    local_stack: str, browser: Any
+) -> None:
+    context = browser.new_context(
+        viewport={"width": PHONE[0], "height": PHONE[1]}, locale="tr-TR", service_workers="allow"
+    )
+    page = context.new_page()
+    page.goto(f"{local_stack}/play/")
+    page.evaluate(
+        "navigator.serviceWorker.ready.then(() => true)"
+    )  # installed: the shell is cached
+    page.reload()
+    page.wait_for_function("!!navigator.serviceWorker.controller")
+    manifest = page.evaluate("fetch('manifest.webmanifest').then(r => r.json())")
+    assert manifest["display"] == "standalone" and manifest["start_url"]
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator("#offline")).to_be_visible()
+    expect(page.locator("#offline")).to_contain_text("Bağlantı yok")
+    expect(page.get_by_role("button", name="Misafir olarak oyna")).to_be_visible()
+    context.set_offline(False)
+    context.close()
