@@ -294,7 +294,10 @@ function enterTable(view) {
   setView(view, true);
   show("table");
   render();
-  live.connect(S.token, view.tableId);
+  // Already watching this table (sitting down after opening an invitation): keep the connection,
+  // or the log would show a needless "bağlantı koptu / geri döndü".
+  const w = live.want;
+  if (!(w && w.tableId === view.tableId && w.token === S.token)) live.connect(S.token, view.tableId);
   loadLog();
 }
 
