@@ -454,7 +454,7 @@ function turnCue(old, v) {
 }
 
 /** Plays one of sound.js's sounds, unless the player turned sound off. */
-export function cue(name) {
+function cue(name) {
   if (S.settings.sound) Sound.play(name, S.settings.volume);
 }
 function moving() { return Settings.animate(S.settings, Motion.reducedMotion()); }

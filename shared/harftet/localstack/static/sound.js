@@ -1,5 +1,7 @@
 // The table's sounds, made with WebAudio on the spot (no audio files): a tile placed, your turn,
-// ten seconds left, a hand won or lost, a phrase arriving. `play(name, volume 0–100)`.
+// ten seconds left, a hand won or lost, a phrase arriving. `cue(name)` plays one as the player's
+// settings say (any module may call it: a phrase arriving, say); `play(name, volume 0–100)`.
+import { load } from "./settings.js";
 
 const NOTES = {
   // [frequency Hz, start s, length s, waveform], played together
@@ -40,4 +42,11 @@ export function play(name, volume = 60) {
   } catch {
     return false; // no audio here
   }
+}
+
+/** Plays a sound at the player's volume, unless they turned sound off (settings.js). */
+export function cue(name) {
+  let settings;
+  try { settings = load(globalThis.localStorage); } catch { return false; }
+  return settings.sound ? play(name, settings.volume) : false;
 }
