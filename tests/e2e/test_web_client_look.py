@@ -264,3 +264,43 @@ def test_the_installed_app_opens_offline_and_says_there_is_no_connection(
     expect(page.get_by_role("button", name="Misafir olarak oyna")).to_be_visible()
     context.set_offline(False)
     context.close()
+
+
+def touch_drag(tab: Tab, source: Any, target: Any) -> None:
+    """A finger drag (DevTools touch events, as a phone's screen sends them)."""
+    s, d = source.bounding_box(), target.bounding_box()
+    assert s is not None and d is not None
+    x0, y0 = s["x"] + s["width"] / 2, s["y"] + s["height"] / 2
+    x1, y1 = d["x"] + d["width"] / 2, d["y"] + d["height"] / 2
+    cdp = tab.context.new_cdp_session(tab.page)
+    start = {"x": x0, "y": y0}
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [start]})
+    for i in range(1, 11):
+        point = {"x": x0 + (x1 - x0) * i / 10, "y": y0 + (y1 - y0) * i / 10}
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def test_a_table_tile_is_dragged_with_a_finger(local_stack: str, browser: Any) -> None:
+    context = browser.new_context(
+        viewport={"width": PHONE[0], "height": PHONE[1]},
+        locale="tr-TR",
+        has_touch=True,
+        is_mobile=True,
+        service_workers="block",
+    )
+    tab = Tab(browser, local_stack, PHONE, seed=7, context=context)
+    page = tab.page
+    tab.sign_in("Parmak")
+    tab.create_table("kastet", seats=4, bots=True)
+    tab.start()
+    draw_once(tab)  # the computers lay their first melds meanwhile
+    tab.wait_for_my_turn_or_end()
+    melds = page.locator("#series li.meld[data-mi]")
+    before = melds.count()
+    assert before >= 1, "no meld on the table to drag from"
+    touch_drag(tab, melds.first.locator(".tile").first, page.locator("#series .new-meld button"))
+    expect(melds).to_have_count(before + 1)  # the tile now starts a new series of the draft
+    expect(page.locator("#draft-flag")).to_be_visible()
+    assert tab.unexpected_errors() == [], tab.errors
+    tab.close()
