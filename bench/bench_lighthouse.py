@@ -74,16 +74,23 @@ def installability(url: str) -> list[str]:
     """Chromium's reasons the page is not installable (empty: installable)."""
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=["--no-sandbox", "--disable-gpu"]
+    # A profile on disk: Chromium never offers to install from an incognito (in-memory) one.
+    with (
+        tempfile.TemporaryDirectory(prefix="bench-lighthouse-profile-") as profile,
+        sync_playwright() as p,
+    ):
+        context = p.chromium.launch_persistent_context(
+            profile,
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=["--no-sandbox", "--disable-gpu"],
         )
-        page = browser.new_page()
+        page = context.new_page()
         page.goto(url)
         page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-        cdp = page.context.new_cdp_session(page)
+        cdp = context.new_cdp_session(page)
         found = cdp.send("Page.getInstallabilityErrors")
-        browser.close()
+        context.close()
     return [e.get("errorId", str(e)) for e in found.get("installabilityErrors", [])]
 
 

@@ -219,6 +219,7 @@ def test_table_texts_stay_true_an_invitation_opens_in_an_open_tab_and_dialogs_fo
     dialog.get_by_label("Dil").select_option("en")
     expect(dialog.locator("h2")).to_have_text("Settings")
     expect(dialog.get_by_label("Sound")).to_be_visible()
+    host.axe("settings dialog, in English")
     dialog.get_by_label("Language").select_option("tr")
     expect(dialog.locator("h2")).to_have_text("Ayarlar")
     dialog.get_by_label("Ses", exact=True).uncheck()
@@ -292,7 +293,7 @@ def test_a_table_tile_is_dragged_with_a_finger(local_stack: str, browser: Any) -
     tab = Tab(browser, local_stack, PHONE, seed=7, context=context)
     page = tab.page
     tab.sign_in("Parmak")
-    tab.create_table("kastet", seats=4, bots=True)
+    tab.create_table("kastet", seats=2, bots=True)
     tab.start()
     draw_once(tab)  # the computers lay their first melds meanwhile
     tab.wait_for_my_turn_or_end()
