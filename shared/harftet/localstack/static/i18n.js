@@ -80,7 +80,7 @@ const STRINGS = {
     "area.pairs": "Çift alanı",
     "area.pairs.open": "açık: {n} seri yerde",
     "area.empty": "Yerde henüz taş yok.",
-    "area.waiting": "Oyun başlayınca taşlar burada.",
+    "area.waiting": "Oyun başlayınca taşlar burada açılır.",
     "rack": "Istaka",
     "rack.label": "Senin taşların",
     "rack.count": "{n} taş",
