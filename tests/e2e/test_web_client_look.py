@@ -18,6 +18,9 @@ from test_web_client import (  # the browser fixture and the tab helper are shar
     Tab,
     browser,
     expect,
+    kastet_seed_with_two_melds,
+    lay_something,
+    pass_turn,
 )
 
 pytestmark = pytest.mark.e2e
@@ -73,7 +76,7 @@ def draw_once(tab: Tab) -> int:
 def test_a_full_rack_of_22_keeps_the_table_in_view_on_phones_and_a_desktop(
     local_stack: str, browser: Any
 ) -> None:
-    tab = Tab(browser, local_stack, SMALL_PHONE, seed=7)
+    tab = Tab(browser, local_stack, SMALL_PHONE, seed=kastet_seed_with_two_melds())
     page = tab.page
     tab.sign_in("Deniz")
     tab.create_table("kastet", seats=4, bots=True)
@@ -81,6 +84,8 @@ def test_a_full_rack_of_22_keeps_the_table_in_view_on_phones_and_a_desktop(
     expect(page.locator("#table-status")).to_have_text(re.compile("^Herkes oturdu"))
     tab.start()
     expect(page.locator("#table-status")).to_contain_text("ortada")
+    lay_something(tab, "kastet")  # the table's first meld (the computers may add more)
+    pass_turn(tab)
 
     # A drawn tile flies in from the pile...
     drawn = draw_once(tab)
@@ -290,12 +295,13 @@ def test_a_table_tile_is_dragged_with_a_finger(local_stack: str, browser: Any) -
         is_mobile=True,
         service_workers="block",
     )
-    tab = Tab(browser, local_stack, PHONE, seed=7, context=context)
+    tab = Tab(browser, local_stack, PHONE, seed=kastet_seed_with_two_melds(), context=context)
     page = tab.page
     tab.sign_in("Parmak")
     tab.create_table("kastet", seats=2, bots=True)
     tab.start()
-    draw_once(tab)  # the computers lay their first melds meanwhile
+    lay_something(tab, "kastet")
+    pass_turn(tab)
     tab.wait_for_my_turn_or_end()
     melds = page.locator("#series li.meld[data-mi]")
     before = melds.count()
