@@ -27,6 +27,19 @@ pytestmark = pytest.mark.e2e
 __all__ = ["browser"]  # a fixture: imported so this module's tests get it
 
 SMALL_PHONE = (360, 640)
+# Notes every tile animation as it starts: the tile and the offset it starts from.
+ANIMATIONS_SPY = r"""
+(() => {
+  window.__animated = [];
+  const real = Element.prototype.animate;
+  Element.prototype.animate = function (frames, options) {
+    const m = /translate\(([-\d.]+)px, ([-\d.]+)px\)/.exec((frames[0] || {}).transform || "");
+    const [dx, dy] = m ? [Number(m[1]), Number(m[2])] : [0, 0];
+    window.__animated.push({id: this.dataset.id, dx, dy});
+    return real.call(this, frames, options);
+  };
+})()
+"""
 SCREENS = ROOT / "docs" / "screens"
 
 
@@ -87,21 +100,35 @@ def test_a_full_rack_of_22_keeps_the_table_in_view_on_phones_and_a_desktop(
     lay_something(tab, "kastet")  # the table's first meld (the computers may add more)
     pass_turn(tab)
 
-    # A drawn tile flies in from the pile...
+    # A drawn tile flies in from the pile (every animation started is noted, with where it
+    # started from)...
+    page.evaluate(ANIMATIONS_SPY)
     drawn = draw_once(tab)
-    tile = page.locator(f'#rack .tile[data-id="{drawn}"]')
-    assert tile.get_attribute("data-from") == "pile"
-    moving = tile.evaluate("e => e.getAnimations().map(a => a.playState)")
-    assert "running" in moving or "finished" in moving, moving
+    moved = page.evaluate("window.__animated")
+    pile = page.locator("#pile").bounding_box()
+    assert pile is not None
+    flights = [m for m in moved if m["id"] == str(drawn)]
+    assert flights, moved
+    landed = page.locator(f'#rack .tile[data-id="{drawn}"]')
+    landed.evaluate("e => e.getAnimations().forEach(a => a.finish())")  # measure where it lands
+    tile = landed.bounding_box()
+    assert tile is not None
+    start_x = tile["x"] + tile["width"] / 2 + flights[0]["dx"]
+    start_y = tile["y"] + tile["height"] / 2 + flights[0]["dy"]
+    assert abs(start_x - (pile["x"] + pile["width"] / 2)) < 4, (flights, pile, tile)
+    assert abs(start_y - (pile["y"] + pile["height"] / 2)) < 4, (flights, pile, tile)
     # ...and is simply there when the system asks for reduced motion.
     page.emulate_media(reduced_motion="reduce")
+    page.evaluate("window.__animated = []")
     drawn = draw_once(tab)
-    still = page.locator(f'#rack .tile[data-id="{drawn}"]')
-    assert still.evaluate("e => e.getAnimations().length") == 0
+    assert [m for m in page.evaluate("window.__animated") if m["id"] == str(drawn)] == []
     page.emulate_media(reduced_motion="no-preference")
     while tab.rack().count() < 22:
         draw_once(tab)
     expect(tab.rack()).to_have_count(22)
+    # Looked at on this player's turn: the computers wait, the table stays as it is.
+    tab.wait_for_my_turn_or_end()
+    assert not tab.ended()
 
     check_the_table_keeps_the_screen(tab, "360x640")
     keep(tab, "phone-360x640-22-tiles")
