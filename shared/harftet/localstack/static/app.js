@@ -1025,6 +1025,8 @@ function renderRack() {
     selected: S.sel === x.id, fresh: S.fresh.has(x.id), tap: canEdit ? tapTile : null, where: {},
   })));
   const all = (v.hand || []).length;
+  // A phone fits the rack in two rows: the fewer the tiles, the bigger each one (style.css).
+  $("#rack").style.setProperty("--per-row", String(Math.max(7, Math.ceil(tiles.length / 2))));
   $("#rack-count").textContent = tiles.length === all ? t("rack.count", { n: all }) : t("rack.countOf", { n: tiles.length, of: all });
   const kastet = v.game === "kastet";
   $("#sort-a").textContent = t(kastet ? "sort.series" : "sort.letter");
