@@ -336,5 +336,9 @@ def test_a_table_tile_is_dragged_with_a_finger(local_stack: str, browser: Any) -
     touch_drag(tab, melds.first.locator(".tile").first, page.locator("#series .new-meld button"))
     expect(melds).to_have_count(before + 1)  # the tile now starts a new series of the draft
     expect(page.locator("#draft-flag")).to_be_visible()
+    # A practice table (a computer at it): leaving threatens no charge, because none is made.
+    page.get_by_role("button", name="Masadan kalk").click()
+    expect(page.locator("#lobby")).to_be_visible(timeout=15_000)  # a computer takes the seat
+    assert tab.dialogs[-1].startswith("Alıştırma masasından kalkıyorsun: derecen değişmez")
     assert tab.unexpected_errors() == [], tab.errors
     tab.close()
