@@ -1,12 +1,14 @@
 """The web client on phones and a desktop: a full rack, the table in view, plain refusals, motion.
 
 Runs in Debian's Chromium under Playwright like test_web_client.py (same Tab helper, one
-stack); a handful of screenshots of what is checked here is kept under docs/screens/.
+stack); a handful of screenshots of what is checked here is kept under docs/screens/
+(`HARFTET_SCREENS=1` refreshes them).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 from typing import Any
 
@@ -15,6 +17,7 @@ from test_web_client import (  # the browser fixture and the tab helper are shar
     DESKTOP,
     PHONE,
     ROOT,
+    SHOTS,
     Tab,
     browser,
     expect,
@@ -44,9 +47,11 @@ SCREENS = ROOT / "docs" / "screens"
 
 
 def keep(tab: Tab, name: str) -> None:
-    """A small JPEG of the page in docs/screens/ (a few are kept in the repository to look at)."""
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    tab.page.screenshot(path=str(SCREENS / f"{name}.jpg"), type="jpeg", quality=60)
+    """A small JPEG of the page: in docs/screens/ when HARFTET_SCREENS=1 (to refresh the ones
+    kept in the repository), else beside the other screenshots in .artifacts/web/."""
+    folder = SCREENS if os.environ.get("HARFTET_SCREENS") == "1" else SHOTS
+    folder.mkdir(parents=True, exist_ok=True)
+    tab.page.screenshot(path=str(folder / f"{name}.jpg"), type="jpeg", quality=60)
 
 
 def rack_rows(tab: Tab) -> int:
