@@ -446,6 +446,15 @@ def check_end_of_game(tab: Tab, game: str) -> None:
         shown = dialog.locator(".left-tiles .tile").count()
         assert shown == sum(len(v) for v in left.values())
     tab.shot(f"{game}-end")
+    # The language switched (in another tab of the same browser): the open dialog follows.
+    other = tab.context.new_page()
+    other.goto(f"{tab.base_url}/play/rules.html")
+    other.evaluate("localStorage.setItem('harftet.lang', 'en')")
+    expect(dialog.locator("#end-h")).to_have_text("The game is over")
+    expect(dialog.get_by_role("button", name="Rematch")).to_be_visible()
+    other.evaluate("localStorage.setItem('harftet.lang', 'tr')")
+    expect(dialog.locator("#end-h")).to_have_text("Oyun bitti")
+    other.close()
 
 
 def check_the_scores_fit(tab: Tab) -> None:
