@@ -347,3 +347,56 @@ def test_a_table_tile_is_dragged_with_a_finger(local_stack: str, browser: Any) -
     assert tab.dialogs[-1].startswith("Alıştırma masasından kalkıyorsun: derecen değişmez")
     assert tab.unexpected_errors() == [], tab.errors
     tab.close()
+
+
+def summary(i: int) -> dict[str, Any]:
+    """A lobby entry as GET /tables lists it (API.md, Tables)."""
+    return {
+        "tableId": f"t{i:03d}",
+        "game": "kastet",
+        "status": "waiting",
+        "seats": 4,
+        "hands": 11,
+        "partners": False,
+        "turnSeconds": 45,
+        "manager": f"p{i}",
+        "players": [f"Oyuncu {i}", None, None, None],
+        "vacant": [],
+        "createdAt": 1_700_000_000 + i,
+    }
+
+
+def test_the_lobby_puts_quick_play_first_and_pages_a_long_list(
+    local_stack: str, browser: Any
+) -> None:
+    tab = Tab(browser, local_stack, PHONE)
+    page = tab.page
+    asked: list[str] = []
+
+    def lobby(route: Any) -> None:
+        url = route.request.url
+        asked.append(url)
+        if "cursor=page2" in url:
+            body = {"tables": [summary(i) for i in range(10, 13)], "cursor": None}
+        else:
+            body = {"tables": [summary(i) for i in range(10)], "cursor": "page2"}
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+    page.route(re.compile(r"/tables\?status=waiting"), lobby)
+    tab.sign_in("Sayfa")
+    items = page.locator("#lobby-list > li")
+    expect(items).to_have_count(10)
+    assert "limit=10" in asked[-1]
+    quick = page.get_by_role("button", name="Hemen oyna").bounding_box()
+    first = items.first.bounding_box()
+    assert quick is not None and first is not None and quick["y"] < first["y"]
+    assert quick["y"] + quick["height"] <= PHONE[1]  # on the first screen
+    page.get_by_role("button", name="Sonraki").click()
+    expect(items).to_have_count(3)
+    expect(items.first).to_contain_text("Oyuncu 10")
+    expect(page.get_by_role("button", name="Sonraki")).to_be_hidden()
+    page.get_by_role("button", name="Önceki").click()
+    expect(items).to_have_count(10)
+    expect(items.first).to_contain_text("Oyuncu 0")
+    assert tab.unexpected_errors() == [], tab.errors
+    tab.close()
