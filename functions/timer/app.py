@@ -42,9 +42,9 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     outcomes = firing.fire_batch(timers)
     # SQS retries what failed (then the dead-letter queue); the sweeper stays behind it.
     failures = [
-        {"itemIdentifier": r["messageId"]} for r, o in zip(records, outcomes, strict=True) if o == "failed"
+        {"itemIdentifier": r["messageId"]}
+        for r, o in zip(records, outcomes, strict=True)
+        if o == "failed"
     ]
-    metrics.add_metric(
-        name="TimersFired", unit=MetricUnit.Count, value=outcomes.count("committed")
-    )
+    metrics.add_metric(name="TimersFired", unit=MetricUnit.Count, value=outcomes.count("committed"))
     return {"batchItemFailures": failures}

@@ -139,7 +139,11 @@ class Publisher:
         table = stored.table
         pushed, gone = self._push(stored)
         due = timing.next_due(table)
-        if due is not None and self.timers is not None and deadline_set([c.stored for c in versions]):
+        if (
+            due is not None
+            and self.timers is not None
+            and deadline_set([c.stored for c in versions])
+        ):
             self.timers.schedule(Timer(table.table_id, stored.version, due), self.service.clock())
         events = [event for change in versions for event in change.stored.table.recent]
         if events and self.log is not None:

@@ -97,7 +97,7 @@ class TimerFiring:
             return "requeued"
         written = self.service.advance(timer.table_id)
         if written.status != "unchanged":
-            return written.status  # type: ignore[return-value]
+            return written.status
         from harftet.timing import next_due
 
         due = next_due(written.stored.table)

@@ -68,9 +68,7 @@ def test_the_stream_schedules_the_turn_timer_and_it_forces_the_move_at_the_deadl
     assert timers.scheduled[-1] == Timer(game.table_id, after["version"], clock.now + 10)
 
 
-def test_a_timer_whose_deadline_the_table_no_longer_holds_does_nothing(
-    api, apps, clock, timers
-):
+def test_a_timer_whose_deadline_the_table_no_longer_holds_does_nothing(api, apps, clock, timers):
     game = api.game(turnSeconds=10)
     mover, before = api.turn(game)
     timer = timers.scheduled[-1]
@@ -103,7 +101,7 @@ def test_a_change_that_keeps_the_deadline_sends_no_timer_and_the_sent_one_still_
 
 def test_a_timer_that_came_early_is_sent_again_not_slept_on(api, apps, clock, timers):
     game = api.game(turnSeconds=10)
-    mover, before = api.turn(game)
+    mover, _ = api.turn(game)
     timer = timers.scheduled[-1]
     clock.advance(9)
     with api.unchanged(mover, game.table_id):

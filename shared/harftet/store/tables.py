@@ -53,7 +53,9 @@ LOBBY = "waiting"
 
 
 def _digest(text: str, size: int) -> str:
-    return base64.urlsafe_b64encode(hashlib.blake2b(text.encode(), digest_size=size).digest()).decode()
+    return base64.urlsafe_b64encode(
+        hashlib.blake2b(text.encode(), digest_size=size).digest()
+    ).decode()
 
 
 def move_digest(move_key: str) -> str:
@@ -497,7 +499,9 @@ class TableStore(LobbyPages):
             found: list[tuple[int, str]] = []
             while len(found) < limit:
                 page = self._client.query(**kwargs)
-                found += [(int(i["deadline"]["N"]), i["tableId"]["S"]) for i in page.get("Items", [])]
+                found += [
+                    (int(i["deadline"]["N"]), i["tableId"]["S"]) for i in page.get("Items", [])
+                ]
                 if "LastEvaluatedKey" not in page:
                     break
                 kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]

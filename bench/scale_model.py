@@ -1,0 +1,223 @@
+"""How many live tables one cell (one stack in one AWS account and Region) carries before each
+quota binds, from the calls bench/bench_cost.py counted per stored change
+(bench/cost_counts.json), for docs/SCALE.md.
+
+Load: every table makes ``CHANGES_PER_TABLE`` stored changes a second (1,000,000 tables make
+125,000 a second: one change every 8 s per table), with the game's connections open. Each
+quota's row gives the per-table load on it, the quota (its default, and the raised value the
+design asks for), and the number of tables at which it binds. The cell is sized at
+``HEADROOM`` of the first quota that binds after the raises.
+
+Run: ``.venv/bin/python -m bench.scale_model`` (prints the table; ``--write`` puts it into
+docs/SCALE.md between its markers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bench import ROOT
+
+COUNTS = ROOT / "bench" / "cost_counts.json"
+SCALE_MD = ROOT / "docs" / "SCALE.md"
+BEGIN, END = "<!-- scale-model:begin -->", "<!-- scale-model:end -->"
+TABLES = 1_000_000
+CHANGES_PER_TABLE = 0.125  # 125,000 changes/s over 1,000,000 tables
+GAME_MINUTES = 30.0  # a game's length: its players and spectators connect once per game
+CONNECTION_HOURS = 2.0  # API Gateway closes a WebSocket after 2 hours: clients reconnect
+HEADROOM = 0.5  # a cell is sized at half the tables of its first binding quota
+REST_MS, FANOUT_MS, TIMER_MS, WS_MS = 80.0, 120.0, 60.0, 40.0  # Lambda's time per invocation
+FANOUT_BATCH = 4.0  # stream records per fan-out invocation under load (BatchSize 100)
+PARALLELIZATION = 4  # the stream mapping's ParallelizationFactor (template.yaml)
+PARTITION_WRITES = 1000.0  # write units a second one DynamoDB partition (and index key) takes
+STREAM_RECORDS_PER_SHARD = 1000.0  # a shard follows a partition: about 1,000 writes/s
+
+
+@dataclass(frozen=True)
+class Quota:
+    name: str
+    per_table: float  # load one table puts on it (its unit per second, or per table)
+    unit: str
+    default: float
+    raised: float
+    note: str
+
+    def binds_at(self, value: float) -> float:
+        return math.inf if self.per_table <= 0 else value / self.per_table
+
+
+def load(kind: str = "harftet", path: Path = COUNTS) -> dict[str, float]:
+    """The counted per-change figures of one game kind."""
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return {k: float(v) for k, v in data[kind].items()}
+
+
+def quotas(c: dict[str, float], shards: int = 32) -> list[Quota]:
+    """Every quota a cell meets, with its per-table load from the counted calls ``c``."""
+    r = CHANGES_PER_TABLE
+    connections = c["connections_per_table"]
+    apigw = r * (c["rest_requests"] + c["ws_client_messages"] + c["ws_posts"])
+    connects = connections * (1 / (GAME_MINUTES * 60) + 1 / (CONNECTION_HOURS * 3600))
+    lambda_seconds = (
+        r
+        * (
+            c.get("invocations_rest", 0) * REST_MS
+            + c.get("invocations_ws", 0) * WS_MS
+            + c.get("invocations_timer", 0) * TIMER_MS
+            + FANOUT_MS / FANOUT_BATCH
+        )
+        / 1000
+    )
+    writes = r * (c["table_write_units"] + c["index_write_units"] + 2.0)  # + log, connections
+    index_writes = r * c["index_write_units"]
+    timer_rate = r * c.get("invocations_timer", 0)
+    return [
+        Quota(
+            "API Gateway requests, account and Region (REST, WebSocket messages, posts)",
+            apigw,
+            "requests/s",
+            10_000,
+            50_000,
+            "Service Quotas L-8A5B8E43; the burst (5,000) follows it",
+        ),
+        Quota(
+            "WebSocket new connections per second, account and Region",
+            connects,
+            "connects/s",
+            500,
+            2_000,
+            f"{connections:.0f} per table, once a game ({GAME_MINUTES:.0f} min) and every 2 h",
+        ),
+        Quota(
+            "WebSocket connections open at once (no quota: new-connection rate × 2 h)",
+            connections,
+            "connections",
+            500 * 7200,
+            2_000 * 7200,
+            "API Gateway: concurrent connections follow from the connect rate and the 2-hour limit",
+        ),
+        Quota(
+            "Lambda concurrent executions, account and Region",
+            lambda_seconds,
+            "executions",
+            1_000,
+            20_000,
+            f"REST {REST_MS:.0f} ms, fan-out {FANOUT_MS:.0f} ms a batch of {FANOUT_BATCH:.0f}, "
+            f"timer {TIMER_MS:.0f} ms",
+        ),
+        Quota(
+            "DynamoDB table throughput, on-demand (write units/s per table)",
+            writes,
+            "WRU/s",
+            40_000,
+            80_000,
+            "table-level quota; writes: item + indexes + log + connections",
+        ),
+        Quota(
+            "DynamoDB partition of one deadline-index key (write units/s)",
+            index_writes / shards,
+            "WRU/s",
+            PARTITION_WRITES,
+            PARTITION_WRITES,
+            f"{shards} shards (DeadlineShards); a hard per-partition limit, raised by more shards",
+        ),
+        Quota(
+            "DynamoDB stream: fan-out concurrency (shards × ParallelizationFactor)",
+            r * (c["table_write_units"]) / STREAM_RECORDS_PER_SHARD * PARALLELIZATION,
+            "executions",
+            1_000,
+            20_000,
+            "shards follow the table's partitions; each runs ≤ 4 batches at once; counts in "
+            "Lambda concurrency",
+        ),
+        Quota(
+            "SQS timer queue → Lambda (event source mapping concurrency)",
+            timer_rate * TIMER_MS / 1000,
+            "executions",
+            1_250,
+            1_250,
+            "a standard queue has no practical request limit; Lambda's SQS poller scales to "
+            "1,250 concurrent invocations",
+        ),
+        Quota(
+            "Lambda scaling rate per function (1,000 new environments / 10 s)",
+            lambda_seconds / 100,
+            "s to ramp from cold",
+            60,
+            60,
+            "not a ceiling: the time a cold cell takes to reach full load (keep it under a minute)",
+        ),
+    ]
+
+
+def rows(c: dict[str, float], shards: int = 32) -> tuple[list[list[str]], Quota, float]:
+    """Markdown rows, the first quota to bind with default quotas, and the cell size (tables)
+    after the raises."""
+    table = []
+    found = quotas(c, shards)
+    for q in found:
+        table.append(
+            [
+                q.name,
+                f"{q.per_table:.4g} {q.unit}",
+                f"{q.default:,.0f}",
+                f"{q.binds_at(q.default):,.0f}",
+                f"{q.raised:,.0f}",
+                f"{q.binds_at(q.raised):,.0f}",
+                q.note,
+            ]
+        )
+    first = min(found, key=lambda q: q.binds_at(q.default))
+    cell = HEADROOM * min(q.binds_at(q.raised) for q in found)
+    return table, first, cell
+
+
+def markdown(kind: str = "harftet", path: Path = COUNTS, shards: int = 32) -> str:
+    c = load(kind, path)
+    table, first, cell = rows(c, shards)
+    cells = math.ceil(TABLES / cell)
+    lines = [
+        f"Generated by `python -m bench.scale_model` from bench/cost_counts.json ({kind}, "
+        f"counted by bench/bench_cost.py): {c['rest_requests']:.2f} REST requests, "
+        f"{c['ws_posts']:.2f} WebSocket posts, {c['lambda_invocations']:.2f} Lambda invocations, "
+        f"{c['table_write_units'] + c['index_write_units']:.2f} table and index write units per "
+        f"stored change; {c['connections_per_table']:.0f} connections per table; "
+        f"{CHANGES_PER_TABLE} changes per table per second.",
+        "",
+        "| quota | per table | default | binds at (tables) | raised to | binds at | note |",
+        "|---|---|---|---|---|---|---|",
+        *("| " + " | ".join(r) + " |" for r in table),
+        "",
+        f"- **First to bind with default quotas:** {first.name}, at "
+        f"{first.binds_at(first.default):,.0f} tables per account and Region.",
+        f"- **Cell size** (half of the first binding quota after the raises): "
+        f"{cell:,.0f} tables; **{cells} cells** for {TABLES:,} tables.",
+    ]
+    return "\n".join(lines)
+
+
+def write(text: str, path: Path = SCALE_MD) -> None:
+    doc = path.read_text(encoding="utf-8")
+    start, end = doc.index(BEGIN) + len(BEGIN), doc.index(END)
+    path.write_text(doc[:start] + "\n" + text + "\n" + doc[end:], encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kind", default="harftet")
+    parser.add_argument("--shards", type=int, default=32)
+    parser.add_argument("--write", action="store_true", help="update docs/SCALE.md")
+    args = parser.parse_args()
+    text = markdown(args.kind, shards=args.shards)
+    print(text)
+    if args.write:
+        write(text)
+
+
+if __name__ == "__main__":
+    main()
