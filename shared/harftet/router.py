@@ -9,12 +9,13 @@ a new table, the lobby) goes to a *home* cell: the player's, chosen by rendezvou
 player is made; the player id then names that cell (``new_player_id``) for good, so adding a
 cell moves nobody.
 
-The router runs where every request passes first: deployed as a small function behind its
-own domain (API Gateway or a Lambda function URL, or a CloudFront Function with this logic)
-it answers ``307 Temporary Redirect`` to the cell's URL (clients repeat the request, body
-included, there), and ``GET /cells/route?tableId=`` answers the cell's WebSocket URL. Its cell
-list comes from the cells' stack exports (``harftet-cell-<CellId>-rest`` / ``-ws``), read at
-deploy time.
+The router is a small discovery service (``Router.redirect``): deployed as one function
+behind its own domain (a Lambda function URL, or a CloudFront Function with this logic at the
+edge), it answers ``GET /cells/home`` and ``GET /cells/route?tableId=`` with the cell's URLs,
+which a client keeps (its home; each table's cell) and then calls directly — no hop on the
+game's path — and ``307 Temporary Redirect`` for anything else (a new guest, a link to a
+table). Its cell list comes from the cells' stack exports (``harftet-cell-<CellId>-rest`` /
+``-ws``), read at deploy time.
 """
 
 from __future__ import annotations
@@ -122,32 +123,37 @@ class Router:
     def redirect(
         self, method: str, path: str, query: str = "", player_key: str = ""
     ) -> tuple[int, dict[str, str], str]:
-        """The router's HTTP answer: (status, headers, body). ``GET /cells/route?tableId=``
-        answers the cell's URLs as JSON; anything else is a 307 to the cell's REST URL."""
-        if path == "/cells/route":
-            import json
+        """The router's HTTP answer: (status, headers, body).
 
-            table_id = (parse_qs(query).get("tableId") or [""])[0]
-            try:
-                cell = self.for_table(table_id)
-            except UnknownCellError as error:
-                return (
-                    404,
-                    {"content-type": "application/json"},
-                    json.dumps({"error": {"code": "not_found", "message": str(error)}}),
-                )
+        - ``GET /cells/route?tableId=ID``: the cell holding the table, as JSON
+          ``{"cellId", "restUrl", "webSocketUrl"}`` (404 ``not_found`` for no known cell);
+        - ``GET /cells/home``: the caller's home cell (``player_key``), the same JSON;
+        - anything else: ``307`` to the same path on the cell's REST URL. Browsers and HTTP
+          clients drop ``Authorization`` on a redirect to another origin, so a signed-in client
+          asks the two paths above once (per table; its home) and then calls the cell itself.
+        """
+        import json
+
+        def cell_json(cell: Cell) -> tuple[int, dict[str, str], str]:
             body = {"cellId": cell.cell_id, "restUrl": cell.rest_url, "webSocketUrl": cell.ws_url}
             return 200, {"content-type": "application/json"}, json.dumps(body)
+
+        def not_found(message: str) -> tuple[int, dict[str, str], str]:
+            error = {"error": {"code": "not_found", "message": message}}
+            return 404, {"content-type": "application/json"}, json.dumps(error)
+
+        if path == "/cells/home":
+            return cell_json(self.home(player_key))
+        if path == "/cells/route":
+            table_id = (parse_qs(query).get("tableId") or [""])[0]
+            try:
+                return cell_json(self.for_table(table_id))
+            except UnknownCellError as error:
+                return not_found(str(error))
         try:
             cell = self.route(method, path, player_key)
         except UnknownCellError:
-            import json
-
-            return (
-                404,
-                {"content-type": "application/json"},
-                json.dumps({"error": {"code": "not_found", "message": "No such table"}}),
-            )
+            return not_found("No such table")
         location = cell.rest_url.rstrip("/") + path + (f"?{query}" if query else "")
         return 307, {"location": location}, ""
 

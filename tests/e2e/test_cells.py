@@ -5,6 +5,7 @@ WebSocket reach the cell its id names, and nothing of one cell is visible in the
 from __future__ import annotations
 
 import json
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -21,13 +22,19 @@ pytestmark = pytest.mark.e2e
 @pytest.fixture(scope="module")
 def cells(tmp_path_factory: pytest.TempPathFactory) -> Any:
     stacks = {}
+    secret = secrets.token_urlsafe(32)  # one signing secret for all cells (docs/SCALE.md)
     try:
         for cell_id in ("ka", "kb"):
             workdir: Path = tmp_path_factory.mktemp(f"cell-{cell_id}")
             stacks[cell_id] = launch(
                 workdir,
                 sweeper=None,
-                env={"CELL_ID": cell_id, "TEST_MODE": "true", "LOG_LEVEL": "WARNING"},
+                env={
+                    "CELL_ID": cell_id,
+                    "TOKEN_SECRET": secret,
+                    "TEST_MODE": "true",
+                    "LOG_LEVEL": "WARNING",
+                },
                 timeout=120,
             )
         yield stacks
@@ -71,31 +78,37 @@ def test_requests_reach_the_home_cell_and_the_tables_cell(cells: dict[str, Any])
             assert reply.status_code == 201, reply.text
             token, player_id = reply.json()["token"], reply.json()["playerId"]
             assert player_id.startswith(f"{cell_id}.")  # made in its home, named after it
-            # the token names the player, the player id its home: its tables go there
-            reply = http.post(
-                "/tables",
-                json={"game": "kastet", "seats": 2},
-                headers={"Authorization": f"Bearer {token}"},
+            # the token names the player, the player id its home: a signed-in client asks for
+            # it once and calls its cell itself (a redirect to another origin drops the token)
+            auth = {"Authorization": f"Bearer {token}"}
+            home = http.get("/cells/home", headers=auth).json()
+            assert home["cellId"] == cell_id and home["restUrl"] == cells[cell_id].base_url
+            reply = httpx.post(
+                f"{home['restUrl']}/tables", json={"game": "kastet", "seats": 2}, headers=auth
             )
             assert reply.status_code == 201, reply.text
             table_id = reply.json()["tableId"]
             assert table_id.startswith(f"{cell_id}.")
             made[cell_id] = (token, table_id)
-            view = http.get(f"/tables/{table_id}", headers={"Authorization": f"Bearer {token}"})
-            assert view.status_code == 200 and view.json()["tableId"] == table_id
+            linked = http.get(f"/tables/{table_id}")  # a link to the table: redirected there
+            assert linked.history[0].status_code == 307
+            assert str(linked.url) == f"{cells[cell_id].base_url}/tables/{table_id}"
+            assert linked.status_code == 401  # the cell answers (without the dropped token)
             route = http.get("/cells/route", params={"tableId": table_id}).json()
             assert route == {
                 "cellId": cell_id,
                 "restUrl": cells[cell_id].base_url,
                 "webSocketUrl": cells[cell_id].ws_url,
             }
+            view = httpx.get(f"{route['restUrl']}/tables/{table_id}", headers=auth)
+            assert view.status_code == 200 and view.json()["manager"] == player_id
             with connect(
                 f"{route['webSocketUrl']}?token={token}&tableId={table_id}", open_timeout=30
             ) as ws:
                 ws.send(json.dumps({"action": "ping"}))
                 assert json.loads(ws.recv(timeout=30))["type"] in ("pong", "table")
             other = next(c for c in cells if c != cell_id)
-            direct = httpx.get(f"{cells[other].base_url}/tables/{table_id}")
+            direct = httpx.get(f"{cells[other].base_url}/tables/{table_id}", headers=auth)
             assert direct.status_code == 404  # a cell holds only its own tables
         assert set(made) == {"ka", "kb"}
         unknown = http.get("/tables/zz.AAAAAAAAAAAA")
