@@ -289,6 +289,8 @@ class Tally:
     sweeper_calls_per_run: float
     invocations: Counter[str]
     lambda_ms: float = 0.0
+    other_write_units: float = 0.0
+    read_units: float = 0.0
 
 
 def tally(
@@ -391,6 +393,8 @@ def tally(
         sweeper_calls_per_run=sweeper_all / sweeper_runs,
         invocations=invocations,
         lambda_ms=lambda_ms,
+        other_write_units=wru,
+        read_units=rru,
     )
 
 
@@ -413,6 +417,8 @@ def rates(game: Game, t: Tally) -> dict[str, float]:
         "ws_message_units": (c.push_units + c.ws_sent) / per,
         "push_bytes": c.push_bytes / per,
         "table_write_units": t.table_wru / per,
+        "other_write_units": t.other_write_units / per,
+        "read_units": t.read_units / per,
         "index_write_units": t.index_units / per,
         "sqs_requests": sqs / per,
         "lambda_invocations": sum(t.invocations.values()) / per,
@@ -420,6 +426,15 @@ def rates(game: Game, t: Tally) -> dict[str, float]:
         "usd": sum(t.usd.values()) / per,
         **{f"invocations_{k}": v for k, v in invocations.items()},
     }
+
+
+def former_map_bytes(kept: int = 32, move_id: str = "m1234") -> int:
+    """The size of the former moves map when full: ``kept`` whole ``{playerId}:{moveId}``
+    keys (32 hex digits, a colon, the move id) with their versions (DynamoDB's sizing)."""
+    from bench.cost_calls import value_size
+
+    entries = {f"{n:032x}:{move_id}": {"N": "1234"} for n in range(kept)}
+    return value_size({"M": entries})
 
 
 def load_prices() -> dict[str, float]:
@@ -580,6 +595,11 @@ def run(limit: float = 900.0) -> tuple[list[Result], list[str]]:
         )
         counts[game.kind] = rates(game, t)
     COUNTS.write_text(json.dumps(counts, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    notes.append(
+        "The former item kept the last 32 `{playerId}:{moveId}` keys: with these games' 32-hex "
+        f"player ids that map alone was about {former_map_bytes()} B (item ≈ median + "
+        f"{former_map_bytes() - 70} B, 2–3 write units a change); it is about 70 B now."
+    )
     late = measured["late"]
     if late:
         rows.append(
@@ -596,6 +616,45 @@ def run(limit: float = 900.0) -> tuple[list[Result], list[str]]:
     return rows, notes
 
 
+SECTION = "## What a game costs (bench/bench_cost.py)"
+
+
+def write_section(rows: list[Result], notes: list[str], results: Path) -> None:
+    """Put this run's rows and notes into RESULTS.md as its own section (replacing the last
+    one), so the cost benchmark can run alone: ``python -m bench.bench_cost``."""
+    import platform
+    from datetime import UTC, datetime
+
+    from bench.__main__ import _row
+
+    load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
+    block = [
+        SECTION,
+        "",
+        f"Run alone (`python -m bench.bench_cost`) on {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, "
+        f"{platform.system()} {platform.machine()}, nproc {os.cpu_count()}, load average at "
+        f"the end {load}. Targets are the baselines: the ratio must be ≤ 1.",
+        "",
+        "| benchmark | measurement | baseline | ratio | goal | result |",
+        "|---|---|---|---|---|---|",
+        *(_row(r) for r in rows),
+        "",
+        *(f"- {n}" for n in notes),
+        "",
+    ]
+    text = results.read_text(encoding="utf-8") if results.exists() else ""
+    if SECTION in text:
+        head, _, rest = text.partition(SECTION)
+        tail = rest[rest.index("\n## ") + 1 :] if "\n## " in rest else ""
+        text = head + "\n".join(block) + "\n" + tail
+    elif "## Codec" in text:
+        head, _, rest = text.partition("## Codec")
+        text = head + "\n".join(block) + "\n## Codec" + rest
+    else:
+        text += "\n" + "\n".join(block)
+    results.write_text(text, encoding="utf-8")
+
+
 def main() -> None:
     rows, notes = run()
     for row in rows:
@@ -604,6 +663,7 @@ def main() -> None:
             f"vs {row.baseline} → {row.passed}"
         )
     print("\n".join(notes))
+    write_section(rows, notes, ROOT / "bench" / "RESULTS.md")
 
 
 if __name__ == "__main__":

@@ -31,8 +31,7 @@ CHANGES_PER_TABLE = 0.125  # 125,000 changes/s over 1,000,000 tables
 GAME_MINUTES = 30.0  # a game's length: its players and spectators connect once per game
 CONNECTION_HOURS = 2.0  # API Gateway closes a WebSocket after 2 hours: clients reconnect
 HEADROOM = 0.5  # a cell is sized at half the tables of its first binding quota
-REST_MS, FANOUT_MS, TIMER_MS, WS_MS = 80.0, 120.0, 60.0, 40.0  # Lambda's time per invocation
-FANOUT_BATCH = 4.0  # stream records per fan-out invocation under load (BatchSize 100)
+SCALE_UP = 6_000  # new execution environments a function gets in a minute (1,000 / 10 s)
 PARALLELIZATION = 4  # the stream mapping's ParallelizationFactor (template.yaml)
 PARTITION_WRITES = 1000.0  # write units a second one DynamoDB partition (and index key) takes
 STREAM_RECORDS_PER_SHARD = 1000.0  # a shard follows a partition: about 1,000 writes/s
@@ -63,19 +62,13 @@ def quotas(c: dict[str, float], shards: int = 32) -> list[Quota]:
     connections = c["connections_per_table"]
     apigw = r * (c["rest_requests"] + c["ws_client_messages"] + c["ws_posts"])
     connects = connections * (1 / (GAME_MINUTES * 60) + 1 / (CONNECTION_HOURS * 3600))
-    lambda_seconds = (
-        r
-        * (
-            c.get("invocations_rest", 0) * REST_MS
-            + c.get("invocations_ws", 0) * WS_MS
-            + c.get("invocations_timer", 0) * TIMER_MS
-            + FANOUT_MS / FANOUT_BATCH
-        )
-        / 1000
-    )
-    writes = r * (c["table_write_units"] + c["index_write_units"] + 2.0)  # + log, connections
+    # the handlers' time per change as measured (this machine's, slower than Lambda's arm64:
+    # the concurrency rows are on the safe side)
+    lambda_seconds = r * c["lambda_ms"] / 1000
+    timer_share = c.get("invocations_timer", 0) / max(c["lambda_invocations"], 1e-9)
+    writes = r * (c["table_write_units"] + c["index_write_units"] + c.get("other_write_units", 2))
+    reads = r * c.get("read_units", 1.0)
     index_writes = r * c["index_write_units"]
-    timer_rate = r * c.get("invocations_timer", 0)
     return [
         Quota(
             "API Gateway requests, account and Region (REST, WebSocket messages, posts)",
@@ -99,7 +92,7 @@ def quotas(c: dict[str, float], shards: int = 32) -> list[Quota]:
             "connections",
             500 * 7200,
             2_000 * 7200,
-            "API Gateway: concurrent connections follow from the connect rate and the 2-hour limit",
+            "concurrent connections follow from the connect rate and the 2-hour limit",
         ),
         Quota(
             "Lambda concurrent executions, account and Region",
@@ -107,8 +100,7 @@ def quotas(c: dict[str, float], shards: int = 32) -> list[Quota]:
             "executions",
             1_000,
             20_000,
-            f"REST {REST_MS:.0f} ms, fan-out {FANOUT_MS:.0f} ms a batch of {FANOUT_BATCH:.0f}, "
-            f"timer {TIMER_MS:.0f} ms",
+            f"{c['lambda_ms']:.0f} ms of handler time per change (measured on this machine)",
         ),
         Quota(
             "DynamoDB table throughput, on-demand (write units/s per table)",
@@ -116,7 +108,15 @@ def quotas(c: dict[str, float], shards: int = 32) -> list[Quota]:
             "WRU/s",
             40_000,
             80_000,
-            "table-level quota; writes: item + indexes + log + connections",
+            "table-level quota; item, indexes, log, connections, limits",
+        ),
+        Quota(
+            "DynamoDB table throughput, on-demand (read units/s per table)",
+            reads,
+            "RRU/s",
+            40_000,
+            80_000,
+            "table-level quota; consistent item reads, the connections query",
         ),
         Quota(
             "DynamoDB partition of one deadline-index key (write units/s)",
@@ -124,33 +124,33 @@ def quotas(c: dict[str, float], shards: int = 32) -> list[Quota]:
             "WRU/s",
             PARTITION_WRITES,
             PARTITION_WRITES,
-            f"{shards} shards (DeadlineShards); a hard per-partition limit, raised by more shards",
+            f"{shards} shards (DeadlineShards): a hard per-partition limit, raised by more shards",
         ),
         Quota(
             "DynamoDB stream: fan-out concurrency (shards × ParallelizationFactor)",
-            r * (c["table_write_units"]) / STREAM_RECORDS_PER_SHARD * PARALLELIZATION,
+            r * c["table_write_units"] / STREAM_RECORDS_PER_SHARD * PARALLELIZATION,
             "executions",
             1_000,
             20_000,
-            "shards follow the table's partitions; each runs ≤ 4 batches at once; counts in "
-            "Lambda concurrency",
+            "a shard per partition, ≤ 4 batches at once each; counts in Lambda concurrency",
         ),
         Quota(
             "SQS timer queue → Lambda (event source mapping concurrency)",
-            timer_rate * TIMER_MS / 1000,
+            lambda_seconds * timer_share,
             "executions",
             1_250,
             1_250,
-            "a standard queue has no practical request limit; Lambda's SQS poller scales to "
-            "1,250 concurrent invocations",
+            "a standard queue has no practical request limit; Lambda's SQS poller scales "
+            "to 1,250 concurrent invocations",
         ),
         Quota(
-            "Lambda scaling rate per function (1,000 new environments / 10 s)",
-            lambda_seconds / 100,
-            "s to ramp from cold",
-            60,
-            60,
-            "not a ceiling: the time a cold cell takes to reach full load (keep it under a minute)",
+            "Lambda scaling rate (1,000 new environments / 10 s per function): load a cold "
+            "cell reaches within a minute",
+            lambda_seconds,
+            "executions",
+            SCALE_UP,
+            SCALE_UP,
+            "not a ceiling: beyond it, move load into a new cell over several minutes",
         ),
     ]
 

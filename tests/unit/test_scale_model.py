@@ -23,6 +23,9 @@ COUNTS = {
     "invocations_rest": 0.5,
     "invocations_fanout": 0.8,
     "invocations_timer": 0.6,
+    "lambda_ms": 200.0,
+    "other_write_units": 1.2,
+    "read_units": 1.8,
 }
 
 
