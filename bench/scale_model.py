@@ -45,6 +45,7 @@ class Quota:
     default: float
     raised: float
     note: str
+    aws: bool = True  # False: one of the template's own parameters, not an AWS quota
 
     def binds_at(self, value: float) -> float:
         return math.inf if self.per_table <= 0 else value / self.per_table
@@ -77,6 +78,15 @@ def quotas(c: dict[str, float], shards: int = 32) -> list[Quota]:
             10_000,
             50_000,
             "Service Quotas L-8A5B8E43; the burst (5,000) follows it",
+        ),
+        Quota(
+            "The template's own stage throttle (ThrottleRateLimit per REST method: the moves)",
+            r * c["rest_requests"],
+            "requests/s",
+            50,
+            5_000,
+            "a parameter, not an AWS quota: set it with the cell (e.g. 5,000, burst 10,000)",
+            aws=False,
         ),
         Quota(
             "WebSocket new connections per second, account and Region",
@@ -172,7 +182,7 @@ def rows(c: dict[str, float], shards: int = 32) -> tuple[list[list[str]], Quota,
                 q.note,
             ]
         )
-    first = min(found, key=lambda q: q.binds_at(q.default))
+    first = min((q for q in found if q.aws), key=lambda q: q.binds_at(q.default))
     cell = HEADROOM * min(q.binds_at(q.raised) for q in found)
     return table, first, cell
 
@@ -193,6 +203,7 @@ def markdown(kind: str = "harftet", path: Path = COUNTS, shards: int = 32) -> st
     c = load(kind, path)
     table, first, cell = rows(c, shards)
     cells = math.ceil(TABLES / cell)
+    [own] = [q for q in quotas(c, shards) if not q.aws]
     full = with_connections(c, 6)
     _, full_first, full_cell = rows(full, shards)
     lines = [
@@ -207,8 +218,10 @@ def markdown(kind: str = "harftet", path: Path = COUNTS, shards: int = 32) -> st
         "|---|---|---|---|---|---|---|",
         *("| " + " | ".join(r) + " |" for r in table),
         "",
-        f"- **First to bind with default quotas:** {first.name}, at "
-        f"{first.binds_at(first.default):,.0f} tables per account and Region.",
+        f"- **First AWS quota to bind with default quotas:** {first.name}, at "
+        f"{first.binds_at(first.default):,.0f} tables per account and Region. Before it, the "
+        f"template's stage throttle binds at {own.binds_at(own.default):,.0f} tables (its "
+        "default `ThrottleRateLimit` of 50 a method): a parameter, set with the cell.",
         f"- **Cell size** (half of the first binding quota after the raises): "
         f"{cell:,.0f} tables; **{cells} cells** for {TABLES:,} tables.",
         f"- With **6 connections a table** (four people and two spectators; posts follow the "
