@@ -44,7 +44,9 @@ DUE = "due"
 # (two index writes: the old entry out, the new one in), so the shards bound a cell's tables:
 # bench/scale_model.py sizes them (the template's DeadlineShards). Raise it, never lower it: the
 # sweeper reads shards 0..N-1, and a table keeps its shard until its deadline moves.
-DUE_SHARDS = int(os.environ.get("DEADLINE_SHARDS", "32"))
+# The template passes DeadlineShards (32 by default); without it (the local stack, tests) 8:
+# the local sweeper reads every shard every 2 s from one serialized emulator.
+DUE_SHARDS = int(os.environ.get("DEADLINE_SHARDS", "8"))
 # DynamoDB's TTL removes what nobody will come back to: a table still waiting a day after it
 # was made (it leaves the lobby then too), and a finished game 30 days after its end.
 WAITING_SECONDS = 24 * 3600
