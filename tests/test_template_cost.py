@@ -165,3 +165,42 @@ def test_the_router_keeps_a_home_and_spreads_new_players_by_capacity() -> None:
     assert status == 404 and '"not_found"' in body
     status, _, _ = router.redirect("GET", "/tables/plain-id-no-cell")
     assert status == 404
+
+
+def test_the_router_answers_a_function_url_event(monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    from harftet import router as module
+
+    cells = [
+        {"cellId": "ka", "restUrl": "https://a/prod", "webSocketUrl": "wss://a/prod"},
+        {
+            "cellId": "kb",
+            "restUrl": "https://b/prod",
+            "webSocketUrl": "wss://b/prod",
+            "open": False,
+        },
+    ]
+    monkeypatch.setenv("HARFTET_CELLS", json.dumps(cells))
+    monkeypatch.setattr(module, "_router", None)
+
+    def event(method: str, path: str, query: str = "", **headers: str) -> dict[str, Any]:
+        return {
+            "rawPath": path,
+            "rawQueryString": query,
+            "headers": headers,
+            "requestContext": {"http": {"method": method}},
+        }
+
+    moved = module.handler(event("POST", "/players", **{"x-client": "new-guest"}))
+    assert moved == {
+        "statusCode": 307,
+        "headers": {"location": "https://a/prod/players"},
+        "body": "",
+    }
+    found = module.handler(event("GET", "/cells/route", "tableId=kb.AAAAAAAAAAAA"))
+    assert found["statusCode"] == 200
+    assert (
+        json.loads(str(found["body"]))["webSocketUrl"] == "wss://b/prod"
+    )  # draining, still served
+    assert module.handler(event("GET", "/tables/zz.AAAAAAAAAAAA"))["statusCode"] == 404

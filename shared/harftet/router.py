@@ -26,6 +26,7 @@ import re
 import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import parse_qs
 
 SEPARATOR = "."  # never in a url-safe base64 id, so a plain table id has no cell
@@ -183,3 +184,40 @@ def cells_from_exports(exports: Mapping[str, str]) -> list[Cell]:
             if ws:
                 cells.append(Cell(match.group(1), value, ws))
     return cells
+
+
+def cells_from_env(value: str) -> list[Cell]:
+    """Cells from ``HARFTET_CELLS``: a JSON list of ``{"cellId", "restUrl", "webSocketUrl",
+    "capacity"?, "open"?}`` (what the deploy writes from the cells' exports)."""
+    import json
+
+    return [
+        Cell(
+            str(c["cellId"]),
+            str(c["restUrl"]),
+            str(c["webSocketUrl"]),
+            float(c.get("capacity", 1.0)),
+            bool(c.get("open", True)),
+        )
+        for c in json.loads(value)
+    ]
+
+
+_router: Router | None = None
+
+
+def handler(event: dict[str, Any], context: object = None) -> dict[str, Any]:
+    """The router as a Lambda function URL (payload 2.0): the cells from ``HARFTET_CELLS``,
+    read once per instance; the answer of ``Router.redirect``."""
+    global _router
+    if _router is None:
+        _router = Router(cells_from_env(os.environ["HARFTET_CELLS"]))
+    http: dict[str, Any] = (event.get("requestContext") or {}).get("http") or {}
+    headers: dict[str, str] = event.get("headers") or {}
+    status, answer_headers, body = _router.redirect(
+        str(http.get("method", "GET")),
+        str(event.get("rawPath", "/")),
+        str(event.get("rawQueryString", "")),
+        player_key(headers.get("authorization")) or str(headers.get("x-client", "")),
+    )
+    return {"statusCode": status, "headers": answer_headers, "body": body}
