@@ -66,6 +66,13 @@ class PlayerStore:
         self._client = client
         self._name = table_name
 
+    @property
+    def people(self) -> Any:
+        """Profiles, boards, reports and bans in this table (harftet.store.people)."""
+        from .people import PeopleStore
+
+        return PeopleStore(self._client, self._name)
+
     def create(self, player_id: str, name: str, now: float) -> dict[str, Any]:
         """A new guest account with the default rating."""
         item = {
@@ -85,7 +92,7 @@ class PlayerStore:
 
     def get(self, player_id: str) -> dict[str, Any]:
         """The player's item as plain values; NotFoundError if unknown."""
-        if not 0 < len(player_id) <= 64:
+        if not 0 < len(player_id) <= 64 or "#" in player_id:  # "#": profile/board items
             raise NotFoundError(f"no player {player_id[:64]}")
         try:
             response = self._client.get_item(
