@@ -209,6 +209,9 @@ def main() -> None:
         )
     results = [*moves, *load, *cost, *cold, codec_row, *search_rows, *strength_rows]
     results += step("Kastet search", bench_search_kastet.run)
+    from bench import bench_leaderboard  # profiles and leaderboards (harftet.people)
+
+    results += step("leaderboards", bench_leaderboard.run)
     web = step("web client (Lighthouse)", bench_lighthouse.run) if args.lighthouse else []
     seconds = time.perf_counter() - t0
     text = render(
