@@ -125,7 +125,7 @@ def run() -> list[Result]:
     from harftet.service import Service
     from harftet.store.connections import ConnectionStore
     from harftet.store.items import serialize
-    from harftet.store.people import BASE_RATING, board_key, shard_of
+    from harftet.store.people import BASE_RATING, GAMES_KEPT, RATINGS_KEPT, board_key, shard_of
     from harftet.store.players import PlayerStore
     from harftet.store.schema import create_tables
     from harftet.store.tables import TableStore
@@ -171,7 +171,7 @@ def run() -> list[Result]:
             service._write(view["tableId"], finish)
 
         meter = Meter(client)
-        for _ in range(25):  # fill the profiles' histories past a typical size
+        for _ in range(RATINGS_KEPT + 1):  # fill the profiles: full histories
             one_game()
             now[0] += 600
         first = game_end_cost(meter, "p")
@@ -220,7 +220,8 @@ def run() -> list[Result]:
             detail=(
                 f"whole transaction {wcu:.0f} WCU (table + players {baseline:.0f}; "
                 + ", ".join(f"{k} {v:.0f}" for k, v in sorted(kinds.items()))
-                + f"; profiles with 25+ games); plus {rcu:.0f} RCU of consistent reads"
+                + f"; full profiles: {RATINGS_KEPT} changes, {GAMES_KEPT} games)"
+                + f"; plus {rcu:.0f} RCU of consistent reads"
             ),
             baseline_name="target per player",
             baseline=WRITE_TARGET,

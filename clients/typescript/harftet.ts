@@ -77,6 +77,29 @@ export class Harftet {
   move(tableId: string, body: MoveBody): Promise<TableView> {
     return this.call("POST", `/tables/${encodeURIComponent(tableId)}/moves`, body);
   }
+
+  // -- profiles, leaderboards, reports (API.md v3)
+  profile(playerId: string): Promise<Schemas["Profile"]> {
+    return this.call("GET", `/players/${encodeURIComponent(playerId)}/profile`);
+  }
+
+  leaderboard(
+    game: "kastet" | "harftet",
+    period: "week" | "all" = "all",
+    options: { limit?: number; cursor?: string } = {},
+  ): Promise<Schemas["Leaderboard"]> {
+    const query = new URLSearchParams({ period });
+    if (options.limit !== undefined) query.set("limit", String(options.limit));
+    if (options.cursor !== undefined) query.set("cursor", options.cursor);
+    return this.call("GET", `/leaderboards/${game}?${query}`);
+  }
+
+  report(
+    tableId: string,
+    body: Body<"/tables/{tableId}/reports", "post">,
+  ): Promise<Schemas["ReportAccepted"]> {
+    return this.call("POST", `/tables/${encodeURIComponent(tableId)}/reports`, body);
+  }
 }
 
 // ------------------------------------------------------------------ WebSocket (docs/asyncapi.yaml)

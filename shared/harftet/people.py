@@ -87,26 +87,20 @@ def game_end_updates(
         total = week_total = 0
         for change in changes:
             total += change.delta
-            entry: dict[str, Any] = {"at": int(now), "delta": change.delta, "game": game}
+            table_ref = ""
             if change.reason == "game":
                 won = change.delta > 0 and change.delta == best
                 week_total += change.delta
-                entry["tableId"] = table.table_id
+                table_ref = table.table_id
                 _count(new, game, "played")
                 if won:
                     _count(new, game, "won")
-                games.append(
-                    {
-                        "tableId": table.table_id,
-                        "game": game,
-                        "at": int(now),
-                        "points": change.delta,
-                        "won": won,
-                    }
-                )
+                # Compact "tableId:game:at:points:won" (ids never hold ":"): the profile is
+                # rewritten at each game end, and its size is its write cost.
+                games.append(f"{table.table_id}:{game}:{int(now)}:{change.delta}:{int(won)}")
             else:
                 _count(new, game, "abandoned")
-            ratings.append(entry)
+            ratings.append(f"{int(now)}:{change.delta}:{game}:{table_ref}")
         new["ratings"] = ratings[-RATINGS_KEPT:]
         new["games"] = games[-GAMES_KEPT:]
         updates.append(people.profile_update(player_id, old, new))
@@ -131,26 +125,25 @@ def public_profile(player: dict[str, Any], profile: dict[str, Any] | None) -> di
         }
         for game in GAMES
     }
-    ratings = [
-        {
-            "at": int(r["at"]),
-            "delta": int(r["delta"]),
-            "game": str(r["game"]),
-            "tableId": r.get("tableId"),
-        }
-        for r in profile.get("ratings") or []
-    ]
-    recent = [
-        {
-            "tableId": str(g["tableId"]),
-            "game": str(g["game"]),
-            "at": int(g["at"]),
-            "points": int(g["points"]),
-            "won": bool(g["won"]),
-            "replay": f"/tables/{g['tableId']}/replay",
-        }
-        for g in reversed(profile.get("games") or [])
-    ]
+    ratings = []
+    for text in profile.get("ratings") or []:
+        at, delta, game, table_id = str(text).split(":", 3)
+        ratings.append(
+            {"at": int(at), "delta": int(delta), "game": game, "tableId": table_id or None}
+        )
+    recent = []
+    for text in reversed(profile.get("games") or []):
+        table_id, game, at, points, won = str(text).split(":", 4)
+        recent.append(
+            {
+                "tableId": table_id,
+                "game": game,
+                "at": int(at),
+                "points": int(points),
+                "won": won == "1",
+                "replay": f"/tables/{table_id}/replay",
+            }
+        )
     return {
         "playerId": str(player["playerId"]),
         "name": str(player["name"]),

@@ -177,15 +177,16 @@ def test_histories_stay_bounded(service):
     table.result = {"points": [1, -1]}
     full = {
         "n": 70,
-        "ratings": [{"at": i, "delta": 1, "game": "kastet"} for i in range(RATINGS_KEPT)],
-        "games": [{"tableId": f"t{i}", "game": "kastet"} for i in range(GAMES_KEPT)],
+        "ratings": [f"{i}:1:kastet:" for i in range(RATINGS_KEPT)],
+        "games": [f"t{i}:kastet:{i}:1:1" for i in range(GAMES_KEPT)],
     }
     outcome = Outcome(table, [RatingChange(callers[0].player_id, 1, "game")])
     updates = game_end_updates(people, outcome, 2e9, read=lambda p: full)
     values = updates[0]["ExpressionAttributeValues"]
     lists = [v["L"] for v in values.values() if "L" in v]
     assert sorted(len(x) for x in lists) == [GAMES_KEPT, RATINGS_KEPT]
-    assert any(x[-1]["M"].get("tableId", {}).get("S") == table_id for x in lists)
+    assert {x[-1]["S"].split(":")[0] for x in lists} >= {table_id}  # the newest game last
+    assert all(x[0]["S"] != "0:1:kastet:" and x[0]["S"] != "t0:kastet:0:1:1" for x in lists)
     assert updates[0]["ConditionExpression"] == "#n = :read"
 
 
