@@ -8,6 +8,7 @@ import { h, tileEl, meldEl, seatEl, seatNames, logLine, handEndEl, gameEndEl } f
 import * as Settings from "./settings.js";
 import * as Sound from "./sound.js";
 import * as Motion from "./motion.js";
+import { initPeople } from "./people.js";
 
 const $ = (sel) => document.querySelector(sel);
 const store = window.localStorage; // kept across tabs and restarts: a closed tab comes back to its seat
@@ -167,6 +168,7 @@ async function openLobby() {
   store.removeItem("harftet.table");
   history.replaceState(null, "", location.pathname);
   show("lobby");
+  initPeople(api, $("#lobby")); // profiles and leaderboards (people.js)
   refreshMe();
   await loadLobby();
 }

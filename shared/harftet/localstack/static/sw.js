@@ -12,7 +12,7 @@ const VERSION = "harftet-shell-v1";
 const EXTENSIONS = [];
 const SHELL = [
   "./", "index.html", "style.css", "app.js", "api.js", "live.js", "draft.js", "i18n.js", "render.js",
-  "settings.js", "sound.js", "avatar.js", "motion.js", "markdown.js", "rules.html", "rules.js",
+  "settings.js", "sound.js", "avatar.js", "motion.js", "markdown.js", "rules.html", "rules.js", "people.js",
   "manifest.webmanifest", "config.json", "icons/icon.svg", "icons/icon-192.png", "icons/icon-512.png",
 ];
 
