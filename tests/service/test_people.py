@@ -271,3 +271,31 @@ def test_the_operator_closes_a_table_without_rating_anybody(service, people):
         assert service.player(caller.player_id)["rating"] == 1000
     with pytest.raises(NotFoundError):
         people.close_table("nosuchtable")
+
+
+def test_a_profile_changed_under_a_game_end_is_redone_once_not_lost(service, people, monkeypatch):
+    """Another write lands on a profile between the game end's read and its transaction:
+    the transaction is cancelled and redone from a fresh read — counted once, nothing lost."""
+    from harftet.store import people as store
+
+    table_id, callers = full_table(service, seats=2, hands=1, seed=SEED)
+    target = callers[0].player_id
+    real = store.PeopleStore.profile
+    sneaked = []
+
+    def profile(self, player_id, consistent=False):
+        found = real(self, player_id, consistent)
+        if player_id == target and not sneaked:
+            sneaked.append(True)
+            self._client.put_item(
+                TableName=self.name,
+                Item={"playerId": {"S": f"profile#{target}"}, "n": {"N": "7"}},
+            )
+        return found
+
+    monkeypatch.setattr(store.PeopleStore, "profile", profile)
+    finish(service, table_id, [10, 20])
+    stored = real(service.players.people, target, True)
+    assert sneaked and int(stored["n"]) == 8
+    assert people.profile(target)["games"]["kastet"]["played"] == 1
+    assert service.player(target)["rating"] == 1001  # +1 (1 hand, 2 players) once, not twice
