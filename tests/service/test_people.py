@@ -299,3 +299,14 @@ def test_a_profile_changed_under_a_game_end_is_redone_once_not_lost(service, peo
     assert sneaked and int(stored["n"]) == 8
     assert people.profile(target)["games"]["kastet"]["played"] == 1
     assert service.player(target)["rating"] == 1001  # +1 (1 hand, 2 players) once, not twice
+
+
+def test_forgetting_a_player_removes_their_profile_and_board_entries(service, people, game):
+    """For DELETE /players/me (the identity work): nothing of the player stays readable here."""
+    _, callers = game
+    gone = callers[0].player_id
+    assert service.players.people.forget(gone, service.clock()) == 3  # profile, all, this week
+    assert people.profile(gone)["recentGames"] == []
+    for period in ("all", "week"):
+        board = people.leaderboard(callers[1].player_id, "kastet", period, 100, None)
+        assert gone not in json.dumps(board) and len(board["entries"]) == 3

@@ -207,6 +207,22 @@ class PeopleStore:
         below.sort(key=_order)
         return above[-n:], below[:n]
 
+    def forget(self, player_id: str, now: float) -> int:
+        """Delete the player's profile and every board entry that may still exist (all-time,
+        and the weeks whose entries have not expired): for ``DELETE /players/me``. Returns how
+        many items were deleted."""
+        keys = [profile_key(player_id)]
+        weeks = {week_key(now - 7 * 24 * 3600 * k) for k in range(WEEK_TTL // (7 * 24 * 3600) + 2)}
+        for game in ("kastet", "harftet"):
+            keys += [board_key(game, period, player_id) for period in ("all", *sorted(weeks))]
+        deleted = 0
+        for key in keys:
+            old = self._client.delete_item(
+                TableName=self.name, Key={"playerId": {"S": key}}, ReturnValues="ALL_OLD"
+            )
+            deleted += 1 if old.get("Attributes") else 0
+        return deleted
+
     # -- reports ----------------------------------------------------------------------
     def add_report(self, report: dict[str, Any], key: str, day: str, at: int) -> None:
         item = {**report, "playerId": key, "board": f"reports#{day}", "score": at}
