@@ -85,7 +85,7 @@ class PlayerStore:
 
     def get(self, player_id: str) -> dict[str, Any]:
         """The player's item as plain values; NotFoundError if unknown."""
-        if not 0 < len(player_id) <= 64:
+        if not 0 < len(player_id) <= 64 or "#" in player_id:  # "#": not a player's key
             raise NotFoundError(f"no player {player_id[:64]}")
         try:
             response = self._client.get_item(
