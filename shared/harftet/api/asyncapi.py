@@ -128,6 +128,22 @@ def document() -> dict[str, Any]:
                 },
             },
         ),
+        "phrase": _message(
+            "phrase",
+            "A seated player sent a phrase of the fixed set (POST /tables/{tableId}/phrases; "
+            "GET /phrases lists the ids and their Turkish and English text). Never free text; "
+            "a client may mute a seat for itself.",
+            {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["type", "seat", "phrase"],
+                "properties": {
+                    "type": {"type": "string", "const": "phrase"},
+                    "seat": {"type": "integer", "minimum": 0, "maximum": 3},
+                    "phrase": {"type": "string", "description": "the phrase's id"},
+                },
+            },
+        ),
     }
     channel_messages = {name: {"$ref": f"#/components/messages/{name}"} for name in messages}
     table_channel = "#/channels/table"
@@ -217,6 +233,12 @@ def document() -> dict[str, Any]:
                 "channel": {"$ref": table_channel},
                 "summary": "The server pushes the table after every change.",
                 "messages": refs("table"),
+            },
+            "phrase": {
+                "action": "send",
+                "channel": {"$ref": table_channel},
+                "summary": "The server passes on a phrase a seated player sent.",
+                "messages": refs("phrase"),
             },
             "error": {
                 "action": "send",
