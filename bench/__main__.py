@@ -29,6 +29,7 @@ from bench import (
     bench_search_harftet,
     bench_search_kastet,
     bench_strength,
+    bench_tokens,
 )
 from harftet.engine.codec import encode
 
@@ -189,6 +190,7 @@ def main() -> None:
         )
     results = [*moves, *load, *cold, codec_row, *search_rows, *strength_rows]
     results += step("Kastet search", bench_search_kastet.run)
+    results += step("token check", bench_tokens.run)
     seconds = time.perf_counter() - t0
     text = render(
         results,

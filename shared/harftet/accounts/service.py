@@ -156,7 +156,7 @@ class Accounts:
     ) -> tuple[str, dict[str, Any], dict[str, Any]]:
         """A new session in ``sessions`` (a copy; the oldest ended beyond MAX_SESSIONS)."""
         now = int(self.now())
-        sid = secrets.token_hex(12)
+        sid = secrets.token_hex(6)  # per player; short, so the access token stays small
         session: dict[str, Any] = {
             "gen": 0,
             "nonce": secrets.token_urlsafe(12),

@@ -5,6 +5,7 @@ import { Live } from "./live.js";
 import * as D from "./draft.js";
 import { t, errorText, getLang, setLang } from "./i18n.js";
 import { h, tileEl, meldEl, seatEl, seatNames, logLine, handEndEl, gameEndEl } from "./render.js";
+import { initAccount } from "./account.js";
 
 const $ = (sel) => document.querySelector(sel);
 const store = window.localStorage; // kept across tabs and restarts: a closed tab comes back to its seat
@@ -82,7 +83,10 @@ function renderMe() {
 }
 
 async function signIn(name) {
-  const p = await api.createPlayer(name);
+  await adopt(await api.createPlayer(name));
+}
+
+async function adopt(p) { // a new guest, or a sign-in (account.js: passkey, transfer code)
   Object.assign(S, { token: p.token, playerId: p.playerId, name: p.name, rating: p.rating });
   saveSession();
   renderMe();
@@ -965,7 +969,7 @@ function applyLang() {
 
 function wire() {
   $("#notice-close").onclick = clearNotice;
-  $("#logout").onclick = () => signOut();
+  $("#logout").onclick = () => account.signOut().then(() => signOut());
   $("#lang").onclick = () => { setLang(getLang() === "tr" ? "en" : "tr"); applyLang(); };
   $("#login-form").onsubmit = (ev) => {
     ev.preventDefault();
@@ -1036,11 +1040,15 @@ function wire() {
   new ResizeObserver(layoutDock).observe($("#dock"));
 }
 
+let account;
 async function boot() {
   wire();
   loadSession();
   applyLang();
+  account = initAccount({ api, notify, adopt, signOut,
+    refreshed: (p) => { S.token = p.token; saveSession(); } });
   if (!S.token) return show("login");
+  await account.refresh(); // a session's access token lives 15 minutes
   refreshMe();
   if (S.tableId) await openTable(S.tableId); else await openLobby();
 }
