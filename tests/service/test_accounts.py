@@ -34,6 +34,7 @@ def accounts(service: Any, dynamodb: Any) -> Accounts:
         AccountStore(dynamodb, TABLE_NAMES["PlayersTable"]),
         Limits(LimitStore(dynamodb, TABLE_NAMES["ConnectionsTable"]), ACCOUNT_BUDGETS),
         PasskeyConfig("localhost", (ORIGIN,)),
+        log_wait=0,  # no stream consumer here: the log never catches up
     )
 
 

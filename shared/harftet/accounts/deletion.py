@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 import secrets
+import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from harftet.engine import table as life
@@ -18,6 +20,8 @@ if TYPE_CHECKING:
 
 DELETED_NAME = "Silinmiş oyuncu"  # "deleted player": shown on the seat, in any language
 REPLAY_EVENTS = 100_000
+LOG_WAIT_SECONDS = 5.0  # for the stream's consumer to log the changes before the deletion
+LOG_POLL_SECONDS = 0.1
 
 
 def anonymous_id() -> str:
@@ -59,11 +63,25 @@ def anonymized(table: Table, player_id: str, anon: str) -> Table:
     return swapped
 
 
-def forget_at_table(service: Service, player_id: str, table_id: str) -> None:
-    """Leave ``table_id`` if the player still sits there, then anonymise them in it."""
+def forget_at_table(
+    service: Service,
+    player_id: str,
+    table_id: str,
+    *,
+    sleep: Callable[[float], None] = time.sleep,
+    wait: float = LOG_WAIT_SECONDS,
+) -> None:
+    """Leave ``table_id`` if the player still sits there, then anonymise them in it.
+
+    The log is written by the stream's consumer, shortly after each change: events of the
+    changes before this one may still be on their way. So the log is rewritten once it holds
+    every event up to the table's last one before this change (waiting up to ``wait`` s); a
+    consumer later still than that could write an event of the player back (not seen here)."""
     anon = anonymous_id()
+    seen: dict[str, int] = {}
 
     def change(table: Table, now: float) -> Outcome:
+        seen["seq"] = table.seq
         if table.seat_of(player_id) is not None and table.status != "finished":
             left = life.leave(table, player_id, now)
             return dataclasses.replace(
@@ -81,7 +99,14 @@ def forget_at_table(service: Service, player_id: str, table_id: str) -> None:
         return  # the table is gone (expired): nothing of the player is left there
     if service.log is None:
         return
-    events = service.log.after(table_id, 0, limit=REPLAY_EVENTS)
+    waited = 0.0
+    while True:
+        events = service.log.after(table_id, 0, limit=REPLAY_EVENTS)
+        logged = max((int(e.get("seq", 0)) for e in events), default=0)
+        if logged >= seen.get("seq", 0) or waited >= wait:
+            break
+        sleep(LOG_POLL_SECONDS)
+        waited += LOG_POLL_SECONDS
     changed = [_swap(e, player_id, anon) for e in events if _mentions(e, player_id)]
     if changed:
         service.log.append(table_id, changed)

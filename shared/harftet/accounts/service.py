@@ -20,6 +20,7 @@ from __future__ import annotations
 import base64
 import hmac
 import secrets
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -70,7 +71,11 @@ class Accounts:
         passkeys: PasskeyConfig | None,
         *,
         clock: Callable[[], float] | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        log_wait: float = 5.0,
     ) -> None:
+        self.sleep = sleep  # while a deletion waits (up to log_wait s) for the log to catch up
+        self.log_wait = log_wait
         self.service = service
         self.store = store
         self.limits = limits
@@ -452,7 +457,9 @@ class Accounts:
 
         account = self._account(caller)
         for table_id in sorted(account.get("tables") or []):
-            forget_at_table(self.service, caller.player_id, table_id)
+            forget_at_table(
+                self.service, caller.player_id, table_id, sleep=self.sleep, wait=self.log_wait
+            )
         code = account.get("transferCode")
         if code:
             self.store.drop(TRANSFER + str(code))
