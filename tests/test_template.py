@@ -43,6 +43,21 @@ ROUTES = {
     ("GET", "/tables/{tableId}/log"),
     ("GET", "/tables/{tableId}/replay"),
     ("GET", "/health"),
+    # accounts and phrases (harftet.accounts.routes; API.md v3)
+    ("POST", "/players/me/passkeys/options"),
+    ("POST", "/players/me/passkeys"),
+    ("GET", "/players/me/passkeys"),
+    ("DELETE", "/players/me/passkeys/{passkeyId}"),
+    ("POST", "/sessions/passkey/options"),
+    ("POST", "/sessions/passkey"),
+    ("POST", "/players/me/transfer-codes"),
+    ("POST", "/sessions/transfer"),
+    ("POST", "/sessions/refresh"),
+    ("DELETE", "/sessions/current"),
+    ("GET", "/players/me/export"),
+    ("DELETE", "/players/me"),
+    ("GET", "/phrases"),
+    ("POST", "/tables/{tableId}/phrases"),
 }
 
 # boto3 calls the deployed code may make → the IAM action each one needs.
