@@ -58,6 +58,13 @@ ROUTES = {
     ("DELETE", "/players/me"),
     ("GET", "/phrases"),
     ("POST", "/tables/{tableId}/phrases"),
+    ("GET", "/players/me/friends"),
+    ("POST", "/players/me/friends"),
+    ("POST", "/players/me/friends/{playerId}"),
+    ("DELETE", "/players/me/friends/{playerId}"),
+    ("POST", "/players/me/blocks/{playerId}"),
+    ("DELETE", "/players/me/blocks/{playerId}"),
+    ("POST", "/tables/{tableId}/invitations"),
 }
 
 # boto3 calls the deployed code may make → the IAM action each one needs.

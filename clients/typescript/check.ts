@@ -40,5 +40,7 @@ export function describe(message: ServerMessage): string {
       return `${message.error.code}: ${message.error.message}`;
     case "phrase":
       return `seat ${message.seat} says ${message.phrase}`;
+    case "invitation":
+      return `${message.from} invites you to ${message.tableId}`;
   }
 }

@@ -134,6 +134,18 @@ export class Harftet {
     return this.call("DELETE", "/players/me");
   }
 
+  friends(): Promise<Schemas["Friends"]> {
+    return this.call("GET", "/players/me/friends");
+  }
+
+  askFriend(code: string): Promise<Schemas["Friends"]> {
+    return this.call("POST", "/players/me/friends", { code });
+  }
+
+  invite(tableId: string, playerId: string): Promise<Schemas["Invited"]> {
+    return this.call("POST", `/tables/${encodeURIComponent(tableId)}/invitations`, { playerId });
+  }
+
   sendPhrase(tableId: string, phrase: string): Promise<Schemas["PhraseSent"]> {
     return this.call("POST", `/tables/${encodeURIComponent(tableId)}/phrases`, { phrase });
   }
@@ -148,6 +160,7 @@ export type ServerMessage =
   | { type: "table"; view: TableView }
   | { type: "pong" }
   | { type: "phrase"; seat: number; phrase: string }
+  | { type: "invitation"; tableId: string; from: string }
   | ({ type: "dryRun" } & Schemas["DryRun"])
   | { type: "error"; error: Schemas["ErrorDetail"]; view?: TableView | null };
 

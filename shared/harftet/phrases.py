@@ -88,10 +88,17 @@ def _count(client: Any, table_name: str, key: str, now: float) -> None:
 class Phrases:
     """Sends a phrase from a seated player to everyone connected to the table."""
 
-    def __init__(self, service: Any, client: Any, connections_table: str) -> None:
+    def __init__(
+        self,
+        service: Any,
+        client: Any,
+        connections_table: str,
+        blocked_by: Any = lambda player_id: set(),
+    ) -> None:
         self.service = service
         self._client = client
         self._table = connections_table
+        self._blocked_by = blocked_by  # who blocked a player: their phrases reach none of them
 
     def send(self, caller: Caller, table_id: str, phrase: str) -> dict[str, Any]:
         if phrase not in PHRASES:
@@ -117,7 +124,10 @@ class Phrases:
         message = {"type": "phrase", "seat": seat, "phrase": phrase}
         send = self.service.send
         if send is not None:
+            deaf = self._blocked_by(caller.player_id)
             for connection in self.service.connections.for_table(table_id):
+                if connection.get("playerId") in deaf:
+                    continue
                 try:
                     send(str(connection["connectionId"]), message)
                 except Exception:  # a gone connection misses a phrase: nothing more

@@ -213,3 +213,38 @@ def test_phrases_reach_the_table_from_seated_players_within_the_limits(
         assert call("POST", path, {"phrase": "selam"}, token=game.players[1].token).status == 200
     clock.now += 3
     assert call("POST", path, {"phrase": "selam"}, token=game.players[1].token).status == 429
+
+
+def test_friends_blocks_and_invitations_through_the_handler(api, call, service, outbox):
+    game = api.game(seats=2)
+    host, guest = game.players
+    friend = api.player("Dost")
+    code = call("GET", "/players/me/friends", token=friend.token).body["code"]
+    asked = call("POST", "/players/me/friends", {"code": code}, token=host.token)
+    assert asked.status == 200 and asked.body["outgoing"] == [
+        {"playerId": friend.id, "name": "Dost"}
+    ]
+    accepted = call("POST", f"/players/me/friends/{host.id}", token=friend.token)
+    assert accepted.status == 200 and [f["playerId"] for f in accepted.body["friends"]] == [host.id]
+    service.connect(service.tokens.verify(friend.token), game.table_id, "conn-friend")
+    invited = call(
+        "POST", f"/tables/{game.table_id}/invitations", {"playerId": friend.id}, token=host.token
+    )
+    assert invited.status == 202
+    assert {"type": "invitation", "tableId": game.table_id, "from": host.id} in outbox.to(
+        "conn-friend"
+    )
+    stranger = call(
+        "POST", f"/tables/{game.table_id}/invitations", {"playerId": guest.id}, token=host.token
+    )
+    assert stranger.status == 404
+    # the friend blocks the guest: the guest's phrases no longer reach the friend's socket
+    assert call("POST", f"/players/me/blocks/{guest.id}", token=friend.token).status == 204
+    path = f"/tables/{game.table_id}/phrases"
+    assert call("POST", path, {"phrase": "hadi-ama"}, token=guest.token).status == 200
+    phrases = [m for m in outbox.to("conn-friend") if m.get("type") == "phrase"]
+    assert phrases == []
+    assert call("DELETE", f"/players/me/blocks/{guest.id}", token=friend.token).status == 204
+    assert call("DELETE", f"/players/me/blocks/{guest.id}", token=friend.token).status == 404
+    removed = call("DELETE", f"/players/me/friends/{host.id}", token=friend.token)
+    assert removed.status == 204

@@ -34,6 +34,14 @@ class SendPhrase(Strict):
     phrase: Annotated[str, StringConstraints(min_length=1, max_length=32)]
 
 
+class FriendRequest(Strict):
+    code: Annotated[str, StringConstraints(min_length=1, max_length=16)]
+
+
+class Invitation(Strict):
+    playerId: Id
+
+
 # -- answers (documentation only) -------------------------------------------------------
 class PasskeyOptions(BaseModel):
     challengeId: str = Field(description="send it back with the credential (single use, 5 min)")
@@ -90,3 +98,20 @@ class PhraseList(BaseModel):
 class PhraseSent(BaseModel):
     seat: int
     phrase: str
+
+
+class PersonEntry(BaseModel):
+    playerId: str
+    name: str
+
+
+class Friends(BaseModel):
+    code: str = Field(description="the caller's friend code: others send it to ask")
+    friends: list[PersonEntry]
+    incoming: list[PersonEntry]
+    outgoing: list[PersonEntry]
+
+
+class Invited(BaseModel):
+    tableId: str
+    playerId: str

@@ -27,10 +27,14 @@ def _accounts() -> Any:
 
 @cache
 def _phrases() -> Any:
+    from harftet.accounts.people import People
     from harftet.phrases import Phrases
     from harftet.wiring import default_service, dynamodb
 
-    return Phrases(default_service(), dynamodb(), os.environ["CONNECTIONS_TABLE"])
+    people = People(_accounts())
+    return Phrases(
+        default_service(), dynamodb(), os.environ["CONNECTIONS_TABLE"], people.blocked_by
+    )
 
 
 def _reply(status: int, body: Any = None) -> Response:
@@ -156,3 +160,56 @@ def remember_table(caller: Caller, table_id: str) -> None:
         import logging
 
         logging.getLogger(__name__).warning("could not note the table", exc_info=True)
+
+
+# -- people: friends, blocks, invitations (harftet.accounts.people) ----------------------
+def _people() -> Any:
+    from harftet.accounts.people import People
+
+    return People(_accounts())
+
+
+@router.get("/players/me/friends")
+def friends() -> Response:
+    return _reply(200, _people().friends(_caller()))
+
+
+@router.post("/players/me/friends")
+def friend_request() -> Response:
+    from harftet.accounts.models import FriendRequest
+
+    caller = _caller()
+    body = FriendRequest.model_validate(_body())
+    return _reply(200, _people().request(caller, body.code))
+
+
+@router.post("/players/me/friends/<player_id>")
+def accept_friend(player_id: str) -> Response:
+    return _reply(200, _people().accept(_caller(), player_id))
+
+
+@router.delete("/players/me/friends/<player_id>")
+def remove_friend(player_id: str) -> Response:
+    _people().remove(_caller(), player_id)
+    return _reply(204)
+
+
+@router.post("/players/me/blocks/<player_id>")
+def block(player_id: str) -> Response:
+    _people().block(_caller(), player_id)
+    return _reply(204)
+
+
+@router.delete("/players/me/blocks/<player_id>")
+def unblock(player_id: str) -> Response:
+    _people().unblock(_caller(), player_id)
+    return _reply(204)
+
+
+@router.post("/tables/<table_id>/invitations")
+def invite(table_id: str) -> Response:
+    from harftet.accounts.models import Invitation
+
+    caller = _caller()
+    body = Invitation.model_validate(_body())
+    return _reply(202, _people().invite(caller, table_id, body.playerId))

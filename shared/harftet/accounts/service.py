@@ -435,7 +435,8 @@ class Accounts:
             "player": {
                 k: _jsonable(v)
                 for k, v in account.items()
-                if k not in ("passkeys", "sessions", "acct", "tables", "transferCode")
+                # blockedBy: others' choices, which a blocked player must not learn
+                if k not in ("passkeys", "sessions", "acct", "tables", "transferCode", "blockedBy")
             },
             "passkeys": [
                 {**_listed(k, v), "publicKey": b64url(bytes(v["publicKey"]))}
@@ -454,8 +455,10 @@ class Accounts:
         """Delete the caller: leave running tables (RULES §4), leave an anonymous seat at
         every table sat at, then remove the player item (name, rating, passkeys, sessions)."""
         from harftet.accounts.deletion import forget_at_table
+        from harftet.accounts.people import People
 
         account = self._account(caller)
+        People(self).forget_everyone(caller.player_id, account)
         for table_id in sorted(account.get("tables") or []):
             forget_at_table(
                 self.service, caller.player_id, table_id, sleep=self.sleep, wait=self.log_wait

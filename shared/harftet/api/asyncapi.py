@@ -144,6 +144,22 @@ def document() -> dict[str, Any]:
                 },
             },
         ),
+        "invitation": _message(
+            "invitation",
+            "A friend invites this connection's player to a table (POST "
+            "/tables/{tableId}/invitations): sent to every open socket of theirs, whatever "
+            "table it watches.",
+            {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["type", "tableId", "from"],
+                "properties": {
+                    "type": {"type": "string", "const": "invitation"},
+                    "tableId": {"type": "string"},
+                    "from": {"type": "string", "description": "the inviting player's id"},
+                },
+            },
+        ),
     }
     channel_messages = {name: {"$ref": f"#/components/messages/{name}"} for name in messages}
     table_channel = "#/channels/table"
@@ -239,6 +255,12 @@ def document() -> dict[str, Any]:
                 "channel": {"$ref": table_channel},
                 "summary": "The server passes on a phrase a seated player sent.",
                 "messages": refs("phrase"),
+            },
+            "invitation": {
+                "action": "send",
+                "channel": {"$ref": table_channel},
+                "summary": "The server passes on a friend's invitation to a table.",
+                "messages": refs("invitation"),
             },
             "error": {
                 "action": "send",

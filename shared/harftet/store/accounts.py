@@ -10,6 +10,8 @@ Key layout (the players table's one key, ``playerId``):
   (a counter every change of ``passkeys``/``sessions`` checks and bumps: optimistic locking).
 * ``challenge#<id>`` — a WebAuthn challenge, single use (taken by a delete), with ``expiresAt``.
 * ``transfer#<code>`` — a transfer code, single use (taken by a delete), with ``expiresAt``.
+* ``friendcode#<code>`` — the player of a friend code (``owner``), kept while the player is.
+* Friends, requests and blocks are maps on the player item (harftet.accounts.people).
 
 ``expiresAt`` is the table's TTL attribute (template.yaml); it never sits on a player item.
 Expired items may linger until DynamoDB's TTL removes them, so every read checks it too.
@@ -27,8 +29,9 @@ from .items import deserialize, serialize
 
 CHALLENGE = "challenge#"
 TRANSFER = "transfer#"
+FRIEND_CODE = "friendcode#"  # → the player of a friend code (harftet.accounts.people)
 # Prefixes no player id (32 hex digits) can have; other features keep their own (push#...).
-SECRET_PREFIXES = (CHALLENGE, TRANSFER)
+SECRET_PREFIXES = (CHALLENGE, TRANSFER, FRIEND_CODE)
 
 
 def plain(value: Any) -> Any:
@@ -87,6 +90,15 @@ class AccountStore:
         if int(found.get("expiresAt", 0)) <= now:
             return None
         return found
+
+    def get_secret(self, key: str) -> dict[str, Any] | None:
+        """A lookup item (e.g. a friend code), left in place; None if there is none."""
+        assert key.startswith(SECRET_PREFIXES)
+        answer = self._client.get_item(
+            TableName=self._name, Key={"playerId": {"S": key}}, ConsistentRead=True
+        )
+        item = answer.get("Item")
+        return plain(deserialize(item)) if item else None
 
     def drop(self, key: str) -> None:
         assert key.startswith(SECRET_PREFIXES)
