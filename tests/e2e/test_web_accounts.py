@@ -75,3 +75,34 @@ def test_a_passkey_moves_the_player_to_another_browser_and_a_code_to_a_third(bro
     for tab in (first, second, third):
         assert not [e for e in tab.unexpected_errors() if "401" not in e], tab.errors
         tab.close()
+
+
+def test_a_phrase_shows_on_the_senders_seat_until_that_seat_is_muted(browser, local_stack):  # noqa: F811
+    host = Tab(browser, local_stack)
+    host.sign_in("Zeynep")
+    host.create_table("kastet", seats=2)
+    table_id = host.table_id()
+    guest = Tab(browser, local_stack, path=f"#t={table_id}")
+    guest.sign_in("Hakan", screen="#table")
+    guest.seat(1).get_by_role("button", name="Otur").click()
+    expect(host.seat(1)).to_contain_text("Hakan")
+    expect(guest.page.locator("#ws-state")).to_have_text("canlı")
+
+    guest.page.locator("#phrase-open").click()
+    guest.page.locator('#phrase-menu [data-phrase="iyi-oyunlar"]').click()
+    expect(host.seat(1).locator(".phrase-bubble")).to_have_text("İyi oyunlar")
+
+    host.page.locator("#phrase-open").click()
+    host.page.locator('#phrase-menu [data-mute="1"]').click()  # Zeynep mutes Hakan's seat
+    host.page.locator("#phrase-open").click()
+    expect(host.seat(1).locator(".phrase-bubble")).to_have_count(0, timeout=6000)
+    guest.page.wait_for_timeout(3100)  # one phrase every 3 s
+    guest.page.locator("#phrase-open").click()
+    with guest.page.expect_response(lambda r: r.url.endswith("/phrases")) as sent:
+        guest.page.locator('#phrase-menu [data-phrase="tebrikler"]').click()
+    assert sent.value.status == 200  # it was sent and pushed: only the mute hides it
+    guest.page.wait_for_timeout(1000)
+    expect(host.seat(1).locator(".phrase-bubble")).to_have_count(0)
+    for tab in (host, guest):
+        assert tab.unexpected_errors() == [], tab.errors
+        tab.close()

@@ -6,6 +6,7 @@ import * as D from "./draft.js";
 import { t, errorText, getLang, setLang } from "./i18n.js";
 import { h, tileEl, meldEl, seatEl, seatNames, logLine, handEndEl, gameEndEl } from "./render.js";
 import { initAccount } from "./account.js";
+import { initPhrases } from "./phrases.js";
 
 const $ = (sel) => document.querySelector(sel);
 const store = window.localStorage; // kept across tabs and restarts: a closed tab comes back to its seat
@@ -27,6 +28,7 @@ const live = new Live({
   onView: (v) => setView(v),
   onState: (state) => { S.wsState = state; renderWs(); },
   resync: () => resync(),
+  onMessage: (msg) => phrases && phrases.onMessage(msg),
 });
 
 // ---------------------------------------------------------------- notices and errors
@@ -1041,10 +1043,13 @@ function wire() {
 }
 
 let account;
+let phrases;
 async function boot() {
   wire();
   loadSession();
   applyLang();
+  phrases = initPhrases({ api, notify, openTable, tableId: () => S.tableId, mySeat,
+    seats: () => (S.view ? S.view.seats.length : 0) });
   account = initAccount({ api, notify, adopt, signOut,
     refreshed: (p) => { S.token = p.token; saveSession(); } });
   if (!S.token) return show("login");
