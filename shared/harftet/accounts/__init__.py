@@ -20,10 +20,15 @@ def default_accounts() -> Accounts:
     from harftet.wiring import default_service, dynamodb
 
     client = dynamodb()
+    service = default_service()
+    players = getattr(service.players, "table_name", None) or os.environ["PLAYERS_TABLE"]
+    connections = (
+        getattr(service.connections, "table_name", None) or os.environ["CONNECTIONS_TABLE"]
+    )
     return Accounts(
-        default_service(),
-        AccountStore(client, os.environ["PLAYERS_TABLE"]),
-        Limits(LimitStore(client, os.environ["CONNECTIONS_TABLE"]), ACCOUNT_BUDGETS),
+        service,
+        AccountStore(client, players),
+        Limits(LimitStore(client, connections), ACCOUNT_BUDGETS),
         config_from_env(),
     )
 

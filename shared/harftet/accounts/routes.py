@@ -32,9 +32,9 @@ def _phrases() -> Any:
     from harftet.wiring import default_service, dynamodb
 
     people = People(_accounts())
-    return Phrases(
-        default_service(), dynamodb(), os.environ["CONNECTIONS_TABLE"], people.blocked_by
-    )
+    service = default_service()
+    table = getattr(service.connections, "table_name", None) or os.environ["CONNECTIONS_TABLE"]
+    return Phrases(service, dynamodb(), table, people.blocked_by)
 
 
 def _reply(status: int, body: Any = None) -> Response:

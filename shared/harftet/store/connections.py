@@ -14,6 +14,11 @@ class ConnectionStore:
         self._client = client
         self._name = table_name
 
+    @property
+    def table_name(self) -> str:
+        """The connections table (phrase and code counters live there too)."""
+        return self._name
+
     def add(self, connection_id: str, table_id: str, player_id: str, now: float) -> None:
         """Remember a live connection."""
         item = {
