@@ -313,3 +313,27 @@ def test_deleting_a_player_removes_everything_and_anonymises_their_seats(service
     assert [s["name"] for s in finished["seats"]] == ["Oyuncu0", DELETED_NAME]
     assert finished["seats"][1]["playerId"].startswith("deleted-")
     assert service.replay(ali, finished_id)["hands"]  # the replay still plays
+
+
+def test_a_deleted_dropped_player_is_charged_nothing_and_leaves_no_player_behind(
+    service, accounts, clock, dynamodb
+):
+    table_id, (_ali, ayse) = full_table(service, seats=2)
+    accounts.remember_table(ayse, table_id)
+    service.connect(ayse, table_id, "sock")
+    service.disconnect("sock")
+    clock.now += 121
+    service.sweep()  # her seat is vacant now: she dropped (a loss would be hers)
+    assert service.tables.get(table_id).table.seats[1].original_fate == "dropped"
+    accounts.delete(ayse)
+    seat = service.tables.get(table_id).table.seats[1]
+    assert seat.original.name == DELETED_NAME and seat.original_fate == "left"  # charged nobody
+    # what a rating update to a deleted id would leave (a count, no name) is no player
+    from testkit import TABLE_NAMES
+
+    dynamodb.put_item(
+        TableName=TABLE_NAMES["PlayersTable"],
+        Item={"playerId": {"S": seat.original.player_id}, "rating": {"N": "990"}},
+    )
+    with pytest.raises(NotFoundError):
+        service.player(seat.original.player_id)

@@ -60,6 +60,10 @@ def _mentions(value: Any, player_id: str) -> bool:
 
 def anonymized(table: Table, player_id: str, anon: str) -> Table:
     swapped: Table = _swap(table.clone(), player_id, anon)
+    if swapped.status != "finished":
+        for seat in swapped.seats:  # a dropped seat of theirs: its loss now goes to nobody
+            if seat.original and seat.original.player_id == anon and seat.original_fate:
+                seat.original_fate = "left"
     return swapped
 
 

@@ -101,6 +101,6 @@ class PlayerStore:
                 raise
             raise NotFoundError(f"no player {player_id}") from error
         item = response.get("Item")
-        if item is None:
+        if item is None or "name" not in item:  # no name: a deleted player's leftover counts
             raise NotFoundError(f"no player {player_id}")
         return deserialize(item)
