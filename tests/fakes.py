@@ -205,7 +205,11 @@ class FakeConnections:
         return [dict(c) for c in self.items.values() if c["tableId"] == table_id]
 
     def for_player(self, player_id: str) -> list[dict[str, Any]]:
-        return [{"connectionId": k} for k, c in self.items.items() if c["playerId"] == player_id]
+        return [
+            {"connectionId": k, "playerId": player_id, "tableId": c["tableId"]}
+            for k, c in self.items.items()
+            if c["playerId"] == player_id
+        ]
 
 
 class FakeLog:

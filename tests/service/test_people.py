@@ -121,3 +121,20 @@ def test_a_deleted_player_leaves_every_list(service, people):
         people.request(ali, code)
     people.accounts.delete(veli)
     assert people.accounts.export(ali)["player"]["blocks"] == {}
+
+
+def test_presence_is_shown_to_friends_only_and_never_a_table_id(service, people):
+    table_id, (ali, veli) = full_table(service, seats=2)
+    ayse, stranger = player(service, "Ayşe"), player(service, "Yabancı")
+    people.request(ayse, people.friends(ali)["code"])
+    people.accept(ali, ayse.player_id)
+    assert people.friends(ayse)["friends"][0]["presence"] == {"status": "away"}
+    service.connect(ali, table_id, "ali-sock")
+    listed = people.friends(ayse)["friends"]
+    assert listed[0]["presence"] == {"status": "table", "game": "kastet"}
+    assert table_id not in str(people.friends(ayse))
+    service.connect(veli, table_id, "veli-sock")  # Veli is nobody's friend here
+    assert people.friends(stranger)["friends"] == []
+    assert "presence" not in str(service.player(veli.player_id))  # the public profile
+    service.disconnect("ali-sock")
+    assert people.friends(ayse)["friends"][0]["presence"] == {"status": "away"}

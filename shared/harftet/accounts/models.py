@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
@@ -105,9 +105,18 @@ class PersonEntry(BaseModel):
     name: str
 
 
+class Presence(BaseModel):
+    status: Literal["online", "table", "away"]
+    game: Literal["kastet", "harftet"] | None = Field(None, description="at a table of this game")
+
+
+class Friend(PersonEntry):
+    presence: Presence | None = Field(None, description="shown for the first 50 friends")
+
+
 class Friends(BaseModel):
     code: str = Field(description="the caller's friend code: others send it to ask")
-    friends: list[PersonEntry]
+    friends: list[Friend]
     incoming: list[PersonEntry]
     outgoing: list[PersonEntry]
 

@@ -7,7 +7,8 @@ or an invitation is held back with one read of the sender). ``friendcode#<CODE>`
 a player by code. A request changes both players' items, one after the other, each behind the
 account counter (harftet.store.accounts). A blocked player learns nothing: their request to
 the blocker answers as if the code were unknown, their invitations and phrases reach nobody.
-Presence is not built yet.
+Presence (online, at a table of which game, away) is shown in one's friends list only:
+read when the list is read, not pushed.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from harftet.accounts.service import Accounts
 
 MAX_FRIENDS = 200
+PRESENCE_SHOWN = 50  # friends whose presence a list shows (one index query each)
 MAPS = ("friends", "incoming", "outgoing", "blocks", "blockedBy")
 
 
@@ -53,12 +55,31 @@ class People:
         self.accounts._update(caller.player_id, lambda a: {"friendCode": code})
         return code
 
+    def presence(self, player_id: str) -> dict[str, Any]:
+        """``{"status": "online"|"table"|"away", "game"?}`` — for friends' eyes only: a
+        table's game, never its id (a private table's id is its invitation)."""
+        service = self.accounts.service
+        sockets = service.connections.for_player(player_id)
+        if not sockets:
+            return {"status": "away"}
+        for table_id in sorted({str(s["tableId"]) for s in sockets if s.get("tableId")}):
+            try:
+                table = service.tables.get(table_id).table
+            except NotFoundError:
+                continue
+            if table.seat_of(player_id) is not None and table.status != "finished":
+                return {"status": "table", "game": table.game}
+        return {"status": "online"}
+
     def friends(self, caller: Caller) -> dict[str, Any]:
         code = self._code(caller)
         maps = _maps(self.accounts._account(caller))
+        listed = _entries(maps["friends"])
+        for entry in listed[:PRESENCE_SHOWN]:
+            entry["presence"] = self.presence(entry["playerId"])
         return {
             "code": code,
-            "friends": _entries(maps["friends"]),
+            "friends": listed,
             "incoming": _entries(maps["incoming"]),
             "outgoing": _entries(maps["outgoing"]),
         }

@@ -49,7 +49,8 @@ class ConnectionStore:
         return deserialize(item) if item else None
 
     def for_player(self, player_id: str) -> list[dict[str, Any]]:
-        """Every live connection of a player, whatever table (player-index, keys only)."""
+        """Every live connection of a player, whatever table (player-index: the ids and
+        ``tableId``)."""
         items: list[dict[str, Any]] = []
         kwargs: dict[str, Any] = {
             "TableName": self._name,
