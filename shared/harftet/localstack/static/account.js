@@ -76,16 +76,16 @@ export function initAccount(app) {
     await app.adopt(answer);
   }
 
-  async function refresh() {
+  let pending = null; // one refresh at a time (a 401 during the refresh itself asks again)
+  function refresh() {
     const token = localStorage.getItem(REFRESH_KEY);
-    if (!token) return;
-    try {
-      const answer = await api.request("POST", "/sessions/refresh", { refreshToken: token });
-      localStorage.setItem(REFRESH_KEY, answer.refreshToken);
-      app.refreshed(answer);
-    } catch (e) {
-      if (e.status === 401) { localStorage.removeItem(REFRESH_KEY); app.signOut(); }
-    }
+    if (!token) return Promise.resolve();
+    if (pending) return pending;
+    pending = api.request("POST", "/sessions/refresh", { refreshToken: token })
+      .then((answer) => { localStorage.setItem(REFRESH_KEY, answer.refreshToken); app.refreshed(answer); })
+      .catch((e) => { if (e.status === 401) { localStorage.removeItem(REFRESH_KEY); app.signOut(); } })
+      .finally(() => { pending = null; });
+    return pending;
   }
 
   async function passkeySignIn() {
@@ -176,9 +176,16 @@ export function initAccount(app) {
   if (me) me.prepend(el("button", { type: "button", id: "acc-open", class: "link",
     onclick: () => { dialog.showModal(); listPasskeys().catch(fail); } }, tx("acc.open")));
 
-  setInterval(() => !document.hidden && refresh(), REFRESH_MS);
+  let last = Date.now();
+  const fresh = () => { last = Date.now(); return refresh(); };
+  setInterval(() => !document.hidden && fresh(), REFRESH_MS);
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden && Date.now() - last > REFRESH_MS) fresh(); // back after a while
+  });
   return {
-    refresh,
+    refresh: fresh,
+    /** Whether this device holds a session (a refresh token): a 401 means "refresh", not "gone". */
+    hasSession: () => !!localStorage.getItem(REFRESH_KEY),
     /** Ends this device's session on the server (a guest has none) before the app forgets it. */
     signOut: async () => {
       if (localStorage.getItem(REFRESH_KEY)) await api.request("DELETE", "/sessions/current").catch(() => {});

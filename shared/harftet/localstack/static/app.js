@@ -23,7 +23,8 @@ const S = {
   drag: null,
 };
 
-const api = createApi({ token: () => S.token, lang: getLang, onUnauthorized: () => signOut(t("notice.session")) });
+const api = createApi({ token: () => S.token, lang: getLang, onUnauthorized: () =>
+  (account && account.hasSession() ? account.refresh() : signOut(t("notice.session"))) });
 const live = new Live({
   onView: (v) => setView(v),
   onState: (state) => { S.wsState = state; renderWs(); },
