@@ -118,7 +118,7 @@ export function initAccount(app) {
     const { passkeys } = await api.request("GET", "/players/me/passkeys");
     for (const p of passkeys) {
       const when = new Date(p.createdAt * 1000).toLocaleDateString(getLang());
-      list.append(el("li", { "data-passkey": p.id }, `🔑 ${when} `, el("button", { type: "button", class: "link",
+      list.append(el("li", { "data-passkey": p.id }, `${when} `, el("button", { type: "button", class: "link",
         onclick: () => api.request("DELETE", `/players/me/passkeys/${encodeURIComponent(p.id)}`).then(listPasskeys, fail) }, tx("acc.passkey.remove"))));
     }
   }
