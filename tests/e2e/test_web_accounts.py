@@ -67,6 +67,10 @@ def test_a_passkey_moves_the_player_to_another_browser_and_a_code_to_a_third(bro
     code = first.page.locator("#acc-code-value").inner_text()
     assert re.fullmatch(r"[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}", code)
     third = Tab(browser, base)
+    third.page.get_by_role("button", name="English").click()  # the account texts follow it
+    expect(third.page.locator("#acc-passkey-signin")).to_have_text("Sign in with a passkey")
+    third.page.get_by_role("button", name="Türkçe").click()
+    expect(third.page.locator("#acc-passkey-signin")).to_have_text("Geçiş anahtarıyla gir")
     third.page.locator("#acc-code-input").fill(code)
     third.page.locator("#acc-code-form button").click()
     expect(third.page.locator("#me-name")).to_have_text("Ayşe")

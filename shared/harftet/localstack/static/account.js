@@ -53,6 +53,14 @@ function credentialJson(c) {
   return { id: c.id, rawId: toB64(c.rawId), type: c.type, response, clientExtensionResults: c.getClientExtensionResults() };
 }
 
+// Labels follow the language switch (#lang): elements made with lx() carry their key.
+export function relabelOnSwitch(tx) {
+  const lang = document.querySelector("#lang");
+  if (lang) lang.addEventListener("click", () => setTimeout(() => {
+    for (const e of document.querySelectorAll("[data-tx]")) e.textContent = tx(e.dataset.tx);
+  }));
+}
+
 function el(tag, attrs = {}, ...kids) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -68,6 +76,7 @@ function el(tag, attrs = {}, ...kids) {
  */
 export function initAccount(app) {
   const { api } = app;
+  relabelOnSwitch(tx);
   const supported = !!window.PublicKeyCredential && !!navigator.credentials;
   const fail = (e) => app.notify(tx("acc.failed") + (e && e.message ? e.message : String(e)));
 
@@ -155,25 +164,25 @@ export function initAccount(app) {
   const login = document.querySelector("#login");
   const codeInput = el("input", { id: "acc-code-input", maxlength: "12", autocomplete: "one-time-code", autocapitalize: "characters", placeholder: "ABCD2345" });
   const block = el("div", { class: "account-login" },
-    el("button", { type: "button", id: "acc-passkey-signin", onclick: passkeySignIn }, tx("acc.passkey.signin")),
+    el("button", { type: "button", id: "acc-passkey-signin", onclick: passkeySignIn, "data-tx": "acc.passkey.signin" }, tx("acc.passkey.signin")),
     el("form", { id: "acc-code-form", onsubmit: (ev) => { ev.preventDefault(); codeSignIn(codeInput.value.trim()); } },
-      el("label", { for: "acc-code-input" }, tx("acc.code.label")), codeInput,
-      el("button", { type: "submit" }, tx("acc.code.signin"))));
+      el("label", { for: "acc-code-input", "data-tx": "acc.code.label" }, tx("acc.code.label")), codeInput,
+      el("button", { type: "submit", "data-tx": "acc.code.signin" }, tx("acc.code.signin"))));
   if (login) login.append(block);
 
   // -- the account dialog, opened from the header
   const dialog = el("dialog", { id: "account-dialog", class: "card" },
-    el("h2", {}, tx("acc.h")),
-    el("button", { type: "button", id: "acc-passkey-add", onclick: addPasskey }, tx("acc.passkey.add")),
-    el("h3", {}, tx("acc.passkeys")), el("ul", { id: "acc-passkeys" }),
-    el("button", { type: "button", id: "acc-code-make", onclick: makeCode }, tx("acc.code.make")),
+    el("h2", { "data-tx": "acc.h" }, tx("acc.h")),
+    el("button", { type: "button", id: "acc-passkey-add", onclick: addPasskey, "data-tx": "acc.passkey.add" }, tx("acc.passkey.add")),
+    el("h3", { "data-tx": "acc.passkeys" }, tx("acc.passkeys")), el("ul", { id: "acc-passkeys" }),
+    el("button", { type: "button", id: "acc-code-make", onclick: makeCode, "data-tx": "acc.code.make" }, tx("acc.code.make")),
     el("p", { id: "acc-code", hidden: "" }),
-    el("button", { type: "button", id: "acc-export", onclick: download }, tx("acc.export")),
-    el("button", { type: "button", id: "acc-delete", class: "danger", onclick: deleteMe }, tx("acc.delete")),
-    el("button", { type: "button", id: "acc-close", onclick: () => dialog.close() }, tx("acc.close")));
+    el("button", { type: "button", id: "acc-export", onclick: download, "data-tx": "acc.export" }, tx("acc.export")),
+    el("button", { type: "button", id: "acc-delete", class: "danger", onclick: deleteMe, "data-tx": "acc.delete" }, tx("acc.delete")),
+    el("button", { type: "button", id: "acc-close", onclick: () => dialog.close(), "data-tx": "acc.close" }, tx("acc.close")));
   document.body.append(dialog);
   const me = document.querySelector("#me");
-  if (me) me.prepend(el("button", { type: "button", id: "acc-open", class: "link",
+  if (me) me.prepend(el("button", { type: "button", id: "acc-open", class: "link", "data-tx": "acc.open",
     onclick: () => { dialog.showModal(); listPasskeys().catch(fail); } }, tx("acc.open")));
 
   let last = Date.now();

@@ -2,6 +2,7 @@
 // seconds; any player may mute a seat for themselves (kept in this browser only). Friends'
 // invitations arrive on the same socket. Turkish first, English on the switch.
 import { getLang } from "./i18n.js";
+import { relabelOnSwitch } from "./account.js";
 
 const TEXT = {
   "ph.open": ["💬 Söyle", "💬 Say"],
@@ -37,6 +38,8 @@ export function initPhrases(app) {
   button.type = "button";
   button.id = "phrase-open";
   button.textContent = tx("ph.open");
+  button.dataset.tx = "ph.open";
+  relabelOnSwitch(tx);
   button.onclick = async () => {
     if (!menu.hidden) { menu.hidden = true; return; }
     await load().catch(() => null);
