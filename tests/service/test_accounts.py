@@ -243,6 +243,10 @@ def test_guessing_codes_is_limited_per_source_address_and_asking_per_player(
         accounts.transfer_code(guest)
     with pytest.raises(RateLimitedError):
         accounts.transfer_code(guest)
+    for _ in range(30):
+        accounts.sign_in_options("10.5.5.5")
+    with pytest.raises(RateLimitedError):  # each asks for a write: limited per address
+        accounts.sign_in_options("10.5.5.5")
 
 
 def test_export_holds_everything_stored_about_the_caller_and_no_key_material(service, accounts):

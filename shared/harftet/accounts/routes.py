@@ -86,7 +86,7 @@ def remove_passkey(passkey_id: str) -> Response:
 
 @router.post("/sessions/passkey/options")
 def passkey_sign_in_options() -> Response:
-    return _reply(200, _accounts().sign_in_options())
+    return _reply(200, _accounts().sign_in_options(_source_ip()))
 
 
 @router.post("/sessions/passkey")

@@ -45,6 +45,7 @@ SAVE_TRIES = 5
 ACCOUNT_BUDGETS = {
     "transferCode": Budget(5, 600),  # codes a player may ask for
     "transferTry": Budget(10, 600),  # codes a source address may try
+    "signInOptions": Budget(30, 60),  # passkey challenges a source address may ask for
 }
 
 
@@ -324,10 +325,12 @@ class Accounts:
 
         self._update(caller.player_id, change)
 
-    def sign_in_options(self) -> dict[str, Any]:
+    def sign_in_options(self, source: str = "unknown") -> dict[str, Any]:
+        """A sign-in challenge (anyone may ask: each is a write, so per source address)."""
         from harftet.accounts import passkeys
 
         config = self._config()
+        self.limits.check("signInOptions", source, self.now())
         challenge_id, challenge = self._challenge("signin", None)
         return {
             "challengeId": challenge_id,
