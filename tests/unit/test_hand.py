@@ -21,6 +21,7 @@ from engine_helpers import (
     rejected,
 )
 
+from harftet.engine import table as life
 from harftet.engine.codec import encode
 from harftet.engine.errors import EngineError, NotYourTurnError, WrongStatusError
 from harftet.engine.hand import (
@@ -30,7 +31,6 @@ from harftet.engine.hand import (
     legal_to_draw,
     legal_to_pass_without_lay,
 )
-from harftet.engine import table as life
 from harftet.engine.moves import Draw, Pass, Ready
 from harftet.engine.state import HandResult, Placed, Table
 

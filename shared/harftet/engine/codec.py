@@ -298,7 +298,12 @@ def _later_fields(table: Table) -> list[Any]:
     """The fields added after ``recent``, trailing defaults left out (an item of a table
     that uses none of them is as small as before)."""
     fields = [
-        table.rated, table.break_seconds, table.pace, table.break_until, table.ready, table.salt
+        table.rated,
+        table.break_seconds,
+        table.pace,
+        table.break_until,
+        table.ready,
+        table.salt,
     ]
     defaults = [True, DEFAULT_BREAK_SECONDS, "live", None, [], ""]
     while fields and fields[-1] == defaults[len(fields) - 1]:

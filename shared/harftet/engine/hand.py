@@ -10,7 +10,6 @@ import random
 from collections.abc import Sequence
 
 from . import proof
-
 from .effects import Outcome, begin, changed, note, placed_json
 from .errors import IllegalMoveError, NotYourTurnError, WrongStatusError
 from .moves import Draw, Lay, Move, Pass, Ready

@@ -73,7 +73,9 @@ def check(name: OptionName, value: Any, *, test_mode: bool = False) -> int:
     """``value`` if it is a whole number within ``name``'s bounds; OptionError otherwise."""
     lowest, highest = low(name, test_mode), LIMITS[name][1]
     if isinstance(value, bool) or not isinstance(value, int) or not lowest <= value <= highest:
-        raise OptionError(f"{API_NAMES[name]} must be between {lowest} and {highest}, not {value!r}")
+        raise OptionError(
+            f"{API_NAMES[name]} must be between {lowest} and {highest}, not {value!r}"
+        )
     return value
 
 

@@ -312,7 +312,9 @@ def start(table: Table, player_id: str, now: float) -> Outcome:
         chair.original = chair.occupant
         if not chair.connected:  # gone since before the start: the grace period runs now
             chair.disconnected_at = now
-    new.practice = not new.rated or any(s.occupant is not None and s.occupant.bot for s in new.seats)
+    new.practice = not new.rated or any(
+        s.occupant is not None and s.occupant.bot for s in new.seats
+    )
     new.status = "playing"
     new.hand_number = 1
     hand.deal(new, now)  # reports the "start"
