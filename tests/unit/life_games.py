@@ -71,6 +71,7 @@ def run_game(
     table = life.new_table(
         "t1", game, person("p0"), seed=seed * 7919 + 1, now=now, seats=players, hands=hands,  # type: ignore[arg-type]
         turn_seconds=20, grace_seconds=50, wait_seconds=30, bot_seconds=bot_seconds,
+        salt=f"{seed:032x}", test_mode=True,
     )  # fmt: skip
     g = Game([table], list(table.recent))
     for i in range(1, players):
