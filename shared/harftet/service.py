@@ -447,11 +447,14 @@ class Service:
             "tiles": [],
             "hintsLeft": hints_left(after, seat),
             "revealed": hints.shown(after, seat),
+            "area": None,
         }
         if proposal is None or not melds:
             return answer
         hand_ids = table.seats[seat].hand
         answer["meld"] = hints.meld_json(melds[picked[-1]], hand_ids)
+        in_series = picked[-1] < len(hints.series_melds(table, proposal.lay))
+        answer["area"] = "series" if in_series else "pairs"
         if hint_budget(after.hints) is None:  # unlimited: the whole lay, checkable
             answer["lay"] = lay_json(proposal.lay)
             answer["tiles"] = list(proposal.tiles)

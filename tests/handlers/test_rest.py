@@ -957,7 +957,7 @@ def test_a_hint_is_a_lay_in_the_move_bodys_shape_that_the_move_accepts(api, fake
         reply = api("get-hint", token=player.token, tableId=game.table_id)
     assert reply.status == 200, reply.body
     hint = reply.body
-    assert set(hint) == {"version", "lay", "shed", "tiles", "meld", "hintsLeft", "revealed"}
+    assert set(hint) == {"version", "lay", "shed", "tiles", "meld", "hintsLeft", "revealed", "area"}
     assert hint["version"] == view["version"] and hint["hintsLeft"] is None
     assert hint["lay"] is not None and hint["shed"] > 0
     assert set(hint["tiles"]) <= {t["id"] for t in view["hand"]}
@@ -988,7 +988,7 @@ def test_no_lay_is_a_null_lay_with_nothing_shed(api, service, fake_search, monke
     assert reply.status == 200
     assert reply.body == {
         "version": view["version"], "lay": None, "shed": 0, "tiles": [], "meld": None,
-        "hintsLeft": 3, "revealed": 0,
+        "hintsLeft": 3, "revealed": 0, "area": None,
     }  # fmt: skip
 
 

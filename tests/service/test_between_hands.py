@@ -205,6 +205,7 @@ def test_each_hint_reveals_one_meld_and_costs_one_until_none_are_left(
     assert first["meld"] == [{"id": t, "from": "hand"} for t in RUN_RED]
     assert first["lay"] is None and first["shed"] == 24 and first["tiles"] == RUN_RED
     assert first["hintsLeft"] == 1 and first["version"] == before["version"] + 1
+    assert first["area"] == "series" and first["revealed"] == 1
     assert service.view(me, table_id)["hintsLeft"] == 1
     assert service.view(other, table_id)["hintsLeft"] == 2  # budgets are per player
     second = service.hint(me, table_id)

@@ -197,6 +197,9 @@ class Hint(BaseModel):
     )
     hintsLeft: int | None = Field(description="hints left this hand; null where unlimited")
     revealed: int = Field(description="melds of this position's lay revealed so far")
+    area: Literal["series", "pairs"] | None = Field(
+        description="where the revealed meld goes: a series meld (new or changed) or a new pair"
+    )
 
 
 class Log(BaseModel):

@@ -36,8 +36,13 @@ def position_mark(table: Table, seat: int) -> int:
 def melds_of(table: Table, lay: Lay) -> list[tuple[Placed, ...]]:
     """The melds ``lay`` reveals one by one: the series melds it makes or changes (in order),
     then its new pairs."""
+    return series_melds(table, lay) + list(lay.pairs)
+
+
+def series_melds(table: Table, lay: Lay) -> list[tuple[Placed, ...]]:
+    """The series melds ``lay`` makes or changes."""
     before = {tuple(m) for m in table.series}
-    return [m for m in lay.series if tuple(m) not in before] + list(lay.pairs)
+    return [m for m in lay.series if tuple(m) not in before]
 
 
 def meld_json(meld: tuple[Placed, ...], hand: list[int]) -> list[dict[str, Any]]:
