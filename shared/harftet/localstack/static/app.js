@@ -409,6 +409,8 @@ async function rematch() {
   let view = await api.createTable({
     game: v.game, seats: v.seats.length, hands: v.hands, partners: v.partners, turnSeconds: v.turnSeconds,
     ...(v.private ? { private: true } : {}),
+    ...(v.hints != null ? { hints: v.hints } : {}), ...(v.rated === false ? { rated: false } : {}),
+    ...(v.breakSeconds != null ? { breakSeconds: v.breakSeconds } : {}), ...(v.pace ? { pace: v.pace } : {}),
   });
   for (const [i, s] of v.seats.entries()) if (i > 0 && s && s.bot) view = await sitBot(view.tableId, i, s.level || "medium");
   $("#end-dialog").close();
