@@ -24,7 +24,9 @@ pytestmark = pytest.mark.e2e
 
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_a_hint_lays_out_one_meld_and_the_count_goes_down(
-    local_stack: str, browser: Any, size: tuple[int, int]
+    local_stack: str,
+    browser: Any,  # noqa: F811 (the fixture imported above)
+    size: tuple[int, int],
 ) -> None:
     tab = Tab(browser, local_stack, size, seed=kastet_seed_with_two_melds())
     page = tab.page
@@ -56,7 +58,10 @@ def test_a_hint_lays_out_one_meld_and_the_count_goes_down(
     tab.close()
 
 
-def test_the_verify_page_says_verified_for_a_finished_game(local_stack: str, browser: Any) -> None:
+def test_the_verify_page_says_verified_for_a_finished_game(
+    local_stack: str,
+    browser: Any,  # noqa: F811 (the fixture imported above)
+) -> None:
     tab = Tab(browser, local_stack, PHONE)
     page = tab.page
     tab.sign_in("Ece")
