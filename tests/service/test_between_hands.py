@@ -275,3 +275,61 @@ def test_the_view_commits_to_each_deal_and_the_replay_reveals_what(
     assert len(replay["salt"]) == 32  # 128 bits, never shown before the end
     for view in (service.view(callers[0], table_id), replay["table"]):
         assert replay["salt"] not in str(view)
+
+
+# --- pushes ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def live(service: Service, dynamodb: Any) -> Any:
+    from types import SimpleNamespace
+
+    from streams import TableStream
+    from test_live import FakeLog, FakeTimers
+
+    from harftet.publish import Publisher, changes_from_stream
+
+    timers = FakeTimers()
+    publisher = Publisher(service, log=FakeLog(), timers=timers, sleep=lambda s: None)
+    stream = TableStream(dynamodb, "harftet-tables")
+
+    def pump() -> int:
+        return stream.deliver(lambda event: publisher.publish(changes_from_stream(event)))
+
+    return SimpleNamespace(pump=pump, timers=timers)
+
+
+def test_pushes_after_a_hint_and_in_the_break_show_only_each_players_own_tiles(
+    service: Service, outbox: Any, live: Any, clock: Any, two_runs: list[int]
+) -> None:
+    table_id, callers = table_of(service, hints=2, break_seconds=7)
+    seat, me = in_turn(service, table_id, callers)
+    rig(service, table_id, seat, RUN_RED + RUN_BLUE + [104])
+    for i, caller in enumerate(callers):
+        service.connect(caller, table_id, f"c{i}")
+    service.connect(player(service, "Seyirci"), table_id, "watch")
+    live.pump()
+    outbox.sent.clear()
+    hint = service.hint(me, table_id)
+    live.pump()
+    other = 1 - seat
+    theirs = {t["id"] for t in service.view(callers[other], table_id)["hand"]}
+    mine = set(RUN_RED + RUN_BLUE + [104])
+    [to_me] = outbox.to(f"c{seat}")
+    [to_them] = outbox.to(f"c{other}")
+    [watched] = outbox.to("watch")
+    assert to_me["view"]["version"] == hint["version"] and to_me["view"]["hintsLeft"] == 1
+    assert to_them["view"]["hintsLeft"] == 2 and watched["view"]["hintsLeft"] is None
+    assert not tile_ids(to_them) & mine and not tile_ids(watched) & (mine | theirs)
+    assert tile_ids(to_me) <= mine  # the hint's meld is in the answer, never in a push
+    outbox.sent.clear()
+    ended = finish_hand(service, table_id, callers)
+    live.pump()
+    assert ended["break"]["until"] in [t.due for t in live.timers.scheduled]  # the timer
+    for i in range(2):
+        pushed = outbox.to(f"c{i}")[-1]["view"]
+        assert pushed["break"] == ended["break"] and pushed["turn"] is None
+        own = {t["id"] for t in pushed["hand"]}
+        table = tile_ids(pushed["series"]) | tile_ids(pushed["handResults"])
+        assert tile_ids(pushed) <= own | table  # the racks turned over, nothing else
+        assert pushed["dealProof"] == ended["dealProof"]
