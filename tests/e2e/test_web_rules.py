@@ -13,6 +13,7 @@ import pytest
 from test_web_client import (  # noqa: F401 (browser: the module's fixture)
     DESKTOP,
     PHONE,
+    SHOTS,
     Tab,
     browser,
     expect,
@@ -76,6 +77,7 @@ def test_the_verify_page_says_verified_for_a_finished_game(
         == 200
     )
     page.goto(f"{local_stack}/play/#t={table_id}")  # the page sees the deal proofs in play
+    page.reload()  # (a new hash alone does not reload the page)
     expect(page.locator("#table")).to_be_visible()
     page.get_by_role("button", name="Başlat").click()
     deadline = time.monotonic() + 120
@@ -98,8 +100,10 @@ def test_the_verify_page_says_verified_for_a_finished_game(
     expect(verify.locator("#verdict")).to_have_text("doğrulandı", timeout=20_000)
     expect(verify.locator("#hands li")).to_have_count(1)
     expect(verify.locator("#hands li")).to_contain_text("oyunda gördüğün özetle aynı")
-    verify.screenshot(path=str(tab.shot("verify-phone").with_name("verify-page-390x844.png")))
+    tab.shot("game-end-verify-link")
+    verify.screenshot(path=str(SHOTS / "verify-page-390x844.png"))
     verify.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
-    verify.screenshot(path=str(tab.shot("verify-desktop").with_name("verify-page-1280x800.png")))
+    expect(verify.locator("#verdict")).to_have_text("doğrulandı")
+    verify.screenshot(path=str(SHOTS / "verify-page-1280x800.png"))
     assert tab.unexpected_errors() == [], tab.errors
     tab.close()
