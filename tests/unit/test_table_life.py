@@ -22,7 +22,7 @@ from harftet.engine.errors import (
     WrongStatusError,
 )
 from harftet.engine.hand import apply_move
-from harftet.engine.moves import Draw, Pass
+from harftet.engine.moves import Draw, Pass, Ready
 from harftet.engine.state import Occupant, Table
 
 TURN = 45
@@ -1123,3 +1123,19 @@ def test_a_computer_player_whose_turn_runs_out_is_played_for_but_never_drops_out
     chair = table.seats[1]
     assert chair.occupant is not None and chair.connected and chair.timeouts == 0
     assert table.status == "playing"
+
+
+def test_a_break_paused_by_a_leaver_goes_on_when_a_computer_player_sits_and_its_end_deals() -> None:
+    table = arrange(started(players=2, hands=2), {0: RUN})
+    table = play(table, 0, lay(meld(RUN)))
+    broke = do(apply_move, table, 0, Pass(), NOW + 2).table
+    until = broke.break_until
+    assert until is not None
+    left = do(life.leave, broke, "p1", NOW + 3).table
+    assert left.status == "paused" and left.break_until == until
+    assert do(apply_move, left, 0, Ready(), NOW + 4).table.ready == [0]  # marked, not dealt
+    resumed = do(life.seat_bot, left, 1, "p0", NOW + 5).table
+    assert resumed.status == "playing" and resumed.deadline is None and resumed.turn_seat is None
+    assert life.next_event_at(resumed) == until
+    dealt = swept(resumed, until)
+    assert kinds(dealt) == ["start"] and dealt.table.hand_number == 2

@@ -155,11 +155,10 @@ def _resume_if_complete(table: Table, now: float) -> None:
 
 def _restart_clock(table: Table, now: float) -> None:
     """A game that resumes: the turn clock starts again — or, between hands, the break goes
-    on (and the next hand is dealt at once when nobody is waited for)."""
+    on until its end or the next ready (who said ready is not logged, so a replay could not
+    tell a deal here from none)."""
     if table.break_until is None:
         table.deadline = now + table.turn_seconds
-    elif hand.all_ready(table):
-        hand.deal_next(table, now)
 
 
 def _returning(table: Table, seat: int, player_id: str) -> bool:
