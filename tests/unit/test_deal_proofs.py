@@ -123,3 +123,20 @@ if __name__ == "__main__":  # writes tests/web/deals.json
         random.Random(text).shuffle(ids)
         cases.append({"input": text, "ids": ids})
     FIXTURE.write_text(json.dumps(cases, separators=(",", ":")) + "\n")
+
+
+def test_computer_players_are_labelled_as_such_in_every_view_and_in_the_replay() -> None:
+    game = run_game("kastet", 5, players=3, hands=1, practice=True)
+    bots = set()
+    for table in game.tables:
+        for chair, seat in zip(table.seats, table_view(table, None)["seats"], strict=True):
+            if chair.occupant is not None and seat is not None:
+                assert seat["bot"] is chair.occupant.bot
+                if chair.occupant.bot:
+                    bots.add(chair.occupant.player_id)
+                    assert seat["level"] and seat["name"].startswith("Bilgisayar")
+    assert bots, "the practice game had a computer player"
+    doc = replay.document(game.table, game.events)
+    events = [*doc["before"], *(e for h in doc["hands"] for e in h["moves"])]
+    seated = {e["playerId"]: e["type"] for e in events if e["type"] in ("sit", "bot")}
+    assert {p for p, kind in seated.items() if kind == "bot"} == bots
