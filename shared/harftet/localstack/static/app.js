@@ -721,15 +721,24 @@ async function hint() {
   if (!res || (!res.lay && !res.meld)) return notify(t("notice.noHint"), "info");
   if (res.version !== S.view.version) await resync();
   S.sel = null;
-  // Unlimited hints give the whole lay; a budgeted hint one meld, laid out over the table (RULES §4a).
-  const body = res.lay || D.layOfMeld(S.view, res.meld, res.area || "series");
+  // Unlimited hints give the whole lay; a budgeted hint one meld (RULES §4a), laid out over the
+  // table — or over the melds the hints before it laid out, while the player has not changed them.
+  const over = S.hinted && S.draft === S.hinted && res.revealed > 1 ? draftAsView(S.view, S.draft) : S.view;
+  const body = res.lay || D.layOfMeld(over, res.meld, res.area || "series");
   S.draft = D.inferFaces(D.fromLay(S.view, body), S.view.game, limits());
+  S.hinted = S.draft;
   if (res.lay) notify(t("notice.hint", { lay: $("#btn-lay").textContent }), "info");  // Yere aç or İşle
   else notify(t("notice.hintMeld", { shed: res.shed }), "info");
   render();
   scheduleDryRun();
   const first = document.querySelector("#series li.meld.changed");
   if (first) first.scrollIntoView({ block: "center", behavior: "smooth" });
+}
+
+/** The view with the draft's series area in place of the table's (tiles as the view shows them). */
+function draftAsView(v, d) {
+  const tile = (e) => (e.tile.joker ? { ...e.tile, as: e.as } : e.tile);
+  return { ...v, series: d.series.filter((m) => m.length).map((m) => m.map(tile)) };
 }
 
 /** "Sonraki el": ready for the next hand (RULES §2a); a version that moved on is retried once. */
