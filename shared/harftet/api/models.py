@@ -56,6 +56,21 @@ def _bounds(name: options.OptionName) -> tuple[AfterValidator, WithJsonSchema]:
     )
 
 
+_TURN_LOW, _TURN_HIGH = options.LIMITS["turn_seconds"]
+TurnSeconds = Annotated[
+    StrictInt | None,
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "integer", "minimum": _TURN_LOW, "maximum": _TURN_HIGH},
+                {"type": "integer", "enum": list(options.CORRESPONDENCE_TURNS)},
+                {"type": "null"},
+            ],
+            "description": f"live: {_TURN_LOW}-{_TURN_HIGH} (default 45); correspondence: one "
+            f"of {', '.join(map(str, options.CORRESPONDENCE_TURNS))} (default 86400)",
+        }
+    ),
+]
 Seats = Annotated[StrictInt, *_bounds("seats")]
 Hands = Annotated[StrictInt, *_bounds("hands")]
 BotSeconds = Annotated[StrictInt, *_bounds("bot_seconds")]
@@ -111,12 +126,7 @@ class CreateTable(Strict):
     seats: Seats = 4
     hands: Hands = 11
     partners: StrictBool = False
-    turnSeconds: StrictInt | None = Field(
-        None,
-        description=f"live: {options.LIMITS['turn_seconds'][0]}-"
-        f"{options.LIMITS['turn_seconds'][1]} (default 45); correspondence: one of "
-        f"{', '.join(map(str, options.CORRESPONDENCE_TURNS))} (default 86400)",
-    )
+    turnSeconds: TurnSeconds = None
     hints: HintsOption = True
     private: StrictBool = Field(False, description="never listed: the tableId is the invitation")
     botSeconds: BotSeconds = Field(1, description="seconds between computer players' moves")
