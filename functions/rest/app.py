@@ -17,6 +17,8 @@ from aws_lambda_powertools.event_handler import APIGatewayRestResolver, CORSConf
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.metrics import MetricUnit
 
+from harftet.accounts.routes import remember_table
+from harftet.accounts.routes import router as accounts_router
 from harftet.api.body import MAX_BODY_BYTES
 from harftet.api.errors import error_response, language, parse_json
 from harftet.api.events import body_text
@@ -49,6 +51,7 @@ def _cors(origins: str) -> CORSConfig | None:
 
 
 app = APIGatewayRestResolver(cors=_cors(os.environ.get("ALLOWED_ORIGINS", "")))
+app.include_router(accounts_router)  # passkeys, sessions, export/delete, phrases (API.md v3)
 service = default_service()
 limits = default_limits()
 SEAT = re.compile(r"[0-9]{1,2}")
@@ -152,6 +155,7 @@ def create_table() -> Response:
         pace=r.pace,
     )
     metrics.add_metric(name="TablesCreated", unit=MetricUnit.Count, value=1)
+    remember_table(caller, view["tableId"])
     return _reply(201, view)
 
 
@@ -176,6 +180,8 @@ def sit(table_id: str, seat: str) -> Response:
     caller = _caller()
     request = SitDown.model_validate(_body())
     view = service.sit(caller, table_id, _seat(seat), bot=request.bot, level=request.level)
+    if not request.bot:
+        remember_table(caller, table_id)
     return _reply(200, view)
 
 

@@ -90,6 +90,9 @@ def handler_env(
         "LIMITS": keep("LIMITS", "off"),  # per-player budgets: off unless asked (API.md)
         "LIMIT_BUDGETS": keep("LIMIT_BUDGETS", ""),
         "ALLOWED_ORIGINS": keep("ALLOWED_ORIGINS", ""),  # CORS: none unless asked
+        # Passkeys: browsers refuse an IP address as relying party, so open localhost.
+        "PASSKEY_RP_ID": keep("PASSKEY_RP_ID", "localhost"),
+        "PASSKEY_ORIGINS": keep("PASSKEY_ORIGINS", f"http://localhost:{port}"),
         "POWERTOOLS_SERVICE_NAME": "harftet",
         "POWERTOOLS_METRICS_NAMESPACE": "Harftet",
         "POWERTOOLS_TRACE_DISABLED": "true",
