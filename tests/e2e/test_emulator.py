@@ -94,7 +94,14 @@ def wait_for_log(log: Path, found: Callable[[dict[str, Any]], bool]) -> dict[str
 def test_health_answers_ok_once_the_stack_is_ready(http: httpx.Client) -> None:
     response = http.get("/health")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok"}
+    body = response.json()
+    assert body["status"] == "ok"
+    # each event source mapping reports its lag (IteratorAge) and is not stuck
+    assert {(s["function"], s["kind"]) for s in body["sources"]} == {
+        ("fanout", "stream"),
+        ("timer", "queue"),
+    }
+    assert all(not s["stuck"] and s["lagSeconds"] < 60 for s in body["sources"])
 
 
 def test_a_rest_request_reaches_the_handler_as_an_api_gateway_proxy_event(
@@ -413,7 +420,7 @@ def test_template_yaml_gives_the_routes_resources_and_path_parameters() -> None:
 def test_the_real_stack_refuses_paths_outside_template_yaml_in_the_api_error_shape(
     local_stack: str,
 ) -> None:
-    assert httpx.get(f"{local_stack}/health").json() == {"status": "ok"}
+    assert httpx.get(f"{local_stack}/health").json()["status"] == "ok"
     response = httpx.delete(f"{local_stack}/players")
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "not_found"

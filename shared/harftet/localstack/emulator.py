@@ -11,6 +11,7 @@ import base64
 import contextlib
 import json
 import logging
+import os
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ from starlette.websockets import WebSocket
 
 from harftet.localstack import lambda_events
 from harftet.localstack.runtime import FunctionSpec, HandlerError, LambdaFunction
+from harftet.localstack.sources import keep_running
 from harftet.localstack.template import (
     HTTP_METHODS,
     GatewayResponses,
@@ -141,6 +143,10 @@ class Emulator:
         self.ready_check = ready_check
         self.connections: dict[str, Connection] = {}
         self.started = False
+        self.sources: list[tuple[str, Any]] = []
+        self.source_tasks: dict[int, asyncio.Task[None]] = {}
+        # An event source is stuck past this lag (None: twice its function's timeout, ≥ 60 s).
+        self.stuck_seconds: float | None = None
 
     @property
     def functions(self) -> list[LambdaFunction]:
@@ -154,11 +160,43 @@ class Emulator:
 
     # --- REST ----------------------------------------------------------------------------------
 
+    def source_health(self) -> list[dict[str, Any]]:
+        """Each event source mapping's lag and liveness (what `GET /health` reports)."""
+        now = time.time()
+        found = []
+        for function, source in self.sources:
+            health = getattr(source, "health", None)
+            if health is None:
+                continue
+            target = {"fanout": self.fanout, "timer": self.timer}.get(function)
+            timeout = target.spec.timeout_seconds if target is not None else 30.0
+            limit = self.stuck_seconds or max(60.0, 2 * timeout)
+            report = health.report(now)
+            mapping = source.mapping
+            report = {
+                "function": function,
+                "source": mapping.source,
+                "kind": mapping.kind,
+                **report,
+            }
+            task = self.source_tasks.get(id(source))
+            report["stuck"] = bool(
+                report["lagSeconds"] > limit
+                or report["sincePollSeconds"] > limit
+                or (task is not None and task.done())
+            )
+            found.append(report)
+        return found
+
     async def health(self, request: Request) -> Response:
-        """`GET /health`: 200 once the stack is ready, 503 before."""
-        if self.ready():
-            return JSONResponse({"status": "ok"})
-        return JSONResponse({"status": "starting"}, status_code=503)
+        """`GET /health`: 200 once the stack is ready, 503 before — and 503 while an event
+        source is stuck (its oldest record waited too long, or its poller stopped polling)."""
+        if not self.ready():
+            return JSONResponse({"status": "starting"}, status_code=503)
+        sources = self.source_health()
+        if any(s["stuck"] for s in sources):
+            return JSONResponse({"status": "stuck", "sources": sources}, status_code=503)
+        return JSONResponse({"status": "ok", "sources": sources})
 
     async def rest_proxy(self, request: Request) -> Response:
         """Any other path: the REST API's `ANY /{proxy+}` with a Lambda proxy integration."""
@@ -411,7 +449,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         async def warm(functions: list[LambdaFunction]) -> None:
-            loaded = await asyncio.gather(*(run_in_threadpool(f.warm) for f in functions))
+            loaded = await asyncio.gather(*(f.warm() for f in functions))
             for fn, ok in zip(functions, loaded, strict=True):
                 if not ok:
                     log.warning("%s: %s did not load; see the above", fn.spec.name, fn.spec.path)
@@ -427,7 +465,10 @@ def create_app(
         for key, source in event_sources or []:
             target = targets.get(key)
             if target is not None:
-                tasks.append(asyncio.create_task(source.run(target.invoke)))
+                task = asyncio.create_task(keep_running(key, source, target.invoke))
+                emulator.sources.append((key, source))
+                emulator.source_tasks[id(source)] = task
+                tasks.append(task)
         try:
             yield
         finally:
@@ -468,6 +509,8 @@ def create_app(
         return _message(404, "Not Found")
 
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: unrouted})
+    stuck = (env or {}).get("HEALTH_STUCK_SECONDS") or os.environ.get("HEALTH_STUCK_SECONDS")
+    emulator.stuck_seconds = float(stuck) if stuck else None
     app.state.emulator = emulator
     return app
 
