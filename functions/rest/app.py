@@ -12,7 +12,7 @@ import os
 import re
 from typing import TYPE_CHECKING, Any
 
-from aws_lambda_powertools import Logger, Metrics
+from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, CORSConfig, Response
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.metrics import MetricUnit
@@ -22,7 +22,7 @@ from harftet.api.errors import error_response, language, parse_json
 from harftet.api.events import body_text
 from harftet.identity import Caller, bearer
 from harftet.limits import RateLimitedError, default_limits
-from harftet.observability import traced
+from harftet.observability import new_metrics, traced
 from harftet.service import BadRequestError
 from harftet.tickets import issue_ticket
 from harftet.wiring import default_service, dynamodb
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.typing import LambdaContext
 
 logger = Logger()
-metrics = Metrics()
+metrics = new_metrics()
 
 
 def _cors(origins: str) -> CORSConfig | None:

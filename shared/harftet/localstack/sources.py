@@ -117,47 +117,48 @@ class StreamSource:
         self.client = client
         self.arn = stream_arn
         self.mapping = mapping
-        self.iterators: dict[str, str | None] = {}
+        self.shards: list[str] = []
         self.position: dict[str, str] = {}  # shard → the last sequence number read
         self.health = _Health()
 
-    def _refresh_shards(self) -> None:
-        shards = self.client.describe_stream(StreamArn=self.arn)["StreamDescription"]["Shards"]
-        for shard in shards:
-            shard_id = shard["ShardId"]
-            if self.iterators.get(shard_id) is not None:
-                continue
-            after = self.position.get(shard_id)
-            if after is None:
-                found = self.client.get_shard_iterator(
-                    StreamArn=self.arn, ShardId=shard_id, ShardIteratorType="TRIM_HORIZON"
-                )
-            else:  # a lost iterator resumes after the last record read, never from the start
-                found = self.client.get_shard_iterator(
-                    StreamArn=self.arn,
-                    ShardId=shard_id,
-                    ShardIteratorType="AFTER_SEQUENCE_NUMBER",
-                    SequenceNumber=after,
-                )
-            self.iterators[shard_id] = found["ShardIterator"]
+    def _iterator(self, shard_id: str) -> str:
+        """A fresh iterator: after the last record read, or from the start of the shard."""
+        after = self.position.get(shard_id)
+        if after is None:
+            found = self.client.get_shard_iterator(
+                StreamArn=self.arn, ShardId=shard_id, ShardIteratorType="TRIM_HORIZON"
+            )
+        else:
+            found = self.client.get_shard_iterator(
+                StreamArn=self.arn,
+                ShardId=shard_id,
+                ShardIteratorType="AFTER_SEQUENCE_NUMBER",
+                SequenceNumber=after,
+            )
+        return str(found["ShardIterator"])
 
     def poll(self) -> list[list[dict[str, Any]]]:
-        """The records that arrived since the last poll, one list per shard, in order."""
-        if not self.iterators or None in self.iterators.values():
-            self._refresh_shards()
+        """The records that arrived since the last poll, one list per shard, in order.
+
+        Each poll starts from a fresh iterator after the last record read, not from the
+        previous page's NextShardIterator. Why: moto's TransactWriteItems deep-copies every
+        table it touches and, when the transaction is cancelled (a failed condition: a seat
+        race, a manager's fourth table, a lost answer retried), puts the copies in place of
+        the tables — stream shard included. An iterator chain keeps reading the replaced
+        shard object, which never gets another record: the fan-out then stopped for good
+        (no pushes, no log, no timers, nothing logged), and it could read the records the
+        cancelled transaction wrote before it was rolled back. A fresh iterator is always
+        taken from the table's current shard.
+        """
+        if not self.shards:
+            described = self.client.describe_stream(StreamArn=self.arn)["StreamDescription"]
+            self.shards = [shard["ShardId"] for shard in described["Shards"]]
         found = []
-        for shard, iterator in list(self.iterators.items()):
-            if iterator is None:
-                continue
-            try:
-                page = self.client.get_records(ShardIterator=iterator, Limit=1000)
-            except Exception:
-                self.iterators[shard] = None  # expired or unknown: a fresh one next time
-                raise
+        for shard in self.shards:
+            page = self.client.get_records(ShardIterator=self._iterator(shard), Limit=1000)
             records = page.get("Records", [])
             if records:
                 self.position[shard] = records[-1]["dynamodb"]["SequenceNumber"]
-            self.iterators[shard] = page.get("NextShardIterator")
             wanted = self.mapping.event_names
             records = [r for r in records if not wanted or r["eventName"] in wanted]
             if records:

@@ -3,12 +3,20 @@
 Item: ``tableId``, ``version`` (N), ``state`` (B, the engine's compact codec), ``moves``
 (the last applied move ids, for idempotency — written in the same conditional write),
 ``lobby``/``createdAt`` (only while waiting: the sparse lobby index) and ``due``/``deadline``
-(only while something is timed: the sparse index the sweeper reads, never a Scan).
+(only while something is timed: the sparse index the sweeper reads, never a Scan), and
+``tx`` (the ClientRequestToken of the last transaction that wrote the item).
+
+Transactions are idempotent: each TransactWriteItems carries a ClientRequestToken (AWS then
+answers a retry of one that succeeded — its answer lost — with success, without writing
+again), and the store recognises its own write where the token is not honoured (moto; or a
+retry past the token's ten minutes): a table created is found under its new id, and a table
+update finds its own token and version in the item the failed condition returns.
 """
 
 from __future__ import annotations
 
 import base64
+import secrets
 import time
 import zlib
 from dataclasses import dataclass, field
@@ -34,6 +42,12 @@ DUE_SHARDS = 8
 WAITING_SECONDS = 24 * 3600
 FINISHED_KEPT_SECONDS = 30 * 24 * 3600
 LOBBY = "waiting"
+TX = "tx"  # the item attribute holding the last transaction's ClientRequestToken
+
+
+def request_token() -> str:
+    """A fresh ClientRequestToken (1–36 characters): 16 hex digits, 64 random bits."""
+    return secrets.token_hex(8)
 
 
 @dataclass(slots=True)
@@ -235,10 +249,17 @@ class LobbyPages:
                 update["ExpressionAttributeValues"][":old"] = old
             put = self._new_item(table)
             try:
-                self._client.transact_write_items(TransactItems=[{"Put": put}, {"Update": update}])
+                self._client.transact_write_items(
+                    TransactItems=[{"Put": put}, {"Update": update}],
+                    ClientRequestToken=request_token(),
+                )
             except ClientError as error:
                 reasons = error.response.get("CancellationReasons") or []
                 codes = [r.get("Code") for r in reasons]
+                if codes and codes[0] == "ConditionalCheckFailed" and self._exists(table):
+                    # The new id (random) is taken: by this very transaction, whose answer
+                    # was lost and which botocore sent again. It is written: say so.
+                    return 1
                 if (
                     len(codes) == 2
                     and codes[1] == "ConditionalCheckFailed"
@@ -274,6 +295,13 @@ class TableStore(LobbyPages):
         if item is None:
             raise NotFoundError(f"no table {table_id}")
         return _from_item(item)
+
+    def _exists(self, table: Table) -> bool:
+        """Whether ``table``'s id is stored with ``table``'s manager (our own creation)."""
+        try:
+            return self.get(table.table_id).table.manager == table.manager
+        except NotFoundError:
+            return False
 
     def create(self, table: Table) -> int:
         """Write a new table at version 1; fails if the id exists."""
@@ -329,6 +357,11 @@ class TableStore(LobbyPages):
         }
         names: dict[str, str] = {"#v": "version"}
         assignments = ["#v = :version", "#s = :state", "#m = :moves"]
+        token = request_token() if player_updates else None
+        if token is not None:  # a transaction: it marks the item, to know it again
+            names["#tx"] = TX
+            values[":tx"] = {"S": token}
+            assignments.append("#tx = :tx")
         names["#s"] = "state"
         names["#m"] = "moves"
         for i, (key, value) in enumerate(sets.items()):
@@ -353,13 +386,33 @@ class TableStore(LobbyPages):
             if player_updates:
                 self._client.transact_write_items(
                     TransactItems=[{"Update": update}]
-                    + [{"Update": {"TableName": self._players, **u}} for u in player_updates]
+                    + [{"Update": {"TableName": self._players, **u}} for u in player_updates],
+                    ClientRequestToken=token,
                 )
             else:
                 self._client.update_item(**update)
         except ClientError as error:
+            if token is not None and self._landed(error, table.table_id, token, version):
+                return StoredTable(table=table, version=version, moves=moves)
             raise self._conflict(error, table.table_id) from error
         return StoredTable(table=table, version=version, moves=moves)
+
+    def _landed(self, error: ClientError, table_id: str, token: str, version: int) -> bool:
+        """Whether a cancelled transaction is our own, already written: its answer was lost
+        and botocore sent it again, and the table item holds its token at its version."""
+        reasons = error.response.get("CancellationReasons") or []
+        if not reasons or reasons[0].get("Code") != "ConditionalCheckFailed":
+            return False
+        item = reasons[0].get("Item")
+        if not item:  # some implementations do not return the old item
+            item = self._client.get_item(
+                TableName=self._name, Key={"tableId": {"S": table_id}}, ConsistentRead=True
+            ).get("Item")
+        if not item:
+            return False
+        return item.get(TX, {}).get("S") == token and item.get("version", {}).get("N") == str(
+            version
+        )
 
     def _conflict(self, error: ClientError, table_id: str) -> Exception:
         """Turn a lost race into VersionConflictError with the current item (no second read
