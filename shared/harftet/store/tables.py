@@ -138,6 +138,9 @@ class LobbyPages:
     def _new_item(self, table: Table) -> dict[str, Any]:
         raise NotImplementedError
 
+    def _exists(self, table: Table) -> bool:
+        raise NotImplementedError
+
     def lobby_page(
         self, status: str, now: float, limit: int = 50, after: LobbyKey | None = None
     ) -> tuple[list[Table], LobbyKey | None]:
@@ -403,16 +406,16 @@ class TableStore(LobbyPages):
         reasons = error.response.get("CancellationReasons") or []
         if not reasons or reasons[0].get("Code") != "ConditionalCheckFailed":
             return False
-        item = reasons[0].get("Item")
+        item: Any = reasons[0].get("Item")
         if not item:  # some implementations do not return the old item
             item = self._client.get_item(
                 TableName=self._name, Key={"tableId": {"S": table_id}}, ConsistentRead=True
             ).get("Item")
         if not item:
             return False
-        return item.get(TX, {}).get("S") == token and item.get("version", {}).get("N") == str(
-            version
-        )
+        mark = item.get(TX) or {}
+        stored = item.get("version") or {}
+        return bool(mark.get("S") == token and stored.get("N") == str(version))
 
     def _conflict(self, error: ClientError, table_id: str) -> Exception:
         """Turn a lost race into VersionConflictError with the current item (no second read
