@@ -1323,7 +1323,7 @@ def test_the_log_shows_only_what_everyone_at_the_table_saw(api):
     assert sorted(lay["tiles"]) == sorted(api.meld(first["hand"]))
     assert set(lay["tiles"]) <= on_table and lay["seat"] == game.players.index(player)
     [draw] = [e for e in events if e["type"] == "draw"]
-    assert set(draw) <= {"seq", "at", "hand", "seat", "type"}
+    assert set(draw) <= {"seq", "at", "hand", "seat", "type", "version"}
     hands = set().union(
         *({t["id"] for t in api.view(p, game.table_id)["hand"]} for p in game.players)
     )

@@ -598,3 +598,36 @@ def test_the_stream_keeps_flowing_after_moto_rolls_back_a_cancelled_transaction(
         world.client.put_item(TableName=tables, Item={"tableId": {"S": f"after-{n}"}})
     keys = [r["dynamodb"]["Keys"]["tableId"]["S"] for shard in source.poll() for r in shard]
     assert keys == ["after-0", "after-1", "after-2"]  # nothing lost, no rolled-back phantom
+
+
+# -- the log: read-your-writes ---------------------------------------------------------------
+def test_a_move_answered_200_is_in_the_log_read_right_after_it_with_its_version(rig: Rig) -> None:
+    table_id, callers = _game(rig)
+    rig.log(table_id)  # the fan-out caught up with the start
+    caller, view = _turn(rig, table_id, callers)
+    answer = rig.plain.move(caller, table_id, view["version"], "m1", Draw())
+    # the fan-out has not run yet: the log read completes itself from the table item
+    events = rig.plain.events(None, table_id)["events"]
+    assert events[-1]["type"] == "draw" and events[-1]["version"] == answer["version"]
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    assert "tile" not in events[-1]  # a draw never shows the tile (RULES §5)
+    # once the fan-out has appended it, the same events, each with its version
+    published = rig.consistent(table_id)["events"]
+    assert published == rig.plain.log.after(table_id, 0)  # type: ignore[union-attr]
+    assert rig.plain.events(None, table_id)["events"] == [
+        {k: v for k, v in e.items() if k != "tile"} for e in published
+    ]
+    assert all("version" in e for e in published)
+
+
+def test_a_log_further_behind_is_waited_for_and_never_answered_with_a_hole(rig: Rig) -> None:
+    table_id, callers = _game(rig)
+    logged = rig.log(table_id)
+    for n in range(2):  # two changes the fan-out has not published
+        caller, view = _turn(rig, table_id, callers)
+        rig.plain.move(caller, table_id, view["version"], f"m{n}", Draw())
+    waits: list[float] = []
+    rig.plain.sleep = waits.append
+    events = rig.plain.events(None, table_id)["events"]
+    assert [e["seq"] for e in events] == [e["seq"] for e in logged]  # no hole
+    assert 0 < sum(waits) <= 2  # the fan-out was given a bounded moment

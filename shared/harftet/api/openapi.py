@@ -35,6 +35,9 @@ class LogEvent(BaseModel):
         "reconnect", "substitute", "bot", "continue", "handEnd", "gameEnd",
     ]  # fmt: skip
     tiles: list[int] | None = Field(None, description="lay: the ids that came from the hand")
+    version: int | None = Field(
+        None, description="the table version this event belongs to (absent on events logged before)"
+    )
 
 
 class SeatView(BaseModel):
