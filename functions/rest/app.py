@@ -215,7 +215,9 @@ def hint(table_id: str) -> Response:
 @app.post("/tables/<table_id>/ticket")
 def ticket(table_id: str) -> Response:
     """A 60 s WebSocket connect ticket for this table (harftet.tickets)."""
-    return _reply(201, issue_ticket(service.tokens, _caller(), table_id))
+    caller = _caller()
+    service.tables.get(table_id)  # 404 for a table that does not exist (ids are bounded)
+    return _reply(201, issue_ticket(service.tokens, caller, table_id))
 
 
 @app.get("/tables/<table_id>/log")

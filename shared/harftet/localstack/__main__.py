@@ -74,6 +74,14 @@ def parse_args(argv: list[str] | None = None) -> StackOptions:
         help="throttle REST requests like API Gateway's stage settings (429 rate_limited); "
         "off by default (also THROTTLE=RATE,BURST)",
     )
+    parser.add_argument(
+        "--trust-proxy",
+        default=os.environ.get("TRUST_PROXY") or None,
+        metavar="ADDRESSES",
+        help="believe X-Forwarded-For from these proxy addresses (comma-separated, or '*'); "
+        "by default it is ignored and a request's source address is its connection's "
+        "(also TRUST_PROXY=...)",
+    )
     args = parser.parse_args(argv)
     return StackOptions(
         host=args.host,
@@ -93,6 +101,7 @@ def parse_args(argv: list[str] | None = None) -> StackOptions:
         quiet=args.quiet,
         proxy_all=args.proxy_all,
         throttle=args.throttle,
+        trust_proxy=args.trust_proxy,
     )
 
 

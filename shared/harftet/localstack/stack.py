@@ -122,6 +122,9 @@ class StackOptions:
     quiet: bool = False
     proxy_all: bool = False  # ignore template.yaml's routes: every path reaches the handler
     throttle: tuple[float, int] | None = None  # REST (rate, burst); None: off, as API.md says
+    # X-Forwarded-For is believed only from these proxy addresses ("*": any); none by default,
+    # as API Gateway gives the handler the address the connection came from (sourceIp).
+    trust_proxy: str | None = None
 
 
 def serve(options: StackOptions) -> None:
@@ -190,6 +193,10 @@ def serve(options: StackOptions) -> None:
             access_log=options.access_log,
             ws_max_size=MAX_WS_MESSAGE,
             timeout_graceful_shutdown=5,
+            # uvicorn believes X-Forwarded-For from 127.0.0.1 by default: on a local stack
+            # that is every client, and a header would move a guest to any address.
+            proxy_headers=options.trust_proxy is not None,
+            forwarded_allow_ips=options.trust_proxy or "",
         )
         server = uvicorn.Server(config)
         urls = {
@@ -339,6 +346,7 @@ def launch(
     sweep_seconds: float | None = None,
     proxy_all: bool = False,
     throttle: str | None = None,
+    trust_proxy: str | None = None,
     timeout: float = 60.0,  # a loaded CI machine may start several stacks at once
 ) -> RunningStack:
     """Run `python -m harftet.localstack` on a free port and wait until /health says ready."""
@@ -360,6 +368,8 @@ def launch(
         command.append("--proxy-all")
     if throttle is not None:
         command += ["--throttle", throttle]
+    if trust_proxy is not None:
+        command += ["--trust-proxy", trust_proxy]
     if sweep_seconds is not None:
         command += ["--sweep-seconds", str(sweep_seconds)]
     for key, value in (env or {}).items():
