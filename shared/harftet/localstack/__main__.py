@@ -9,8 +9,10 @@ import os
 import sys
 from pathlib import Path
 
-from harftet.localstack.stack import DEFAULT_HANDLERS, StackOptions, serve
+from harftet.localstack.stack import DEFAULT_HANDLERS, REPO_ROOT, StackOptions, serve
 from harftet.localstack.throttle import parse_throttle
+
+DEFAULT_DATA = REPO_ROOT / ".data"
 
 
 def _handler(value: str) -> Path | None:
@@ -82,6 +84,17 @@ def parse_args(argv: list[str] | None = None) -> StackOptions:
         "by default it is ignored and a request's source address is its connection's "
         "(also TRUST_PROXY=...)",
     )
+    parser.add_argument(
+        "--data",
+        type=_handler,
+        default=Path(os.environ.get("HARFTET_DATA") or DEFAULT_DATA),
+        metavar="DIR|none",
+        help="keep the tables, players, connections and the token secret here across "
+        "restarts (default: %(default)s; also HARFTET_DATA); none: in memory only",
+    )
+    parser.add_argument(
+        "--fresh", action="store_true", help="start empty: forget what the data folder holds"
+    )
     args = parser.parse_args(argv)
     return StackOptions(
         host=args.host,
@@ -102,6 +115,8 @@ def parse_args(argv: list[str] | None = None) -> StackOptions:
         proxy_all=args.proxy_all,
         throttle=args.throttle,
         trust_proxy=args.trust_proxy,
+        data_dir=args.data,
+        fresh=args.fresh or os.environ.get("FRESH", "") not in ("", "0"),
     )
 
 

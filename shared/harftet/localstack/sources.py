@@ -165,6 +165,11 @@ class StreamSource:
                 found.append(records)
         return found
 
+    def skip_existing(self) -> None:
+        """Start after the records already in the stream (a restored stack's history)."""
+        while self.poll():
+            pass
+
     def lag(self) -> float:
         """IteratorAge: how long the oldest record read but not handed on has waited."""
         return self.health.lag()
