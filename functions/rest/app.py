@@ -20,6 +20,7 @@ from aws_lambda_powertools.metrics import MetricUnit
 from harftet.api.body import MAX_BODY_BYTES
 from harftet.api.errors import error_response, language, parse_json
 from harftet.api.events import body_text
+from harftet.api.methods import allowed_methods, method_not_allowed
 from harftet.identity import Caller, bearer
 from harftet.limits import RateLimitedError, default_limits
 from harftet.observability import new_metrics, traced
@@ -73,7 +74,12 @@ def _error(error: Exception) -> Response:
 @app.not_found
 def _not_found(_: Exception) -> Response:
     path = app.current_event.path
-    return _reply(404, {"error": {"code": "not_found", "message": f"no route {path}"}})
+    allowed = allowed_methods(path)
+    if allowed:  # a known path, another method: 405 with Allow (harftet.api.methods)
+        status, body, allow = method_not_allowed(app.current_event.http_method, allowed)
+        headers = {"Allow": allow}
+        return Response(status, content_type="application/json", body=body, headers=headers)
+    return _reply(404, {"error": {"code": "not_found", "message": f"no route {path[:200]}"}})
 
 
 def _body() -> Any:

@@ -421,9 +421,15 @@ def test_the_real_stack_refuses_paths_outside_template_yaml_in_the_api_error_sha
     local_stack: str,
 ) -> None:
     assert httpx.get(f"{local_stack}/health").json()["status"] == "ok"
-    response = httpx.delete(f"{local_stack}/players")
+    response = httpx.get(f"{local_stack}/no/such/path")
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "not_found"
+    # a known path with another method: 405 and the methods it takes
+    response = httpx.delete(f"{local_stack}/players")
+    assert response.status_code == 405
+    assert response.json()["error"]["code"] == "method_not_allowed"
+    assert response.headers["Allow"] == "POST"
+    assert httpx.put(f"{local_stack}/tables/abc").headers["Allow"] == "GET"
 
 
 def test_the_real_handlers_serve_a_player_a_table_and_a_socket(

@@ -120,9 +120,27 @@ def parse_args(argv: list[str] | None = None) -> StackOptions:
     )
 
 
+class _Formatter(logging.Formatter):
+    """`HH:MM:SS.mmm LEVEL message`: one line a record; errors stand out (red on a terminal,
+    and `!!` before them in a file)."""
+
+    def __init__(self, color: bool) -> None:
+        super().__init__("%(asctime)s.%(msecs)03d %(levelname)-5s %(message)s", "%H:%M:%S")
+        self.color = color
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        if record.levelno < logging.ERROR:
+            return text
+        return f"\033[1;31m{text}\033[0m" if self.color else f"!! {text}"
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the local stack until Ctrl-C."""
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    handler = logging.StreamHandler()
+    handler.setFormatter(_Formatter(color=sys.stderr.isatty()))
+    level = os.environ.get("LOG_LEVEL", "INFO").upper()
+    logging.basicConfig(level=getattr(logging, level, logging.INFO), handlers=[handler])
     options = parse_args(argv)
     for path in (
         options.rest_handler,

@@ -28,6 +28,7 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+from harftet.api.methods import allowed_methods, method_not_allowed
 from harftet.localstack import lambda_events
 from harftet.localstack.runtime import FunctionSpec, HandlerError, LambdaFunction
 from harftet.localstack.sources import keep_running
@@ -218,6 +219,15 @@ class Emulator:
         if self.routes is not None:
             found = find_route(self.routes, request.method, request.url.path)
             if found is None:  # no such resource or method in template.yaml
+                allowed = [
+                    m
+                    for m in allowed_methods(request.url.path)
+                    if find_route(self.routes, m, request.url.path)
+                ]
+                if allowed:  # a known resource, another method
+                    status, body405, allow = method_not_allowed(request.method, allowed)
+                    _access(request.method, request.url.path, status, time.perf_counter())
+                    return JSONResponse(body405, status_code=status, headers={"Allow": allow})
                 return self.gateway.render(
                     "MISSING_AUTHENTICATION_TOKEN", "Missing Authentication Token"
                 )
@@ -233,6 +243,7 @@ class Emulator:
             source_ip=request.client.host if request.client else "127.0.0.1",
             host=request.url.netloc,
         )
+        began = time.perf_counter()
         try:
             response = proxy_response(await self.rest.invoke(event))
         except HandlerError as error:
@@ -241,6 +252,7 @@ class Emulator:
         if response is None:
             response = self.gateway.render("DEFAULT_5XX", "Internal server error", 502)
         response.headers["x-amzn-RequestId"] = event["requestContext"]["requestId"]
+        _access(request.method, request.url.path, response.status_code, began)
         return response
 
     # --- WebSocket API -------------------------------------------------------------------------
@@ -273,13 +285,15 @@ class Emulator:
             headers=websocket.headers.items(),
             query=parse_qsl(websocket.url.query, keep_blank_values=True),
         )
+        began = time.perf_counter()
         try:
             status = _status_of(await self.ws.invoke(connect)) or 200
         except HandlerError as error:
             log.error("$connect failed: %s", error)
             status = 502
+        _access("WS", "/ws $connect", status if status >= 400 else 101, began)
         if status >= 400:
-            await _refuse(websocket, status)
+            await _refuse(websocket, status)  # an expected refusal: one line, no traceback
             return
         close_code: int | None = None
         try:
@@ -311,8 +325,10 @@ class Emulator:
                 data = message.get("bytes") or b""
             conn.last_active_at = time.time()
             event = self._ws_event("$default", conn, body=data)
+            began = time.perf_counter()
             try:
                 result = await self.ws.invoke(event)
+                _access("WS", "/ws $default", _status_of(result) or 200, began)
             except HandlerError as error:
                 log.error("$default failed: %s", error)
                 reply = {
@@ -384,6 +400,14 @@ class Emulator:
                 log.error("sweeper failed: %s", error)
             except Exception:
                 log.exception("sweeper invocation failed")
+
+
+def _access(method: str, path: str, status: int, began: float) -> None:
+    """One line per request: what, the answer, how long (errors at a level that stands out)."""
+    level = logging.ERROR if status >= 500 else logging.INFO
+    shown = path if len(path) <= 120 else path[:117] + "..."
+    ms = (time.perf_counter() - began) * 1000
+    log.log(level, "%s %s → %d (%.0f ms)", method, shown, status, ms)
 
 
 async def _refuse(websocket: WebSocket, status: int) -> None:

@@ -224,7 +224,10 @@ class StreamSource:
         for attempt in range(self.mapping.retries + 1):
             try:
                 event = lambda_events.dynamodb_stream_event(batch, self.arn)
+                began = time.perf_counter()
                 failed = _failed(await invoke(event))
+                ms = (time.perf_counter() - began) * 1000
+                log.info("%s ← %d stream records (%.0f ms)", function, len(batch), ms)
             except HandlerError as error:
                 log.error("%s failed on a stream batch: %s", function, error)
                 failed = [batch[0]["dynamodb"]["SequenceNumber"]]
@@ -329,7 +332,10 @@ class QueueSource:
 
     async def _handle(self, invoke: Invoke, messages: list[dict[str, Any]]) -> None:
         try:
+            began = time.perf_counter()
             failed = set(_failed(await invoke(lambda_events.sqs_event(messages, self.arn))))
+            ms = (time.perf_counter() - began) * 1000
+            log.info("%s ← %d messages (%.0f ms)", self.mapping.function, len(messages), ms)
         except HandlerError as error:
             self.health.errors += 1
             log.error("%s failed on a queue batch: %s", self.mapping.function, error)

@@ -215,6 +215,9 @@ def serve(options: StackOptions) -> None:
             proxy_headers=options.trust_proxy is not None,
             forwarded_allow_ips=options.trust_proxy or "",
         )
+        # uvicorn's sans-io WebSocket protocol reports a handshake refused with an HTTP answer
+        # (the emulator's `$connect` refusal: an expected 401/403) as an error; it is not one.
+        logging.getLogger("uvicorn.error").addFilter(_NotAnError())
         server = uvicorn.Server(config)
         urls = {
             "base_url": f"http://{options.host}:{port}",
@@ -245,6 +248,11 @@ def serve(options: StackOptions) -> None:
     finally:
         dynamo.stop()
         sock.close()
+
+
+class _NotAnError(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != "ASGI callable returned without completing handshake."
 
 
 def event_sources(dynamo: Any, settings: Any, tables: Mapping[str, str]) -> list[tuple[str, Any]]:
