@@ -211,6 +211,7 @@ ERRORS = {
     "401": "unauthorized: missing, forged or expired token",
     "403": "not_your_turn, not_seated, not_manager, banned, hints_off",
     "404": "not_found",
+    "405": "method_not_allowed (the Allow header lists the path's methods)",
     "409": "stale_version (with the current view), seat_taken, wrong_status, too_many_tables",
     "422": "illegal_move (the message names the meld or tile and why)",
     "429": "rate_limited",
@@ -327,6 +328,13 @@ def document() -> dict[str, Any]:
         "oneOf": [ref(DrawMove), ref(PassMove), ref(LayMove)],
         "discriminator": {"propertyName": "type", "mapping": MOVE_TYPES},  # else: schema names
     }
+    for name in ("DrawMove", "PassMove", "LayMove"):
+        # As the server checks it: a real move names its id; only a dry run may leave it out.
+        schemas[name]["if"] = {"properties": {"dryRun": {"const": True}}, "required": ["dryRun"]}
+        schemas[name]["else"] = {
+            "required": ["moveId"],
+            "properties": {"moveId": {"type": "string"}},
+        }
     error = ref(Error)
     paths: dict[str, Any] = {}
     for method, path, summary, request, status, response, auth in ROUTES:
@@ -340,6 +348,11 @@ def document() -> dict[str, Any]:
                 **{
                     code: {"description": text, "content": _json(error)}
                     for code, text in ERRORS.items()
+                },
+                "405": {
+                    "description": ERRORS["405"],
+                    "headers": {"Allow": {"required": True, "schema": {"type": "string"}}},
+                    "content": _json(error),
                 },
             },
         }
@@ -382,7 +395,9 @@ def document() -> dict[str, Any]:
             operation["parameters"] = parameters
         body = move_body if path.endswith("/moves") else (ref(request) if request else None)
         if body is not None:
-            operation["requestBody"] = {"required": True, "content": _json(body)}
+            # Sitting down takes no body (only a manager seating a computer player sends one).
+            required = not path.endswith("/seats/{seat}")
+            operation["requestBody"] = {"required": required, "content": _json(body)}
         if auth:
             operation["security"] = [{"bearer": []}]
         paths.setdefault(path, {})[method] = operation
