@@ -21,7 +21,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from botocore.exceptions import ClientError
+from botocore.exceptions import (
+    ClientError,
+    ConnectionClosedError,
+    ConnectTimeoutError,
+    EndpointConnectionError,
+    ReadTimeoutError,
+)
 
 from harftet import timing
 from harftet.engine import hand
@@ -60,6 +66,14 @@ TRANSIENT = {
     "InternalServerError",
     "ServiceUnavailable",
 }
+# Botocore's own retries spent on answers that never came: as busy (the writes are
+# idempotent — a move by its moveId, a transaction by its token — so a retry is safe).
+BOTO_CONNECTION_ERRORS = (
+    ReadTimeoutError,
+    ConnectTimeoutError,
+    ConnectionClosedError,
+    EndpointConnectionError,
+)
 # A transaction DynamoDB cancelled for one of these reasons may simply be sent again later.
 TRANSIENT_REASONS = {"ThrottlingError", "ProvisionedThroughputExceeded", "TransactionConflict"}
 
@@ -67,6 +81,8 @@ TRANSIENT_REASONS = {"ThrottlingError", "ProvisionedThroughputExceeded", "Transa
 def is_transient(error: BaseException) -> bool:
     """Whether ``error`` is DynamoDB saying "try again later" (503 busy, never a 500): after
     botocore's own retries, or a transaction cancelled by throttling or a conflict."""
+    if isinstance(error, BOTO_CONNECTION_ERRORS):  # every attempt's answer was lost
+        return True
     if not isinstance(error, ClientError):
         return False
     code = error.response.get("Error", {}).get("Code")

@@ -631,3 +631,18 @@ def test_a_log_further_behind_is_waited_for_and_never_answered_with_a_hole(rig: 
     events = rig.plain.events(None, table_id)["events"]
     assert [e["seq"] for e in events] == [e["seq"] for e in logged]  # no hole
     assert 0 < sum(waits) <= 2  # the fan-out was given a bounded moment
+
+
+def test_a_move_whose_every_answer_was_lost_is_503_busy_and_its_retry_is_answered_200(
+    rig: Rig,
+) -> None:
+    table_id, callers = _game(rig)
+    caller, view = _turn(rig, table_id, callers)
+    rig.faults.fail("UpdateItem", Fault(lose=True), times=ATTEMPTS)  # written; no answer came
+    move = lambda: rig.service.move(caller, table_id, view["version"], "m", Draw())  # noqa: E731
+    status, body = rig.answer(move)
+    assert (status, body["error"]["code"]) == (503, "busy")  # never a 500
+    rig.faults.clear()
+    status, body = rig.answer(move)  # the client's retry, same moveId
+    assert status == 200 and body["version"] == view["version"] + 1
+    assert [m["type"] for m in rig.consistent(table_id)["moves"]] == ["draw"]
