@@ -252,7 +252,7 @@ def test_pushes_and_the_log_keep_flowing_through_a_minute_of_seat_changes_and_dr
     assert errors == [], errors[:5]
     # pushes kept coming throughout the soak, not just at its start: once they began (the
     # players are made first), every 10 s saw more
-    flowing = samples[next(i for i, n in enumerate(samples) if n) :]
+    flowing = samples[next((i for i, n in enumerate(samples) if n), len(samples)) :]
     assert len(flowing) >= 4, samples
     assert all(b > a for a, b in zip(flowing, flowing[2:], strict=False)), samples
 
