@@ -18,9 +18,9 @@ export type Answer<
 > = Operation<P, M> extends { responses: infer R } ? (S extends keyof R ? Json<R[S]> : never) : never;
 /** The body a route takes. */
 export type Body<P extends keyof paths, M extends keyof paths[P]> = Operation<P, M> extends {
-  requestBody: infer B;
+  requestBody?: infer B;
 }
-  ? Json<B>
+  ? Json<NonNullable<B>> // an optional body (sitting down) is still typed
   : never;
 
 export class HarftetError extends Error {

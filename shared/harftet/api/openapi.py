@@ -35,6 +35,9 @@ class LogEvent(BaseModel):
         "reconnect", "substitute", "bot", "continue", "handEnd", "gameEnd",
     ]  # fmt: skip
     tiles: list[int] | None = Field(None, description="lay: the ids that came from the hand")
+    version: int | None = Field(
+        None, description="the table version this event belongs to (absent on events logged before)"
+    )
 
 
 class SeatView(BaseModel):
@@ -254,6 +257,7 @@ ERRORS = {
     "401": "unauthorized: missing, forged or expired token",
     "403": "not_your_turn, not_seated, not_manager, banned, hints_off",
     "404": "not_found",
+    "405": "method_not_allowed (the Allow header lists the path's methods)",
     "409": "stale_version (with the current view), seat_taken, wrong_status, too_many_tables, "
     "no_hints_left",
     "422": "illegal_move (the message names the meld or tile and why)",
@@ -371,6 +375,12 @@ ROUTES: list[tuple[str, str, str, type[BaseModel] | None, str, type[BaseModel], 
 ]
 
 
+def all_routes() -> list[tuple[str, str, str, Any, str, Any, bool]]:
+    """Every route the REST API serves: (method, path, summary, request, status, response,
+    auth)."""
+    return [*ROUTES, *_account_routes()]
+
+
 def _account_routes() -> list[tuple[str, str, str, Any, str, Any, bool]]:
     """The routes of harftet.accounts.routes (passkeys, sessions, data, phrases)."""
     from harftet.accounts import models as m
@@ -435,12 +445,16 @@ def document() -> dict[str, Any]:
         "oneOf": [ref(DrawMove), ref(PassMove), ref(LayMove), ref(ReadyMove)],
         "discriminator": {"propertyName": "type", "mapping": MOVE_TYPES},  # else: schema names
     }
+    for name in ("DrawMove", "PassMove", "LayMove"):
+        # As the server checks it: a real move names its id; only a dry run may leave it out.
+        schemas[name]["if"] = {"properties": {"dryRun": {"const": True}}, "required": ["dryRun"]}
+        schemas[name]["else"] = {
+            "required": ["moveId"],
+            "properties": {"moveId": {"type": "string"}},
+        }
     error = ref(Error)
     paths: dict[str, Any] = {}
-    for method, path, summary, request, status, response, auth in [
-        *ROUTES,
-        *_account_routes(),
-    ]:
+    for method, path, summary, request, status, response, auth in all_routes():
         if response is None:  # 204
             answer: dict[str, Any] = {"description": "done (no content)"}
         else:
@@ -455,6 +469,11 @@ def document() -> dict[str, Any]:
                 **{
                     code: {"description": text, "content": _json(error)}
                     for code, text in ERRORS.items()
+                },
+                "405": {
+                    "description": ERRORS["405"],
+                    "headers": {"Allow": {"required": True, "schema": {"type": "string"}}},
+                    "content": _json(error),
                 },
             },
         }
@@ -507,7 +526,9 @@ def document() -> dict[str, Any]:
             operation["parameters"] = parameters
         body = move_body if path.endswith("/moves") else (ref(request) if request else None)
         if body is not None:
-            operation["requestBody"] = {"required": True, "content": _json(body)}
+            # Sitting down takes no body (only a manager seating a computer player sends one).
+            required = not path.endswith("/seats/{seat}")
+            operation["requestBody"] = {"required": required, "content": _json(body)}
         if auth:
             operation["security"] = [{"bearer": []}]
         paths.setdefault(path, {})[method] = operation
