@@ -10,7 +10,7 @@ from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from harftet.observability import traced
-from harftet.wiring import default_service
+from harftet.wiring import default_outbox, default_service
 
 logger = Logger()
 metrics = Metrics()
@@ -25,6 +25,19 @@ WINDOW = float(os.environ.get("SWEEP_WINDOW_SECONDS", "0"))
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     budget = min(WINDOW, context.get_remaining_time_in_millis() / 1000 - 5)
+    reminded = _remind()
     swept = service.sweep_for(budget) if budget > 0 else service.sweep()
     metrics.add_metric(name="TablesSwept", unit=MetricUnit.Count, value=swept)
-    return {"swept": swept}
+    return {"swept": swept, "reminded": reminded}
+
+
+def _remind() -> int:
+    """Queue the due "1 hour before your deadline" reminders (harftet.notify.outbox)."""
+    outbox = default_outbox()
+    if outbox is None:
+        return 0
+    try:
+        return int(outbox.remind(service.clock()))
+    except Exception:  # never stop the turn sweep; the next run tries again
+        logger.exception("queueing reminders failed")
+        return 0

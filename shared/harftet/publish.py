@@ -37,6 +37,12 @@ class LogAppender(Protocol):
     def append(self, table_id: str, events: list[dict[str, Any]]) -> None: ...
 
 
+class Outbox(Protocol):
+    """``harftet.notify.outbox.Outbox``: inbox items and notifications of table versions."""
+
+    def publish(self, versions: list[tuple[Any, int]]) -> None: ...
+
+
 class TimerScheduler(Protocol):
     """``harftet.timers.TimerQueue``."""
 
@@ -93,11 +99,13 @@ class Publisher:
         log: LogAppender | None = None,
         timers: TimerScheduler | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        outbox: Outbox | None = None,
     ) -> None:
         self.service = service
         self.log = log
         self.timers = timers
         self.sleep = sleep
+        self.outbox = outbox  # the inbox items and the notifications (harftet.notify.outbox)
 
     # -- the stream --------------------------------------------------------------------
     def publish(self, changes: Iterable[Change]) -> Published:
@@ -144,6 +152,8 @@ class Publisher:
         events = [event for change in versions for event in change.stored.table.recent]
         if events and self.log is not None:
             self.log.append(table.table_id, events)
+        if self.outbox is not None:
+            self.outbox.publish([(c.stored.table, c.stored.version) for c in versions])
         return pushed, gone
 
     def _push(self, stored: StoredTable) -> tuple[int, list[str]]:

@@ -52,18 +52,39 @@ class CreateTable(Strict):
     seats: Annotated[StrictInt, Field(ge=2, le=4)] = 4
     hands: Annotated[StrictInt, Field(ge=1, le=21)] = 11
     partners: StrictBool = False
-    turnSeconds: Annotated[StrictInt, Field(ge=10, le=600)] = 45
+    turnSeconds: Annotated[StrictInt, Field(ge=10, le=259200)] = Field(
+        45, description="live: 10-600; correspondence: 3600, 43200, 86400 or 259200"
+    )
     hints: StrictBool = Field(True, description="players may ask for hints")
     private: StrictBool = Field(False, description="never listed: the tableId is the invitation")
     botSeconds: Annotated[StrictInt, Field(ge=0, le=5)] = Field(
         1, description="seconds between computer players' moves"
     )
     seed: Annotated[StrictInt, Field(ge=0, lt=2**63)] | None = None
+    pace: Literal["live", "correspondence"] = Field(
+        "live", description="correspondence: turns of hours or days (RULES §6)"
+    )
 
     @model_validator(mode="after")
     def _partners_need_four_seats(self) -> CreateTable:
         if self.partners and self.seats != 4:
             raise ValueError("a partner game needs exactly 4 seats")
+        return self
+
+    @model_validator(mode="after")
+    def _turn_seconds_for_pace(self) -> CreateTable:
+        # RULES §6: correspondence turns are 1 h, 12 h, 24 h or 72 h; live ones 10-600 s.
+        from harftet.engine.table import CORRESPONDENCE_TURN_SECONDS
+
+        if "turnSeconds" not in self.model_fields_set and self.pace == "correspondence":
+            object.__setattr__(self, "turnSeconds", 86400)
+        elif self.pace == "correspondence":
+            if self.turnSeconds not in CORRESPONDENCE_TURN_SECONDS:
+                raise ValueError(
+                    "turnSeconds of a correspondence table must be 3600, 43200, 86400 or 259200"
+                )
+        elif not 10 <= self.turnSeconds <= 600:
+            raise ValueError("turnSeconds of a live table must be between 10 and 600")
         return self
 
 

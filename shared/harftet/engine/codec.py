@@ -34,7 +34,7 @@ TABLE_FIELDS = (
     "grace_seconds", "wait_seconds", "status", "created_at", "seats", "pile", "series",
     "pairs", "hand_number", "first_seat", "turn_seat", "laid", "passes", "deadline",
     "hand_results", "result", "hints", "private", "bot_seconds", "practice", "held",
-    "former", "paid", "seq", "recent",
+    "former", "paid", "seq", "recent", "pace",
 )  # fmt: skip
 SEAT_FIELDS = (
     "occupant", "original", "original_fate", "hand", "penalty", "connected", "timeouts",
@@ -279,7 +279,7 @@ def encode(table: Table) -> bytes:
         table.hand_number, table.first_seat, table.turn_seat, table.laid, table.passes,
         table.deadline, [_result(table, r, racks) for r in table.hand_results],
         table.result, table.hints, table.private, table.bot_seconds, table.practice,
-        table.held, table.former, table.paid, table.seq, _recent(table),
+        table.held, table.former, table.paid, table.seq, _recent(table), table.pace,
     ]  # fmt: skip
     text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     return bytes([FORMAT]) + zlib.compress(text.encode("utf-8", "surrogatepass"), 9)
@@ -307,7 +307,7 @@ def decode(data: bytes) -> Table:
      wait_seconds, status, created_at, seats, pile, series, pairs, hand_number, first_seat,
      turn_seat, laid, passes, deadline, hand_results, result) = doc[:23]  # fmt: skip
     later = doc[23:] + [None] * (len(TABLE_FIELDS) - len(doc))
-    hints, private, bot_seconds, practice, held, former, paid, seq, recent = later
+    hints, private, bot_seconds, practice, held, former, paid, seq, recent, pace = later
     chairs = [
         Seat(
             occupant=_decode_occupant(s[0]), original=_decode_occupant(s[1]),
@@ -333,6 +333,7 @@ def decode(data: bytes) -> Table:
         bot_seconds=1 if bot_seconds is None else bot_seconds,
         practice=bool(practice), held=bool(held),
         former=former or {}, paid=paid or [], seq=seq or 0,
+        pace="correspondence" if pace == "correspondence" else "live",
     )  # fmt: skip
     table.recent = _decode_recent(table, recent)
     return table

@@ -58,6 +58,7 @@ def options(table: Table) -> dict[str, Any]:
         "private": table.private,
         "botSeconds": table.bot_seconds,
         "createdAt": table.created_at,
+        "pace": table.pace,
     }
 
 
@@ -188,6 +189,7 @@ def play(doc: dict[str, Any], *, rules: Rules | None = None) -> Table:
         hints=bool(opts["hints"]),
         private=bool(opts["private"]),
         bot_seconds=int(opts["botSeconds"]),
+        pace=str(opts.get("pace", "live")),
     )
     if table.recent != [first]:
         raise ReplayError("event 1 does not follow from the table's options")

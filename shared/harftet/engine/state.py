@@ -109,6 +109,8 @@ class Table:
     # is kept outside the table item).
     seq: int = 0
     recent: list[Event] = field(default_factory=list)
+    # RULES §6: "correspondence" tables have turns of hours or days and no disconnects.
+    pace: Literal["live", "correspondence"] = "live"
 
     def clone(self) -> Table:
         """A deep copy that a transition may change freely (several times faster than

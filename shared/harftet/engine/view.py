@@ -96,6 +96,7 @@ def table_view(table: Table, viewer: str | None) -> dict[str, Any]:
         "private": table.private,
         "botSeconds": table.bot_seconds,
         "practice": table.practice,
+        "pace": table.pace,
         "limits": rule_limits(table.game),
         # the event that made this version (as in the log), None before any
         "last": dict(table.recent[-1]) if table.recent else None,
@@ -155,4 +156,5 @@ def lobby_summary(table: Table) -> dict[str, Any]:
         "hints": table.hints,
         "botSeconds": table.bot_seconds,
         "practice": table.practice,
+        "pace": table.pace,
     }
