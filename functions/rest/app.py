@@ -259,9 +259,9 @@ def add_push_subscription() -> Response:
     return _reply(201, _mail().subscribe(caller, _body(), lang))
 
 
-@app.delete("/players/me/push-subscriptions/<sub_id>")
-def remove_push_subscription(sub_id: str) -> Response:
-    _mail().unsubscribe(_caller(), sub_id)
+@app.delete("/players/me/push-subscriptions/<id>")
+def remove_push_subscription(id: str) -> Response:
+    _mail().unsubscribe(_caller(), id)
     return Response(status_code=204, content_type="application/json", body="")
 
 
