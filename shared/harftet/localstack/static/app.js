@@ -5,6 +5,7 @@ import { Live } from "./live.js";
 import * as D from "./draft.js";
 import { t, errorText, getLang, setLang } from "./i18n.js";
 import { h, tileEl, meldEl, seatEl, seatNames, logLine, handEndEl, gameEndEl } from "./render.js";
+import { createInbox, onPushOpen, tableFromUrl } from "./inbox.js";
 
 const $ = (sel) => document.querySelector(sel);
 const store = window.localStorage; // kept across tabs and restarts: a closed tab comes back to its seat
@@ -117,6 +118,7 @@ async function openLobby() {
   history.replaceState(null, "", location.pathname);
   show("lobby");
   refreshMe();
+  inbox.load(); // the player's tables first, "Sıra sende" on top (inbox.js)
   await loadLobby();
 }
 
@@ -1036,9 +1038,14 @@ function wire() {
   new ResizeObserver(layoutDock).observe($("#dock"));
 }
 
+const inbox = createInbox({ api, screen: $("#lobby"), onOpen: (id) => openTable(id) });
+onPushOpen((id) => openTable(id)); // a notification clicked while the client is open
+
 async function boot() {
+  const asked = tableFromUrl(); // a notification's link: /play/?table=ID
   wire();
   loadSession();
+  if (asked) S.tableId = asked;
   applyLang();
   if (!S.token) return show("login");
   refreshMe();
