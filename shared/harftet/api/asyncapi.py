@@ -232,7 +232,7 @@ def document() -> dict[str, Any]:
                         "bindingVersion": "0.1.0",
                     }
                 },
-            }
+            },
         },
         "operations": {
             "notify": {
