@@ -28,7 +28,8 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     reminded = _remind()
     swept = service.sweep_for(budget) if budget > 0 else service.sweep()
     metrics.add_metric(name="TablesSwept", unit=MetricUnit.Count, value=swept)
-    return {"swept": swept, "reminded": reminded}
+    metrics.add_metric(name="RemindersQueued", unit=MetricUnit.Count, value=reminded)
+    return {"swept": swept}
 
 
 def _remind() -> int:

@@ -258,7 +258,7 @@ def test_every_route_answers_sams_events_as_documented(api, sam_events):
             assert (reply.status, reply.body["error"]["code"]) == (404, "not_found"), reply.body
             continue
         names = PATH_PARAMETER.findall(resource)
-        values = {"tableId": table_id, "playerId": owner["playerId"], "seat": 0}
+        values = {"tableId": table_id, "playerId": owner["playerId"], "seat": 0, "id": "0" * 20}
         reply = call(method, resource, token=owner["token"], **{n: values[n] for n in names})
         assert reply.status in (200, 201, 400, 403, 404, 409, 422), (method, resource, reply.body)
         assert "no route" not in json.dumps(reply.body), (method, resource)
