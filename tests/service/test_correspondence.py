@@ -250,7 +250,7 @@ def test_leaving_a_correspondence_game_costs_2n_and_a_computer_player_sits_at_on
     assert service.lobby("open", pace="correspondence")["tables"] == []
 
 
-def test_turn_times_of_a_correspondence_table_are_one_two_or_three_days_or_hours(service):
+def test_turn_times_of_a_correspondence_table_are_one_two_or_three_days_or_hours():
     from harftet.api.models import CreateTable
 
     ok = CreateTable.model_validate({"game": "kastet", "pace": "correspondence"})

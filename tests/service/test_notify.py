@@ -274,3 +274,25 @@ def test_mobile_devices_get_sns_platform_endpoints(mail, clock) -> None:
     sns.set_endpoint_attributes(EndpointArn=arn, Attributes={"Enabled": "false"})
     out = notifier.deliver(Notification("p1", "T9", 9, "turn", note.data))
     assert out.gone == 1 and targets.devices("p1") == []
+
+
+def test_a_live_table_notifies_only_players_with_no_open_socket() -> None:
+    from harftet.engine import table as life
+    from harftet.engine.state import Occupant
+    from harftet.notify import from_version
+
+    def invited(pace: str, online: set[str]) -> list[str]:
+        turn = 45 if pace == "live" else 86400
+        table = life.new_table(
+            "T", "kastet", Occupant("p1", "Ayşe"), seed=1, now=0.0, seats=2,
+            turn_seconds=turn, pace=pace,
+        )  # fmt: skip
+        table.recent = [{"seq": 2, "at": 1.0, "hand": 0, "seat": None, "type": "invitation",
+                         "to": "p2", "fromName": "Ayşe"}]  # fmt: skip
+        notes = from_version(table, 2, lambda table_id: online)
+        assert all(n.kind == "invitation" and n.data["from"] == "Ayşe" for n in notes)
+        return [n.player_id for n in notes]
+
+    assert invited("live", set()) == ["p2"]
+    assert invited("live", {"p2"}) == []  # at the table already: the socket tells them
+    assert invited("correspondence", {"p2"}) == ["p2"]
