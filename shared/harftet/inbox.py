@@ -38,6 +38,7 @@ from botocore.exceptions import ClientError
 
 from harftet.engine.state import Table
 from harftet.engine.table import BOT_PREFIX
+from harftet.store.tables import WAITING_SECONDS
 
 MAX_CORRESPONDENCE_TABLES = 20  # RULES §6
 PAGE = 20
@@ -167,6 +168,8 @@ class InboxStore:
         }
         if table.status == "finished":
             item["expiresAt"] = {"N": str(int(now + FINISHED_KEPT_SECONDS))}
+        elif table.status == "waiting":  # as the table item: gone a day after it was made
+            item["expiresAt"] = {"N": str(int(table.created_at + WAITING_SECONDS))}
         if (
             shown["yourTurn"]
             and table.pace == "correspondence"
@@ -208,12 +211,13 @@ class InboxStore:
             "TableName": self._name,
             "IndexName": "rank-index",
             "KeyConditionExpression": "playerId = :p AND #r < :done",
-            "FilterExpression": "pace = :c",
-            "ExpressionAttributeNames": {"#r": "rank"},
+            "FilterExpression": "pace = :c AND (attribute_not_exists(#e) OR #e > :now)",
+            "ExpressionAttributeNames": {"#r": "rank", "#e": "expiresAt"},
             "ExpressionAttributeValues": {
                 ":p": {"S": player_id},
                 ":done": {"S": "3"},
                 ":c": {"S": "correspondence"},
+                ":now": {"N": str(int(now))},
             },
             "Select": "COUNT",
         }

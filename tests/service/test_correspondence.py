@@ -406,3 +406,17 @@ def test_correspondence_timers_wait_in_the_deadline_index_not_in_a_queue(service
     clock.advance(TURN + 1)
     assert table_id in service.tables.due(clock.now)  # the sweeper finds it within seconds
     assert service.sweep() == 1
+
+
+def test_a_table_left_waiting_leaves_the_inbox_and_the_count_after_a_day(service, clock, corr):
+    a = player(service, "Ayşe")
+    service.create_table(
+        a, game="kastet", seats=2, hands=1, partners=False, turn_seconds=3600,
+        pace="correspondence",
+    )  # fmt: skip
+    corr.pump()
+    assert len(corr.inbox.page(a.player_id, clock.now)[0]) == 1
+    assert corr.inbox.running_correspondence(a.player_id, clock.now) == 1
+    clock.advance(DAY + 1)  # the table item's TTL has it removed (no stream record is kept)
+    assert corr.inbox.page(a.player_id, clock.now)[0] == []
+    assert corr.inbox.running_correspondence(a.player_id, clock.now) == 0
