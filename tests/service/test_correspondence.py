@@ -34,13 +34,15 @@ def corr(service, dynamodb, clock):
     from harftet.inbox import InboxStore
     from harftet.notify.outbox import Outbox
     from harftet.publish import Publisher, changes_from_stream
+    from harftet.store.log import LogStore
     from harftet.store.schema import create_tables
 
     create_tables(dynamodb, {"MailTable": "harftet-mail"})
     service.inbox = InboxStore(dynamodb, "harftet-mail")
+    service.log = LogStore(dynamodb, "harftet-log")
     queue = FakeQueue()
     outbox = Outbox(service.inbox, queue, lambda table_id: set(), clock)
-    publisher = Publisher(service, sleep=lambda s: None, outbox=outbox)
+    publisher = Publisher(service, log=service.log, sleep=lambda s: None, outbox=outbox)
     stream = TableStream(dynamodb, "harftet-tables")
 
     def pump() -> None:
@@ -171,6 +173,11 @@ def test_a_whole_correspondence_game_over_three_days(service, clock, corr):
         _play(service, callers[occupant.player_id], table_id)
         corr.pump()
     assert clock.now - start >= 2 * DAY  # the game took days, as correspondence games do
+    # The log replays it: timeouts, the computer player's turns and the take-back included.
+    from harftet.engine import replay
+
+    rebuilt = replay.play(service.replay(a, table_id))
+    assert rebuilt.result == _stored(service, table_id).table.result
     result = _stored(service, table_id).table.result
     penalties, points = result["penalties"], result["points"]
     assert sorted(points) == [-1, 1]
