@@ -237,7 +237,7 @@ def replay(table_id: str) -> Response:
 def _mail() -> Any:
     from harftet.wiring import default_mail
 
-    mail = default_mail()
+    mail = default_mail(service)
     if mail is None:
         raise BadRequestError("this server keeps no inbox (MAIL_TABLE is not set)")
     return mail

@@ -34,7 +34,7 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
 
 def _remind() -> int:
     """Queue the due "1 hour before your deadline" reminders (harftet.notify.outbox)."""
-    outbox = default_outbox()
+    outbox = default_outbox(service)
     if outbox is None:
         return 0
     try:

@@ -112,11 +112,10 @@ def _notify_queue() -> Any:
 
 
 @cache
-def default_outbox() -> Any:
-    """Inbox items and notifications from the stream (None without MAIL_TABLE)."""
+def default_outbox(service: Service) -> Any:
+    """Inbox items and notifications of ``service``'s tables (None without MAIL_TABLE)."""
     from harftet.notify.outbox import Outbox
 
-    service = default_service()
     if service.inbox is None:
         return None
 
@@ -145,13 +144,12 @@ def _local_push_prefix(service: Service) -> str | None:
 
 
 @cache
-def default_mail() -> Any:
-    """The inbox and notification routes' use cases (harftet.notify.api)."""
+def default_mail(service: Service) -> Any:
+    """The inbox and notification routes' use cases over ``service`` (harftet.notify.api)."""
     from harftet.notify import vapid
     from harftet.notify.api import Mail
     from harftet.notify.targets import Targets
 
-    service = default_service()
     name = os.environ.get("MAIL_TABLE")
     if not name or service.inbox is None:
         return None
@@ -212,4 +210,4 @@ def default_publisher() -> Publisher:
     service = default_service()
     queue_url = os.environ.get("TIMER_QUEUE_URL")
     timers = TimerQueue(boto3.client("sqs"), queue_url) if queue_url else None
-    return Publisher(service, log=service.log, timers=timers, outbox=default_outbox())
+    return Publisher(service, log=service.log, timers=timers, outbox=default_outbox(service))

@@ -50,8 +50,7 @@ def notifier(dynamodb, table_names, monkeypatch):
     monkeypatch.setitem(os.environ, "TABLES_TABLE", table_names["TablesTable"])
     monkeypatch.setitem(os.environ, "PLAYERS_TABLE", table_names["PlayersTable"])
     monkeypatch.setitem(os.environ, "CONNECTIONS_TABLE", table_names["ConnectionsTable"])
-    for cached in (wiring.default_service, wiring.default_notifier):
-        cached.cache_clear()
+    wiring.default_notifier.cache_clear()
     spec = importlib.util.spec_from_file_location(
         "harftet_handler_notifier_app", ROOT / "functions" / "notifier" / "app.py"
     )
@@ -60,8 +59,7 @@ def notifier(dynamodb, table_names, monkeypatch):
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     yield module
-    for cached in (wiring.default_service, wiring.default_notifier):
-        cached.cache_clear()
+    wiring.default_notifier.cache_clear()
 
 
 def test_a_notification_reaches_each_browser_once(notifier, monkeypatch) -> None:
