@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from functools import cache
 from typing import Any
 
 from aws_lambda_powertools import Logger, Metrics
@@ -16,6 +18,29 @@ from harftet.wiring import default_notifier
 logger = Logger()
 metrics = Metrics()
 notifier = default_notifier()
+QUEUE_URL = os.environ.get("NOTIFY_QUEUE_URL", "")
+FIRST_RETRY_SECONDS = 30  # then 60, 120, 240, 480: the fifth failure goes to dead letters
+
+
+@cache
+def _sqs() -> Any:
+    import boto3
+
+    return boto3.client("sqs")
+
+
+def back_off(record: dict[str, Any]) -> int:
+    """Retry a failed delivery later and later: the message comes back after 30 s, then 60,
+    120, 240 and 480 s (its receive count says which try this was)."""
+    tries = int((record.get("attributes") or {}).get("ApproximateReceiveCount", "1"))
+    delay = min(900, FIRST_RETRY_SECONDS * 2 ** max(0, tries - 1))
+    try:
+        _sqs().change_message_visibility(
+            QueueUrl=QUEUE_URL, ReceiptHandle=record["receiptHandle"], VisibilityTimeout=delay
+        )
+    except Exception:  # the queue's own visibility timeout (180 s) applies instead
+        logger.warning("could not delay a retry", extra={"delay": delay})
+    return delay
 
 
 @logger.inject_lambda_context
@@ -35,7 +60,8 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
             sent += done.sent
             held += done.held
         except RetryLater as error:  # retried by SQS (visibility timeout), then dead letters
-            logger.warning("a delivery will be retried", extra={"reason": str(error)})
+            delay = back_off(record)
+            logger.warning("a delivery will be retried", extra={"reason": str(error), "in": delay})
             failures.append({"itemIdentifier": record["messageId"]})
         except Exception:
             logger.exception("a notification failed", extra={"tableId": notification.table_id})

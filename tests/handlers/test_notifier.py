@@ -87,6 +87,13 @@ def test_a_delivery_to_retry_fails_only_its_record(notifier) -> None:
 
     notifier.notifier.web = down
     notifier.notifier.clock = lambda: 1_796_205_600.0
+    delays: list[tuple[str, int]] = []
+
+    class Sqs:
+        def change_message_visibility(self, QueueUrl, ReceiptHandle, VisibilityTimeout):
+            delays.append((ReceiptHandle, VisibilityTimeout))
+
+    notifier._sqs = lambda: Sqs()
     notifier.notifier.targets.add_subscription(
         "p1",
         {"endpoint": "https://push.example.com/s/2", "keys": {"p256dh": "BN" + "A" * 85,
@@ -97,5 +104,7 @@ def test_a_delivery_to_retry_fails_only_its_record(notifier) -> None:
     bad = json.loads(json.dumps(event["Records"][0]))
     bad["messageId"], bad["body"] = "not-a-notification", "{}"
     event["Records"].append(bad)
+    event["Records"][0]["attributes"]["ApproximateReceiveCount"] = "3"
     answer = notifier.handler(event, Context())
     assert answer == {"batchItemFailures": [{"itemIdentifier": event["Records"][0]["messageId"]}]}
+    assert delays == [("MessageReceiptHandle", 120)]  # backing off: 30, 60, 120 s...
