@@ -16,7 +16,6 @@ import json
 import logging
 import secrets
 import time
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -35,6 +34,7 @@ from harftet.engine.view import lobby_summary, table_view
 from harftet.identity import Caller, Tokens
 from harftet.inbox import MAX_CORRESPONDENCE_TABLES, InboxStore
 from harftet.push import Sender
+from harftet.router import new_player_id, new_table_id
 from harftet.store.errors import NotFoundError, VersionConflictError
 from harftet.store.players import player_update
 from harftet.store.ports import ConnectionStore, LogStore, PlayerStore, TableStore
@@ -174,7 +174,7 @@ class Service:
     # -- players ---------------------------------------------------------------------
     def create_player(self, name: str) -> dict[str, Any]:
         """A guest account and its token."""
-        player_id = uuid.uuid4().hex
+        player_id = new_player_id()  # <cellId>.<hex> in a cell (harftet.router)
         item = self.players.create(player_id, name, self.clock())
         token = self.tokens.issue(player_id, name)  # wall-clock time, like its verification
         return {**_public_player(item, self.clock()), "token": token}
@@ -220,7 +220,7 @@ class Service:
         if pace == "correspondence":
             self._check_correspondence_limit(caller.player_id)
         table = life.new_table(
-            secrets.token_urlsafe(9),
+            new_table_id(),  # <cellId>.<random> in a cell (harftet.router)
             game,
             creator,
             seed=secrets.randbits(63) if seed is None else seed,

@@ -410,8 +410,20 @@ def test_correspondence_timers_wait_in_the_deadline_index_not_in_a_queue(service
     assert [m["DelaySeconds"] for m in sqs.sent] == [45]
     a, b = player(service, "Ayşe"), player(service, "Barış")
     table_id = _table(service, corr, a, b)
-    clock.advance(TURN + 1)
-    assert table_id in service.tables.due(clock.now)  # the sweeper finds it within seconds
+    deadline = _stored(service, table_id).table.deadline
+    # Each sweeper run arms an exact timer for the deadlines now 15 minutes away, once.
+    from harftet.far_timers import arm
+
+    sqs.sent.clear()
+    assert arm(service.tables, queue, clock.now) == 0
+    clock.now = deadline - 900 + 30
+    assert arm(service.tables, queue, clock.now) == 1
+    [message] = sqs.sent
+    assert message["DelaySeconds"] == 870 and str(deadline) in message["MessageBody"]
+    clock.now += 60
+    assert arm(service.tables, queue, clock.now) == 0  # the next run does not send it again
+    clock.now = deadline + 1
+    assert table_id in service.tables.due(clock.now)  # and the sweeper is the safety net
     assert service.sweep() == 1
 
 

@@ -86,6 +86,8 @@ def env_vars(
         "VAPID_PRIVATE_KEY_PARAM": "",
         "FCM_APPLICATION_ARN": "",
         "APNS_APPLICATION_ARN": "",
+        "CELL_ID": stack.get("CELL_ID", ""),  # a stand-alone stack, not a cell (docs/SCALE.md)
+        "DEADLINE_SHARDS": stack.get("DEADLINE_SHARDS", "32"),  # the template's default
     }
     result: dict[str, dict[str, str]] = {}
     for logical_id, variables in _functions(template).items():
