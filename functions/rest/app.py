@@ -133,18 +133,22 @@ def create_table() -> Response:
 
     caller = _caller()
     _limit("table", caller.player_id)
-    r = CreateTable.model_validate(_body())
+    r = CreateTable.model_validate(_body(), context={"testMode": service.test_mode})
     view = service.create_table(
         caller,
         game=r.game,
         seats=r.seats,
         hands=r.hands,
         partners=r.partners,
-        turn_seconds=r.turnSeconds,
+        turn_seconds=r.turn_seconds(),
         hints=r.hints,
         private=r.private,
         bot_seconds=r.botSeconds,
         seed=r.seed,
+        rated=r.rated,
+        break_seconds=r.breakSeconds,
+        grace_seconds=r.graceSeconds,
+        wait_seconds=r.waitSeconds,
         pace=r.pace,
     )
     metrics.add_metric(name="TablesCreated", unit=MetricUnit.Count, value=1)
@@ -212,7 +216,9 @@ def move(table_id: str) -> Response:
 def hint(table_id: str) -> Response:
     caller = _caller()
     _limit("hint", caller.player_id)
-    return _reply(200, service.hint(caller, table_id))
+    raw = app.current_event.get_query_string_value("reveal", None)
+    reveal = None if raw is None else _count("reveal", raw)
+    return _reply(200, service.hint(caller, table_id, reveal))
 
 
 @app.post("/tables/<table_id>/ticket")

@@ -261,7 +261,7 @@ def test_turn_times_of_a_correspondence_table_are_one_two_or_three_days_or_hours
     from harftet.api.models import CreateTable
 
     ok = CreateTable.model_validate({"game": "kastet", "pace": "correspondence"})
-    assert ok.turnSeconds == 86400
+    assert ok.turn_seconds() == 86400
     for seconds in (3600, 43200, 86400, 259200):
         CreateTable.model_validate(
             {"game": "kastet", "pace": "correspondence", "turnSeconds": seconds}

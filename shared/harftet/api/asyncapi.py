@@ -15,7 +15,7 @@ from typing import Any
 
 from harftet.api.openapi import document as openapi_document
 
-MOVES = ("DrawMove", "PassMove", "LayMove")
+MOVES = ("DrawMove", "PassMove", "LayMove", "ReadyMove")
 
 
 def _ref(name: str) -> dict[str, str]:

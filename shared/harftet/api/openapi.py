@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from .models import CreatePlayer, CreateTable, DrawMove, LayMove, PassMove, SitDown
+from .models import CreatePlayer, CreateTable, DrawMove, LayMove, PassMove, ReadyMove, SitDown
 
 
 class Tile(BaseModel):
@@ -83,6 +83,11 @@ class RuleLimits(BaseModel):
     )
 
 
+class BreakView(BaseModel):
+    until: float = Field(description="when the break ends and the next hand is dealt")
+    ready: list[int] = Field(description="the seats that said ready")
+
+
 class TableView(BaseModel):
     tableId: str
     game: Literal["harftet", "kastet"]
@@ -93,7 +98,9 @@ class TableView(BaseModel):
     handNumber: int
     partners: bool
     turnSeconds: int
-    hints: bool
+    hints: bool | int | Literal["unlimited"] = Field(
+        description='false (off), the hints per player per hand, or "unlimited"'
+    )
     private: bool
     botSeconds: int
     createdAt: float
@@ -110,8 +117,20 @@ class TableView(BaseModel):
     )
     last: LogEvent | None = Field(description="the event that made this version (as in the log)")
     limits: RuleLimits = Field(description="the rule constants of the game, for clients")
-    pace: Literal["live", "correspondence"] = Field(
-        "live", description="correspondence: turns of hours or days (RULES §6)"
+    rated: bool = Field(description="an unrated table changes no rating or record")
+    breakSeconds: int = Field(description="the break between hands")
+    graceSeconds: int = Field(description="how long a disconnected player's seat is held")
+    waitSeconds: int = Field(description="the wait for a substitute before a computer player")
+    pace: Literal["live", "correspondence"]
+    hintsLeft: int | None = Field(
+        description="the caller's hints left this hand; null where unlimited, off, or not seated"
+    )
+    dealProof: str | None = Field(
+        description="SHA-256 (hex) commitment to the current hand's shuffle (docs/DEALS.md); "
+        "null before the first deal"
+    )
+    break_: BreakView | None = Field(
+        None, alias="break", description="between hands only: the break (RULES §2a)"
     )
 
 
@@ -221,11 +240,32 @@ class LayBody(BaseModel):
     pairs: list[list[dict[str, Any]]] = Field(description="the new pairs only")
 
 
+class HintTile(BaseModel):
+    id: int
+    as_: Any = Field(None, alias="as", description="a joker's declared face")
+    from_: Literal["hand", "table"] = Field(alias="from")
+
+
 class Hint(BaseModel):
-    version: int = Field(description="the version to send the lay at")
-    lay: LayBody | None = Field(description="in the move body's shape; null when none is possible")
-    shed: int = Field(description="the hand value the lay removes (a joker counting 50)")
-    tiles: list[int] = Field(description="ids of the caller's tiles the lay uses")
+    version: int = Field(
+        description="the table's version after the hint (a hint that reveals "
+        "a meld is a change: it spends the budget)"
+    )
+    lay: LayBody | None = Field(
+        description="where hints are unlimited: the whole lay in the move body's shape; else null"
+    )
+    meld: list[HintTile] | None = Field(
+        description="the next meld of the best lay (null when no lay is possible)"
+    )
+    shed: int = Field(description="the hand value the whole lay removes (a joker counting 50)")
+    tiles: list[int] = Field(
+        description="ids of the caller's tiles the lay uses (unlimited) or the revealed melds use"
+    )
+    hintsLeft: int | None = Field(description="hints left this hand; null where unlimited")
+    revealed: int = Field(description="melds of this position's lay revealed so far")
+    area: Literal["series", "pairs"] | None = Field(
+        description="where the revealed meld goes: a series meld (new or changed) or a new pair"
+    )
 
 
 class Log(BaseModel):
@@ -237,10 +277,13 @@ class ReplayHand(BaseModel):
     deal: dict[str, list[int]] = Field(description="each seat's dealt tiles")
     pile: list[int] = Field(description="in drawing order, the first tile drawn first")
     moves: list[LogEvent]
+    committed: str = Field(description="what the hand's dealProof is the SHA-256 of")
+    dealProof: str = Field(description="the commitment the views showed (docs/DEALS.md)")
 
 
 class Replay(BaseModel):
     seed: int = Field(description="the shuffle seed: every deal follows from it")
+    salt: str = Field(description="the table's secret salt in every deal proof (hex)")
     table: dict[str, Any] = Field(description="the table's options, as it was created")
     before: list[LogEvent] = Field(description="the events before the first deal")
     hands: list[ReplayHand]
@@ -277,7 +320,8 @@ ERRORS = {
     "401": "unauthorized: missing, forged or expired token",
     "403": "not_your_turn, not_seated, not_manager, banned, hints_off",
     "404": "not_found",
-    "409": "stale_version (with the current view), seat_taken, wrong_status, too_many_tables",
+    "409": "stale_version (with the current view), seat_taken, wrong_status, too_many_tables, "
+    "no_hints_left",
     "422": "illegal_move (the message names the meld or tile and why)",
     "429": "rate_limited",
     "503": "busy: the request lost a race too many times; safe to retry",
@@ -287,7 +331,12 @@ ERRORS = {
 # schema names, "DrawMove"...: what generated clients such as openapi-typescript then expect).
 MOVE_TYPES = {
     t: f"#/components/schemas/{m}"
-    for t, m in [("draw", "DrawMove"), ("pass", "PassMove"), ("lay", "LayMove")]
+    for t, m in [
+        ("draw", "DrawMove"),
+        ("pass", "PassMove"),
+        ("lay", "LayMove"),
+        ("ready", "ReadyMove"),
+    ]
 }
 
 PATH_PARAMETERS: dict[str, dict[str, Any]] = {
@@ -357,7 +406,15 @@ ROUTES: list[tuple[str, str, str, type[BaseModel] | None, str, type[BaseModel], 
         TableView,
         True,
     ),
-    ("get", "/tables/{tableId}/hint", "The best lay for your seat", None, "200", Hint, True),
+    (
+        "get",
+        "/tables/{tableId}/hint",
+        "The next meld of the best lay for your seat",
+        None,
+        "200",
+        Hint,
+        True,
+    ),
     (
         "post",
         "/tables/{tableId}/ticket",
@@ -419,7 +476,7 @@ def document() -> dict[str, Any]:
         return {"$ref": f"#/components/schemas/{model.__name__}"}
 
     move_body: dict[str, Any] = {
-        "oneOf": [ref(DrawMove), ref(PassMove), ref(LayMove)],
+        "oneOf": [ref(DrawMove), ref(PassMove), ref(LayMove), ref(ReadyMove)],
         "discriminator": {"propertyName": "type", "mapping": MOVE_TYPES},  # else: schema names
     }
     error = ref(Error)
@@ -480,6 +537,16 @@ def document() -> dict[str, Any]:
                     "in": "query",
                     "description": "the previous page's cursor (opaque)",
                     "schema": {"type": "string", "maxLength": 600},
+                }
+            )
+        if path.endswith("/hint"):
+            parameters.append(
+                {
+                    "name": "reveal",
+                    "in": "query",
+                    "description": "which meld (1-based) to reveal; one already revealed is "
+                    "answered again without spending a hint (default: the next)",
+                    "schema": {"type": "integer", "minimum": 1, "maximum": 106},
                 }
             )
         if path.endswith("/log"):

@@ -19,12 +19,11 @@ from .errors import (
     WrongStatusError,
 )
 from .moves import Move
+from .options import LIMITS as LIMITS  # the bounds' home is options.py
+from .options import OptionError, check, check_hints, check_turn
 from .rules import Rules
 from .search import BOT_LEVELS, DEFAULT_BOT_LEVEL, BotLevel
-from .state import GameName, Occupant, Seat, Table
-
-# RULES §6: a correspondence table's turn time is one of these (1 h, 12 h, 24 h, 72 h).
-CORRESPONDENCE_TURN_SECONDS = (3600, 43200, 86400, 259200)
+from .state import DEFAULT_BREAK_SECONDS, GameName, Hints, Occupant, Pace, Seat, Table
 
 TIMEOUTS_FOR_DISCONNECT = 3
 # How many people who left a seat (and who paid the leave penalty) a table remembers: the
@@ -32,7 +31,6 @@ TIMEOUTS_FOR_DISCONNECT = 3
 FORMER_KEPT = 8
 BOT_PREFIX = "bot:"
 
-LIMITS = {"seats": (2, 4), "hands": (1, 21), "turn_seconds": (10, 600), "bot_seconds": (0, 5)}
 
 # What a sweep may be asked to apply for a computer player: its move for the seat in turn.
 Bot = Callable[[Table, int], Move]
@@ -51,31 +49,30 @@ def new_table(
     turn_seconds: int = 45,
     grace_seconds: int | None = None,
     wait_seconds: int | None = None,
-    hints: bool = True,
+    hints: Hints = True,
     private: bool = False,
     bot_seconds: int = 1,
-    pace: str = "live",
+    rated: bool = True,
+    break_seconds: int = DEFAULT_BREAK_SECONDS,
+    pace: Pace = "live",
+    salt: str = "",
+    test_mode: bool = False,
 ) -> Table:
     """A waiting table; its creator is the manager and sits at seat 0 (the log's first
-    event, a ``sit``, is its ``recent``)."""
+    event, a ``sit``, is its ``recent``). Options out of their bounds (options.py; test mode
+    may go below some) raise OptionError naming the field."""
     if game not in ("kastet", "harftet"):
         raise EngineError(f'unknown game "{game}": choose "harftet" or "kastet"')
-    if pace not in ("live", "correspondence"):
-        raise EngineError(f'unknown pace "{pace}": choose "live" or "correspondence"')
-    checked: tuple[tuple[str, int], ...] = (
-        ("seats", seats),
-        ("hands", hands),
-        ("bot_seconds", bot_seconds),
-    )
-    if pace == "live":
-        checked += (("turn_seconds", turn_seconds),)
-    elif turn_seconds not in CORRESPONDENCE_TURN_SECONDS:
-        choices = ", ".join(map(str, CORRESPONDENCE_TURN_SECONDS))
-        raise EngineError(f"turn_seconds of a correspondence table must be one of {choices}")
-    for name, value in checked:
-        low, high = LIMITS[name]
-        if isinstance(value, bool) or not low <= value <= high:
-            raise EngineError(f"{name} must be between {low} and {high}, not {value}")
+    check("seats", seats)
+    check("hands", hands)
+    check("bot_seconds", bot_seconds)
+    turn_seconds = check_turn(pace, turn_seconds, test_mode=test_mode)
+    check("break_seconds", break_seconds, test_mode=test_mode)
+    for name, value in (("grace_seconds", grace_seconds), ("wait_seconds", wait_seconds)):
+        if value is not None:
+            check(name, value, test_mode=test_mode)  # type: ignore[arg-type]
+    if not isinstance(rated, bool):
+        raise OptionError(f"rated must be true or false, not {rated!r}")
     if partners and seats != 4:
         raise EngineError("a partner game needs exactly 4 seats")
     table = Table(
@@ -88,10 +85,13 @@ def new_table(
         turn_seconds=turn_seconds,
         created_at=now,
         seats=[Seat() for _ in range(seats)],
-        hints=hints,
+        hints=check_hints(hints, rated),
         private=private,
         bot_seconds=bot_seconds,
-        pace="correspondence" if pace == "correspondence" else "live",
+        rated=rated,
+        break_seconds=break_seconds,
+        pace=pace,
+        salt=salt,
     )
     if grace_seconds is not None:
         table.grace_seconds = grace_seconds
@@ -150,6 +150,14 @@ def _resume_if_complete(table: Table, now: float) -> None:
     nobody = all(s.occupant is None or s.occupant.bot for s in table.seats)
     if table.status == "paused" and not _vacant_seats(table) and (not table.held or nobody):
         table.status = "playing"
+        _restart_clock(table, now)
+
+
+def _restart_clock(table: Table, now: float) -> None:
+    """A game that resumes: the turn clock starts again — or, between hands, the break goes
+    on until its end or the next ready (who said ready is not logged, so a replay could not
+    tell a deal here from none)."""
+    if table.break_until is None:
         table.deadline = now + table.turn_seconds
 
 
@@ -309,7 +317,9 @@ def start(table: Table, player_id: str, now: float) -> Outcome:
         chair.original = chair.occupant
         if not chair.connected:  # gone since before the start: the grace period runs now
             chair.disconnected_at = now
-    new.practice = any(s.occupant is not None and s.occupant.bot for s in new.seats)
+    new.practice = not new.rated or any(
+        s.occupant is not None and s.occupant.bot for s in new.seats
+    )
     new.status = "playing"
     new.hand_number = 1
     hand.deal(new, now)  # reports the "start"
@@ -328,8 +338,8 @@ def continue_game(table: Table, player_id: str, now: float) -> Outcome:
     new = begin(table.clone())
     new.status = "playing"
     new.held = False
-    new.deadline = now + new.turn_seconds
     note(new, now, "continue", None)
+    _restart_clock(new, now)
     return changed(new)
 
 
@@ -375,8 +385,8 @@ def reconnect(table: Table, player_id: str, now: float) -> Outcome:
 
 
 def next_event_at(table: Table) -> float | None:
-    """When the next timed event of this table falls due: turn deadline, grace end or wait
-    end, not computer-player moves (``next_due`` adds those)."""
+    """When the next timed event of this table falls due: turn deadline, break end, grace end
+    or wait end, not computer-player moves (``next_due`` adds those)."""
     times = [due for due, _, _ in _timed(table)]
     return min(times) if times else None
 
@@ -399,7 +409,7 @@ def next_due(table: Table) -> float | None:
 
 
 # The kinds of due events, in the order they are applied when due at the same time.
-_TIMEOUT, _GRACE, _WAIT, _BOT = 0, 1, 2, 3
+_TIMEOUT, _GRACE, _WAIT, _BOT, _BREAK = 0, 1, 2, 3, 4
 
 
 def _timed(table: Table) -> list[tuple[float, int, int]]:
@@ -407,6 +417,8 @@ def _timed(table: Table) -> list[tuple[float, int, int]]:
     events: list[tuple[float, int, int]] = []
     if table.status == "playing" and table.deadline is not None:
         events.append((table.deadline, _TIMEOUT, table.turn_seat or 0))
+    if table.status == "playing" and table.break_until is not None:
+        events.append((table.break_until, _BREAK, 0))  # the break ends: the next hand
     if _in_game(table):
         for i, chair in enumerate(table.seats):
             if chair.occupant is not None and chair.disconnected_at is not None:
@@ -437,7 +449,9 @@ def sweep(
         assert bot is not None
         return _bot_move(table, seat, bot, now, rules)
     new = begin(table.clone())
-    if kind == _GRACE:
+    if kind == _BREAK:
+        hand.deal_next(new, now)
+    elif kind == _GRACE:
         _vacate_dropped(new, seat, now)
     else:
         chair = new.seats[seat]

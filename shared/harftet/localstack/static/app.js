@@ -342,8 +342,10 @@ function setView(v, force = false) {
   if (v.last && S.logOn && S.logSeq != null && v.last.seq > S.logSeq + 1) loadLog(); // fill the gap
   else if (v.last) addLog([v.last]);
   else if (old && v.version > old.version + 1) loadLog();
+  rememberProof(v);
   turnCue(old, v);
   maybeShowEnd(old, v);
+  if (S.endKind === "hand" && $("#end-dialog").open && !v.break && v.status === "playing") $("#end-dialog").close();
   if (!$("#table").hidden) show("table");
   render();
   return kept;
@@ -504,9 +506,14 @@ function openEnd(kind, result) {
   $("#end-body").replaceChildren(...parts);
   const buttons = kind === "game" || finished
     ? [h("button", { type: "button", class: "primary", onclick: () => attempt(rematch) }, t("btn.rematch")),
-      h("button", { type: "button", onclick: () => { dlg.close(); openLobby(); } }, t("btn.newTable"))]
-    : [h("button", { type: "button", class: "primary", onclick: () => dlg.close() }, t("end.next"))];
+      h("button", { type: "button", onclick: () => { dlg.close(); openLobby(); } }, t("btn.newTable")),
+      h("a", { id: "verify-link", href: `verify.html#t=${v.tableId}`, target: "_blank", rel: "noopener" }, t("verify.link"))]
+    : [h("p", { id: "end-break", class: "hint", "aria-live": "polite" }),
+      h("button", { type: "button", id: "btn-next", class: "primary", onclick: () => attempt(sayReady) }, t("end.next"))];
   $("#end-actions").replaceChildren(...buttons);
+  S.endKind = kind === "game" || finished ? "game" : "hand";
+  clearInterval(S.breakTimer);
+  if (S.endKind === "hand") { renderBreak(); S.breakTimer = setInterval(renderBreak, 500); }
   if (!dlg.open) dlg.showModal();
   dlg.scrollTop = 0;
   $("#end-h").focus();
@@ -518,6 +525,8 @@ async function rematch() {
   let view = await api.createTable({
     game: v.game, seats: v.seats.length, hands: v.hands, partners: v.partners, turnSeconds: v.turnSeconds,
     ...(v.private ? { private: true } : {}),
+    ...(v.hints != null ? { hints: v.hints } : {}), ...(v.rated === false ? { rated: false } : {}),
+    ...(v.breakSeconds != null ? { breakSeconds: v.breakSeconds } : {}), ...(v.pace ? { pace: v.pace } : {}),
   });
   for (const [i, s] of v.seats.entries()) if (i > 0 && s && s.bot) view = await sitBot(view.tableId, i, s.level || "medium");
   $("#end-dialog").close();
@@ -827,17 +836,67 @@ async function hint() {
       if (e.code === "hints_off") notify(errorText(e, tileName, limits()), "info");
       return;
     }
+    if (e.code === "no_hints_left") { await resync(); return notify(t("notice.noHintsLeft"), "info"); }
     throw e;
   }
-  if (!res || !res.lay) return notify(t("notice.noHint"), "info");
+  if (!res || (!res.lay && !res.meld)) return notify(t("notice.noHint"), "info");
   if (res.version !== S.view.version) await resync();
   S.sel = null;
-  S.draft = D.inferFaces(D.fromLay(S.view, res.lay), S.view.game, limits());
-  notify(t("notice.hint", { lay: $("#btn-lay").textContent }), "info");  // Yere aç or İşle
+  // Unlimited hints give the whole lay; a budgeted hint one meld (RULES §4a), laid out over the
+  // table — or over the melds the hints before it laid out, while the player has not changed them.
+  const over = S.hinted && S.draft === S.hinted && res.revealed > 1 ? draftAsView(S.view, S.draft) : S.view;
+  const body = res.lay || D.layOfMeld(over, res.meld, res.area || "series");
+  S.draft = D.inferFaces(D.fromLay(S.view, body), S.view.game, limits());
+  S.hinted = S.draft;
+  if (res.lay) notify(t("notice.hint", { lay: $("#btn-lay").textContent }), "info");  // Yere aç or İşle
+  else notify(t("notice.hintMeld", { shed: res.shed }), "info");
   render();
   scheduleDryRun();
   const first = document.querySelector("#series li.meld.changed");
   if (first) first.scrollIntoView({ block: "center", behavior: "smooth" });
+}
+
+/** The view with the draft's series area in place of the table's (tiles as the view shows them). */
+function draftAsView(v, d) {
+  const tile = (e) => (e.tile.joker ? { ...e.tile, as: e.as } : e.tile);
+  return { ...v, series: d.series.filter((m) => m.length).map((m) => m.map(tile)) };
+}
+
+/** "Sonraki el": ready for the next hand (RULES §2a); a version that moved on is retried once. */
+async function sayReady() {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const v = S.view;
+    if (!v || !v.break) return;
+    try {
+      setView(await api.move(v.tableId, { version: v.version, moveId: newMoveId(), type: "ready" }));
+      return;
+    } catch (e) {
+      if (e.code === "stale_version" && e.view) { setView(e.view); continue; }
+      if (e.code === "wrong_status") return resync(); // the break is already over
+      throw e;
+    }
+  }
+}
+
+/** The deal proofs this browser saw, per table and hand: the verify page compares with them. */
+function rememberProof(v) {
+  if (!v.dealProof || !v.handNumber) return;
+  const key = `harftet.proofs.${v.tableId}`;
+  let seen = {};
+  try { seen = JSON.parse(store.getItem(key) || "{}"); } catch { /* start again */ }
+  if (seen[v.handNumber] === v.dealProof) return;
+  seen[v.handNumber] = v.dealProof;
+  try { store.setItem(key, JSON.stringify(seen)); } catch { /* storage full: the check says "not seen" */ }
+}
+
+function renderBreak() {
+  const el = $("#end-break");
+  const v = S.view;
+  if (!el) return;
+  if (!v || !v.break) { el.textContent = ""; return; }
+  const left = Math.max(0, Math.ceil(v.break.until - Date.now() / 1000));
+  const mine = mySeat() != null && v.break.ready.includes(mySeat());
+  el.textContent = mine ? `${t("break.ready")} · ${t("break.wait", { s: left })}` : t("break.wait", { s: left });
 }
 
 // ---------------------------------------------------------------- moves
@@ -1060,7 +1119,8 @@ function renderActions() {
   $("#btn-lay").textContent = v.series.length ? t("btn.lay.more") : t("btn.lay");
   $("#btn-reset").disabled = S.busy || !S.draft.dirty;
   $("#btn-hint").hidden = !S.hints;
-  $("#btn-hint").disabled = S.busy || !turn;
+  $("#btn-hint").disabled = S.busy || !turn || v.hintsLeft === 0;
+  $("#btn-hint").textContent = v.hintsLeft != null ? t("hints.left", { n: v.hintsLeft }) : t("btn.hint");
   $("#turn-line").textContent = turnText(v);
   $("#turn-line").classList.toggle("mine", turn);
   const timer = $("#timer");
