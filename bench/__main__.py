@@ -32,6 +32,7 @@ from bench import (
     bench_search_harftet,
     bench_search_kastet,
     bench_strength,
+    bench_tokens,
 )
 from harftet.engine.codec import encode
 
@@ -209,6 +210,7 @@ def main() -> None:
         )
     results = [*moves, *load, *cost, *cold, codec_row, *search_rows, *strength_rows]
     results += step("Kastet search", bench_search_kastet.run)
+    results += step("token check", bench_tokens.run)
     web = step("web client (Lighthouse)", bench_lighthouse.run) if args.lighthouse else []
     seconds = time.perf_counter() - t0
     text = render(

@@ -20,7 +20,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from botocore.exceptions import ClientError
+from botocore.exceptions import (
+    ClientError,
+    ConnectionClosedError,
+    ConnectTimeoutError,
+    EndpointConnectionError,
+    ReadTimeoutError,
+)
 
 from harftet import timing
 from harftet.engine import hand, proof
@@ -48,6 +54,7 @@ from harftet.inbox import MAX_CORRESPONDENCE_TABLES, InboxStore
 from harftet.push import Sender
 from harftet.router import new_player_id, new_table_id
 from harftet.store.errors import NotFoundError, VersionConflictError
+from harftet.store.log import PAGE as LOG_PAGE
 from harftet.store.players import player_update
 from harftet.store.ports import ConnectionStore, LogStore, PlayerStore, TableStore
 from harftet.store.tables import CORRESPONDENCE_LOBBY, StoredTable
@@ -57,7 +64,9 @@ logger = logging.getLogger(__name__)
 Change = Callable[[Table, float], Outcome]
 LOBBY_STATUSES = ("waiting", "open", "playing")
 LOBBY_LIMIT = 50
-REPLAY_EVENTS = 100_000  # a game's whole log (a 21-hand game logs a few thousand)
+REPLAY_EVENTS = 100_000
+# A log read waits this long in all (in steps) for a fan-out more than one change behind.
+LOG_WAITS = (0.05, 0.1, 0.2, 0.4, 0.8)  # a game's whole log (a 21-hand game logs a few thousand)
 MAX_WAITING_TABLES = 3  # per manager: one guest's burst must not fill the lobby
 WriteStatus = Literal["committed", "replayed", "unchanged"]
 # DynamoDB's answers that mean "try again later" (after botocore's own retries): 503 busy.
@@ -70,6 +79,14 @@ TRANSIENT = {
     "InternalServerError",
     "ServiceUnavailable",
 }
+# Botocore's own retries spent on answers that never came: as busy (the writes are
+# idempotent — a move by its moveId, a transaction by its token — so a retry is safe).
+BOTO_CONNECTION_ERRORS = (
+    ReadTimeoutError,
+    ConnectTimeoutError,
+    ConnectionClosedError,
+    EndpointConnectionError,
+)
 # A transaction DynamoDB cancelled for one of these reasons may simply be sent again later.
 TRANSIENT_REASONS = {"ThrottlingError", "ProvisionedThroughputExceeded", "TransactionConflict"}
 
@@ -77,6 +94,8 @@ TRANSIENT_REASONS = {"ThrottlingError", "ProvisionedThroughputExceeded", "Transa
 def is_transient(error: BaseException) -> bool:
     """Whether ``error`` is DynamoDB saying "try again later" (503 busy, never a 500): after
     botocore's own retries, or a transaction cancelled by throttling or a conflict."""
+    if isinstance(error, BOTO_CONNECTION_ERRORS):  # every attempt's answer was lost
+        return True
     if not isinstance(error, ClientError):
         return False
     code = error.response.get("Error", {}).get("Code")
@@ -186,6 +205,7 @@ class Service:
         self.retries = retries
         self.log = log
         self.inbox = inbox  # the per-player list of tables (harftet.inbox), where deployed
+        self.sleep: Callable[[float], None] = time.sleep  # the log read's short waits
 
     # -- players ---------------------------------------------------------------------
     def create_player(self, name: str) -> dict[str, Any]:
@@ -522,9 +542,32 @@ class Service:
     def events(self, caller: Caller | None, table_id: str, after: int = 0) -> dict[str, Any]:
         """What happened at the table this game after event ``after``, oldest first: only
         what everyone saw (RULES §5), so anyone who may view the table may read it."""
-        self.tables.get(table_id)  # 404 for a table that does not exist
-        found = self.log.after(table_id, after) if self.log is not None else []
-        return {"events": [public_event(e) for e in found]}
+        stored = self.tables.get(table_id)  # 404 for a table that does not exist
+        return {"events": [public_event(e) for e in self._log_after(stored, after)]}
+
+    def _log_after(self, stored: StoredTable, after: int) -> list[dict[str, Any]]:
+        """The log after ``after``, completed up to the version just read (read-your-writes).
+
+        The fan-out appends a version's events after its commit, so the log may lag the
+        table by a change or two. The table item holds its latest change's events: when the
+        log reaches up to them they complete it; when it lags further, the fan-out is given
+        a moment (LOG_WAITS) — never an answer with a hole in it."""
+        if self.log is None:
+            return []
+        table = stored.table
+        recent = [{**e, "version": stored.version} for e in table.recent]
+        found: list[dict[str, Any]] = []
+        for pause in (*LOG_WAITS, None):
+            found = self.log.after(table.table_id, after)
+            last = int(found[-1]["seq"]) if found else after
+            if last >= table.seq or len(found) >= LOG_PAGE:
+                return found
+            missing = [e for e in recent if int(e["seq"]) > last]
+            if missing and int(missing[0]["seq"]) == last + 1:
+                return found + missing
+            if pause is not None:
+                self.sleep(pause)
+        return found
 
     def replay(self, caller: Caller | None, table_id: str) -> dict[str, Any]:
         """The whole game once it is finished: the seed, every deal and pile, every move."""
@@ -534,6 +577,8 @@ class Service:
         from harftet.engine import replay  # only finished games need it
 
         events = self.log.after(table_id, 0, limit=REPLAY_EVENTS) if self.log is not None else []
+        # The engine's events, as it replays them: without the store's version of each.
+        events = [{k: v for k, v in e.items() if k != "version"} for e in events]
         return replay.document(table, events)
 
     def _check_correspondence_limit(self, player_id: str) -> None:
@@ -714,6 +759,8 @@ class Service:
     def _view(self, stored: StoredTable, viewer: str | None) -> dict[str, Any]:
         view = table_view(stored.table, viewer)
         view["version"] = stored.version
+        if isinstance(view.get("last"), dict):
+            view["last"]["version"] = stored.version  # as the log's events carry it
         return view
 
 

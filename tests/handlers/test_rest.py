@@ -61,13 +61,19 @@ def test_an_unknown_route_is_404_not_found(api):
     error_of(api("unknown-route"), 404, "not_found")
 
 
-def test_a_known_path_with_a_method_it_does_not_have_is_404(api):
+def test_a_known_path_with_a_method_it_does_not_have_is_405_with_allow(api):
     owner = api.player()
     table_id = api.table(owner)["tableId"]
     event = api.event("rest/start", token=owner.token, tableId=table_id)
     event["httpMethod"] = event["requestContext"]["httpMethod"] = "PUT"
     with api.unchanged(owner, table_id):
-        error_of(api.invoke(event), 404, "not_found")
+        reply = api.invoke(event)
+        error_of(reply, 405, "method_not_allowed")
+        assert reply.headers["Allow"] == "POST"
+    event = api.event("rest/start", token=owner.token, tableId=table_id)
+    event["path"] = event["requestContext"]["path"] = f"/tables/{table_id}/seats/1"
+    event["httpMethod"] = event["requestContext"]["httpMethod"] = "GET"
+    assert api.invoke(event).headers["Allow"] == "DELETE, POST"
 
 
 # -- players -----------------------------------------------------------------------------
@@ -1337,7 +1343,7 @@ def test_the_log_shows_only_what_everyone_at_the_table_saw(api):
     assert sorted(lay["tiles"]) == sorted(api.meld(first["hand"]))
     assert set(lay["tiles"]) <= on_table and lay["seat"] == game.players.index(player)
     [draw] = [e for e in events if e["type"] == "draw"]
-    assert set(draw) <= {"seq", "at", "hand", "seat", "type"}
+    assert set(draw) <= {"seq", "at", "hand", "seat", "type", "version"}
     hands = set().union(
         *({t["id"] for t in api.view(p, game.table_id)["hand"]} for p in game.players)
     )

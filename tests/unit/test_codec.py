@@ -110,7 +110,7 @@ def test_the_worst_case_table_fits_in_2_kb() -> None:
     assert decode(data) == table
     assert len(data) <= bench.LIMIT
     assert sum(len(ids) for r in table.hand_results for ids in r.left.values()) == 21 * 88
-    assert len(table.recent) == 5 and len(table.former) == life.FORMER_KEPT
+    assert len(table.recent) == 5 and len(table.former) == bench.LEAVERS
 
 
 def test_an_unknown_format_is_refused() -> None:

@@ -35,6 +35,9 @@ class LogEvent(BaseModel):
         "reconnect", "substitute", "bot", "continue", "handEnd", "gameEnd",
     ]  # fmt: skip
     tiles: list[int] | None = Field(None, description="lay: the ids that came from the hand")
+    version: int | None = Field(
+        None, description="the table version this event belongs to (absent on events logged before)"
+    )
 
 
 class SeatView(BaseModel):
@@ -320,6 +323,7 @@ ERRORS = {
     "401": "unauthorized: missing, forged or expired token",
     "403": "not_your_turn, not_seated, not_manager, banned, hints_off",
     "404": "not_found",
+    "405": "method_not_allowed (the Allow header lists the path's methods)",
     "409": "stale_version (with the current view), seat_taken, wrong_status, too_many_tables, "
     "no_hints_left",
     "422": "illegal_move (the message names the meld or tile and why)",
@@ -344,6 +348,7 @@ PATH_PARAMETERS: dict[str, dict[str, Any]] = {
     "tableId": {"type": "string", "minLength": 1, "maxLength": 64},
     "seat": {"type": "integer", "minimum": 0, "maximum": 3},
     "id": {"type": "string", "minLength": 1, "maxLength": 64},
+    "passkeyId": {"type": "string", "minLength": 1, "maxLength": 1400},
 }
 
 ROUTES: list[tuple[str, str, str, type[BaseModel] | None, str, type[BaseModel], bool]] = [
@@ -465,6 +470,62 @@ ROUTES: list[tuple[str, str, str, type[BaseModel] | None, str, type[BaseModel], 
 ]
 
 
+def all_routes() -> list[tuple[str, str, str, Any, str, Any, bool]]:
+    """Every route the REST API serves: (method, path, summary, request, status, response,
+    auth)."""
+    return [*ROUTES, *_account_routes()]
+
+
+def _account_routes() -> list[tuple[str, str, str, Any, str, Any, bool]]:
+    """The routes of harftet.accounts.routes (passkeys, sessions, data, phrases)."""
+    from harftet.accounts import models as m
+
+    return [
+        ("post", "/players/me/passkeys/options", "Options to register a passkey",
+         None, "200", m.PasskeyOptions, True),
+        ("post", "/players/me/passkeys", "Register a passkey (the options' challenge, once)",
+         m.PasskeyResponse, "201", m.Passkey, True),
+        ("get", "/players/me/passkeys", "Your passkeys", None, "200", m.Passkeys, True),
+        ("delete", "/players/me/passkeys/{passkeyId}",
+         "Remove a passkey (and end the sessions it opened)", None, "204", None, True),
+        ("post", "/sessions/passkey/options", "Options to sign in with a passkey",
+         None, "200", m.PasskeyOptions, False),
+        ("post", "/sessions/passkey", "Sign in with a passkey (any device that has it)",
+         m.PasskeyResponse, "200", m.SignedIn, False),
+        ("post", "/players/me/transfer-codes",
+         "A single-use 10-minute code to sign in on another device", None, "201",
+         m.TransferCode, True),
+        ("post", "/sessions/transfer", "Sign in with a transfer code", m.TransferSignIn,
+         "200", m.SignedIn, False),
+        ("post", "/sessions/refresh", "New tokens for a session (the refresh token rotates)",
+         m.Refresh, "200", m.SignedIn, False),
+        ("delete", "/sessions/current", "Sign out (end this session)", None, "204", None, True),
+        ("get", "/players/me/export", "Everything stored about you", None, "200", m.Export,
+         True),
+        ("delete", "/players/me", "Delete yourself (finished games keep an anonymous seat)",
+         None, "204", None, True),
+        ("get", "/phrases", "The phrases players may send at a table", None, "200",
+         m.PhraseList, False),
+        ("get", "/players/me/friends", "Your friend code, friends and requests", None, "200",
+         m.Friends, True),
+        ("post", "/players/me/friends", "Ask the player of a friend code to be friends",
+         m.FriendRequest, "200", m.Friends, True),
+        ("post", "/players/me/friends/{playerId}", "Accept a friend request", None, "200",
+         m.Friends, True),
+        ("delete", "/players/me/friends/{playerId}",
+         "Remove a friend, refuse a request or take yours back", None, "204", None, True),
+        ("post", "/players/me/blocks/{playerId}", "Block a player", None, "204", None, True),
+        ("delete", "/players/me/blocks/{playerId}", "Unblock a player", None, "204", None,
+         True),
+        ("post", "/tables/{tableId}/invitations",
+         "Invite a friend to a table (pushed to their open sockets)", m.Invitation, "202",
+         m.Invited, True),
+        ("post", "/tables/{tableId}/phrases",
+         "Send a phrase to the table (seated players; one every 3 s, 20 a hand)",
+         m.SendPhrase, "200", m.PhraseSent, True),
+    ]  # fmt: skip
+
+
 def document() -> dict[str, Any]:
     """The whole OpenAPI 3.1 document."""
     schemas: dict[str, Any] = {}
@@ -479,19 +540,35 @@ def document() -> dict[str, Any]:
         "oneOf": [ref(DrawMove), ref(PassMove), ref(LayMove), ref(ReadyMove)],
         "discriminator": {"propertyName": "type", "mapping": MOVE_TYPES},  # else: schema names
     }
+    for name in ("DrawMove", "PassMove", "LayMove"):
+        # As the server checks it: a real move names its id; only a dry run may leave it out.
+        schemas[name]["if"] = {"properties": {"dryRun": {"const": True}}, "required": ["dryRun"]}
+        schemas[name]["else"] = {
+            "required": ["moveId"],
+            "properties": {"moveId": {"type": "string"}},
+        }
     error = ref(Error)
     paths: dict[str, Any] = {}
-    for method, path, summary, request, status, response, auth in ROUTES:
-        success: dict[str, Any] = ref(response)
-        if path.endswith("/moves"):
-            success = {"oneOf": [success, ref(DryRun)]}
+    for method, path, summary, request, status, response, auth in all_routes():
+        if response is None:  # 204
+            answer: dict[str, Any] = {"description": "done (no content)"}
+        else:
+            success: dict[str, Any] = ref(response)
+            if path.endswith("/moves"):
+                success = {"oneOf": [success, ref(DryRun)]}
+            answer = {"description": "success", "content": _json(success)}
         operation: dict[str, Any] = {
             "summary": summary,
             "responses": {
-                status: {"description": "success", "content": _json(success)},
+                status: answer,
                 **{
                     code: {"description": text, "content": _json(error)}
                     for code, text in ERRORS.items()
+                },
+                "405": {
+                    "description": ERRORS["405"],
+                    "headers": {"Allow": {"required": True, "schema": {"type": "string"}}},
+                    "content": _json(error),
                 },
             },
         }
@@ -562,7 +639,9 @@ def document() -> dict[str, Any]:
             operation["parameters"] = parameters
         body = move_body if path.endswith("/moves") else (ref(request) if request else None)
         if body is not None:
-            operation["requestBody"] = {"required": True, "content": _json(body)}
+            # Sitting down takes no body (only a manager seating a computer player sends one).
+            required = not path.endswith("/seats/{seat}")
+            operation["requestBody"] = {"required": required, "content": _json(body)}
         if auth:
             operation["security"] = [{"bearer": []}]
         paths.setdefault(path, {})[method] = operation

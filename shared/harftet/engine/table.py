@@ -7,6 +7,8 @@ so a test controls the clock.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from collections.abc import Callable
 
 from . import hand
@@ -26,9 +28,15 @@ from .search import BOT_LEVELS, DEFAULT_BOT_LEVEL, BotLevel
 from .state import DEFAULT_BREAK_SECONDS, GameName, Hints, Occupant, Pace, Seat, Table
 
 TIMEOUTS_FOR_DISCONNECT = 3
-# How many people who left a seat (and who paid the leave penalty) a table remembers: the
-# most recent ones, so a stream of guests sitting down and leaving cannot grow the item.
-FORMER_KEPT = 8
+# Everyone who left a seat during the game (``former``: seat) and who paid the leave penalty
+# (``paid``) is remembered until the game ends — no cap: one seat per player per game and one
+# charge per leave hold however many people came and went (RULES §4). They are remembered by
+# a tag, not by id, to keep the item small: 32 bits of BLAKE2b keyed with the table's id, six
+# base64 characters (a departure adds about 12 bytes to the compressed item: a game that saw
+# 60 people leave still stays under 2 KB). Two of a table's leavers share a tag with odds of
+# n²/2³³ (under one in a million for 90 leavers), and ids are the server's random ones, so a
+# tag cannot be aimed at.
+TAG_BYTES = 4
 BOT_PREFIX = "bot:"
 
 
@@ -191,7 +199,7 @@ def sit(table: Table, seat: int, occupant: Occupant, now: float) -> Outcome:
         raise SeatTakenError(f"seat {seat} is taken by {target.occupant.name}")
     if current is not None and _in_game(table):
         raise WrongStatusError(f"you already play at seat {current} of this table")
-    former = table.former.get(pid)
+    former = _former_seat(table, pid)
     if _in_game(table) and former is not None and former != seat:
         raise WrongStatusError(
             f"you played seat {former} of this game: you may sit again only there"
@@ -208,7 +216,8 @@ def sit(table: Table, seat: int, occupant: Occupant, now: float) -> Outcome:
     chair.timeouts = 0
     chair.disconnected_at = None
     chair.vacant_since = None
-    new.former.pop(pid, None)
+    new.former.pop(tag(new, pid), None)
+    new.former.pop(pid, None)  # as tables stored before tags remember them
     if new.manager is None and not occupant.bot:
         new.manager = pid  # a table left to computer players gets a manager
     if back:
@@ -254,10 +263,10 @@ def leave(table: Table, player_id: str, now: float) -> Outcome:
     assert occupant is not None
     if _in_game(new):
         penalty = 0
-        if not new.practice and not occupant.bot and player_id not in new.paid:
+        if not new.practice and not occupant.bot and not _has_paid(new, player_id):
             penalty = -2 * new.hands
             effects.append(RatingChange(player_id, penalty, "leave"))
-            new.paid = [*new.paid, player_id][-FORMER_KEPT:]
+            new.paid = [*new.paid, tag(new, player_id)]
         if (
             chair.original is not None
             and chair.original.player_id == player_id
@@ -594,12 +603,31 @@ def _vacate_dropped(table: Table, index: int, now: float) -> None:
         _hand_over_manager(table, index)
 
 
+def tag(table: Table, player_id: str) -> str:
+    """How ``table`` remembers ``player_id`` in ``former`` and ``paid`` (see TAG_BYTES)."""
+    digest = hashlib.blake2b(
+        player_id.encode("utf-8", "surrogatepass"),
+        digest_size=TAG_BYTES,
+        key=table.table_id.encode("utf-8", "surrogatepass")[:64],
+    ).digest()
+    return base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")
+
+
+def _former_seat(table: Table, player_id: str) -> int | None:
+    """The seat ``player_id`` left during this game, if they left one."""
+    seat = table.former.get(tag(table, player_id))
+    return table.former.get(player_id) if seat is None else seat
+
+
+def _has_paid(table: Table, player_id: str) -> bool:
+    """Whether ``player_id`` already paid the leave penalty in this game."""
+    return tag(table, player_id) in table.paid or player_id in table.paid
+
+
 def _remember(table: Table, player_id: str, seat: int) -> None:
     """``player_id`` left ``seat`` during this game: they may sit again only there."""
     table.former.pop(player_id, None)
-    table.former[player_id] = seat
-    while len(table.former) > FORMER_KEPT:
-        del table.former[next(iter(table.former))]
+    table.former[tag(table, player_id)] = seat
 
 
 def is_bot_turn(table: Table) -> bool:

@@ -9,6 +9,8 @@ import * as Settings from "./settings.js";
 import * as Sound from "./sound.js";
 import * as Motion from "./motion.js";
 import { createInbox, onPushOpen, tableFromUrl } from "./inbox.js";
+import { initAccount } from "./account.js";
+import { initPhrases } from "./phrases.js";
 
 const $ = (sel) => document.querySelector(sel);
 const store = window.localStorage; // kept across tabs and restarts: a closed tab comes back to its seat
@@ -36,12 +38,14 @@ async function loadConfig() {
   CONFIG.rest = String(CONFIG.rest || "").replace(/\/$/, "");
 }
 
-const api = createApi({ token: () => S.token, lang: getLang, onUnauthorized: () => signOut(t("notice.session")), base: () => CONFIG.rest });
+const api = createApi({ token: () => S.token, lang: getLang, base: () => CONFIG.rest, onUnauthorized: () =>
+  (account && account.hasSession() ? account.refresh() : signOut(t("notice.session"))) });
 const live = new Live({
   base: () => CONFIG.ws,
   onView: (v) => setView(v),
   onState: (state) => { S.wsState = state; renderWs(); },
   resync: () => resync(),
+  onMessage: (msg) => phrases && phrases.onMessage(msg),
 });
 
 // ---------------------------------------------------------------- notices and errors
@@ -134,7 +138,10 @@ async function signIn(name) {
   const n = nameLength(name);
   if (n > NAME_MAX) throw Object.assign(new Error(), { code: "bad_request", params: { field: "name", max: NAME_MAX, n } });
   await S.configReady;
-  const p = await api.createPlayer(name);
+  await adopt(await api.createPlayer(name));
+}
+
+async function adopt(p) { // a new guest, or a sign-in (account.js: passkey, transfer code)
   Object.assign(S, { token: p.token, playerId: p.playerId, name: p.name, rating: p.rating });
   saveSession();
   renderMe();
@@ -1207,7 +1214,7 @@ function changeSettings(patch) {
 
 function wire() {
   $("#notice-close").onclick = clearNotice;
-  $("#logout").onclick = () => signOut();
+  $("#logout").onclick = () => account.signOut().then(() => signOut());
   $("#lang").onclick = () => switchLang(getLang() === "tr" ? "en" : "tr");
   // An invitation link pasted into an open tab changes only the hash: open that table.
   window.addEventListener("hashchange", () => {
@@ -1295,6 +1302,8 @@ function wire() {
   new ResizeObserver(layoutDock).observe($("#dock"));
 }
 
+let account;
+let phrases;
 // The service worker (sw.js) keeps the shell for offline starts; where none can run, nothing changes.
 function registerWorker() {
   if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
@@ -1314,8 +1323,13 @@ async function boot() {
   if (asked) S.tableId = asked;
   applyLang();
   S.configReady = loadConfig();
+  phrases = initPhrases({ api, notify, openTable, tableId: () => S.tableId, mySeat,
+    seats: () => (S.view ? S.view.seats.length : 0) });
+  account = initAccount({ api, notify, adopt, signOut,
+    refreshed: (p) => { S.token = p.token; saveSession(); } });
   if (!S.token) return show("login"); // the first screen before any request
   await S.configReady;
+  await account.refresh(); // a session's access token lives 15 minutes
   refreshMe();
   if (S.tableId) await openTable(S.tableId); else await openLobby();
 }

@@ -3,8 +3,8 @@
 
 export class Live {
   /** onView(view) for every push; onState("connecting"|"live"|"offline"); resync() after connect. */
-  constructor({ onView, onState, resync, base = () => "" }) {
-    Object.assign(this, { onView, onState, resync, base });
+  constructor({ onView, onState, resync, base = () => "", onMessage = () => {} }) {
+    Object.assign(this, { onView, onState, resync, base, onMessage });
     this.ws = null;
     this.tries = 0;
     this.timer = 0;
@@ -37,6 +37,7 @@ export class Live {
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
       if (msg.type === "table" && msg.view) this.onView(msg.view);
+      else this.onMessage(msg); // phrases, invitations (phrases.js)
     };
     ws.onclose = () => {
       clearInterval(this.ping);
