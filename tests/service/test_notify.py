@@ -296,3 +296,20 @@ def test_a_live_table_notifies_only_players_with_no_open_socket() -> None:
     assert invited("live", set()) == ["p2"]
     assert invited("live", {"p2"}) == []  # at the table already: the socket tells them
     assert invited("correspondence", {"p2"}) == ["p2"]
+
+
+def test_a_friends_invitation_to_an_offline_player_is_queued_once_per_version(monkeypatch):
+    from types import SimpleNamespace
+
+    from harftet import wiring
+    from harftet.engine import table as life
+    from harftet.engine.state import Occupant
+    from harftet.notify.outbox import queue_invitation
+
+    sent: list[Any] = []
+    monkeypatch.setattr(wiring, "_notify_queue", lambda: SimpleNamespace(send=sent.extend))
+    table = life.new_table("T", "harftet", Occupant("p1", "Ayşe"), seed=1, now=0.0, seats=2)
+    queue_invitation("p2", SimpleNamespace(table=table, version=3), "Ayşe")
+    [note] = sent
+    assert (note.player_id, note.table_id, note.version, note.kind) == ("p2", "T", 3, "invitation")
+    assert note.data["from"] == "Ayşe" and note.data["game"] == "harftet"

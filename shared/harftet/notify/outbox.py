@@ -64,3 +64,16 @@ def reminder(item: dict[str, Any]) -> Notification:
     return Notification(
         item["playerId"]["S"], entry["tableId"], int(item["version"]["N"]), "reminder", data
     )
+
+
+def queue_invitation(player_id: str, stored: Any, from_name: str | None) -> None:
+    """A friend's invitation to a player with no open socket: queued for the notifier (at
+    most once per player, table, version and kind). Nothing where no queue is set up."""
+    from harftet.notify import _about
+    from harftet.wiring import _notify_queue
+
+    queue = _notify_queue()
+    if queue is None:
+        return
+    data = {**_about(stored.table), "from": from_name}
+    queue.send([Notification(player_id, stored.table.table_id, stored.version, "invitation", data)])
