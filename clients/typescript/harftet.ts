@@ -108,6 +108,8 @@ export class Harftet {
 
   pushKey(): Promise<Answer<"/push/key", "get", 200>> {
     return this.call("GET", "/push/key");
+  }
+
   // -- accounts (API.md v3 "Identity"): sign-ins keep the access token; refresh it in time
   refreshToken: string | null = null;
 
