@@ -714,29 +714,37 @@ def _tidy(table: Table, tiles: list[int], plan: _Plan) -> tuple[list[int], _Plan
     return everything, plan
 
 
-def search(table: Table, seat: int, *, hand: Sequence[int] | None = None) -> Search:
+def search(
+    table: Table,
+    seat: int,
+    *,
+    hand: Sequence[int] | None = None,
+    tree_budget: int = TREE_BUDGET,
+    decision_budget: int = DECISION_BUDGET,
+) -> Search:
     """The best lay for ``seat`` (from ``hand``, a part of its hand, when given) and whether
     it is proven best (see ``Search``): the exact tree search over the whole series area
     (``_exact``), then, among lays as good, one that changes few melds (``_tidy``). When
     the tree search runs out of budget: the better of what it proved (a lay without pairs)
-    and the local-first ladder (``_steps``)."""
+    and the local-first ladder (``_steps``). The budgets (in states) are the computer
+    players' knob for how long they look; the defaults are the search's own."""
     tiles = list(table.seats[seat].hand if hand is None else hand)
     everything = list(range(len(table.series)))
     if not tiles:
         return Search(None, True, ())
-    plan, exact = _exact(table, tiles, everything, _Budget(TREE_BUDGET))
+    plan, exact = _exact(table, tiles, everything, _Budget(tree_budget))
     if exact:
         if plan is None:
             return Search(None, True, tuple(everything))
         released, plan = _tidy(table, tiles, plan)
         return Search(_proposal(table, tiles, released, plan), True, tuple(everything))
-    found = _steps(table, tiles)
+    found = _steps(table, tiles, decision_budget)
     if plan is not None and (found.proposal is None or plan.shed > found.proposal.shed):
         return Search(_proposal(table, tiles, everything, plan), False, tuple(everything))
     return found
 
 
-def _steps(table: Table, tiles: list[int]) -> Search:
+def _steps(table: Table, tiles: list[int], decision_budget: int = DECISION_BUDGET) -> Search:
     """The budgeted ladder: a small table whole, else the hand alone, then with the table
     melds near its tiles released, then the whole series area; when that is not proven
     best, the lay is applied to a copy of the table and the search goes on from there (a
@@ -747,7 +755,7 @@ def _steps(table: Table, tiles: list[int]) -> Search:
         if not overflow:
             proposal = None if plan is None else _proposal(table, tiles, everything, plan)
             return Search(proposal, True, tuple(everything))
-    budget = _Budget(DECISION_BUDGET)
+    budget = _Budget(decision_budget)
     current = table
     laid: list[int] = []
     pairs: list[list[Placed]] = []
