@@ -250,3 +250,25 @@ def test_a_kastet_player_of_any_level_plays_legal_moves() -> None:
         move = bot.choose_move(table, 0, level)  # type: ignore[arg-type]
         assert isinstance(move, Lay)
         apply_move(table, 0, move, 0.0)
+
+
+def test_every_kastet_level_proposes_only_moves_the_engine_accepts() -> None:
+    """Random Kastet positions (jokers on the table and in hand, some turns already laid):
+    every level's move is accepted and keeps every tile in its place."""
+    from test_search_kastet import random_position as kastet_position
+    from test_search_kastet import table_of
+
+    rng = random.Random(15)
+    lays = dict.fromkeys(BOT_LEVELS, 0)
+    for i in range(60):
+        series, hand = kastet_position(
+            rng, rng.randrange(0, 12), rng.randrange(1, 12), i % 3 % 2, (i // 3) % 2
+        )
+        table = table_of(series, hand)
+        table.laid = i % 5 == 0
+        for level in BOT_LEVELS:
+            move = bot.choose_move(table, 0, level)
+            after = apply_move(table, 0, move, 0.0).table
+            assert sorted(places(after)) == sorted(places(table))
+            lays[level] += isinstance(move, Lay)
+    assert min(lays.values()) > 10, lays

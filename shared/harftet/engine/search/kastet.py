@@ -694,6 +694,7 @@ def _ladder(
     return best, exact
 
 
+JOKERS_FIXED_BUDGET = 20_000  # states for the lay that leaves the table's jokers in place
 TREE_BUDGET = 120_000  # states the exact tree search may visit in one decision (~5 µs each)
 
 
@@ -739,9 +740,25 @@ def search(
         released, plan = _tidy(table, tiles, plan)
         return Search(_proposal(table, tiles, released, plan), True, tuple(everything))
     found = _steps(table, tiles, decision_budget)
+    fixed = _jokers_fixed(table, tiles)
+    if fixed is not None and (found.proposal is None or fixed.shed > found.proposal.shed):
+        found = Search(fixed, False, tuple(everything))
     if plan is not None and (found.proposal is None or plan.shed > found.proposal.shed):
         return Search(_proposal(table, tiles, everything, plan), False, tuple(everything))
     return found
+
+
+def _jokers_fixed(table: Table, tiles: list[int]) -> Proposal | None:
+    """The best lay leaving the table melds that hold a joker as they are: exact on its
+    own (small) problem where the whole one ran out of budget — the table's jokers are
+    what makes the whole problem large (they may stand for any tile anywhere)."""
+    released = [
+        i for i, m in enumerate(table.series) if not any(KASTET_TILES[p.id].joker for p in m)
+    ]
+    if len(released) == len(table.series):
+        return None  # no joker on the table: the same problem
+    plan, exact = _exact(table, tiles, released, _Budget(JOKERS_FIXED_BUDGET))
+    return None if plan is None or not exact else _proposal(table, tiles, released, plan)
 
 
 def _steps(table: Table, tiles: list[int], decision_budget: int = DECISION_BUDGET) -> Search:
@@ -833,6 +850,10 @@ def _exact(
     tiles += sum(map(sum, prob.req)) + sum(map(sum, prob.hand))
     pairable = prob.hand_jokers > 0 or any(v >= 2 for row in prob.hand for v in row)
     prob.pairs = False
+    # Fewer tiles than 3 melds a free place: the cap can never bind, so the melds need not
+    # be counted (states that differ only in their meld count are one; ~30 % fewer states
+    # on mid-game tables with jokers).
+    prob.melds = tiles >= 3 * (prob.cap + 1)
     best: _Plan | None = None
     if upper_bound(prob) >= 1:
         tree = _Tree(prob, budget.left)
