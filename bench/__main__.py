@@ -1,8 +1,10 @@
 """``make bench``: run every benchmark and rewrite bench/RESULTS.md.
 
 Order: codec, dictionary, move path (dynalite, then moto), load on the local stack
-(``--load-seconds``, 60 by default), cold start, the Harftet search,
-the computer players' strength (``--strength-games`` hands per matchup; 0 skips it). Exits 0
+(``--load-seconds``, 60 by default), what a game costs on the local stack (``--no-cost`` skips
+it; bench/bench_cost.py), cold start, the Harftet search,
+the computer players' strength (``--strength-games`` hands per matchup; 0 skips it), Lighthouse
+on the web client (``--no-lighthouse`` skips it). Exits 0
 even when a goal is missed (``--strict`` makes a MISS exit 1): the numbers are for reading,
 not gating.
 """
@@ -25,11 +27,13 @@ from bench import (
     Result,
     bench_cold_start,
     bench_levels,
+    bench_lighthouse,
     bench_load,
     bench_move_path,
     bench_search_harftet,
     bench_search_kastet,
     bench_strength,
+    bench_tokens,
 )
 from harftet.engine.codec import encode
 
@@ -173,6 +177,15 @@ def main() -> None:
         default=bench_load.SECONDS,
         help="seconds of the 50-table load on the local stack (0: skip it)",
     )
+    parser.add_argument(
+        "--no-lighthouse",
+        dest="lighthouse",
+        action="store_false",
+        help="skip Lighthouse on the web client",
+    )
+    parser.add_argument(
+        "--no-cost", action="store_true", help="skip the cost benchmark (bench/bench_cost.py)"
+    )
     args = parser.parse_args()
     started = datetime.now(UTC)
     load_start = os.getloadavg()
@@ -183,9 +196,17 @@ def main() -> None:
     load: list[Result] = []
     if args.load_seconds > 0:
         load = step("load (local stack)", lambda: bench_load.run(args.load_seconds))
+    cost: list[Result] = []
+    cost_notes: list[str] = []
+    if not args.no_cost:
+        from bench import bench_cost
+
+        cost, cost_notes = step("cost (local stack)", bench_cost.run)
     cold = step("cold start", bench_cold_start.run)
     search_rows, search_notes = step("Harftet search", bench_search_harftet.run)
     sections = [("Harftet search (bench/bench_search_harftet.py)", search_notes)]
+    if cost_notes:
+        sections.insert(0, ("What a game costs (bench/bench_cost.py)", cost_notes))
     strength_rows: list[Result] = []
     if args.strength_games > 0:
         strength_rows, strength_notes = step(
@@ -198,8 +219,10 @@ def main() -> None:
         levels_rows, levels_notes = step("levels", lambda: bench_levels.run(args.levels_games, 2))
         strength_rows += levels_rows
         sections.append(("Computer player levels (bench/bench_levels.py)", levels_notes))
-    results = [*moves, *load, *cold, codec_row, *search_rows, *strength_rows]
+    results = [*moves, *load, *cost, *cold, codec_row, *search_rows, *strength_rows]
     results += step("Kastet search", bench_search_kastet.run)
+    results += step("token check", bench_tokens.run)
+    web = step("web client (Lighthouse)", bench_lighthouse.run) if args.lighthouse else []
     seconds = time.perf_counter() - t0
     text = render(
         results,
@@ -211,6 +234,8 @@ def main() -> None:
         sections,
     )
     RESULTS.write_text(text, encoding="utf-8")
+    if web:
+        bench_lighthouse.write_section(web)
     print("\n".join(_row(r) for r in results))
     print(f"\nwrote {RESULTS.relative_to(ROOT)} in {seconds:.0f} s")
     if args.strict and any(r.passed is False for r in results):

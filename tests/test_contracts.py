@@ -135,7 +135,8 @@ def test_the_asyncapi_parser_accepts_the_document_with_every_message_of_the_prot
     parsed = json.loads(result.stdout)
     assert result.returncode == 0 and not parsed["errors"], parsed["errors"]
     assert not parsed["warnings"], parsed["warnings"]
-    assert set(parsed["messages"]) == {"ping", "move", "table", "pong", "dryRun", "error"}
+    protocol = {"ping", "move", "table", "pong", "dryRun", "error", "phrase", "invitation"}
+    assert set(parsed["messages"]) == protocol
     operations = parsed["operations"]
     received = {
         m for op in operations.values() if op["action"] == "receive" for m in op["messages"]
@@ -143,7 +144,8 @@ def test_the_asyncapi_parser_accepts_the_document_with_every_message_of_the_prot
     sent = {m for op in operations.values() if op["action"] == "send" for m in op["messages"]}
     replies = {m for op in operations.values() for m in op["reply"]}
     assert received == {"ping", "move"}  # what clients send (API.md, "WebSocket")
-    assert sent | replies == {"table", "pong", "dryRun", "error"}  # what the server sends
+    pushed = {"table", "pong", "dryRun", "error", "phrase", "invitation"}
+    assert sent | replies == pushed  # what the server sends
     assert operations["ping"]["reply"] == ["pong"]
 
     document = yaml.safe_load(ASYNCAPI.read_text(encoding="utf-8"))

@@ -20,7 +20,7 @@ from harftet import timing
 from harftet.push import Sender, fan_out
 from harftet.service import Service, WriteStatus
 from harftet.store.tables import StoredTable, from_stream_image
-from harftet.timers import Timer
+from harftet.timers import Timer, deadline_set
 
 logger = logging.getLogger(__name__)
 # A connection registered this recently may not be open yet (API Gateway refuses posts until
@@ -139,9 +139,17 @@ class Publisher:
         table = stored.table
         pushed, gone = self._push(stored)
         due = timing.next_due(table)
-        if due is not None and self.timers is not None:
+        if (
+            due is not None
+            and self.timers is not None
+            and deadline_set([c.stored for c in versions])
+        ):
             self.timers.schedule(Timer(table.table_id, stored.version, due), self.service.clock())
-        events = [event for change in versions for event in change.stored.table.recent]
+        events = [
+            {**event, "version": change.stored.version}  # the version it belongs to
+            for change in versions
+            for event in change.stored.table.recent
+        ]
         if events and self.log is not None:
             self.log.append(table.table_id, events)
         return pushed, gone

@@ -10,7 +10,16 @@ import types
 from typing import Any
 
 import pytest
-from engine_helpers import WORDS, arrange, kastet_id, letter_ids, make_table, meld, places
+from engine_helpers import (
+    WORDS,
+    arrange,
+    kastet_id,
+    letter_ids,
+    make_table,
+    meld,
+    past_break,
+    places,
+)
 from harftet_positions import random_position
 
 from harftet.engine import bot
@@ -211,6 +220,7 @@ def play_to_the_end(table: Table, levels: list[str], words: Any = None) -> Table
     rules = rules_for(table.game) if words is None else HarftetRules(words)
     moves = 0
     while table.status == "playing":
+        table = past_break(table)
         seat = table.turn_seat
         assert seat is not None
         move = bot.choose_move(table, seat, levels[seat], words)  # type: ignore[arg-type]

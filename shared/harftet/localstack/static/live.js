@@ -3,8 +3,8 @@
 
 export class Live {
   /** onView(view) for every push; onState("connecting"|"live"|"offline"); resync() after connect. */
-  constructor({ onView, onState, resync }) {
-    Object.assign(this, { onView, onState, resync });
+  constructor({ onView, onState, resync, base = () => "", onMessage = () => {} }) {
+    Object.assign(this, { onView, onState, resync, base, onMessage });
     this.ws = null;
     this.tries = 0;
     this.timer = 0;
@@ -22,7 +22,8 @@ export class Live {
     if (!this.want) return;
     const { token, tableId } = this.want;
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${proto}://${location.host}/ws?token=${encodeURIComponent(token)}&tableId=${encodeURIComponent(tableId)}`);
+    const endpoint = this.base() || `${proto}://${location.host}/ws`; // deployed: config.json's WebSocket URL
+    const ws = new WebSocket(`${endpoint}?token=${encodeURIComponent(token)}&tableId=${encodeURIComponent(tableId)}`);
     this.ws = ws;
     this.onState("connecting");
     ws.onopen = () => {
@@ -36,6 +37,7 @@ export class Live {
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
       if (msg.type === "table" && msg.view) this.onView(msg.view);
+      else this.onMessage(msg); // phrases, invitations (phrases.js)
     };
     ws.onclose = () => {
       clearInterval(this.ping);
