@@ -26,6 +26,7 @@ from bench import (
     ROOT,
     Result,
     bench_cold_start,
+    bench_levels,
     bench_lighthouse,
     bench_load,
     bench_move_path,
@@ -165,6 +166,12 @@ def main() -> None:
         help="hands per matchup and game in the strength benchmark (0: skip it)",
     )
     parser.add_argument(
+        "--levels-games",
+        type=int,
+        default=bench_levels.GAMES,
+        help="seeded deals per row of the levels' ladder (0: skip it)",
+    )
+    parser.add_argument(
         "--load-seconds",
         type=float,
         default=bench_load.SECONDS,
@@ -208,6 +215,10 @@ def main() -> None:
         sections.append(
             ("Strength of the computer players (bench/bench_strength.py)", strength_notes)
         )
+    if args.levels_games > 0:
+        levels_rows, levels_notes = step("levels", lambda: bench_levels.run(args.levels_games, 2))
+        strength_rows += levels_rows
+        sections.append(("Computer player levels (bench/bench_levels.py)", levels_notes))
     results = [*moves, *load, *cost, *cold, codec_row, *search_rows, *strength_rows]
     results += step("Kastet search", bench_search_kastet.run)
     results += step("token check", bench_tokens.run)
