@@ -1,10 +1,16 @@
 """After the commit, in one place: every stored table version is published from the tables
-table's stream — pushed to each open connection as its own player's view, its log events
-appended, its next timer scheduled — whoever wrote it, even if that writer died right after.
+table's stream — pushed to each open connection as what changed in its own player's view, its
+log events appended, its next timer scheduled — whoever wrote it, even if that writer died
+right after.
 
 Records of one table that arrive in one batch are pushed once, at the newest version, so a
 connection never gets an older version after a newer one (Lambda hands a shard's batches to
 one invocation at a time, in order); the log gets the events of every version.
+
+A push is a delta (``harftet.api.delta``) from the version before the batch — the oldest
+record's old image — to the newest, computed once per seat and once for all spectators; a
+record without an old image, or a connection opened moments ago, gets the whole view. Seated
+players' connections are posted first, spectators' after them.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from harftet import timing
+from harftet.api.delta import view_delta
 from harftet.push import Sender, fan_out
 from harftet.service import Service, WriteStatus
 from harftet.store.tables import StoredTable, from_stream_image
@@ -45,10 +52,12 @@ class TimerScheduler(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """One stream record: its sequence number and the table version it stored."""
+    """One stream record: its sequence number, the table version it stored and the version
+    it replaced (the record's old image; None for a new table)."""
 
     sequence: str
     stored: StoredTable
+    old: StoredTable | None = None
 
 
 @dataclass(slots=True)
@@ -70,7 +79,10 @@ def changes_from_stream(event: dict[str, Any]) -> list[Change]:
         data = record.get("dynamodb") or {}
         image = data.get("NewImage")
         if record.get("eventName") in ("INSERT", "MODIFY") and image and "state" in image:
-            changes.append(Change(str(data.get("SequenceNumber", "")), from_stream_image(image)))
+            old_image = data.get("OldImage")
+            old = from_stream_image(old_image) if old_image and "state" in old_image else None
+            sequence = str(data.get("SequenceNumber", ""))
+            changes.append(Change(sequence, from_stream_image(image), old))
     return changes
 
 
@@ -137,7 +149,8 @@ class Publisher:
         (posts, gone ids)."""
         stored = versions[-1].stored
         table = stored.table
-        pushed, gone = self._push(stored)
+        base = versions[0].old
+        pushed, gone = self._push(stored, base if base and base.version < stored.version else None)
         due = timing.next_due(table)
         if due is not None and self.timers is not None:
             self.timers.schedule(Timer(table.table_id, stored.version, due), self.service.clock())
@@ -146,31 +159,52 @@ class Publisher:
             self.log.append(table.table_id, events)
         return pushed, gone
 
-    def _push(self, stored: StoredTable) -> tuple[int, list[str]]:
-        """Send every connection of the table its own player's view; drop the gone ones
+    def _push(self, stored: StoredTable, base: StoredTable | None) -> tuple[int, list[str]]:
+        """Send every connection of the table what changed in its own player's view since
+        ``base`` (the whole view without one), seated players first; drop the gone ones
         (their players' presence is lost through the write path, whose record pushes)."""
         send: Sender | None = self.service.send  # the process's one WebSocket sender
         if send is None:
             return 0, []
-        table_id = stored.table.table_id
-        connections = self.service.connections.for_table(table_id)
-        views: dict[str, dict[str, Any]] = {}
-        messages = []
-        registered: dict[str, float] = {}
-        for connection in connections:
-            player_id = str(connection["playerId"])
-            if player_id not in views:
-                view = self.service.view_of(stored, player_id)
-                views[player_id] = {"type": "table", "view": view}
-            connection_id = str(connection["connectionId"])
-            registered[connection_id] = float(connection.get("connectedAt", 0))
-            messages.append((connection_id, views[player_id]))
-        gone, failed = fan_out(send, messages)
+        table = stored.table
+        connections = self.service.connections.for_table(table.table_id)
         now = self.service.clock()
+        registered = {str(c["connectionId"]): float(c.get("connectedAt", 0)) for c in connections}
+        seated = [c for c in connections if table.seat_of(str(c["playerId"])) is not None]
+        watching = [c for c in connections if table.seat_of(str(c["playerId"])) is None]
+        gone: list[str] = []
+        failed = 0
+        for group in (seated, watching):  # a seat's push never waits for spectators' posts
+            payloads: dict[str | None, tuple[dict[str, Any], dict[str, Any]]] = {}
+            messages = []
+            for connection in group:
+                player_id = str(connection["playerId"])
+                # spectators share one view (a player seated before this change has their own)
+                was_seated = base is not None and base.table.seat_of(player_id) is not None
+                viewer = player_id if group is seated or was_seated else None
+                if viewer not in payloads:
+                    payloads[viewer] = self._payloads(stored, base, viewer)
+                delta, whole = payloads[viewer]
+                connection_id = str(connection["connectionId"])
+                young = now - registered[connection_id] < YOUNG_SECONDS
+                messages.append((connection_id, whole if young else delta))
+            lost, errors = fan_out(send, messages)
+            gone += lost
+            failed += errors
         dropped = [c for c in gone if now - registered[c] >= YOUNG_SECONDS]
         for connection_id in dropped:
             self.service.disconnect(connection_id)
-        return len(messages) - len(gone) - failed, dropped
+        return len(connections) - len(gone) - failed, dropped
+
+    def _payloads(
+        self, stored: StoredTable, base: StoredTable | None, viewer: str | None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """(the delta push, the whole-view push) of ``viewer``; both whole without a base."""
+        view = self.service.view_of(stored, viewer)
+        whole = {"type": "table", "view": view}
+        if base is None:
+            return whole, whole
+        return view_delta(self.service.view_of(base, viewer), view), whole
 
     # -- timers ------------------------------------------------------------------------
     def fire(self, timer: Timer) -> WriteStatus:
