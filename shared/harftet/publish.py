@@ -9,8 +9,8 @@ one invocation at a time, in order); the log gets the events of every version.
 
 A push is a delta (``harftet.api.delta``) from the version before the batch — the oldest
 record's old image — to the newest, computed once per seat and once for all spectators; a
-record without an old image, or a connection opened moments ago, gets the whole view. Seated
-players' connections are posted first, spectators' after them.
+record without an old image, or a connection opened since that version was stored (it may not
+hold it), gets the whole view. Seated players' connections are posted first, spectators' after.
 """
 
 from __future__ import annotations
@@ -170,6 +170,7 @@ class Publisher:
         connections = self.service.connections.for_table(table.table_id)
         now = self.service.clock()
         registered = {str(c["connectionId"]): float(c.get("connectedAt", 0)) for c in connections}
+        since = _stored_at(base) if base is not None else None
         seated = [c for c in connections if table.seat_of(str(c["playerId"])) is not None]
         watching = [c for c in connections if table.seat_of(str(c["playerId"])) is None]
         gone: list[str] = []
@@ -186,8 +187,9 @@ class Publisher:
                     payloads[viewer] = self._payloads(stored, base, viewer)
                 delta, whole = payloads[viewer]
                 connection_id = str(connection["connectionId"])
-                young = now - registered[connection_id] < YOUNG_SECONDS
-                messages.append((connection_id, whole if young else delta))
+                opened = registered[connection_id]  # after the base: it may not hold that view
+                fresh = now - opened < YOUNG_SECONDS if since is None else opened >= since
+                messages.append((connection_id, whole if fresh else delta))
             lost, errors = fan_out(send, messages)
             gone += lost
             failed += errors
@@ -226,3 +228,10 @@ class Publisher:
     def _again(self, timer: Timer) -> None:
         if self.timers is not None:
             self.timers.schedule(timer, self.service.clock())
+
+
+def _stored_at(stored: StoredTable) -> float | None:
+    """When ``stored`` was written, as far as the table tells: its last event's time."""
+    recent = stored.table.recent
+    at = recent[-1].get("at") if recent else None
+    return float(at) if isinstance(at, int | float) else None

@@ -1,7 +1,7 @@
-"""Pushes that carry what changed (API.md v3): after its first seconds a connection gets
-``{"type": "delta", "from", "version", "ops"}`` from the fan-out, which rebuilds exactly the
-view it would have fetched; seated players are posted before spectators; ``{"action":
-"sync"}`` answers the whole view."""
+"""Pushes that carry what changed (API.md v3): after its first push (the whole view) a
+connection gets ``{"type": "delta", "from", "version", "ops"}`` from the fan-out, which
+rebuilds exactly the view it would have fetched; seated players are posted before
+spectators; ``{"action": "sync"}`` answers the whole view."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ import pytest
 from testkit import LambdaContext
 
 from harftet.api.delta import size
-from harftet.publish import YOUNG_SECONDS
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 FANOUT = LambdaContext(function_name="harftet-FanoutFunction-1A2B3C4D")
@@ -22,7 +21,8 @@ def connect(ws, player, table_id, connection_id):
     assert reply == {"statusCode": 200}, reply
 
 
-def draw(api, game, move_id):
+def draw(api, game, move_id, clock):
+    clock.advance(1)  # moves are some time apart
     mover, view = api.turn(game)
     reply = api(
         "move-draw", token=mover.token, tableId=game.table_id, version=view["version"],
@@ -37,15 +37,16 @@ def test_every_connection_rebuilds_the_view_it_would_fetch_from_its_pushes(api, 
     people = {"c0": game.players[0], "c1": game.players[1], "cw": watcher}
     for connection_id, player in people.items():
         connect(ws, player, game.table_id, connection_id)
-    clock.advance(YOUNG_SECONDS + 1)
     for connection_id, player in people.items():  # each client starts from a whole view
         ws("sync", connectionId=connection_id)
         assert outbox.to(connection_id)[-1] == {
             "type": "table",
             "view": api.view(player, game.table_id),
         }
+    draw(api, game, "first", clock)  # the first push since the socket opened: whole views
+    assert all(outbox.to(c)[-1]["type"] == "table" for c in people)
     for n in range(6):
-        draw(api, game, f"d{n}")
+        draw(api, game, f"d{n}", clock)
         for connection_id, player in people.items():
             pushed = outbox.to(connection_id)[-1]
             assert pushed["type"] == "delta" and pushed["version"] == pushed["from"] + 1
@@ -60,9 +61,10 @@ def test_seated_players_are_posted_before_any_spectator(api, ws, outbox, clock):
         connect(ws, api.player(f"İzleyici{n}"), game.table_id, f"w{n}")
     connect(ws, game.players[0], game.table_id, "c0")
     connect(ws, game.players[1], game.table_id, "c1")
-    clock.advance(YOUNG_SECONDS + 1)
+    draw(api, game, "first", clock)
     outbox.sent.clear()
-    draw(api, game, "d")
+    draw(api, game, "d", clock)
+    assert {pushed["type"] for _, pushed in outbox.sent} == {"delta"}
     order = [connection_id for connection_id, _ in outbox.sent]
     assert sorted(order[:2]) == ["c0", "c1"] and sorted(order[2:]) == ["w0", "w1", "w2"]
     spectators = [pushed for connection_id, pushed in outbox.sent if connection_id[0] == "w"]
@@ -76,13 +78,17 @@ def test_a_player_who_leaves_their_seat_is_pushed_the_change_to_a_spectators_vie
     table_id = api.table(owner, seats=3)["tableId"]
     assert api("sit", token=guest.token, tableId=table_id, seat=1).status == 200
     connect(ws, guest, table_id, "g")
-    clock.advance(YOUNG_SECONDS + 1)
     ws("sync", connectionId="g")
     assert outbox.view("g")["seats"][1]["playerId"] == guest.id
+    clock.advance(1)
+    assert api("sit", token=api.player("Üçüncü").token, tableId=table_id, seat=2).status == 200
+    clock.advance(1)
     assert api("leave", token=guest.token, tableId=table_id, seat=1).status == 200
     assert outbox.to("g")[-1]["type"] == "delta"
     assert outbox.view("g") == api.view(guest, table_id)
-    assert api("sit", token=guest.token, tableId=table_id, seat=2).status == 200
+    clock.advance(1)
+    assert api("sit", token=guest.token, tableId=table_id, seat=1).status == 200
+    assert outbox.to("g")[-1]["type"] == "delta"
     assert outbox.view("g") == api.view(guest, table_id)
 
 
@@ -91,12 +97,11 @@ def test_a_batch_of_versions_is_one_delta_from_the_version_before_it(
 ):
     game = api.game()
     connect(ws, game.players[0], game.table_id, "c0")
-    clock.advance(YOUNG_SECONDS + 1)
-    ws("sync", connectionId="c0")
+    draw(api, game, "first", clock)
     before = outbox.view("c0")
     monkeypatch.setattr(api, "after", None)  # hold the stream back: one batch of three
     for n in range(3):
-        draw(api, game, f"d{n}")
+        draw(api, game, f"d{n}", clock)
     [event] = stream.events()
     apps.fanout.handler(copy.deepcopy(event), FANOUT)
     pushed = outbox.to("c0")[-1]
@@ -113,9 +118,9 @@ def test_a_record_without_the_version_it_replaced_is_pushed_as_the_whole_view(
 ):
     game = api.game()
     connect(ws, game.players[0], game.table_id, "c0")
-    clock.advance(YOUNG_SECONDS + 1)
+    draw(api, game, "first", clock)
     monkeypatch.setattr(api, "after", None)
-    draw(api, game, "d")
+    draw(api, game, "d", clock)
     [event] = stream.events()
     for record in event["Records"]:
         record["dynamodb"].pop("OldImage")  # e.g. a stream still written as NEW_IMAGE
@@ -126,13 +131,14 @@ def test_a_record_without_the_version_it_replaced_is_pushed_as_the_whole_view(
     }
 
 
-def test_a_connection_opened_moments_ago_is_pushed_the_whole_view(api, ws, outbox, clock):
+def test_a_socket_opened_since_the_version_before_is_pushed_the_whole_view(api, ws, outbox, clock):
     game = api.game()
     connect(ws, game.players[0], game.table_id, "c0")
-    clock.advance(YOUNG_SECONDS + 1)
-    connect(ws, game.players[1], game.table_id, "c1")  # just now: it may hold no view yet
+    draw(api, game, "first", clock)
+    clock.advance(1)
+    connect(ws, game.players[1], game.table_id, "c1")  # it may hold no view yet
     outbox.sent.clear()
-    draw(api, game, "d")
+    draw(api, game, "d", clock)
     assert outbox.to("c0")[-1]["type"] == "delta"
     assert outbox.to("c1")[-1] == {
         "type": "table",
