@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -87,7 +88,7 @@ def test_at_every_version_the_delta_rebuilds_every_receivers_full_view(game, pla
 
 def test_a_delta_names_no_tile_of_another_hand_or_the_pile_even_when_those_changed():
     tables = list(versions("kastet", 2, 1, 11))
-    for version, (before, after) in enumerate(zip(tables, tables[1:], strict=False), start=1):
+    for version, (before, after) in enumerate(pairwise(tables), start=1):
         if after.hand_results:  # the racks are turned over at the end (RULES §5)
             break
         hidden = set(after.pile) | {t for s in after.seats for t in s.hand}
