@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -53,9 +54,7 @@ def test_the_web_client_rebuilds_every_view_of_a_whole_game_from_the_servers_del
     cases, expected = [], []
     for viewer in ("p0", "p1", None):
         views = [view(t, viewer, n) for n, t in enumerate(tables, start=1)]
-        pushes: list[dict[str, Any]] = [
-            view_delta(a, b) for a, b in zip(views, views[1:], strict=False)
-        ]
+        pushes: list[dict[str, Any]] = [view_delta(a, b) for a, b in pairwise(views)]
         pushes.insert(len(pushes) // 2, {"type": "pong"})  # other messages in between
         cases.append({"base": views[0], "pushes": pushes})
         expected.append({"view": views[-1], "syncs": 0})
