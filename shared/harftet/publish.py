@@ -10,13 +10,17 @@ one invocation at a time, in order); the log gets the events of every version.
 A push is a delta (``harftet.api.delta``) from the version before the batch — the oldest
 record's old image — to the newest, computed once per seat and once for all spectators; a
 record without an old image, or a connection opened since that version was stored (it may not
-hold it), gets the whole view. Seated players' connections are posted first, spectators' after.
+hold it), gets the whole view. Seated players' connections are posted first, spectators' after:
+those the process posted to at the table's last push even before the table's connections are
+read (a query that grows with the spectators).
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -95,6 +99,27 @@ def by_table(changes: Iterable[Change]) -> dict[str, list[Change]]:
     return {table_id: [v[n] for n in sorted(v)] for table_id, v in found.items()}
 
 
+class SeatConnections:
+    """The seated players' connections of the tables this process pushed to lately (a
+    bounded, thread-safe cache): posted to first, before the table's connections are read."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self._size = size
+        self._found: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, table_id: str) -> list[dict[str, Any]]:
+        with self._lock:
+            return list(self._found.get(table_id, ()))
+
+    def put(self, table_id: str, connections: list[dict[str, Any]]) -> None:
+        with self._lock:
+            self._found[table_id] = list(connections)
+            self._found.move_to_end(table_id)
+            while len(self._found) > self._size:
+                self._found.popitem(last=False)
+
+
 class Publisher:
     """Publishes stored versions (the stream consumer) and fires timers (the timer function)."""
 
@@ -110,6 +135,7 @@ class Publisher:
         self.log = log
         self.timers = timers
         self.sleep = sleep
+        self._seats = SeatConnections()
 
     # -- the stream --------------------------------------------------------------------
     def publish(self, changes: Iterable[Change]) -> Published:
@@ -161,42 +187,58 @@ class Publisher:
 
     def _push(self, stored: StoredTable, base: StoredTable | None) -> tuple[int, list[str]]:
         """Send every connection of the table what changed in its own player's view since
-        ``base`` (the whole view without one), seated players first; drop the gone ones
-        (their players' presence is lost through the write path, whose record pushes)."""
+        ``base`` (the whole view without one) — seated players first: those this process
+        posted to last time before it even reads the table's connections, then any other
+        seat, then spectators; drop the gone ones (their players' presence is lost through
+        the write path, whose record pushes)."""
         send: Sender | None = self.service.send  # the process's one WebSocket sender
         if send is None:
             return 0, []
         table = stored.table
-        connections = self.service.connections.for_table(table.table_id)
-        now = self.service.clock()
-        registered = {str(c["connectionId"]): float(c.get("connectedAt", 0)) for c in connections}
         since = _stored_at(base) if base is not None else None
-        seated = [c for c in connections if table.seat_of(str(c["playerId"])) is not None]
-        watching = [c for c in connections if table.seat_of(str(c["playerId"])) is None]
+        now = self.service.clock()
+        payloads: dict[str | None, tuple[dict[str, Any], dict[str, Any]]] = {}
+        posted: dict[str, float] = {}  # connection id -> when it was opened
         gone: list[str] = []
         failed = 0
-        for group in (seated, watching):  # a seat's push never waits for spectators' posts
-            payloads: dict[str | None, tuple[dict[str, Any], dict[str, Any]]] = {}
-            messages = []
-            for connection in group:
-                player_id = str(connection["playerId"])
-                # spectators share one view (a player seated before this change has their own)
-                was_seated = base is not None and base.table.seat_of(player_id) is not None
-                viewer = player_id if group is seated or was_seated else None
-                if viewer not in payloads:
-                    payloads[viewer] = self._payloads(stored, base, viewer)
-                delta, whole = payloads[viewer]
-                connection_id = str(connection["connectionId"])
-                opened = registered[connection_id]  # after the base: it may not hold that view
-                fresh = now - opened < YOUNG_SECONDS if since is None else opened >= since
-                messages.append((connection_id, whole if fresh else delta))
-            lost, errors = fan_out(send, messages)
-            gone += lost
+
+        def message(connection: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+            player_id = str(connection["playerId"])
+            # spectators share one view (a player seated before this change has their own)
+            was_seated = base is not None and base.table.seat_of(player_id) is not None
+            seated = table.seat_of(player_id) is not None
+            viewer = player_id if seated or was_seated else None
+            if viewer not in payloads:
+                payloads[viewer] = self._payloads(stored, base, viewer)
+            delta, whole = payloads[viewer]
+            # opened after the base was stored (connectedAt is in whole seconds): it may not
+            # hold that version, so it gets the whole view
+            opened = float(connection.get("connectedAt", 0))
+            fresh = now - opened < YOUNG_SECONDS if since is None else opened + 1 > since
+            return str(connection["connectionId"]), whole if fresh else delta
+
+        def post(group: list[dict[str, Any]]) -> None:
+            nonlocal failed
+            group = [c for c in group if str(c["connectionId"]) not in posted]
+            batch = [message(c) for c in group]
+            posted.update((str(c["connectionId"]), float(c.get("connectedAt", 0))) for c in group)
+            lost, errors = fan_out(send, batch)
+            gone.extend(lost)
             failed += errors
-        dropped = [c for c in gone if now - registered[c] >= YOUNG_SECONDS]
+
+        def is_seated(connection: dict[str, Any]) -> bool:
+            return table.seat_of(str(connection["playerId"])) is not None
+
+        post([c for c in self._seats.get(table.table_id) if is_seated(c)])
+        connections = self.service.connections.for_table(table.table_id)
+        seats = [c for c in connections if is_seated(c)]
+        post(seats)
+        self._seats.put(table.table_id, seats)
+        post([c for c in connections if not is_seated(c)])
+        dropped = [c for c in gone if now - posted[c] >= YOUNG_SECONDS]
         for connection_id in dropped:
             self.service.disconnect(connection_id)
-        return len(connections) - len(gone) - failed, dropped
+        return len(posted) - len(gone) - failed, dropped
 
     def _payloads(
         self, stored: StoredTable, base: StoredTable | None, viewer: str | None

@@ -155,3 +155,34 @@ def test_sync_answers_the_whole_view_and_an_unregistered_socket_an_error(api, ws
     ws("sync", connectionId="nobody")
     [answer] = outbox.to("nobody")
     assert answer["type"] == "error" and answer["error"]["code"] == "unauthorized"
+
+
+def test_the_seats_posted_last_time_are_posted_before_the_tables_connections_are_read(
+    api, ws, outbox, clock, service, monkeypatch
+):
+    game = api.game()
+    for n in range(3):
+        connect(ws, api.player(f"İzleyici{n}"), game.table_id, f"w{n}")
+    connect(ws, game.players[0], game.table_id, "c0")
+    connect(ws, game.players[1], game.table_id, "c1")
+    draw(api, game, "first", clock)  # this push finds the seats' connections
+    read = service.connections.for_table
+
+    def reading(table_id):
+        outbox.sent.append(("(read)", {}))
+        return read(table_id)
+
+    monkeypatch.setattr(service.connections, "for_table", reading)
+    held = {c: outbox.view(c) for c in ("c0", "c1")}
+    outbox.sent.clear()
+    draw(api, game, "d", clock)
+    order = [connection_id for connection_id, _ in outbox.sent]
+    assert sorted(order[:2]) == ["c0", "c1"] and order[2] == "(read)"
+    assert sorted(order[3:]) == ["w0", "w1", "w2"]  # each connection once
+    for connection_id, player in (("c0", game.players[0]), ("c1", game.players[1])):
+        rebuilt = outbox.view(connection_id, held[connection_id])
+        assert rebuilt == api.view(player, game.table_id)
+    outbox.gone.add("c1")  # a seat's socket closed: its post fails, the others go on
+    outbox.sent.clear()
+    draw(api, game, "e", clock)
+    assert sorted(c for c, _ in outbox.sent if c != "(read)") == ["c0", "w0", "w1", "w2"]
