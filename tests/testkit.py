@@ -85,18 +85,21 @@ class Outbox:
 
 def rebuilt(pushes: list[dict[str, Any]], base: dict[str, Any] | None = None) -> list[Any]:
     """The view after each table push in ``pushes``, as a client rebuilds it from ``base``: a
-    whole view replaces it, a delta applies to it (DeltaError when one does not fit: the client
-    would have had to ask for the whole view); other messages are skipped."""
+    whole view replaces an older one, a delta applies to it (DeltaError when one does not fit:
+    the client would have had to ask for the whole view), a push of a version it holds already
+    changes nothing; other messages are skipped."""
     from harftet.api.delta import apply_delta
 
     views = []
     view = base
     for pushed in pushes:
         if pushed["type"] == "table":
-            view = pushed["view"]
+            if view is None or pushed["view"]["version"] >= view["version"]:
+                view = pushed["view"]
         elif pushed["type"] == "delta":
             assert view is not None, f"a delta before any view: {pushed}"
-            view = apply_delta(view, pushed)
+            if pushed["version"] > view["version"]:
+                view = apply_delta(view, pushed)
         else:
             continue
         views.append(view)

@@ -231,6 +231,9 @@ class Publisher:
 
         post([c for c in self._seats.get(table.table_id) if is_seated(c)])
         connections = self.service.connections.for_table(table.table_id)
+        for connection in connections:  # what the table's records say now, not the cache
+            if str(connection["connectionId"]) in posted:
+                posted[str(connection["connectionId"])] = float(connection.get("connectedAt", 0))
         seats = [c for c in connections if is_seated(c)]
         post(seats)
         self._seats.put(table.table_id, seats)
