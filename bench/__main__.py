@@ -3,7 +3,8 @@
 Order: codec, dictionary, move path (dynalite, then moto), load on the local stack
 (``--load-seconds``, 60 by default), cold start, the Harftet search,
 the computer players' strength (``--strength-games`` hands per matchup; 0 skips it), the
-Kastet search, the size of WebSocket pushes over whole games. Exits 0
+Kastet search, the size of WebSocket pushes over whole games, and how fast a move reaches the
+other seat with 198 spectators (local stack). Exits 0
 even when a goal is missed (``--strict`` makes a MISS exit 1): the numbers are for reading,
 not gating.
 """
@@ -28,6 +29,7 @@ from bench import (
     bench_load,
     bench_move_path,
     bench_push,
+    bench_seats_first,
     bench_search_harftet,
     bench_search_kastet,
     bench_strength,
@@ -192,6 +194,7 @@ def main() -> None:
     results = [*moves, *load, *cold, codec_row, *search_rows, *strength_rows]
     results += step("Kastet search", bench_search_kastet.run)
     results += step("push size (whole games)", bench_push.run)
+    results += step("seats first (local stack)", bench_seats_first.run)
     seconds = time.perf_counter() - t0
     text = render(
         results,
