@@ -29,9 +29,9 @@ from bench import (
     bench_load,
     bench_move_path,
     bench_push,
-    bench_seats_first,
     bench_search_harftet,
     bench_search_kastet,
+    bench_seats_first,
     bench_strength,
 )
 from harftet.engine.codec import encode
