@@ -1,8 +1,10 @@
-"""The web client's delta.js applies the very deltas the server computes: whole games of both
-kinds, every seat and a spectator, rebuilt in node and compared with the server's full views."""
+"""The web client's delta.js and the TypeScript client's applyDelta apply the very deltas the
+server computes: whole games of both kinds, every seat and a spectator, rebuilt in node and
+compared with the server's full views."""
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 import subprocess
@@ -22,6 +24,7 @@ from harftet.engine.view import table_view
 HERE = Path(__file__).parent
 
 
+@functools.cache
 def game(name: str, seed: int) -> list[Table]:
     """Every version of a 2-player, 1-hand game between easy computer players."""
     now = 1_000_000.0
@@ -45,8 +48,9 @@ def view(table: Table, viewer: str | None, version: int) -> dict[str, Any]:
     return parsed
 
 
+@pytest.mark.parametrize("client", ["apply_deltas.mjs", "apply_deltas_ts.mjs"])
 @pytest.mark.parametrize(("name", "seed"), [("kastet", 2), ("harftet", 4)])
-def test_the_web_client_rebuilds_every_view_of_a_whole_game_from_the_servers_deltas(name, seed):
+def test_the_clients_rebuild_every_view_of_a_whole_game_from_the_servers_deltas(name, seed, client):
     node = shutil.which("node")
     if node is None:
         pytest.fail("node is missing: `apt-get install -y nodejs`", pytrace=False)
@@ -63,12 +67,13 @@ def test_the_web_client_rebuilds_every_view_of_a_whole_game_from_the_servers_del
         cases.append({"base": views[0], "pushes": gap})
         expected.append({"view": views[3], "syncs": len(gap) - 3 - 1})
     run = subprocess.run(
-        [node, str(HERE / "apply_deltas.mjs")],
+        [node, str(HERE / client)],
         input=json.dumps(cases),
         capture_output=True,
         text=True,
         timeout=60,
         check=False,
+        cwd=HERE.parents[1],  # node_modules/typescript for the TypeScript client
     )
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout) == expected
