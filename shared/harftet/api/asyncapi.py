@@ -237,7 +237,9 @@ def document() -> dict[str, Any]:
                 "description": "Connect with ?ticket=T&tableId=ID (a 60 s ticket of POST "
                 "/tables/{tableId}/ticket) or ?token=T&tableId=ID. A bad token or an unknown "
                 "table is refused at connect; so is a connection beyond a player's 4 to one "
-                "table or a table's 200.",
+                "table or a table's 200. Nothing can be sent before the connect completes: a "
+                "client sends sync once the socket is open to get its whole view, and the first "
+                "push after that is whole too; every later push is a delta.",
                 "messages": channel_messages,
                 "bindings": {
                     "ws": {
