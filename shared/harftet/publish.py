@@ -38,6 +38,9 @@ logger = logging.getLogger(__name__)
 # $connect has returned): a GoneException then does not mean it is gone.
 YOUNG_SECONDS = 5.0
 TABLE_WORKERS = 8
+# Clocks of two functions (the $connect that registered a socket, the writer of a version) may
+# differ by this much: a socket opened this close to a version may not hold it.
+SKEW = 0.01
 # A timer that arrives this early (SQS delays are whole seconds) is waited for, not re-queued.
 EARLY_SECONDS = 1.5
 
@@ -211,10 +214,10 @@ class Publisher:
             if viewer not in payloads:
                 payloads[viewer] = self._payloads(stored, base, viewer)
             delta, whole = payloads[viewer]
-            # opened after the base was stored (connectedAt is in whole seconds): it may not
-            # hold that version, so it gets the whole view
+            # opened after the base was stored: it may not hold that version, so it gets the
+            # whole view (connectedAt is to the millisecond; clocks of two functions may differ)
             opened = float(connection.get("connectedAt", 0))
-            fresh = now - opened < YOUNG_SECONDS if since is None else opened + 1 > since
+            fresh = now - opened < YOUNG_SECONDS if since is None else opened + SKEW > since
             return str(connection["connectionId"]), whole if fresh else delta
 
         def post(group: list[dict[str, Any]]) -> None:

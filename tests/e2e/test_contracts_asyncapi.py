@@ -113,8 +113,18 @@ def test_what_the_stack_sends_and_takes_over_the_websocket_matches_the_asyncapi_
             },
         )
         received = [m for socket in sockets.values() for m in _drain(socket)]
+        send(
+            waiter,
+            {
+                "action": "move",
+                "tableId": table_id,
+                "version": view["version"] + 1,
+                "moveId": new_move_id(),
+                "type": "draw",
+            },
+        )  # its push is a delta: both sockets hold the version before
         send(guest, {"action": "sync"})  # answered with the whole view
-        received += _drain(sockets[guest.id])
+        received += [m for socket in sockets.values() for m in _drain(socket)]
         sockets[owner.id].send(json.dumps({"action": "shout"}))  # not in the protocol
         received += _drain(sockets[owner.id])
     finally:
