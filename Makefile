@@ -10,7 +10,7 @@ INDEX := shared/harftet/words/data/words.index.bin
 PORT ?= 3000
 export SAM_CLI_TELEMETRY := 0
 
-.PHONY: run test lint typecheck dictionary bench sam-validate sam-build ts-client clean
+.PHONY: run test lint typecheck dictionary bench sam-validate sam-build ts-client clean web-deploy
 
 run: $(VENV)/.installed $(DICT) $(FREQ) $(INDEX)
 	PORT=$(PORT) $(PY) -m harftet.localstack
@@ -79,6 +79,29 @@ sam-build: $(SAM_VENV)/.installed $(DICT) $(FREQ) $(INDEX)
 	py312=$$(pyenv versions --bare 2>/dev/null | grep -E '^3\.12(\.[0-9]+)?$$' | sort -V | tail -n 1); \
 	if [ -n "$$py312" ]; then export PYENV_VERSION="$$(pyenv version-name):$$py312"; fi; \
 	$(SAM_VENV)/bin/sam build
+
+# The web client to the stack's bucket (deployed with WebClient=true): config.json names the
+# stack's APIs; icons are kept a week, everything else is revalidated by ETag (docs/DEPLOY.md).
+STACK ?= harftet
+WEB := shared/harftet/localstack/static
+web-deploy:
+	@command -v aws >/dev/null || { echo "web-deploy needs the AWS CLI (aws)"; exit 1; }
+	out() { aws cloudformation describe-stacks --stack-name $(STACK) \
+	  --query "Stacks[0].Outputs[?OutputKey=='$$1'].OutputValue" --output text; }; \
+	bucket=$$(out WebClientBucketName); rest=$$(out RestApiUrl); ws=$$(out WebSocketUrl); \
+	test -n "$$bucket" -a "$$bucket" != None || { echo "deploy with WebClient=true first"; exit 1; }; \
+	printf '{"rest": "%s", "ws": "%s"}\n' "$$rest" "$$ws" > .web-config.json; \
+	aws s3 sync $(WEB) s3://$$bucket --delete --exclude 'icons/*' --exclude config.json \
+	  --exclude package.json --cache-control no-cache; \
+	aws s3 cp .web-config.json s3://$$bucket/config.json --cache-control no-cache \
+	  --content-type application/json; \
+	aws s3 cp $(WEB)/manifest.webmanifest s3://$$bucket/manifest.webmanifest \
+	  --cache-control no-cache --content-type application/manifest+json; \
+	aws s3 sync $(WEB)/icons s3://$$bucket/icons --delete --cache-control 'public, max-age=604800'; \
+	aws s3 sync docs s3://$$bucket/docs --exclude '*' --include '*.md' --cache-control no-cache \
+	  --content-type 'text/markdown; charset=utf-8'; \
+	rm -f .web-config.json; \
+	echo "web client: $$(out WebClientUrl)"
 
 clean:
 	rm -rf $(VENV) $(SAM_VENV) node_modules .aws-sam .cache

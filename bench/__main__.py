@@ -3,8 +3,9 @@
 Order: codec, dictionary, move path (dynalite, then moto), load on the local stack
 (``--load-seconds``, 60 by default), cold start, the Harftet search,
 the computer players' strength (``--strength-games`` hands per matchup; 0 skips it), the
-Kastet search, the size of WebSocket pushes over whole games, and how fast a move reaches the
-other seat with 198 spectators (local stack). Exits 0
+Kastet search, the size of WebSocket pushes over whole games, how fast a move reaches the other
+seat with 198 spectators (local stack), Lighthouse on the web client (``--no-lighthouse`` skips
+it). Exits 0
 even when a goal is missed (``--strict`` makes a MISS exit 1): the numbers are for reading,
 not gating.
 """
@@ -26,6 +27,7 @@ from bench import (
     ROOT,
     Result,
     bench_cold_start,
+    bench_lighthouse,
     bench_load,
     bench_move_path,
     bench_push,
@@ -170,6 +172,12 @@ def main() -> None:
         default=bench_load.SECONDS,
         help="seconds of the 50-table load on the local stack (0: skip it)",
     )
+    parser.add_argument(
+        "--no-lighthouse",
+        dest="lighthouse",
+        action="store_false",
+        help="skip Lighthouse on the web client",
+    )
     args = parser.parse_args()
     started = datetime.now(UTC)
     load_start = os.getloadavg()
@@ -195,6 +203,7 @@ def main() -> None:
     results += step("Kastet search", bench_search_kastet.run)
     results += step("push size (whole games)", bench_push.run)
     results += step("seats first (local stack)", bench_seats_first.run)
+    web = step("web client (Lighthouse)", bench_lighthouse.run) if args.lighthouse else []
     seconds = time.perf_counter() - t0
     text = render(
         results,
@@ -206,6 +215,8 @@ def main() -> None:
         sections,
     )
     RESULTS.write_text(text, encoding="utf-8")
+    if web:
+        bench_lighthouse.write_section(web)
     print("\n".join(_row(r) for r in results))
     print(f"\nwrote {RESULTS.relative_to(ROOT)} in {seconds:.0f} s")
     if args.strict and any(r.passed is False for r in results):

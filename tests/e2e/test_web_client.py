@@ -48,12 +48,14 @@ IDS = "els => els.map(e => e.dataset.id)"
 COLORS_TR = {"kırmızı": "red", "sarı": "yellow", "mavi": "blue", "siyah": "black"}
 # Statuses the client meets on purpose (a refused lay, a stale version, a probe for a feature).
 EXPECTED_STATUS = re.compile(r"status of (400|404|409|422)")
+TURN_CHIME = 880  # Hz: the second note of sound.js's "your turn", played by no other sound
 PACE = {"botSeconds": 0}  # the computer players move at once: the tests need no pauses
 # Counts the notes the page plays (every oscillator started) and lets a test hide the page
 # (document.hidden), as a tab in the background is, before the page's own scripts run.
 SPIES = """
 (() => {
   window.__sounds = 0;
+  window.__notes = [];
   window.__hidden = false;
   const Real = window.AudioContext;
   if (Real) {
@@ -61,7 +63,11 @@ SPIES = """
       createOscillator() {
         const osc = super.createOscillator();
         const start = osc.start.bind(osc);
-        osc.start = (...args) => { window.__sounds += 1; return start(...args); };
+        osc.start = (...args) => {
+          window.__sounds += 1;
+          window.__notes.push(osc.frequency.value);
+          return start(...args);
+        };
         return osc;
       }
     };
@@ -118,7 +124,9 @@ class Tab:
     ):
         self.base_url = base_url
         self.context = context or browser.new_context(
-            viewport={"width": size[0], "height": size[1]}, locale="tr-TR"
+            viewport={"width": size[0], "height": size[1]},
+            locale="tr-TR",
+            service_workers="block",  # page.route must see every request (sw.js has its own test)
         )
         self.context.set_default_timeout(10_000)
         self.page = self.context.new_page()
@@ -438,6 +446,15 @@ def check_end_of_game(tab: Tab, game: str) -> None:
         shown = dialog.locator(".left-tiles .tile").count()
         assert shown == sum(len(v) for v in left.values())
     tab.shot(f"{game}-end")
+    # The language switched (in another tab of the same browser): the open dialog follows.
+    other = tab.context.new_page()
+    other.goto(f"{tab.base_url}/play/rules.html")
+    other.evaluate("localStorage.setItem('harftet.lang', 'en')")
+    expect(dialog.locator("#end-h")).to_have_text("The game is over")
+    expect(dialog.get_by_role("button", name="Rematch")).to_be_visible()
+    other.evaluate("localStorage.setItem('harftet.lang', 'tr')")
+    expect(dialog.locator("#end-h")).to_have_text("Oyun bitti")
+    other.close()
 
 
 def check_the_scores_fit(tab: Tab) -> None:
@@ -503,11 +520,18 @@ def test_a_harftet_hand_against_three_computers_on_a_phone(local_stack: str, bro
     tab.shot("harftet-start")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE[0], f"the phone layout scrolls sideways ({width}px)"
-    small = page.locator("#rack .tile, #dock button:visible, #series button").evaluate_all(
+    # Buttons are 44 px to tap; tiles shrink so that 22 fit two rows on a phone, and stay above
+    # WCAG 2.2's 24 px minimum target (2.5.8), as on okey sites' phone tables.
+    small = page.locator("#dock button:visible:not(.tile), #series button.slot").evaluate_all(
         """els => els.map(e => e.getBoundingClientRect())
                      .filter(r => r.width < 44 || r.height < 44).length"""
     )
-    assert small == 0, f"{small} tiles or buttons are smaller than 44 px to tap"
+    assert small == 0, f"{small} buttons are smaller than 44 px to tap"
+    tiny = page.locator("#rack .tile, #series button.tile").evaluate_all(
+        """els => els.map(e => e.getBoundingClientRect())
+                     .filter(r => r.width < 24 || r.height < 24).length"""
+    )
+    assert tiny == 0, f"{tiny} tiles are smaller than 24 px to tap"
 
     # Sort buttons: by letter is the Turkish alphabet; by value puts the costliest first.
     tab.button("Değere göre").click()
@@ -768,7 +792,7 @@ def test_drawing_asks_before_it_throws_a_draft_away_and_the_next_turn_is_announc
     expect(page.locator("#draft-flag")).to_be_visible()
     tab.answer_dialogs = True
     page.evaluate(
-        "() => { window.__hidden = true; window.__sounds = 0; }"
+        "() => { window.__hidden = true; window.__sounds = 0; window.__notes = []; }"
     )  # another tab is in front
     tab.button("Taş çek").click()
     expect(tab.rack()).to_have_count(15)
@@ -778,7 +802,7 @@ def test_drawing_asks_before_it_throws_a_draft_away_and_the_next_turn_is_announc
     # The computer moves; the turn comes back: a note sounds and the tab's title blinks,
     # until the player looks at the tab again.
     wait_for_the_title_to_blink(tab)
-    assert page.evaluate("window.__sounds") == 1
+    assert page.evaluate(f"window.__notes.filter(f => f === {TURN_CHIME}).length") == 1
     page.evaluate(
         "() => { window.__hidden = false; document.dispatchEvent(new Event('visibilitychange')); }"
     )

@@ -23,11 +23,11 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
-from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
+from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from harftet.localstack import lambda_events
+from harftet.localstack.client_files import client_routes
 from harftet.localstack.runtime import FunctionSpec, HandlerError, LambdaFunction
 from harftet.localstack.template import (
     HTTP_METHODS,
@@ -453,11 +453,9 @@ def create_app(
     if static_dir is not None and Path(static_dir).is_dir():
         routes += [
             Route("/play", _to_play, methods=["GET", "HEAD"]),
-            Mount(
-                "/play/docs",
-                app=StaticFiles(directory=Path(__file__).parents[3] / "docs", check_dir=False),
-            ),
-            Mount("/play", app=StaticFiles(directory=static_dir, html=True), name="play"),
+            # Compressed, ETagged, with Cache-Control (client_files.py): as CloudFront serves it.
+            *client_routes("/play/docs", Path(__file__).parents[3] / "docs"),
+            *client_routes("/play", static_dir),
         ]
     routes.append(Route("/{path:path}", emulator.rest_proxy, methods=list(HTTP_METHODS)))
 

@@ -27,8 +27,8 @@ export function newMoveId() {
   return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 }
 
-/** A client bound to the session: `token()` and `lang()` are read on every call. */
-export function createApi({ token, lang, onUnauthorized }) {
+/** A client bound to the session: `token()`, `lang()` and `base()` (the REST URL; "" = this host) are read on every call. */
+export function createApi({ token, lang, onUnauthorized, base = () => "" }) {
   async function request(method, path, body) {
     const headers = { "Accept-Language": lang() };
     const tok = token();
@@ -36,7 +36,7 @@ export function createApi({ token, lang, onUnauthorized }) {
     if (body !== undefined) headers["Content-Type"] = "application/json";
     let res;
     try {
-      res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      res = await fetch(base() + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     } catch {
       throw new ApiError(0, { error: { code: "network", message: "network" } });
     }
@@ -55,7 +55,7 @@ export function createApi({ token, lang, onUnauthorized }) {
     request,
     createPlayer: (name) => request("POST", "/players", { name }),
     player: (pid) => request("GET", `/players/${id(pid)}`),
-    lobby: (status, cursor) => request("GET", `/tables?status=${status}${cursor ? `&cursor=${id(cursor)}` : ""}`),
+    lobby: (status, cursor, limit) => request("GET", `/tables?status=${status}${limit ? `&limit=${limit}` : ""}${cursor ? `&cursor=${id(cursor)}` : ""}`),
     createTable: (body) => request("POST", "/tables", body),
     table: (tid) => request("GET", `/tables/${id(tid)}`),
     sit: (tid, seat, body) => request("POST", `/tables/${id(tid)}/seats/${seat}`, body),

@@ -3,8 +3,11 @@
 import { createApi, newMoveId } from "./api.js";
 import { Live } from "./live.js";
 import * as D from "./draft.js";
-import { t, errorText, getLang, setLang } from "./i18n.js";
+import { t, errorText, getLang, setLang, NAME_MAX, nameLength } from "./i18n.js";
 import { h, tileEl, meldEl, seatEl, seatNames, logLine, handEndEl, gameEndEl } from "./render.js";
+import * as Settings from "./settings.js";
+import * as Sound from "./sound.js";
+import * as Motion from "./motion.js";
 
 const $ = (sel) => document.querySelector(sel);
 const store = window.localStorage; // kept across tabs and restarts: a closed tab comes back to its seat
@@ -16,13 +19,25 @@ const S = {
   draft: null, sel: null, rack: [], rackMode: null, fresh: new Set(),
   validity: new Map(), errMeld: null, dryRun: true, dryTimer: 0, drySeq: 0, dryPausedUntil: 0,
   hints: true, log: [], logSeq: null, logOn: true,
-  shownHands: null, busy: false, muted: store.getItem("harftet.muted") === "1",
+  shownHands: null, busy: false, settings: Settings.load(store),
+  flyIn: new Set(), settleIds: new Set(), slideIds: new Set(), othersLaid: new Set(), tickedFor: null,
   lobbyTab: "waiting", lobbyTimer: 0, titleTimer: 0, wsState: "offline",
   drag: null,
 };
 
-const api = createApi({ token: () => S.token, lang: getLang, onUnauthorized: () => signOut(t("notice.session")) });
+// config.json: where the APIs are when the client is served from elsewhere (CloudFront); "" = this host.
+const CONFIG = { rest: "", ws: "" };
+async function loadConfig() {
+  try {
+    const res = await fetch("config.json", { cache: "no-cache" });
+    if (res.ok) Object.assign(CONFIG, await res.json());
+  } catch { /* offline or absent: this host */ }
+  CONFIG.rest = String(CONFIG.rest || "").replace(/\/$/, "");
+}
+
+const api = createApi({ token: () => S.token, lang: getLang, onUnauthorized: () => signOut(t("notice.session")), base: () => CONFIG.rest });
 const live = new Live({
+  base: () => CONFIG.ws,
   onView: (v) => setView(v),
   onState: (state) => { S.wsState = state; renderWs(); },
   resync: () => resync(),
@@ -30,18 +45,49 @@ const live = new Live({
 
 // ---------------------------------------------------------------- notices and errors
 
+// A notice sits in the page's flow (in the dock at the table, above the screen elsewhere), so it
+// never covers a tile or a button; an error stays until the next action that succeeds.
 let noticeTimer = 0;
+let noticeSeq = 0;
 function notify(message, kind = "error") {
   clearTimeout(noticeTimer);
-  $("#notice").className = `notice ${kind}`;
+  noticeSeq++;
+  const el = $("#notice");
+  el.className = `notice ${kind}`;
   $("#notice-text").textContent = message;
-  $("#notice").hidden = false;
-  if (kind !== "error") noticeTimer = setTimeout(clearNotice, 5000);
+  el.hidden = false;
+  placeNotice();
+  if (kind !== "error") noticeTimer = setTimeout(clearNotice, 6000);
+  if ($("#dock").hidden) el.scrollIntoView({ block: "nearest" });
+  layoutDock();
 }
-function clearNotice() { $("#notice").hidden = true; }
+function clearNotice() {
+  $("#notice").hidden = true;
+  layoutDock();
+}
+function placeNotice() {
+  const el = $("#notice");
+  const home = $("#dock").hidden ? $("main") : $("#dock");
+  if (el.parentElement !== home) home.prepend(el);
+}
 
 async function attempt(fn) {
-  try { await fn(); } catch (e) { if (e.status !== 401) notify(errorText(e, tileName, limits())); }
+  const seq = noticeSeq;
+  try {
+    await fn();
+    if (seq === noticeSeq && $("#notice").classList.contains("error")) clearNotice(); // it worked: the refusal is old news
+  } catch (e) {
+    if (e.status === 0 || e.code === "network") return setOffline(true);
+    if (e.status !== 401) notify(errorText(e, tileName, limits()));
+  }
+}
+
+/** The "bağlantı yok" state: a banner while the server cannot be reached (or the browser is offline). */
+function setOffline(on) {
+  S.offline = on;
+  $("#offline").hidden = !on;
+  clearTimeout(S.offlineTimer);
+  if (on) S.offlineTimer = setTimeout(() => { if (S.offline) S.tableId ? resync() : !$("#lobby").hidden && loadLobby(); }, 5000);
 }
 
 async function guarded(fn) {
@@ -57,6 +103,8 @@ async function guarded(fn) {
 function show(screen) {
   for (const id of ["login", "lobby", "table"]) $(`#${id}`).hidden = id !== screen;
   $("#dock").hidden = screen !== "table" || !S.view || S.view.seat == null || S.view.handNumber === 0;
+  placeNotice();
+  $("#brand-sub").textContent = screen === "table" && S.view ? t(`app.sub.${S.view.game}`) : t("app.sub");
   clearInterval(S.lobbyTimer);
   if (screen === "lobby") S.lobbyTimer = setInterval(() => !document.hidden && loadLobby(), 8000);
   layoutDock();
@@ -82,6 +130,9 @@ function renderMe() {
 }
 
 async function signIn(name) {
+  const n = nameLength(name);
+  if (n > NAME_MAX) throw Object.assign(new Error(), { code: "bad_request", params: { field: "name", max: NAME_MAX, n } });
+  await S.configReady;
   const p = await api.createPlayer(name);
   Object.assign(S, { token: p.token, playerId: p.playerId, name: p.name, rating: p.rating });
   saveSession();
@@ -120,21 +171,34 @@ async function openLobby() {
   await loadLobby();
 }
 
-async function loadLobby(more = false) {
+const LOBBY_PAGE = 10; // a phone shows quick play and a short page, never a list of 40 tables
+
+/** The lobby's current tab, a page at a time: `step` 0 reloads this page, 1 the next, -1 the previous. */
+async function loadLobby(step = 0) {
   const tab = S.lobbyTab;
+  const pages = S.lobbyPages && S.lobbyPages.tab === tab ? S.lobbyPages : { tab, cursors: [null], at: 0, next: null };
+  const at = Math.max(0, pages.at + step);
+  const cursor = step > 0 ? pages.next : pages.cursors[at] ?? null;
   let data;
-  try { data = await api.lobby(tab, more ? S.lobbyCursor : null); } catch (e) {
+  try { data = await api.lobby(tab, cursor, LOBBY_PAGE); } catch (e) {
     if (e.code === "bad_request" && tab !== "waiting") data = { tables: [], cursor: null }; // a server that lists waiting tables only
+    else if (e.code === "network") return setOffline(true);
     else { if (e.status !== 401) notify(errorText(e, tileName, limits())); return; }
   }
   if (tab !== S.lobbyTab) return;
-  const tables = (data && data.tables) || [];
-  S.lobbyCursor = data && data.cursor;
-  const items = tables.map((x) => lobbyItem(x, tab));
-  if (more) $("#lobby-list").append(...items); else $("#lobby-list").replaceChildren(...items);
-  $("#lobby-empty").hidden = $("#lobby-list").children.length > 0;
+  if (S.offline) setOffline(false);
+  const tables = ((data && data.tables) || []).slice(0, LOBBY_PAGE);
+  pages.cursors[at] = cursor;
+  pages.cursors.length = at + 1;
+  Object.assign(pages, { at, next: (data && data.cursor) || null });
+  S.lobbyPages = pages;
+  $("#lobby-list").replaceChildren(...tables.map((x) => lobbyItem(x, tab)));
+  $("#lobby-empty").hidden = tables.length > 0;
   $("#lobby-empty").textContent = t(`lobby.empty.${tab}`);
-  $("#lobby-more").hidden = !S.lobbyCursor;
+  $("#lobby-more").hidden = !pages.next;
+  $("#lobby-prev").hidden = at === 0;
+  const from = at * LOBBY_PAGE + 1;
+  $("#lobby-page").textContent = tables.length && (pages.next || at) ? t("lobby.page", { from, to: from + tables.length - 1, of: pages.next ? `${from + tables.length - 1}+` : from + tables.length - 1 }) : "";
 }
 
 function lobbyItem(x, tab) {
@@ -173,7 +237,7 @@ function createBody(f) {
 async function createTable(form) {
   const f = new FormData(form);
   const body = createBody(f);
-  if (body.partners && body.seats !== 4) throw Object.assign(new Error(), { code: "bad_request", message: t("notice.partners4") });
+  if (body.partners && body.seats !== 4) throw Object.assign(new Error(), { code: "bad_request", params: { field: "partners" } });
   let view = await api.createTable(body);
   if (f.get("bots") === "on") view = await fillWithBots(view, f.get("level") || "medium");
   enterTable(view);
@@ -216,6 +280,7 @@ async function quickPlay() {
 async function openTable(id) {
   try { enterTable(await api.table(id)); } catch (e) {
     if (e.status === 401) return;
+    if (e.code === "network") return setOffline(true);
     notify(e.status === 404 ? t("notice.gone") : errorText(e));
     await openLobby();
   }
@@ -229,13 +294,19 @@ function enterTable(view) {
   setView(view, true);
   show("table");
   render();
-  live.connect(S.token, view.tableId);
+  // Already watching this table (sitting down after opening an invitation): keep the connection,
+  // or the log would show a needless "bağlantı koptu / geri döndü".
+  const w = live.want;
+  if (!(w && w.tableId === view.tableId && w.token === S.token)) live.connect(S.token, view.tableId);
   loadLog();
 }
 
 async function resync() {
   if (!S.tableId) return;
-  try { setView(await api.table(S.tableId)); } catch { /* the next push or action retries */ }
+  try {
+    setView(await api.table(S.tableId));
+    if (S.offline) setOffline(false);
+  } catch (e) { if (e.code === "network") setOffline(true); /* else the next push or action retries */ }
 }
 
 /** Replace the view (older versions ignored), keeping a draft that still applies. */
@@ -249,7 +320,9 @@ function setView(v, force = false) {
   const hand = v.hand || [];
   if (hand.length !== oldHand.size || hand.some((x) => !oldHand.has(x.id))) {
     S.fresh = new Set(oldHand.size ? hand.filter((x) => !oldHand.has(x.id)).map((x) => x.id) : []);
+    if (S.fresh.size) { S.flyIn = new Set(S.fresh); cue("draw"); } // drawn: it comes from the pile
   }
+  noteLay(old, v);
   if (!sameHand) S.rack = D.sortRack(hand, rackMode(), D.rules(v));
   S.rack = D.syncRack(S.rack, hand);
   const kept = !!(S.draft && S.draft.dirty && D.fits(S.draft, v));
@@ -274,8 +347,46 @@ function setView(v, force = false) {
   return kept;
 }
 
+/** A lay that made this version: yours settles, another seat's slides in and stays marked. */
+function noteLay(old, v) {
+  const last = v.last;
+  if (!old || !last || last.type !== "lay" || v.version <= old.version || old.handNumber !== v.handNumber) return;
+  const ids = last.tiles || [];
+  if (last.seat === v.seat) S.settleIds = new Set(ids);
+  else {
+    for (const id of ids) S.othersLaid.add(id);
+    S.slideIds = new Set(ids);
+    S.slideFrom = seatPos(last.seat);
+  }
+  cue("place");
+}
+
+/** Where a seat sits around the table as you see it (you at the bottom). */
+function seatPos(seat) {
+  const v = S.view;
+  const n = v.seats.length;
+  const pos = POSITIONS[n] || POSITIONS[4];
+  return pos[(seat - (mySeat() ?? 0) + n) % n] || "top";
+}
+
+/** After a render: the motion the last change asked for. */
+function animateChanges() {
+  const on = moving();
+  const pile = $("#pile").getBoundingClientRect();
+  for (const id of S.flyIn) {
+    const el = document.querySelector(`#rack .tile[data-id="${id}"]`);
+    if (el) { el.dataset.from = "pile"; Motion.flyFrom(el, pile, on); }
+  }
+  [...S.settleIds].forEach((id, i) => Motion.settle(document.querySelector(`#series .tile[data-id="${id}"], #pairs .tile[data-id="${id}"]`), i, on));
+  [...S.slideIds].forEach((id, i) => Motion.slideIn(document.querySelector(`#series .tile[data-id="${id}"], #pairs .tile[data-id="${id}"]`), S.slideFrom, i, on));
+  S.flyIn = new Set();
+  S.settleIds = new Set();
+  S.slideIds = new Set();
+}
+
 function rackMode() {
   const game = S.view && S.view.game;
+  if (S.rackMode == null && game) S.rackMode = Settings.sortFor(S.settings, game);
   if (game === "kastet") return S.rackMode === "pairs" ? "pairs" : "series";
   return S.rackMode === "value" ? "value" : "letter";
 }
@@ -308,14 +419,21 @@ function addLog(events) {
   renderLog();
 }
 
+// Comings and goings of connections before the deal are noise (joining by invitation makes some).
+function beforeDeal(ev) {
+  const start = S.log.find((x) => x.type === "start");
+  return ["disconnect", "reconnect"].includes(ev.type) && (start ? ev.seq < start.seq : !(S.view && S.view.handNumber > 0));
+}
+
 function renderLog() {
   const v = S.view;
   if (!v) return;
   const names = seatNames(v);
   const melds = [...v.series, ...v.pairs];
   // A line is worded once, with the table as it was when the event arrived (later moves change the words).
-  const items = S.log.slice(-40).reverse().map((ev) => {
-    if (!ev.text || ev.lang !== getLang()) Object.assign(ev, { text: logLine(ev, names, { melds }, v.game), lang: getLang() });
+  const shown = S.log.filter((ev) => !beforeDeal(ev));
+  const items = shown.slice(-40).reverse().map((ev) => {
+    if (!ev.text || ev.lang !== getLang()) Object.assign(ev, { text: logLine(ev, names, { melds, name: tileName }, v.game), lang: getLang() });
     return h("li", { class: `log-${ev.type}` }, ev.text);
   });
   $("#log").replaceChildren(...items);
@@ -327,26 +445,19 @@ function renderLog() {
 function turnCue(old, v) {
   const mine = (x) => !!(x && x.status === "playing" && x.turn && x.seat != null && x.turn.seat === x.seat);
   if (mine(v) && !mine(old) && old) {
-    if (!S.muted) beep();
+    cue("turn");
     if (document.hidden) blinkTitle();
     if (S.draft && S.draft.dirty) setTimeout(scheduleDryRun); // a draft built meanwhile: ask now
   }
   if (!mine(v)) stopBlink();
+  if (mine(old) && !mine(v)) S.othersLaid.clear(); // you had your turn to look at them
 }
 
-function beep() {
-  try {
-    const ctx = beep.ctx || (beep.ctx = new AudioContext());
-    const osc = ctx.createOscillator();
-    const gain = ctx.createGain();
-    osc.frequency.value = 660;
-    gain.gain.setValueAtTime(0.08, ctx.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.0001, ctx.currentTime + 0.35);
-    osc.connect(gain).connect(ctx.destination);
-    osc.start();
-    osc.stop(ctx.currentTime + 0.35);
-  } catch { /* no audio */ }
+/** Plays one of sound.js's sounds, unless the player turned sound off. */
+function cue(name) {
+  if (S.settings.sound) Sound.play(name, S.settings.volume);
 }
+function moving() { return Settings.animate(S.settings, Motion.reducedMotion()); }
 
 const BASE_TITLE = document.title;
 function blinkTitle() {
@@ -370,12 +481,15 @@ function maybeShowEnd(old, v) {
   }
   if (n > S.shownHands) {
     S.shownHands = n;
-    openEnd("hand", v.handResults[n - 1]);
+    const r = v.handResults[n - 1];
+    if (v.seat != null) cue(r.finisher === v.seat ? "won" : "lost");
+    openEnd("hand", r);
   }
 }
 
 function openEnd(kind, result) {
   const v = S.view;
+  S.endShown = { kind, result };
   const names = seatNames(v);
   const dlg = $("#end-dialog");
   const finished = v.status === "finished";
@@ -410,6 +524,8 @@ async function rematch() {
 
 // ---------------------------------------------------------------- derived state
 
+/** A table whose result changes no rating: unrated, or with a computer player (RULES: practice). */
+function practice(v) { return v.rated === false || v.seats.some((s) => s && s.bot); }
 function mySeat() { return S.view && S.view.seat != null ? S.view.seat : null; }
 function isManager() { return !!(S.view && S.view.manager === S.playerId); }
 function myTurn() {
@@ -433,9 +549,10 @@ function tileName(id) {
   return tile.letter != null ? tile.letter : `${t(`color.${tile.color}`)} ${tile.number}`;
 }
 
+/** Tiles other seats laid since your last turn (marked until your turn ends), and the last lay. */
 function lastTiles() {
   const last = S.view && S.view.last;
-  return new Set(last && last.type === "lay" ? last.tiles || [] : []);
+  return new Set([...S.othersLaid, ...(last && last.type === "lay" ? last.tiles || [] : [])]);
 }
 
 // ---------------------------------------------------------------- the draft
@@ -445,6 +562,7 @@ function change(fn) {
     const next = fn(S.draft);
     S.draft = D.inferFaces(next, S.view.game, limits());
     S.errMeld = null;
+    cue("place");
     if ($("#notice").classList.contains("error")) clearNotice(); // the refusal was about the old draft
   } catch (e) {
     if (e instanceof D.DraftError) notify(errorText({ code: e.code, params: e.params }, tileName, limits()));
@@ -531,6 +649,7 @@ function resetDraft() {
 
 function sortRack(mode) {
   S.rackMode = mode;
+  if (S.settings.sort !== mode) S.settings = Settings.save(store, { ...S.settings, sort: mode });
   S.rack = D.sortRack(S.view.hand || [], mode, limits());
   render();
 }
@@ -802,10 +921,13 @@ function renderWs() {
 
 function statusText(v) {
   const taken = v.seats.filter((s) => s && !s.vacant).length;
-  if (v.status === "waiting") return t("status.waiting", { taken, seats: v.seats.length }) + t(isManager() ? "status.waiting.mgr" : "status.waiting.other");
+  const full = taken === v.seats.length;
+  const mgr = isManager();
+  if (v.status === "waiting" && full) return t("status.waiting.full") + t(mgr ? "status.waiting.full.mgr" : "status.waiting.full.other");
+  if (v.status === "waiting") return t("status.waiting", { taken, seats: v.seats.length }) + t(mgr ? "status.waiting.mgr" : "status.waiting.other");
   if (v.status === "finished") return t("status.finished");
   const hand = t("status.hand", { n: v.handNumber, of: v.hands, pile: v.pile });
-  if (v.status === "paused") return `${hand} · ${t("status.paused")}`;
+  if (v.status === "paused") return `${hand} · ${t(full ? (mgr ? "status.paused.ready.mgr" : "status.paused.ready") : "status.paused")}`;
   return hand;
 }
 
@@ -820,14 +942,19 @@ function render() {
   const v = S.view;
   if (!v || $("#table").hidden) return;
   $("#table").dataset.version = v.version;
+  $("#table").classList.toggle("dealt", v.handNumber > 0 && mySeat() != null && v.status !== "finished");
   $("#table-h").textContent = t("table.title", { game: t(`game.${v.game}`) });
   $("#table-status").textContent = statusText(v);
+  $("#brand-sub").textContent = t(`app.sub.${v.game}`);
+  $("#pile").hidden = !(v.handNumber > 0 && v.status !== "finished");
+  $("#pile-n").textContent = String(v.pile ?? "");
+  $("#pile").setAttribute("aria-label", t("pile.label", { n: v.pile }));
   $("#btn-start").hidden = !(isManager() && v.status === "waiting");
   $("#btn-start").disabled = v.seats.some((s) => !s);
   $("#btn-continue").hidden = !(isManager() && v.status === "paused");
   $("#btn-leave").textContent = mySeat() == null || v.status === "finished" ? t("btn.lobby") : t("btn.leave");
   $("#invite").hidden = !(v.private && v.status === "waiting");
-  $("#mute").textContent = S.muted ? t("btn.unmute") : t("btn.mute");
+  $("#mute").textContent = S.settings.sound ? t("btn.mute") : t("btn.unmute");
 
   const me = mySeat() ?? 0;
   const n = v.seats.length;
@@ -846,6 +973,7 @@ function render() {
   renderLog();
   tick();
   layoutDock();
+  animateChanges();
 }
 
 function renderBoard() {
@@ -897,6 +1025,8 @@ function renderRack() {
     selected: S.sel === x.id, fresh: S.fresh.has(x.id), tap: canEdit ? tapTile : null, where: {},
   })));
   const all = (v.hand || []).length;
+  // A phone fits the rack in two rows: the fewer the tiles, the bigger each one (style.css).
+  $("#rack").style.setProperty("--per-row", String(Math.max(7, Math.ceil(tiles.length / 2))));
   $("#rack-count").textContent = tiles.length === all ? t("rack.count", { n: all }) : t("rack.countOf", { n: tiles.length, of: all });
   const kastet = v.game === "kastet";
   $("#sort-a").textContent = t(kastet ? "sort.series" : "sort.letter");
@@ -943,6 +1073,10 @@ function tick() {
     const left = Math.max(0, Math.ceil(deadline - Date.now() / 1000));
     el.textContent = t("timer", { s: left });
     el.classList.toggle("low", left <= 10);
+    if (left <= 10 && left > 0 && el.id === "timer" && myTurn() && S.tickedFor !== deadline) {
+      S.tickedFor = deadline; // ten seconds left: once a turn
+      cue("tick");
+    }
   }
 }
 
@@ -956,9 +1090,55 @@ function applyLang() {
   document.documentElement.lang = getLang();
   for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
   for (const el of document.querySelectorAll("[data-t-label]")) el.setAttribute("aria-label", t(el.dataset.tLabel));
+  $("#rules-link").href = t("rules.href");
   renderWs();
   render();
   if (!$("#lobby").hidden) loadLobby();
+  // An open dialog is written again in the new language.
+  if ($("#end-dialog").open && S.endShown) openEnd(S.endShown.kind, S.endShown.result);
+  if ($("#face-dialog").open) $("#face-h").textContent = S.view && S.view.game === "kastet" ? t("face.kastet.h") : t("face.h");
+  if ($("#settings-dialog").open) renderSettings();
+  if (S.view) renderLog();
+}
+
+// ---------------------------------------------------------------- settings
+
+function readSettings() {
+  return {
+    sound: $("#set-sound").checked, volume: Number($("#set-volume").value), motion: $("#set-motion").checked,
+    tileSize: $("#set-size").value, sort: $("#set-sort").value,
+  };
+}
+
+function switchLang(lang) {
+  if (lang === getLang()) return;
+  setLang(lang);
+  applyLang();
+}
+
+function renderSettings() {
+  const x = S.settings;
+  $("#set-lang").value = getLang();
+  $("#set-sound").checked = x.sound;
+  $("#set-volume").value = String(x.volume);
+  $("#set-volume").disabled = !x.sound;
+  $("#set-motion").checked = x.motion;
+  $("#set-size").value = x.tileSize;
+  $("#set-sort").value = x.sort;
+}
+
+function applySettings() {
+  document.documentElement.dataset.tiles = S.settings.tileSize;
+  document.documentElement.classList.toggle("still", !S.settings.motion);
+}
+
+function changeSettings(patch) {
+  const before = S.settings;
+  S.settings = Settings.save(store, { ...before, ...patch });
+  applySettings();
+  renderSettings();
+  if (S.view && S.settings.sort !== before.sort) return sortRack(Settings.sortFor(S.settings, S.view.game));
+  render();
 }
 
 // ---------------------------------------------------------------- wiring
@@ -966,7 +1146,14 @@ function applyLang() {
 function wire() {
   $("#notice-close").onclick = clearNotice;
   $("#logout").onclick = () => signOut();
-  $("#lang").onclick = () => { setLang(getLang() === "tr" ? "en" : "tr"); applyLang(); };
+  $("#lang").onclick = () => switchLang(getLang() === "tr" ? "en" : "tr");
+  // An invitation link pasted into an open tab changes only the hash: open that table.
+  window.addEventListener("hashchange", () => {
+    const m = /(?:^#|&)t=([\w-]+)/.exec(location.hash);
+    if (m && m[1] !== S.tableId && S.token) attempt(() => openTable(m[1]));
+  });
+  window.addEventListener("online", () => { setOffline(false); if (S.tableId) resync(); });
+  window.addEventListener("offline", () => setOffline(true));
   $("#login-form").onsubmit = (ev) => {
     ev.preventDefault();
     const name = $("#login-name").value.trim();
@@ -975,12 +1162,14 @@ function wire() {
   for (const tab of document.querySelectorAll("[role=tab]")) {
     tab.onclick = () => {
       S.lobbyTab = tab.dataset.tab;
+      S.lobbyPages = null;
       for (const x of document.querySelectorAll("[role=tab]")) x.setAttribute("aria-selected", String(x === tab));
       loadLobby();
     };
   }
   $("#lobby-refresh").onclick = () => loadLobby();
-  $("#lobby-more").onclick = () => loadLobby(true);
+  $("#lobby-more").onclick = () => loadLobby(1);
+  $("#lobby-prev").onclick = () => loadLobby(-1);
   $("#quick-go").onclick = () => attempt(quickPlay);
   $("#create-form").onsubmit = (ev) => { ev.preventDefault(); attempt(() => createTable(ev.target)); };
   $("#btn-start").onclick = () => attempt(async () => setView(await api.start(S.tableId)));
@@ -990,12 +1179,20 @@ function wire() {
     try { await navigator.clipboard.writeText(link); } catch { /* no clipboard: the link is shown */ }
     notify(`${t("table.copied")} ${link}`, "info");
   });
-  $("#mute").onclick = () => { S.muted = !S.muted; store.setItem("harftet.muted", S.muted ? "1" : "0"); render(); };
+  $("#mute").onclick = () => changeSettings({ sound: !S.settings.sound });
+  $("#settings").onclick = () => { renderSettings(); $("#settings-dialog").showModal(); };
+  $("#settings-form").oninput = (ev) => {
+    if (ev.target.id === "set-lang") return switchLang(ev.target.value);
+    changeSettings(readSettings());
+  };
+  // The language switched in another tab: this one follows.
+  window.addEventListener("storage", (ev) => { if (ev.key === "harftet.lang" && ev.newValue) switchLang(ev.newValue); });
   $("#btn-leave").onclick = () => attempt(async () => {
     const v = S.view;
     const seat = mySeat();
     if (seat != null && v.status !== "finished") {
-      if ((v.status === "playing" || v.status === "paused") && !confirm(t("confirm.leave", { n: 2 * v.hands }))) return;
+      const question = practice(v) ? t("confirm.leave.practice") : t("confirm.leave", { n: 2 * v.hands });
+      if ((v.status === "playing" || v.status === "paused") && !confirm(question)) return;
       await api.stand(v.tableId, seat);
     }
     await openLobby();
@@ -1036,11 +1233,22 @@ function wire() {
   new ResizeObserver(layoutDock).observe($("#dock"));
 }
 
+// The service worker (sw.js) keeps the shell for offline starts; where none can run, nothing changes.
+function registerWorker() {
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+  navigator.serviceWorker.register("sw.js").catch(() => { /* the page works without it */ });
+}
+
 async function boot() {
+  registerWorker();
+  if (!navigator.onLine) setOffline(true);
+  applySettings();
   wire();
   loadSession();
   applyLang();
-  if (!S.token) return show("login");
+  S.configReady = loadConfig();
+  if (!S.token) return show("login"); // the first screen before any request
+  await S.configReady;
   refreshMe();
   if (S.tableId) await openTable(S.tableId); else await openLobby();
 }

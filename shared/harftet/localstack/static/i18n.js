@@ -7,7 +7,7 @@ const STRINGS = {
     "lang.switch": "English",
     "rules": "Kurallar",
     "signout": "Çıkış",
-    "rating": "Puan",
+    "rating": "Derece",
     "login.h": "Kim oynuyor?",
     "login.name": "Adın",
     "login.go": "Misafir olarak oyna",
@@ -80,7 +80,7 @@ const STRINGS = {
     "area.pairs": "Çift alanı",
     "area.pairs.open": "açık: {n} seri yerde",
     "area.empty": "Yerde henüz taş yok.",
-    "area.waiting": "Oyun başlayınca taşlar burada.",
+    "area.waiting": "Oyun başlayınca taşlar burada açılır.",
     "rack": "Istaka",
     "rack.label": "Senin taşların",
     "rack.count": "{n} taş",
@@ -89,7 +89,7 @@ const STRINGS = {
     "draft.valid": "geçerli",
     "draft.invalid": "geçersiz",
     "draft.active": "Bu seriyi kuruyorsun: ıstakadan taşlara dokun.",
-    "help.edit": "Bir taşa dokun, sonra yerdeki bir serinin içinde dokunduğun yere koyulur. “+ Yeni seri” ile her dokunuş yeni seriye ekler.",
+    "help.edit": "Bir taşa dokun, sonra onu koymak istediğin yere dokun. “+ Yeni seri”ye bastıktan sonra dokunduğun her taş o seriye eklenir.",
     "seat": "{n}. koltuk",
     "seat.empty": "Boş",
     "seat.vacant": "Boşaldı",
@@ -110,7 +110,7 @@ const STRINGS = {
     "status.waiting": "Oyuncu bekleniyor: {taken}/{seats}. ",
     "status.waiting.mgr": "Herkes oturunca Başlat'a bas.",
     "status.waiting.other": "Oyunu masa yöneticisi başlatır.",
-    "status.hand": "El {n}/{of} · yerde {pile} taş",
+    "status.hand": "El {n}/{of} · ortada {pile} taş",
     "status.paused": "Oyun durdu: boş koltuk var. Bir yedek oturunca yönetici Devam'a basar.",
     "status.finished": "Oyun bitti.",
     "turn.mine": "Sıra sende",
@@ -128,7 +128,7 @@ const STRINGS = {
     "log.start": "Oyun başladı",
     "log.draw": "{who} taş çekti",
     "log.lay": "{who}: {words} açtı",
-    "log.lay.n": "{who} {n} taş işledi",
+    "log.lay.n": "{who}, {n} taş işledi: {tiles}",
     "log.pass": "{who} pas geçti",
     "log.timeout": "{who}: süre doldu",
     "log.leave": "{who} masadan kalktı",
@@ -155,10 +155,11 @@ const STRINGS = {
     "end.next": "Sonraki el",
     "end.game.h": "Oyun bitti",
     "end.place": "{n}.",
-    "end.rating": "Puanın {d} değişti.",
-    "end.practice": "Bilgisayarlı alıştırma oyunu: puan değişmez.",
+    "end.rating": "Derecen {d} değişti.",
+    "end.practice": "Bilgisayarlı alıştırma oyunu: derecen değişmez.",
     "confirm.draw": "Taslağın silinecek. Yine de taş çekilsin mi?",
-    "confirm.leave": "Süren bir oyundan kalkmak {n} puana mal olur ve sicile işlenir. Kalkılsın mı?",
+    "confirm.leave": "Süren bir oyundan kalkmak {n} derece puanına mal olur ve sicile işlenir. Kalkılsın mı?",
+    "confirm.leave.practice": "Alıştırma masasından kalkıyorsun: derecen değişmez, yerine bilgisayar oynar. Kalkılsın mı?",
     "face.h": "Joker hangi harf?",
     "face.kastet.h": "Joker hangi taş?",
     "face.color": "Renk",
@@ -183,11 +184,50 @@ const STRINGS = {
     "notice.yourTurn": "Sıra sende!",
     "notice.partners4": "Eşli oyun 4 oyuncu ister.",
     "title.turn": "● Sıra sende!",
+    "app.sub.harftet": "Harftet masası · harf taşlarıyla okey",
+    "app.sub.kastet": "Kastet masası · okey taşlarıyla",
+    "status.waiting.full": "Herkes oturdu. ",
+    "status.waiting.full.mgr": "Başlat'a bas, oyun başlasın.",
+    "status.waiting.full.other": "Masa yöneticisi oyunu başlatınca taşlar dağıtılır.",
+    "status.paused.ready": "Oyun durdu: boş koltuğa yedek oturdu. Yönetici Devam'a basınca oyun sürer.",
+    "status.paused.ready.mgr": "Oyun durdu: boş koltuğa yedek oturdu. Devam'a bas, oyun sürsün.",
+    "pile": "Orta",
+    "pile.label": "Ortada {n} taş",
+    "err.name_long": "Adın en çok {max} karakter olabilir; şu an {n} karakter.",
+    "err.name_bad": "Bu ad olmaz: görünmeyen ya da özel karakter içeriyor.",
+    "err.partners4": "Eşli oyun 4 oyuncuyla oynanır: oyuncu sayısını 4 yap ya da eşliyi kaldır.",
+    "err.field": "{field} değeri kabul edilmedi: {range}",
+    "field.name": "Ad",
+    "field.seats": "Oyuncu sayısı",
+    "field.hands": "El sayısı",
+    "field.turnSeconds": "Hamle süresi",
+    "field.partners": "Eşli",
+    "range.seats": "2 ile 4 arasında olmalı.",
+    "range.hands": "1 ile 21 arasında olmalı.",
+    "range.turnSeconds": "10 ile 600 saniye arasında olmalı.",
+    "range.default": "değeri değiştirip yeniden dene.",
+    "offline": "Bağlantı yok: sunucuya ulaşılamıyor. Bağlantı gelince kendiliğinden sürer.",
+    "settings": "Ayarlar",
+    "settings.h": "Ayarlar",
+    "settings.sound": "Ses",
+    "settings.lang": "Dil",
+    "settings.volume": "Ses düzeyi",
+    "settings.motion": "Taş hareketleri (animasyon)",
+    "settings.tileSize": "Taş boyu",
+    "settings.sort": "Istakayı diz",
+    "size.small": "Küçük",
+    "size.normal": "Orta",
+    "size.large": "Büyük",
+    "quick.first": "Hemen oyna",
+    "lobby.page": "{from}–{to} / {of}",
+    "lobby.prev": "Önceki",
+    "lobby.next": "Sonraki",
+    "rules.href": "rules.html",
   },
   en: {
     "app.sub": "okey and letter table",
     "lang.switch": "Türkçe",
-    "rules": "Rules (Turkish)",
+    "rules": "Rules",
     "signout": "Sign out",
     "rating": "Rating",
     "login.h": "Who is playing?",
@@ -310,7 +350,7 @@ const STRINGS = {
     "log.start": "The game started",
     "log.draw": "{who} drew a tile",
     "log.lay": "{who} laid {words}",
-    "log.lay.n": "{who} laid {n} tiles",
+    "log.lay.n": "{who} laid {n} tiles: {tiles}",
     "log.pass": "{who} passed",
     "log.timeout": "{who} ran out of time",
     "log.leave": "{who} left the table",
@@ -340,7 +380,8 @@ const STRINGS = {
     "end.rating": "Your rating changes by {d}.",
     "end.practice": "A practice game against the computer: no rating changes.",
     "confirm.draw": "Your draft will be thrown away. Draw anyway?",
-    "confirm.leave": "Leaving a running game costs you {n} points and counts as abandoned. Leave?",
+    "confirm.leave": "Leaving a running game costs you {n} rating points and counts as abandoned. Leave?",
+    "confirm.leave.practice": "This is a practice table: your rating does not change and a computer plays on for you. Leave?",
     "face.h": "Which letter is the joker?",
     "face.kastet.h": "Which tile is the joker?",
     "face.color": "Colour",
@@ -365,6 +406,45 @@ const STRINGS = {
     "notice.yourTurn": "Your turn!",
     "notice.partners4": "A partner game needs 4 players.",
     "title.turn": "● Your turn!",
+    "app.sub.harftet": "Harftet table · okey with letter tiles",
+    "app.sub.kastet": "Kastet table · okey tiles",
+    "status.waiting.full": "Every seat is taken. ",
+    "status.waiting.full.mgr": "Press Start to deal.",
+    "status.waiting.full.other": "The tiles are dealt once the table manager starts the game.",
+    "status.paused.ready": "Paused: a substitute has taken the vacant seat. The game goes on once the manager presses Continue.",
+    "status.paused.ready.mgr": "Paused: a substitute has taken the vacant seat. Press Continue to play on.",
+    "pile": "Pile",
+    "pile.label": "{n} tiles in the pile",
+    "err.name_long": "A name has at most {max} characters; this one has {n}.",
+    "err.name_bad": "That name cannot be used: it holds invisible or special characters.",
+    "err.partners4": "A partner game is played by 4: set the players to 4 or untick partners.",
+    "err.field": "{field} was not accepted: {range}",
+    "field.name": "Name",
+    "field.seats": "Players",
+    "field.hands": "Hands",
+    "field.turnSeconds": "Turn time",
+    "field.partners": "Partners",
+    "range.seats": "it must be 2 to 4.",
+    "range.hands": "it must be 1 to 21.",
+    "range.turnSeconds": "it must be 10 to 600 seconds.",
+    "range.default": "change it and try again.",
+    "offline": "Offline: the server cannot be reached. The game goes on by itself once the connection is back.",
+    "settings": "Settings",
+    "settings.h": "Settings",
+    "settings.sound": "Sound",
+    "settings.lang": "Language",
+    "settings.volume": "Volume",
+    "settings.motion": "Tile motion (animation)",
+    "settings.tileSize": "Tile size",
+    "settings.sort": "Sort the rack",
+    "size.small": "Small",
+    "size.normal": "Medium",
+    "size.large": "Large",
+    "quick.first": "Play now",
+    "lobby.page": "{from}–{to} of {of}",
+    "lobby.prev": "Previous",
+    "lobby.next": "Next",
+    "rules.href": "rules.html?lang=en",
   },
 };
 
@@ -409,7 +489,7 @@ const REASONS = {
     too_many_tables: "Aynı anda en çok 3 bekleyen masa kurabilirsin",
     rate_limited: "Çok hızlı: biraz bekle",
     busy: "Sunucu meşgul: tekrar dene",
-    bad_request: "İstek geçersiz",
+    bad_request: "Gönderilen bilgilerden biri kabul edilmedi: formu kontrol edip yeniden dene",
     unauthorized: "Oturumun geçersiz",
     network: "Sunucuya ulaşılamıyor",
     illegal_move: "Bu hamle kurallara uymuyor",
@@ -455,7 +535,7 @@ const REASONS = {
     too_many_tables: "You may run at most 3 waiting tables at once",
     rate_limited: "Too fast: wait a moment",
     busy: "The server is busy: try again",
-    bad_request: "The request is not valid",
+    bad_request: "One of the values sent was not accepted: check the form and try again",
     unauthorized: "Your session is no longer valid",
     network: "The server cannot be reached",
     illegal_move: "That move breaks the rules",
@@ -493,6 +573,10 @@ export function t(key, params) {
  */
 export function errorText(e, tileName = (id) => `#${id}`, limits = {}) {
   const table = REASONS[lang];
+  if (e.code === "bad_request") {
+    const own = badRequestText(e);
+    if (own) return own;
+  }
   const params = { min: limits.minSeries, hand: limits.handLimit, max: limits.maxSeries, ...(e.params || {}) };
   for (const k of ["meld", "pair", "word", "tile", "kind", "max", "count"]) if (e[k] != null && e.params?.[k] == null) params[k] = e[k];
   const where = ["meld", "pair"].map((k) => (Number.isInteger(params[k]) ? fill(table[`where:${k}`], { [k]: params[k] + 1 }) : "")).join("");
@@ -502,6 +586,28 @@ export function errorText(e, tileName = (id) => `#${id}`, limits = {}) {
   if (reason === "not_a_word" && !params.word) return where + (lang === "tr" ? "Bu kelime sözlükte yok" : "That word is not in the dictionary");
   if (!text && e.reason && e.message) return e.message; // a reason this client does not know yet
   return where + fill(text || table.illegal_move, params);
+}
+
+/** A 400's sentence from the field it names (the client's own words; the server's are English). */
+function badRequestText(e) {
+  const p = e.params || {};
+  if (p.field === "name" && p.n) return t("err.name_long", { max: p.max, n: p.n });
+  const msg = String(e.message || "");
+  if (/partner/i.test(msg) || p.field === "partners") return t("err.partners4");
+  const field = p.field || (/'(\w+)'/.exec(msg) || [])[1];
+  if (!field || field === "body") return null;
+  if (field === "name") return /at most|long/i.test(msg) ? t("err.name_long", { max: NAME_MAX, n: p.n ?? "" }).replace(/;.*$/, ".") : t("err.name_bad");
+  const label = STRINGS[lang][`field.${field}`];
+  if (!label) return null;
+  return t("err.field", { field: label, range: t(STRINGS[lang][`range.${field}`] ? `range.${field}` : "range.default") });
+}
+
+/** The longest name the server takes, in visible characters (API.md, Identity). */
+export const NAME_MAX = 24;
+
+/** Visible characters of a name as the server counts them: NFC, combining marks join their letter. */
+export function nameLength(name) {
+  return [...name.trim().normalize("NFC")].filter((ch) => !/\p{M}/u.test(ch)).length;
 }
 
 export const COLOR_MARKS = { red: "●", yellow: "▲", blue: "■", black: "◆" }; // colour is never the only cue

@@ -5,8 +5,8 @@ import { receive } from "./delta.js";
 
 export class Live {
   /** onView(view) for every push; onState("connecting"|"live"|"offline"); resync() after connect. */
-  constructor({ onView, onState, resync }) {
-    Object.assign(this, { onView, onState, resync });
+  constructor({ onView, onState, resync, base = () => "" }) {
+    Object.assign(this, { onView, onState, resync, base });
     this.ws = null;
     this.tries = 0;
     this.timer = 0;
@@ -26,7 +26,8 @@ export class Live {
     if (!this.want) return;
     const { token, tableId } = this.want;
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${proto}://${location.host}/ws?token=${encodeURIComponent(token)}&tableId=${encodeURIComponent(tableId)}`);
+    const endpoint = this.base() || `${proto}://${location.host}/ws`; // deployed: config.json's WebSocket URL
+    const ws = new WebSocket(`${endpoint}?token=${encodeURIComponent(token)}&tableId=${encodeURIComponent(tableId)}`);
     this.ws = ws;
     this.onState("connecting");
     ws.onopen = () => {

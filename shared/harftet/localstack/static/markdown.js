@@ -1,5 +1,5 @@
 // A small Markdown reader for the rules page: headings, paragraphs, lists, tables, emphasis,
-// links. Everything is escaped first, so the text can never inject markup.
+// links (a link to another rules file opens it on this page). Everything is escaped first, so the text can never inject markup.
 
 const esc = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
@@ -9,7 +9,7 @@ function inline(s) {
     .replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>")
     .replace(/\*([^*]+)\*/g, "<em>$1</em>")
     .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_, text, href) => {
-      const safe = /^(https?:|#|[\w./-]+$)/.test(href) ? href.replace(/^(?!https?:|#)([\w.-]+\.md)$/, "docs/$1") : "#";
+      const safe = /^(https?:|#|[\w./-]+$)/.test(href) ? href.replace(/^(?!https?:|#)([\w.-]+\.md)$/, "rules.html?doc=$1") : "#";
       return `<a href="${safe}">${text}</a>`;
     });
 }

@@ -2,6 +2,7 @@
 // of the data it is handed and the callbacks in `on`; app.js owns the state and the events.
 import { t, COLOR_MARKS } from "./i18n.js";
 import { meldWord } from "./draft.js";
+import { avatar } from "./avatar.js";
 
 export function h(tag, props = {}, ...kids) {
   const el = document.createElement(tag);
@@ -10,6 +11,7 @@ export function h(tag, props = {}, ...kids) {
     if (k === "class") el.className = v;
     else if (k === "text") el.textContent = v;
     else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k === "style") Object.assign(el.style, v); // through the CSSOM: allowed by the CSP
     else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
     else el.setAttribute(k, v === true ? "" : v);
   }
@@ -35,7 +37,10 @@ function tileFace(tile, face) {
       : h("span", { class: `jface c-${face.color}` }, String(face.number));
     return [h("span", { class: "star", "aria-hidden": "true" }, "★"), shown];
   }
-  if (tile.letter != null) return [h("span", { class: "letter" }, tile.letter), h("span", { class: "value" }, String(tile.value))];
+  if (tile.letter != null) {
+    return [h("span", { class: "letter" }, tile.letter), h("span", { class: "value" }, String(tile.value)),
+      h("span", { class: "corner", "aria-hidden": "true" }, COLOR_MARKS[tile.color] || "")];
+  }
   return [h("span", { class: "num" }, String(tile.number)), h("span", { class: "mark", "aria-hidden": "true" }, COLOR_MARKS[tile.color] || "")];
 }
 
@@ -89,7 +94,11 @@ export function seatEl(v, s, i, { me, pos, isManager, names, onSit, onBot, onRem
   const offline = s && !s.vacant && !s.bot && !s.connected && started;
   const cls = ["seat", `pos-${pos}`, turn && "turn", me === i && "me", offline && "offline"].filter(Boolean).join(" ");
   const team = v.partners ? ` · ${t(i % 2 ? "team.b" : "team.a")}` : "";
-  const kids = [h("div", { class: "seat-no" }, t("seat", { n: i + 1 }) + team)];
+  const seated = s && !s.vacant;
+  const look = seated ? avatar(names[i], s.playerId || `bot${i}`) : null;
+  const kids = [
+    h("div", { class: "avatar", "aria-hidden": "true", style: look ? { background: look.background } : null }, look ? look.text : "·"),
+    h("div", { class: "seat-no" }, t("seat", { n: i + 1 }) + team)];
   if (!s || s.vacant) {
     kids.push(h("div", { class: "seat-name muted" }, s ? t("seat.vacant") : t("seat.empty")));
     if (me == null && (v.status === "waiting" || s)) kids.push(h("button", { type: "button", onclick: () => onSit(i) }, s ? t("seat.substitute") : t("seat.sit")));
@@ -125,7 +134,9 @@ export function logLine(ev, names, tilesById, game) {
   if (ev.type === "lay") {
     const words = ev.words || (game === "harftet" ? layWords(ev, tilesById) : null);
     if (words && words.length) return t("log.lay", { who, words: words.join(", ") });
-    return t("log.lay.n", { who, n: (ev.tiles || []).length });
+    const ids = ev.tiles || [];
+    const named = tilesById.name ? ids.map((id) => tilesById.name(id)).join(", ") : "";
+    return t("log.lay.n", { who, n: ids.length, tiles: named }).replace(/:\s*$/, "");
   }
   if (ev.type === "handEnd") return t("log.handEnd", { n: ev.hand });
   return t(`log.${ev.type}`, { who }) || ev.type;

@@ -1,0 +1,129 @@
+"""The web client's files as a browser should get them: compressed, cacheable, revalidated.
+
+`client_routes(prefix, directory)` serves a directory under a URL prefix (`/play/…`):
+* gzip when the request accepts it (text, scripts, styles, JSON, SVG, the manifest);
+  `Vary: Accept-Encoding` so caches keep both forms apart;
+* a strong ETag per representation (a hash of the bytes) and a 304 when `If-None-Match` matches;
+* `Cache-Control`: `no-cache` for what changes with a deploy under the same name (the page,
+  scripts, styles, the worker, config.json — always revalidated, usually a 304) and a week for
+  icons, which never change under their names;
+* `X-Content-Type-Options: nosniff`; paths outside the directory are 404.
+Files are read once and re-read when their modification time changes (an edit shows at once).
+The deployed client gets the same from CloudFront (template.yaml, docs/DEPLOY.md).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import mimetypes
+from dataclasses import dataclass
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+__all__ = ["CACHE_FOREVER", "REVALIDATE", "ClientFiles", "cache_control", "client_routes"]
+
+REVALIDATE = "no-cache"
+CACHE_FOREVER = "public, max-age=604800"
+COMPRESS_AT = 256  # bytes: smaller files gain nothing from gzip
+TYPES = {
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".html": "text/html; charset=utf-8",
+    ".json": "application/json",
+    ".webmanifest": "application/manifest+json",
+    ".svg": "image/svg+xml",
+    ".md": "text/markdown; charset=utf-8",
+    ".png": "image/png",
+}
+COMPRESSIBLE = {".js", ".mjs", ".css", ".html", ".json", ".webmanifest", ".svg", ".md", ".txt"}
+
+
+def cache_control(name: str) -> str:
+    """How long a browser or CDN may keep a file without asking again."""
+    return CACHE_FOREVER if name.startswith("icons/") else REVALIDATE
+
+
+@dataclass(frozen=True)
+class _File:
+    mtime: int
+    body: bytes
+    gz: bytes | None
+    etag: str
+    media_type: str
+
+
+class ClientFiles:
+    """One directory's files, with the headers above; an endpoint for a `{path:path}` route."""
+
+    def __init__(self, directory: str | Path, index: str = "index.html") -> None:
+        self.root = Path(directory).resolve()
+        self.index = index
+        self._files: dict[Path, _File] = {}
+
+    def _locate(self, path: str) -> Path | None:
+        target = (self.root / path.lstrip("/")).resolve()
+        if not target.is_relative_to(self.root):
+            return None
+        if target.is_dir():
+            target = target / self.index
+        return target if target.is_file() else None
+
+    def _load(self, target: Path) -> _File:
+        mtime = target.stat().st_mtime_ns
+        known = self._files.get(target)
+        if known is not None and known.mtime == mtime:
+            return known
+        body = target.read_bytes()
+        suffix = target.suffix.lower()
+        guessed = mimetypes.guess_type(target.name)[0]
+        media = TYPES.get(suffix) or guessed or "application/octet-stream"
+        gz = None
+        if suffix in COMPRESSIBLE and len(body) >= COMPRESS_AT:
+            packed = gzip.compress(body, compresslevel=9, mtime=0)
+            gz = packed if len(packed) < len(body) else None
+        etag = hashlib.sha256(body).hexdigest()[:20]
+        loaded = _File(mtime=mtime, body=body, gz=gz, etag=etag, media_type=media)
+        self._files[target] = loaded
+        return loaded
+
+    async def serve(self, request: Request) -> Response:
+        """The response for one GET or HEAD of a file."""
+        path = request.path_params.get("path", "")
+        target = self._locate(path)
+        if target is None:
+            return Response("Not Found", status_code=404, media_type="text/plain")
+        folder = target.name == self.index and not path.endswith(self.index)
+        if path and not path.endswith("/") and folder:
+            return Response(status_code=307, headers={"Location": request.url.path + "/"})
+        f = self._load(target)
+        zipped = f.gz is not None and "gzip" in request.headers.get("accept-encoding", "").lower()
+        etag = f'"{f.etag}-gz"' if zipped else f'"{f.etag}"'
+        name = target.relative_to(self.root).as_posix()
+        headers = {
+            "ETag": etag,
+            "Cache-Control": cache_control(name),
+            "X-Content-Type-Options": "nosniff",
+        }
+        if f.gz is not None:
+            headers["Vary"] = "Accept-Encoding"
+        seen = {tag.strip() for tag in request.headers.get("if-none-match", "").split(",")}
+        if etag in seen or "*" in seen:
+            return Response(status_code=304, headers=headers)
+        body = f.gz if zipped and f.gz is not None else f.body
+        if zipped:
+            headers["Content-Encoding"] = "gzip"
+        if request.method == "HEAD":
+            headers["Content-Length"] = str(len(body))
+            return Response(status_code=200, headers=headers, media_type=f.media_type)
+        return Response(body, headers=headers, media_type=f.media_type)
+
+
+def client_routes(prefix: str, directory: str | Path) -> list[Route]:
+    """Routes serving `directory` at `prefix/…` (GET and HEAD)."""
+    files = ClientFiles(directory)
+    return [Route(f"{prefix}/{{path:path}}", files.serve, methods=["GET", "HEAD"])]

@@ -1,0 +1,71 @@
+// The client's small pure modules: settings, avatars, and the refusals built from a 400.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as Settings from "../../shared/harftet/localstack/static/settings.js";
+import { avatar, initials, hue } from "../../shared/harftet/localstack/static/avatar.js";
+import { errorText, nameLength, NAME_MAX, setLang, t } from "../../shared/harftet/localstack/static/i18n.js";
+
+function memory(init = {}) {
+  const data = { ...init };
+  return { getItem: (k) => (k in data ? data[k] : null), setItem: (k, v) => { data[k] = String(v); }, data };
+}
+
+test("settings survive a reload and anything odd stored falls back to the defaults", () => {
+  const store = memory();
+  assert.deepEqual(Settings.load(store), Settings.DEFAULTS);
+  Settings.save(store, { sound: false, volume: 35, motion: false, tileSize: "large", sort: "pairs" });
+  assert.deepEqual(Settings.load(store), { sound: false, volume: 35, motion: false, tileSize: "large", sort: "pairs" });
+  const odd = memory({ [Settings.KEY]: JSON.stringify({ sound: "yes", volume: 900, tileSize: "huge", sort: "x", evil: 1 }) });
+  assert.deepEqual(Settings.load(odd), { ...Settings.DEFAULTS, volume: 100 });
+  assert.deepEqual(Settings.load(memory({ [Settings.KEY]: "{not json" })), Settings.DEFAULTS);
+});
+
+test("the old mute switch is honoured and each game gets a rack order of its own", () => {
+  assert.equal(Settings.load(memory({ "harftet.muted": "1" })).sound, false);
+  const s = { ...Settings.DEFAULTS, sort: "value" };
+  assert.equal(Settings.sortFor(s, "harftet"), "value");
+  assert.equal(Settings.sortFor(s, "kastet"), "series"); // "value" is not a Kastet order
+  assert.equal(Settings.animate({ motion: true }, true), false); // the system's reduced motion wins
+  assert.equal(Settings.animate({ motion: true }, false), true);
+});
+
+test("avatars: Turkish initials, and the same player always in the same colour", () => {
+  assert.equal(initials("işık ılgaz"), "İI");
+  assert.equal(initials("Ayşe"), "AY");
+  assert.equal(initials("  "), "?");
+  assert.equal(hue("p-1"), hue("p-1"));
+  assert.notEqual(hue("p-1"), hue("p-2"));
+  assert.match(avatar("Ece", "p-9").background, /^hsl\(\d+ 55% 32%\)$/);
+});
+
+test("a refused form reads as the field and its range, never a generic line", () => {
+  setLang("tr");
+  assert.equal(errorText({ code: "bad_request", message: "'seats': Input should be less than or equal to 4" }),
+    "Oyuncu sayısı değeri kabul edilmedi: 2 ile 4 arasında olmalı.");
+  assert.equal(errorText({ code: "bad_request", message: "'body': Value error, a partner game needs exactly 4 seats" }),
+    "Eşli oyun 4 oyuncuyla oynanır: oyuncu sayısını 4 yap ya da eşliyi kaldır.");
+  assert.equal(errorText({ code: "bad_request", params: { field: "name", max: NAME_MAX, n: 28 } }),
+    "Adın en çok 24 karakter olabilir; şu an 28 karakter.");
+  assert.equal(errorText({ code: "bad_request", message: "'name': Value error, an invisible formatting character" }),
+    "Bu ad olmaz: görünmeyen ya da özel karakter içeriyor.");
+  assert.notEqual(errorText({ code: "bad_request", message: "malformed JSON" }), "İstek geçersiz");
+  setLang("en");
+  assert.equal(errorText({ code: "bad_request", message: "'hands': Input should be less than or equal to 21" }),
+    "Hands was not accepted: it must be 1 to 21.");
+  setLang("tr");
+});
+
+test("a name is counted as the server counts it: letters with their marks once", () => {
+  assert.equal(nameLength("  Ayşe  "), 4);
+  assert.equal(nameLength("Ayse\u0301"), 4); // e + combining acute is one letter
+  assert.equal(nameLength("a".repeat(25)), 25);
+});
+
+test("the words players asked for: ortada for the pile, Derece for the rating", () => {
+  setLang("tr");
+  assert.equal(t("status.hand", { n: 1, of: 1, pile: 50 }), "El 1/1 · ortada 50 taş");
+  assert.equal(t("rating"), "Derece");
+  assert.equal(t("log.lay.n", { who: "Bilgisayar 2", n: 3, tiles: "kırmızı 5, kırmızı 6, kırmızı 7" }),
+    "Bilgisayar 2, 3 taş işledi: kırmızı 5, kırmızı 6, kırmızı 7");
+  assert.match(t("confirm.leave.practice"), /derecen değişmez/);
+});
