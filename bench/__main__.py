@@ -1,7 +1,8 @@
 """``make bench``: run every benchmark and rewrite bench/RESULTS.md.
 
 Order: codec, dictionary, move path (dynalite, then moto), load on the local stack
-(``--load-seconds``, 60 by default), cold start, the Harftet search,
+(``--load-seconds``, 60 by default), what a game costs on the local stack (``--no-cost`` skips
+it; bench/bench_cost.py), cold start, the Harftet search,
 the computer players' strength (``--strength-games`` hands per matchup; 0 skips it), the
 Kastet search, the size of WebSocket pushes over whole games, how fast a move reaches the other
 seat with 198 spectators (local stack), Lighthouse on the web client (``--no-lighthouse`` skips
@@ -178,6 +179,9 @@ def main() -> None:
         action="store_false",
         help="skip Lighthouse on the web client",
     )
+    parser.add_argument(
+        "--no-cost", action="store_true", help="skip the cost benchmark (bench/bench_cost.py)"
+    )
     args = parser.parse_args()
     started = datetime.now(UTC)
     load_start = os.getloadavg()
@@ -188,9 +192,17 @@ def main() -> None:
     load: list[Result] = []
     if args.load_seconds > 0:
         load = step("load (local stack)", lambda: bench_load.run(args.load_seconds))
+    cost: list[Result] = []
+    cost_notes: list[str] = []
+    if not args.no_cost:
+        from bench import bench_cost
+
+        cost, cost_notes = step("cost (local stack)", bench_cost.run)
     cold = step("cold start", bench_cold_start.run)
     search_rows, search_notes = step("Harftet search", bench_search_harftet.run)
     sections = [("Harftet search (bench/bench_search_harftet.py)", search_notes)]
+    if cost_notes:
+        sections.insert(0, ("What a game costs (bench/bench_cost.py)", cost_notes))
     strength_rows: list[Result] = []
     if args.strength_games > 0:
         strength_rows, strength_notes = step(
@@ -199,7 +211,7 @@ def main() -> None:
         sections.append(
             ("Strength of the computer players (bench/bench_strength.py)", strength_notes)
         )
-    results = [*moves, *load, *cold, codec_row, *search_rows, *strength_rows]
+    results = [*moves, *load, *cost, *cold, codec_row, *search_rows, *strength_rows]
     results += step("Kastet search", bench_search_kastet.run)
     results += step("push size (whole games)", bench_push.run)
     results += step("seats first (local stack)", bench_seats_first.run)

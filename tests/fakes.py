@@ -18,7 +18,7 @@ from harftet.engine.view import lobby_status
 from harftet.store.errors import NotFoundError, VersionConflictError
 from harftet.store.items import deserialize
 from harftet.store.players import DEFAULT_RATING
-from harftet.store.tables import MAX_ID, MOVES_KEPT, WAITING_SECONDS, LobbyKey, StoredTable
+from harftet.store.tables import MAX_ID, WAITING_SECONDS, LobbyKey, Moves, StoredTable
 from harftet.timing import next_due
 
 
@@ -26,9 +26,10 @@ from harftet.timing import next_due
 class Item:
     version: int
     state: bytes
-    moves: dict[str, int]
+    moves: Moves
     deadline: int | None  # ms, the deadline index (None: not in the index)
     created_ms: int
+    due_version: int | None = None  # the version that set the deadline (dueV)
 
 
 class FakePlayers:
@@ -88,18 +89,25 @@ class FakeTables:
 
     def _store(self, stored: StoredTable, now: float) -> None:
         due = next_due(stored.table)
+        deadline = None if due is None else int(due * 1000)
+        old = self.items.get(stored.table.table_id)
+        due_version = None
+        if deadline is not None:
+            kept = old is not None and old.deadline == deadline
+            due_version = old.due_version if kept and old is not None else stored.version
         self.items[stored.table.table_id] = Item(
             stored.version,
             codec.encode(stored.table),
-            dict(stored.moves),
-            None if due is None else int(due * 1000),
+            stored.moves,
+            deadline,
             int(stored.table.created_at * 1000),
+            due_version,
         )
         self.stream.append(self._read(stored.table.table_id))
 
     def _read(self, table_id: str) -> StoredTable:
         item = self.items[table_id]
-        return StoredTable(codec.decode(item.state), item.version, dict(item.moves))
+        return StoredTable(codec.decode(item.state), item.version, item.moves, item.due_version)
 
     def get(self, table_id: str) -> StoredTable:
         if not 0 < len(table_id) <= MAX_ID or table_id not in self.items:
@@ -139,16 +147,14 @@ class FakeTables:
         applied = [self.players._checked(u) for u in player_updates or []]
         if any(a is None for a in applied):  # a player changed since read: redo it all
             raise VersionConflictError(None)
-        moves = dict(stored.moves)
+        moves = stored.moves
         version = stored.version + 1
         if move_id is not None:
-            moves[move_id] = version
-            while len(moves) > MOVES_KEPT:
-                moves.pop(next(iter(moves)))
+            moves = moves.remember(move_id, version)
         for player_id, item in (a for a in applied if a is not None):
             self.players.items[player_id] = item
         self._store(StoredTable(table, version, moves), now or 0.0)
-        return StoredTable(table, version, moves)
+        return self._read(table.table_id)
 
     def due(self, now: float, limit: int = 100) -> list[str]:
         found = sorted(

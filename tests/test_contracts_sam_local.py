@@ -52,8 +52,8 @@ print(json.dumps({
 """
 
 
-# Variables whose empty value is the documented default: no CORS origins, the default budgets.
-EMPTY_MEANS_DEFAULT = {"ALLOWED_ORIGINS", "LIMIT_BUDGETS"}
+# Empty values that are the documented default: no CORS origins, default budgets, no cell.
+EMPTY_MEANS_DEFAULT = {"ALLOWED_ORIGINS", "LIMIT_BUDGETS", "CELL_ID"}
 
 
 def _committed() -> dict[str, dict[str, str]]:

@@ -611,8 +611,11 @@ def test_a_sweeper_that_fails_on_a_table_or_stops_running_is_alarmed(
     assert stopped["Dimensions"] == [{"Name": "FunctionName", "Value": {"Ref": "SweeperFunction"}}]
     assert stopped["ComparisonOperator"] == "LessThanThreshold"
     assert stopped["TreatMissingData"] == "breaching"  # no data is exactly the failure
-    [flt] = _resources(template, "AWS::Logs::MetricFilter").values()
-    assert flt["Properties"]["LogGroupName"] == {"Ref": "SweeperFunctionLogs"}
+    [flt] = [
+        f
+        for f in _resources(template, "AWS::Logs::MetricFilter").values()
+        if f["Properties"]["LogGroupName"] == {"Ref": "SweeperFunctionLogs"}
+    ]
     assert flt["Properties"]["FilterPattern"] == '{ $.level = "ERROR" }'
     [transform] = flt["Properties"]["MetricTransformations"]
     [failures] = [a for a in alarms.values() if a.get("MetricName") == transform["MetricName"]]

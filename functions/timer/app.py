@@ -1,38 +1,50 @@
-"""Turn timers and paced computer players: apply a table's due event when its timer fires."""
+"""Turn timers and paced computer players: apply a table's due event when its timer fires.
+
+The batch's timers are fired side by side (``TimerFiring.fire_batch``), and nothing here
+sleeps: a timer that came early is sent again with the delay it still has.
+"""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
+import boto3
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from harftet.observability import traced
-from harftet.timers import Timer
-from harftet.wiring import default_publisher
+from harftet.timers import Timer, TimerFiring, TimerQueue
+from harftet.wiring import default_service
 
 logger = Logger()
 metrics = Metrics()
-publisher = default_publisher()
+_queue_url = os.environ.get("TIMER_QUEUE_URL")
+firing = TimerFiring(
+    default_service(), TimerQueue(boto3.client("sqs"), _queue_url) if _queue_url else None
+)
 
 
 @logger.inject_lambda_context
 @traced
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    failures = []
-    fired = 0
+    records, timers = [], []
     for record in event.get("Records") or []:
         try:
             timer = Timer.parse(record["body"])
         except (KeyError, TypeError, ValueError):
             logger.warning("not a timer message: dropped", extra={"body": record.get("body")})
             continue
-        try:
-            fired += publisher.fire(timer) == "committed"
-        except Exception:  # retried by SQS, then the dead-letter queue; the sweeper stays
-            logger.exception("a timer failed", extra={"tableId": timer.table_id})
-            failures.append({"itemIdentifier": record["messageId"]})
-    metrics.add_metric(name="TimersFired", unit=MetricUnit.Count, value=fired)
+        records.append(record)
+        timers.append(timer)
+    outcomes = firing.fire_batch(timers)
+    # SQS retries what failed (then the dead-letter queue); the sweeper stays behind it.
+    failures = [
+        {"itemIdentifier": r["messageId"]}
+        for r, o in zip(records, outcomes, strict=True)
+        if o == "failed"
+    ]
+    metrics.add_metric(name="TimersFired", unit=MetricUnit.Count, value=outcomes.count("committed"))
     return {"batchItemFailures": failures}

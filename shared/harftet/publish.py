@@ -31,7 +31,7 @@ from harftet.api.delta import view_delta
 from harftet.push import Sender, fan_out
 from harftet.service import Service, WriteStatus
 from harftet.store.tables import StoredTable, from_stream_image
-from harftet.timers import Timer
+from harftet.timers import Timer, deadline_set
 
 logger = logging.getLogger(__name__)
 # A connection registered this recently may not be open yet (API Gateway refuses posts until
@@ -181,7 +181,11 @@ class Publisher:
         base = versions[0].old
         pushed, gone = self._push(stored, base if base and base.version < stored.version else None)
         due = timing.next_due(table)
-        if due is not None and self.timers is not None:
+        if (
+            due is not None
+            and self.timers is not None
+            and deadline_set([c.stored for c in versions])
+        ):
             self.timers.schedule(Timer(table.table_id, stored.version, due), self.service.clock())
         events = [event for change in versions for event in change.stored.table.recent]
         if events and self.log is not None:

@@ -16,7 +16,6 @@ import json
 import logging
 import secrets
 import time
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -34,6 +33,7 @@ from harftet.engine.state import DEFAULT_BOT_SECONDS, GameName, Occupant, Placed
 from harftet.engine.view import lobby_summary, table_view
 from harftet.identity import Caller, Tokens
 from harftet.push import Sender
+from harftet.router import new_player_id, new_table_id
 from harftet.store.errors import NotFoundError, VersionConflictError
 from harftet.store.players import player_update
 from harftet.store.ports import ConnectionStore, LogStore, PlayerStore, TableStore
@@ -171,7 +171,7 @@ class Service:
     # -- players ---------------------------------------------------------------------
     def create_player(self, name: str) -> dict[str, Any]:
         """A guest account and its token."""
-        player_id = uuid.uuid4().hex
+        player_id = new_player_id()  # <cellId>.<hex> in a cell (harftet.router)
         item = self.players.create(player_id, name, self.clock())
         token = self.tokens.issue(player_id, name)  # wall-clock time, like its verification
         return {**_public_player(item, self.clock()), "token": token}
@@ -214,7 +214,7 @@ class Service:
             raise BadRequestError("seed is accepted only when the operator enables test mode")
         creator = self._occupant(caller)
         table = life.new_table(
-            secrets.token_urlsafe(9),
+            new_table_id(),  # <cellId>.<random> in a cell (harftet.router)
             game,
             creator,
             seed=secrets.randbits(63) if seed is None else seed,

@@ -415,8 +415,7 @@ def test_the_timer_takes_sams_sqs_event_with_a_timer_in_its_body(
 
     timers = _Timers()
     monkeypatch.setattr(apps.fanout.publisher, "timers", timers)
-    monkeypatch.setattr(apps.timer.publisher, "timers", timers)
-    monkeypatch.setattr(apps.timer.publisher, "sleep", lambda seconds: None)
+    monkeypatch.setattr(apps.timer.firing, "queue", timers)  # the timer function never sleeps
     game = api.game(turnSeconds=10)
     sleeper, before = api.turn(game)
     event = copy.deepcopy(sam)

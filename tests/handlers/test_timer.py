@@ -1,5 +1,6 @@
-"""The timer function (functions/timer/app.py) fed SQS batches as Lambda hands them on: a
-table's due event is applied only while the table is still at the timer's version."""
+"""The timer function (functions/timer/app.py) fed SQS batches as Lambda hands them on: one
+message per deadline a version sets; when it falls due the table's due event is applied,
+whatever version the table is at, unless the table holds another deadline by then."""
 
 from __future__ import annotations
 
@@ -41,8 +42,7 @@ class RecordingTimers:
 def timers(apps, monkeypatch):
     recording = RecordingTimers()
     monkeypatch.setattr(apps.fanout.publisher, "timers", recording)
-    monkeypatch.setattr(apps.timer.publisher, "timers", recording)
-    monkeypatch.setattr(apps.timer.publisher, "sleep", lambda seconds: None)
+    monkeypatch.setattr(apps.timer.firing, "queue", recording)
     return recording
 
 
@@ -68,16 +68,45 @@ def test_the_stream_schedules_the_turn_timer_and_it_forces_the_move_at_the_deadl
     assert timers.scheduled[-1] == Timer(game.table_id, after["version"], clock.now + 10)
 
 
-def test_a_timer_that_fires_after_the_table_moved_on_does_nothing(api, apps, clock, timers):
+def test_a_timer_whose_deadline_the_table_no_longer_holds_does_nothing(api, apps, clock, timers):
     game = api.game(turnSeconds=10)
     mover, before = api.turn(game)
     timer = timers.scheduled[-1]
+    clock.advance(3)
     api(
         "move-draw", token=mover.token, tableId=game.table_id, version=before["version"], moveId="d"
     )
-    clock.advance(10)
+    assert timers.scheduled[-1].due == clock.now + 10  # the next turn's own timer
+    clock.advance(7)  # the first deadline: the table holds another one now
     with api.unchanged(mover, game.table_id):
         assert fire(api, apps, timer) == {"batchItemFailures": []}
+
+
+def test_a_change_that_keeps_the_deadline_sends_no_timer_and_the_sent_one_still_fires(
+    api, ws, apps, clock, timers
+):
+    game = api.game(turnSeconds=10)
+    sleeper, before = api.turn(game)
+    timer = timers.scheduled[-1]
+    sent = len(timers.scheduled)
+    ws("connect", token=sleeper.token, tableId=game.table_id, connectionId="c1")
+    ws("disconnect", connectionId="c1")  # presence changes: new versions, the same deadline
+    assert api.view(sleeper, game.table_id)["version"] > before["version"]
+    assert len(timers.scheduled) == sent
+    clock.advance(10)
+    assert fire(api, apps, timer) == {"batchItemFailures": []}
+    after = api.view(sleeper, game.table_id)
+    assert after["turn"]["seat"] != before["turn"]["seat"]  # the turn timed out all the same
+
+
+def test_a_timer_that_came_early_is_sent_again_not_slept_on(api, apps, clock, timers):
+    game = api.game(turnSeconds=10)
+    mover, _ = api.turn(game)
+    timer = timers.scheduled[-1]
+    clock.advance(9)
+    with api.unchanged(mover, game.table_id):
+        assert fire(api, apps, timer) == {"batchItemFailures": []}
+    assert timers.scheduled[-1] == timer
 
 
 def test_a_message_that_is_no_timer_is_dropped_without_a_retry(api, apps):

@@ -88,7 +88,7 @@ def test_a_save_on_a_stale_version_loses_and_reports_the_current_table(backend):
     current = conflict.value.current
     assert current is not None and current.version == 2
     assert current.table.seats[1].occupant == Occupant("p1", "Ben")
-    assert current.moves == {"p1:m1": 2}
+    assert len(current.moves) == 1 and current.moves["p1:m1"] == 2
     assert store.get(table.table_id).table == seated
 
 

@@ -80,6 +80,8 @@ def env_vars(
         "AWS_ENDPOINT_URL_SSM": dynamodb,
         "TOKEN_SECRET_PARAM": secret_parameter_name(template),
         "SWEEP_WINDOW_SECONDS": _SWEEP_ONCE,
+        "CELL_ID": stack.get("CELL_ID", ""),  # a stand-alone stack, not a cell (docs/SCALE.md)
+        "DEADLINE_SHARDS": stack.get("DEADLINE_SHARDS", "32"),  # the template's default
     }
     result: dict[str, dict[str, str]] = {}
     for logical_id, variables in _functions(template).items():

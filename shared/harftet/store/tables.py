@@ -1,16 +1,25 @@
 """The tables table: one item per table, written only by a conditional write on its version.
 
-Item: ``tableId``, ``version`` (N), ``state`` (B, the engine's compact codec), ``moves``
-(the last applied move ids, for idempotency — written in the same conditional write),
-``lobby``/``createdAt`` (only while waiting: the sparse lobby index) and ``due``/``deadline``
-(only while something is timed: the sparse index the sweeper reads, never a Scan).
+Item: ``tableId``, ``version`` (N), ``state`` (B, the engine's compact codec), ``mv`` (the
+move ids a client may still retry, for idempotency — written in the same conditional write:
+per player the last ``MOVES_KEPT``, each under a 12-character digest), ``lobby``/``createdAt``
+(only while waiting: the sparse lobby index) and ``due``/``deadline``/``dueV`` (only while
+something is timed: the sparse index the sweeper reads, never a Scan; ``dueV`` is the version
+that set the deadline, so a change that keeps it writes neither the index nor a timer).
+
+Every attribute counts in a write unit (1 KB): the item stays ≤ 1 KB for a playing table
+(bench/bench_cost.py measures it over whole games).
 """
 
 from __future__ import annotations
 
 import base64
+import hashlib
+import os
 import time
 import zlib
+from collections.abc import Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,12 +32,21 @@ from harftet.timing import next_due
 
 from .errors import NotFoundError, VersionConflictError
 
-MOVES_KEPT = 32
+# Per player, the move ids kept for idempotency: a client retries only the move it has no
+# answer for (API.md), so its last two cover a retry racing the next move from another device.
+MOVES_KEPT = 2
+MOVES = "mv"
+OLD_MOVES = "moves"  # the former map of whole `{playerId}:{moveId}` keys (read, then removed)
 MAX_ID = 64
 DUE = "due"
-# The deadline index is spread over a few partition keys ("due#0".."due#7"): every move moves
-# its table's deadline, and one index partition takes about 1,000 writes a second.
-DUE_SHARDS = 8
+# The deadline index is spread over DEADLINE_SHARDS partition keys ("due#0".."due#N-1"). One
+# index partition takes about 1,000 writes a second, and a turn moves its table's deadline
+# (two index writes: the old entry out, the new one in), so the shards bound a cell's tables:
+# bench/scale_model.py sizes them (the template's DeadlineShards). Raise it, never lower it: the
+# sweeper reads shards 0..N-1, and a table keeps its shard until its deadline moves.
+# The template passes DeadlineShards (32 by default); without it (the local stack, tests) 8:
+# the local sweeper reads every shard every 2 s from one serialized emulator.
+DUE_SHARDS = int(os.environ.get("DEADLINE_SHARDS", "8"))
 # DynamoDB's TTL removes what nobody will come back to: a table still waiting a day after it
 # was made (it leaves the lobby then too), and a finished game 30 days after its end.
 WAITING_SECONDS = 24 * 3600
@@ -36,21 +54,90 @@ FINISHED_KEPT_SECONDS = 30 * 24 * 3600
 LOBBY = "waiting"
 
 
+def _digest(text: str, size: int) -> str:
+    return base64.urlsafe_b64encode(
+        hashlib.blake2b(text.encode(), digest_size=size).digest()
+    ).decode()
+
+
+def move_digest(move_key: str) -> str:
+    """The stored key of a move key ``{playerId}:{moveId}``: 4 characters of the player (to keep
+    each player's last moves) and 8 of the whole key (48 bits: a false replay needs a collision
+    among a table's few kept ids, about 1 in 10^13)."""
+    player = move_key.partition(":")[0]
+    return _digest(player, 3) + _digest(move_key, 6)
+
+
+class Moves(Mapping[str, int]):
+    """The applied move ids a client may still retry: ``move_key in moves`` and
+    ``moves[move_key]`` (the version it produced) take the whole ``{playerId}:{moveId}``; the
+    map holds only digests (``move_digest``)."""
+
+    __slots__ = ("_by_digest",)
+
+    def __init__(self, by_digest: Mapping[str, int] | None = None) -> None:
+        self._by_digest: dict[str, int] = dict(by_digest or {})
+
+    def __getitem__(self, move_key: str) -> int:
+        return self._by_digest[move_digest(move_key)]
+
+    def __contains__(self, move_key: object) -> bool:
+        return isinstance(move_key, str) and move_digest(move_key) in self._by_digest
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._by_digest)
+
+    def __len__(self) -> int:
+        return len(self._by_digest)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Moves):
+            return self._by_digest == other._by_digest
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Moves({self._by_digest!r})"
+
+    @property
+    def digests(self) -> dict[str, int]:
+        """digest → version, as stored."""
+        return dict(self._by_digest)
+
+    def remember(self, move_key: str, version: int) -> Moves:
+        """These moves and ``move_key`` (producing ``version``), each player keeping only its
+        last ``MOVES_KEPT``."""
+        digest = move_digest(move_key)
+        kept = {**self._by_digest, digest: version}
+        player = digest[:4]
+        mine = sorted((v, d) for d, v in kept.items() if d[:4] == player)
+        for _, old in mine[:-MOVES_KEPT]:
+            del kept[old]
+        return Moves(kept)
+
+
 @dataclass(slots=True)
 class StoredTable:
     table: Table
     version: int
-    moves: dict[str, int] = field(default_factory=dict)  # moveId -> version it produced
+    moves: Moves = field(default_factory=Moves)  # the move ids kept -> version each produced
+    due_version: int | None = None  # the version that set the current deadline (dueV)
 
 
 # The move path reads and writes a handful of fixed attributes, so it builds DynamoDB's
 # attribute values itself: boto3's generic (de)serializer costs more than the engine.
 def _from_item(item: dict[str, Any]) -> StoredTable:
     """A stored table from a low-level item."""
+    moves = {k: int(v["N"]) for k, v in item.get(MOVES, {}).get("M", {}).items()}
+    for key, value in item.get(OLD_MOVES, {}).get("M", {}).items():  # an item written before
+        moves[move_digest(key)] = int(value["N"])
+    due_version = item.get("dueV")
     return StoredTable(
         table=codec.decode(item["state"]["B"]),
         version=int(item["version"]["N"]),
-        moves={k: int(v["N"]) for k, v in item.get("moves", {}).get("M", {}).items()},
+        moves=Moves(moves),
+        due_version=int(due_version["N"]) if due_version else None,
     )
 
 
@@ -67,8 +154,8 @@ def _number(value: int) -> dict[str, str]:
     return {"N": str(value)}
 
 
-def _moves(moves: dict[str, int]) -> dict[str, Any]:
-    return {"M": {k: _number(v) for k, v in moves.items()}}
+def _moves(moves: Moves) -> dict[str, Any]:
+    return {"M": {k: _number(v) for k, v in moves.digests.items()}}
 
 
 def _due_key(table_id: str) -> str:
@@ -100,7 +187,7 @@ def _index_fields(table: Table, now: float) -> tuple[dict[str, Any], list[str]]:
         sets["due"] = {"S": _due_key(table.table_id)}
         sets["deadline"] = _number(int(due * 1000))
     else:
-        removes += ["due", "deadline"]
+        removes += ["due", "deadline", "dueV"]
     return sets, removes
 
 
@@ -282,11 +369,13 @@ class TableStore(LobbyPages):
 
     def _new_item(self, table: Table) -> dict[str, Any]:
         sets, _ = _index_fields(table, time.time())
+        if "deadline" in sets:
+            sets["dueV"] = _number(1)
         item = {
             "tableId": {"S": table.table_id},
             "version": _number(1),
             "state": {"B": codec.encode(table)},
-            "moves": _moves({}),
+            MOVES: _moves(Moves()),
             **sets,
         }
         return {
@@ -307,30 +396,37 @@ class TableStore(LobbyPages):
         """Write ``table`` over ``stored`` if nobody wrote in between, with any player updates
         in the same transaction. Raises VersionConflictError carrying the current item."""
         version = stored.version + 1
-        moves = dict(stored.moves)
+        moves = stored.moves
         if move_id is not None:
-            moves[move_id] = version
-            while len(moves) > MOVES_KEPT:
-                moves.pop(next(iter(moves)))
+            moves = moves.remember(move_id, version)
         at = time.time() if now is None else now
         sets, removes = _index_fields(table, at)
-        # A lobby key written again with the value it holds would still be an index write
-        # (DynamoDB does not promise to skip it), and a move never changes it: write only
-        # what changed since the version read, which holds exactly what that version wrote.
+        # An index key written again with the value it holds would still be an index write
+        # (DynamoDB does not promise to skip it): write only what changed since the version
+        # read, which holds exactly what that version wrote. A move leaves the lobby keys as
+        # they are; a change that keeps the deadline (a draw, a chat, a reconnect) writes
+        # neither the deadline index (it projects keys only) nor dueV (so no timer is sent).
         before, _ = _index_fields(stored.table, at)
-        for key in [*LOBBY_KEYS.values(), "createdAt"]:
+        timed = "deadline" in sets
+        for key in [*LOBBY_KEYS.values(), "createdAt", "due", "deadline"]:
             if key in sets and before.get(key) == sets[key]:
                 del sets[key]
+        if "deadline" in sets:
+            sets["dueV"] = _number(version)
+        due_version = (version if "deadline" in sets else stored.due_version) if timed else None
         values: dict[str, Any] = {
             ":expected": _number(stored.version),
             ":version": _number(version),
             ":state": {"B": codec.encode(table)},
-            ":moves": _moves(moves),
         }
-        names: dict[str, str] = {"#v": "version"}
-        assignments = ["#v = :version", "#s = :state", "#m = :moves"]
-        names["#s"] = "state"
-        names["#m"] = "moves"
+        names: dict[str, str] = {"#v": "version", "#s": "state"}
+        assignments = ["#v = :version", "#s = :state"]
+        # The kept ids are written every time (a few dozen bytes: no extra write unit), so an
+        # item of the former shape moves its ids over and drops the old map in one write.
+        names["#m"] = MOVES
+        values[":moves"] = _moves(moves)
+        assignments.append("#m = :moves")
+        removes.append(OLD_MOVES)  # free on items without it
         for i, (key, value) in enumerate(sets.items()):
             names[f"#i{i}"] = key
             values[f":i{i}"] = value
@@ -359,7 +455,7 @@ class TableStore(LobbyPages):
                 self._client.update_item(**update)
         except ClientError as error:
             raise self._conflict(error, table.table_id) from error
-        return StoredTable(table=table, version=version, moves=moves)
+        return StoredTable(table=table, version=version, moves=moves, due_version=due_version)
 
     def _conflict(self, error: ClientError, table_id: str) -> Exception:
         """Turn a lost race into VersionConflictError with the current item (no second read
@@ -388,47 +484,56 @@ class TableStore(LobbyPages):
 
     def due(self, now: float, limit: int = 100) -> list[str]:
         """Ids of tables whose next timed event is due at ``now``, earliest first (sparse index
-        queries, one per shard; never a Scan)."""
-        found: list[tuple[int, str]] = []
-        for shard in range(DUE_SHARDS):
+        queries, one per shard, side by side; never a Scan)."""
+
+        def shard(n: int) -> list[tuple[int, str]]:
             kwargs: dict[str, Any] = {
                 "TableName": self._name,
                 "IndexName": "deadline-index",
                 "KeyConditionExpression": "#d = :due AND #t <= :now",
                 "ExpressionAttributeNames": {"#d": "due", "#t": "deadline"},
                 "ExpressionAttributeValues": {
-                    ":due": {"S": f"{DUE}#{shard}"},
+                    ":due": {"S": f"{DUE}#{n}"},
                     ":now": _number(int(now * 1000)),
                 },
                 "Limit": limit,
             }
-            taken = 0
-            while taken < limit:
+            found: list[tuple[int, str]] = []
+            while len(found) < limit:
                 page = self._client.query(**kwargs)
-                items = page.get("Items", [])
-                taken += len(items)
-                found += [(int(i["deadline"]["N"]), i["tableId"]["S"]) for i in items]
+                found += [
+                    (int(i["deadline"]["N"]), i["tableId"]["S"]) for i in page.get("Items", [])
+                ]
                 if "LastEvaluatedKey" not in page:
                     break
                 kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+            return found
+
+        found = [entry for entries in self._shards(shard) for entry in entries]
         return [table_id for _, table_id in sorted(found)[:limit]]
 
     def next_due(self) -> float | None:
         """When the earliest timed event of any table falls due (epoch seconds), or None."""
-        earliest: int | None = None
-        for shard in range(DUE_SHARDS):
+
+        def shard(n: int) -> list[int]:
             page = self._client.query(
                 TableName=self._name,
                 IndexName="deadline-index",
                 KeyConditionExpression="#d = :due",
                 ExpressionAttributeNames={"#d": "due"},
-                ExpressionAttributeValues={":due": {"S": f"{DUE}#{shard}"}},
+                ExpressionAttributeValues={":due": {"S": f"{DUE}#{n}"}},
                 Limit=1,
             )
-            for item in page.get("Items", []):
-                deadline = int(item["deadline"]["N"])
-                earliest = deadline if earliest is None else min(earliest, deadline)
-        return None if earliest is None else earliest / 1000
+            return [int(item["deadline"]["N"]) for item in page.get("Items", [])]
+
+        deadlines = [d for found in self._shards(shard) for d in found]
+        return min(deadlines) / 1000 if deadlines else None
+
+    def _shards(self, query: Any) -> list[Any]:
+        """``query(shard)`` for every deadline shard, 8 at a time (boto3 clients are
+        thread-safe; one short invocation reads them all)."""
+        with ThreadPoolExecutor(min(8, DUE_SHARDS)) as pool:
+            return list(pool.map(query, range(DUE_SHARDS)))
 
     def lobby(self, now: float, limit: int = 50) -> list[Table]:
         """Waiting tables made in the last day, newest first (sparse index query)."""

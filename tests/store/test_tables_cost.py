@@ -1,0 +1,104 @@
+"""The table item's cost: per player only the move ids a client can still retry, under short
+digests; the deadline index and dueV written only when a change moves the deadline."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+from testkit import TABLE_NAMES
+
+from harftet.engine import hand
+from harftet.engine import table as life
+from harftet.engine.moves import Draw
+from harftet.engine.state import Occupant
+from harftet.store.tables import MOVES_KEPT, TableStore, from_stream_image, move_digest
+from harftet.timing import next_due
+
+
+class Recording:
+    """The DynamoDB client, keeping every update_item it sends."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.updates: list[dict[str, Any]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.client, name)
+
+    def update_item(self, **kwargs: Any) -> Any:
+        self.updates.append(kwargs)
+        return self.client.update_item(**kwargs)
+
+
+def _set_names(update: dict[str, Any]) -> set[str]:
+    """The attribute names an update SETs."""
+    names = update["ExpressionAttributeNames"]
+    assignments = update["UpdateExpression"].split(" REMOVE ")[0].removeprefix("SET ")
+    return {names[a.split(" = ")[0].strip()] for a in assignments.split(", ")}
+
+
+def _started(store: TableStore) -> Any:
+    table = life.new_table(
+        "t-cost", "kastet", Occupant("p0", "Ayşe"), seed=5, now=1000.0, seats=2, turn_seconds=30
+    )
+    store.create(table)
+    stored = store.get("t-cost")
+    stored = store.save(stored, life.sit(stored.table, 1, Occupant("p1", "Ben"), 1001).table)
+    return store.save(stored, life.start(stored.table, "p0", 1002).table, now=1002)
+
+
+def test_a_change_that_keeps_the_deadline_writes_no_index_key_and_no_due_version(dynamodb):
+    store = TableStore(Recording(dynamodb), TABLE_NAMES["TablesTable"], TABLE_NAMES["PlayersTable"])
+    started = _started(store)
+    assert started.due_version == started.version  # the start set the first deadline
+    client: Recording = store._client  # type: ignore[assignment]
+    client.updates.clear()
+    kept = store.save(started, started.table, move_id="p0:again", now=1003)
+    assert not _set_names(client.updates[-1]) & {"due", "deadline", "dueV", "lobby", "watch"}
+    assert kept.due_version == started.version  # still the version that set it
+    assert store.get("t-cost").due_version == started.version
+    # a turn that ends moves the deadline: the index key and dueV are written with it
+    seat = started.table.turn_seat
+    player = started.table.seats[seat].occupant.player_id
+    drawn = hand.apply_move(kept.table.clone(), seat, Draw(), 1010).table
+    assert next_due(drawn) != next_due(kept.table)
+    moved = store.save(kept, drawn, move_id=f"{player}:d1", now=1010)
+    assert {"deadline", "dueV"} <= _set_names(client.updates[-1])
+    assert moved.due_version == moved.version == store.get("t-cost").due_version
+
+
+def test_each_player_keeps_only_its_last_move_ids_and_a_retry_of_them_is_still_known(dynamodb):
+    store = TableStore(dynamodb, TABLE_NAMES["TablesTable"], TABLE_NAMES["PlayersTable"])
+    stored = _started(store)
+    for n in range(40):
+        stored = store.save(stored, stored.table, move_id=f"p{n % 2}:move-{n:04d}", now=1003 + n)
+    again = store.get("t-cost")
+    assert len(again.moves) == 2 * MOVES_KEPT
+    for player in ("p0", "p1"):  # the last ones of each player are still retried safely
+        last = max(n for n in range(40) if n % 2 == int(player[1]))
+        assert again.moves[f"{player}:move-{last:04d}"] == stored.version - (39 - last)
+        assert f"{player}:move-{last - 2 * MOVES_KEPT:04d}" not in again.moves
+    item = dynamodb.get_item(TableName=TABLE_NAMES["TablesTable"], Key={"tableId": {"S": "t-cost"}})
+    kept = item["Item"]["mv"]["M"]
+    assert all(len(key) == 12 for key in kept)  # digests, not `{playerId}:{moveId}`
+    assert "moves" not in item["Item"]
+
+
+def test_an_item_of_the_former_shape_keeps_its_move_ids_and_sheds_the_old_map(dynamodb):
+    store = TableStore(dynamodb, TABLE_NAMES["TablesTable"], TABLE_NAMES["PlayersTable"])
+    stored = _started(store)
+    name = TABLE_NAMES["TablesTable"]
+    dynamodb.update_item(
+        TableName=name,
+        Key={"tableId": {"S": "t-cost"}},
+        UpdateExpression="SET moves = :m REMOVE mv",
+        ExpressionAttributeValues={":m": {"M": {"p0:old-move": {"N": str(stored.version)}}}},
+    )
+    old = store.get("t-cost")
+    assert old.moves["p0:old-move"] == stored.version  # read from the former map
+    store.save(old, old.table, move_id="p1:new", now=1004)
+    item = dynamodb.get_item(TableName=name, Key={"tableId": {"S": "t-cost"}})["Item"]
+    assert "moves" not in item and move_digest("p0:old-move") in item["mv"]["M"]
+    image = {**item, "state": {"B": base64.b64encode(item["state"]["B"]).decode()}}
+    assert "p1:new" in from_stream_image(image).moves  # the stream's image reads the same
