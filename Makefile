@@ -13,7 +13,7 @@ export SAM_CLI_TELEMETRY := 0
 .PHONY: run test lint typecheck dictionary bench sam-validate sam-build ts-client clean web-deploy
 
 run: $(VENV)/.installed $(DICT) $(FREQ) $(INDEX)
-	PORT=$(PORT) $(PY) -m harftet.localstack
+	PORT=$(PORT) $(PY) -m harftet.localstack $(if $(FRESH),--fresh)
 
 test: $(VENV)/.installed $(DICT) $(FREQ) $(INDEX) node_modules/.installed $(SAM_VENV)/.installed chromium
 	$(VENV)/bin/ruff check .

@@ -36,6 +36,7 @@ from bench import (
     bench_search_kastet,
     bench_seats_first,
     bench_strength,
+    bench_tokens,
 )
 from harftet.engine.codec import encode
 
@@ -213,6 +214,7 @@ def main() -> None:
         )
     results = [*moves, *load, *cost, *cold, codec_row, *search_rows, *strength_rows]
     results += step("Kastet search", bench_search_kastet.run)
+    results += step("token check", bench_tokens.run)
     results += step("push size (whole games)", bench_push.run)
     results += step("seats first (local stack)", bench_seats_first.run)
     web = step("web client (Lighthouse)", bench_lighthouse.run) if args.lighthouse else []

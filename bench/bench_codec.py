@@ -21,12 +21,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "shared"))
 
+from harftet.engine import table as life
 from harftet.engine.codec import decode, encode
 from harftet.engine.effects import placed_json
 from harftet.engine.state import HandResult, Occupant, Placed, Seat, Table
 from harftet.engine.tiles import hand_value, tiles_for
 
 LIMIT = 2048
+LEAVERS = 16  # people who left a seat during the worst-case game (all remembered)
 
 
 def worst_case_table(seed: int = 7) -> Table:
@@ -98,10 +100,12 @@ def worst_case_table(seed: int = 7) -> Table:
         held=True,
         seq=99_999,
     )
+    # Everyone who left is remembered for the whole game, by a six-character tag: the worst
+    # case lets as many people come and go as the original four seats and twenty more.
     people = [s.original.player_id for s in seats if s.original]
-    people += [str(uuid.UUID(int=rng.getrandbits(128))) for _ in range(4)]
-    table.former = {p: i % 4 for i, p in enumerate(people)}
-    table.paid = list(people)
+    people += [str(uuid.UUID(int=rng.getrandbits(128))) for _ in range(LEAVERS - len(people))]
+    table.former = {life.tag(table, p): i % 4 for i, p in enumerate(people)}
+    table.paid = [life.tag(table, p) for p in people]
     at = 1_754_012_345.678901
     last = results[-1]
     recent: list[dict[str, object]] = [

@@ -111,8 +111,12 @@ async def _setup(http: Any, tables: int, seats: int) -> list[Table]:
 async def _move(
     http: Any, table: Table, view: dict[str, Any], move_id: str, tally: Tally
 ) -> tuple[int, dict[str, Any]]:
-    seat = view["turn"]["seat"]
-    body = {**_next_move(view), "version": view["version"], "moveId": move_id}
+    if view.get("break"):  # between hands (RULES §2a): each player says ready in turn
+        seat = min(set(range(len(table.tokens))) - set(view["break"]["ready"]))
+        body = {"type": "ready", "version": view["version"], "moveId": move_id}
+    else:
+        seat = view["turn"]["seat"]
+        body = {**_next_move(view), "version": view["version"], "moveId": move_id}
     headers = {"Authorization": f"Bearer {table.tokens[seat]}"}
     import httpx
 
@@ -128,7 +132,7 @@ async def _move(
     tally.latencies.append(time.perf_counter() - start)
     tally.statuses[reply.status_code] += 1
     answer: dict[str, Any] = reply.json() if reply.content else {}
-    if reply.status_code == 200:
+    if reply.status_code == 200 and body["type"] != "ready":  # a ready may log no event
         tally.committed.setdefault(table.table_id, []).append((move_id, answer["version"]))
     return reply.status_code, answer
 
@@ -148,7 +152,7 @@ async def _many_tables(http: Any, tables: list[Table], seconds: float) -> Tally:
             elif status == 409 and "view" in answer:
                 view = answer["view"]
             else:  # anything else: look again before going on
-                seat = view["turn"]["seat"]
+                seat = (view.get("turn") or {}).get("seat", 0)
                 headers = {"Authorization": f"Bearer {table.tokens[seat]}"}
                 view = (await http.get(f"/tables/{table.table_id}", headers=headers)).json()
         table.view = view

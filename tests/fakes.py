@@ -210,6 +210,13 @@ class FakeConnections:
     def for_table(self, table_id: str) -> list[dict[str, Any]]:
         return [dict(c) for c in self.items.values() if c["tableId"] == table_id]
 
+    def for_player(self, player_id: str) -> list[dict[str, Any]]:
+        return [
+            {"connectionId": k, "playerId": player_id, "tableId": c["tableId"]}
+            for k, c in self.items.items()
+            if c["playerId"] == player_id
+        ]
+
 
 class FakeLog:
     def __init__(self) -> None:

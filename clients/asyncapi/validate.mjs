@@ -24,4 +24,4 @@ if (document) {
   }
 }
 process.stdout.write(JSON.stringify(result));
-process.exit(document && errors.length === 0 ? 0 : 1);
+process.exitCode = document && errors.length === 0 ? 0 : 1; // not exit(): a pipe would lose what is past 64 KB

@@ -49,6 +49,10 @@ export function describe(message: ServerMessage): string {
       return `legal: the view would be at version ${message.view.version}`;
     case "error":
       return `${message.error.code}: ${message.error.message}`;
+    case "phrase":
+      return `seat ${message.seat} says ${message.phrase}`;
+    case "invitation":
+      return `${message.from} invites you to ${message.tableId}`;
   }
 }
 

@@ -18,9 +18,9 @@ export type Answer<
 > = Operation<P, M> extends { responses: infer R } ? (S extends keyof R ? Json<R[S]> : never) : never;
 /** The body a route takes. */
 export type Body<P extends keyof paths, M extends keyof paths[P]> = Operation<P, M> extends {
-  requestBody: infer B;
+  requestBody?: infer B;
 }
-  ? Json<B>
+  ? Json<NonNullable<B>> // an optional body (sitting down) is still typed
   : never;
 
 export class HarftetError extends Error {
@@ -43,6 +43,7 @@ export class Harftet {
     const init: RequestInit = { method, headers };
     if (body !== undefined) init.body = JSON.stringify(body);
     const response = await fetch(`${this.baseUrl}${path}`, init);
+    if (response.status === 204) return undefined as T;
     const json: unknown = await response.json();
     if (!response.ok) throw new HarftetError(response.status, json as ApiError);
     return json as T;
@@ -77,6 +78,77 @@ export class Harftet {
   move(tableId: string, body: MoveBody): Promise<TableView> {
     return this.call("POST", `/tables/${encodeURIComponent(tableId)}/moves`, body);
   }
+
+  // -- accounts (API.md v3 "Identity"): sign-ins keep the access token; refresh it in time
+  refreshToken: string | null = null;
+
+  private signedIn(answer: Schemas["SignedIn"]): Schemas["SignedIn"] {
+    this.token = answer.token;
+    this.refreshToken = answer.refreshToken;
+    return answer;
+  }
+
+  passkeyRegistrationOptions(): Promise<Schemas["PasskeyOptions"]> {
+    return this.call("POST", "/players/me/passkeys/options");
+  }
+
+  registerPasskey(body: Schemas["PasskeyResponse"]): Promise<Schemas["Passkey"]> {
+    return this.call("POST", "/players/me/passkeys", body);
+  }
+
+  removePasskey(passkeyId: string): Promise<void> {
+    return this.call("DELETE", `/players/me/passkeys/${encodeURIComponent(passkeyId)}`);
+  }
+
+  passkeySignInOptions(): Promise<Schemas["PasskeyOptions"]> {
+    return this.call("POST", "/sessions/passkey/options");
+  }
+
+  async signInWithPasskey(body: Schemas["PasskeyResponse"]): Promise<Schemas["SignedIn"]> {
+    return this.signedIn(await this.call("POST", "/sessions/passkey", body));
+  }
+
+  transferCode(): Promise<Schemas["TransferCode"]> {
+    return this.call("POST", "/players/me/transfer-codes");
+  }
+
+  async signInWithCode(code: string): Promise<Schemas["SignedIn"]> {
+    return this.signedIn(await this.call("POST", "/sessions/transfer", { code }));
+  }
+
+  async refresh(): Promise<Schemas["SignedIn"]> {
+    return this.signedIn(
+      await this.call("POST", "/sessions/refresh", { refreshToken: this.refreshToken }),
+    );
+  }
+
+  signOut(): Promise<void> {
+    return this.call("DELETE", "/sessions/current");
+  }
+
+  exportData(): Promise<Schemas["Export"]> {
+    return this.call("GET", "/players/me/export");
+  }
+
+  deleteMe(): Promise<void> {
+    return this.call("DELETE", "/players/me");
+  }
+
+  friends(): Promise<Schemas["Friends"]> {
+    return this.call("GET", "/players/me/friends");
+  }
+
+  askFriend(code: string): Promise<Schemas["Friends"]> {
+    return this.call("POST", "/players/me/friends", { code });
+  }
+
+  invite(tableId: string, playerId: string): Promise<Schemas["Invited"]> {
+    return this.call("POST", `/tables/${encodeURIComponent(tableId)}/invitations`, { playerId });
+  }
+
+  sendPhrase(tableId: string, phrase: string): Promise<Schemas["PhraseSent"]> {
+    return this.call("POST", `/tables/${encodeURIComponent(tableId)}/phrases`, { phrase });
+  }
 }
 
 // ------------------------------------------------------------------ WebSocket (docs/asyncapi.yaml)
@@ -97,6 +169,8 @@ export type ServerMessage =
   | { type: "table"; view: TableView }
   | DeltaMessage
   | { type: "pong" }
+  | { type: "phrase"; seat: number; phrase: string }
+  | { type: "invitation"; tableId: string; from: string }
   | ({ type: "dryRun" } & Schemas["DryRun"])
   | { type: "error"; error: Schemas["ErrorDetail"]; view?: TableView | null };
 

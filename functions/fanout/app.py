@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from aws_lambda_powertools import Logger, Metrics
+from aws_lambda_powertools import Logger
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from harftet.observability import traced
+from harftet.observability import new_metrics, traced
 from harftet.publish import changes_from_stream
 from harftet.wiring import default_publisher
 
 logger = Logger()
-metrics = Metrics()
+metrics = new_metrics()
 publisher = default_publisher()
 
 

@@ -12,17 +12,20 @@ import os
 import re
 from typing import TYPE_CHECKING, Any
 
-from aws_lambda_powertools import Logger, Metrics
+from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, CORSConfig, Response
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.metrics import MetricUnit
 
+from harftet.accounts.routes import remember_table
+from harftet.accounts.routes import router as accounts_router
 from harftet.api.body import MAX_BODY_BYTES
 from harftet.api.errors import error_response, language, parse_json
 from harftet.api.events import body_text
+from harftet.api.methods import allowed_methods, method_not_allowed
 from harftet.identity import Caller, bearer
 from harftet.limits import RateLimitedError, default_limits
-from harftet.observability import traced
+from harftet.observability import new_metrics, traced
 from harftet.service import BadRequestError
 from harftet.tickets import issue_ticket
 from harftet.wiring import default_service, dynamodb
@@ -31,7 +34,7 @@ if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.typing import LambdaContext
 
 logger = Logger()
-metrics = Metrics()
+metrics = new_metrics()
 
 
 def _cors(origins: str) -> CORSConfig | None:
@@ -49,6 +52,7 @@ def _cors(origins: str) -> CORSConfig | None:
 
 
 app = APIGatewayRestResolver(cors=_cors(os.environ.get("ALLOWED_ORIGINS", "")))
+app.include_router(accounts_router)  # passkeys, sessions, export/delete, phrases (API.md v3)
 service = default_service()
 limits = default_limits()
 SEAT = re.compile(r"[0-9]{1,2}")
@@ -73,7 +77,12 @@ def _error(error: Exception) -> Response:
 @app.not_found
 def _not_found(_: Exception) -> Response:
     path = app.current_event.path
-    return _reply(404, {"error": {"code": "not_found", "message": f"no route {path}"}})
+    allowed = allowed_methods(path)
+    if allowed:  # a known path, another method: 405 with Allow (harftet.api.methods)
+        status, body, allow = method_not_allowed(app.current_event.http_method, allowed)
+        headers = {"Allow": allow}
+        return Response(status, content_type="application/json", body=body, headers=headers)
+    return _reply(404, {"error": {"code": "not_found", "message": f"no route {path[:200]}"}})
 
 
 def _body() -> Any:
@@ -133,20 +142,26 @@ def create_table() -> Response:
 
     caller = _caller()
     _limit("table", caller.player_id)
-    r = CreateTable.model_validate(_body())
+    r = CreateTable.model_validate(_body(), context={"testMode": service.test_mode})
     view = service.create_table(
         caller,
         game=r.game,
         seats=r.seats,
         hands=r.hands,
         partners=r.partners,
-        turn_seconds=r.turnSeconds,
+        turn_seconds=r.turn_seconds(),
         hints=r.hints,
         private=r.private,
         bot_seconds=r.botSeconds,
         seed=r.seed,
+        rated=r.rated,
+        break_seconds=r.breakSeconds,
+        grace_seconds=r.graceSeconds,
+        wait_seconds=r.waitSeconds,
+        pace=r.pace,
     )
     metrics.add_metric(name="TablesCreated", unit=MetricUnit.Count, value=1)
+    remember_table(caller, view["tableId"])
     return _reply(201, view)
 
 
@@ -171,6 +186,8 @@ def sit(table_id: str, seat: str) -> Response:
     caller = _caller()
     request = SitDown.model_validate(_body())
     view = service.sit(caller, table_id, _seat(seat), bot=request.bot, level=request.level)
+    if not request.bot:
+        remember_table(caller, table_id)
     return _reply(200, view)
 
 
@@ -209,13 +226,17 @@ def move(table_id: str) -> Response:
 def hint(table_id: str) -> Response:
     caller = _caller()
     _limit("hint", caller.player_id)
-    return _reply(200, service.hint(caller, table_id))
+    raw = app.current_event.get_query_string_value("reveal", None)
+    reveal = None if raw is None else _count("reveal", raw)
+    return _reply(200, service.hint(caller, table_id, reveal))
 
 
 @app.post("/tables/<table_id>/ticket")
 def ticket(table_id: str) -> Response:
     """A 60 s WebSocket connect ticket for this table (harftet.tickets)."""
-    return _reply(201, issue_ticket(service.tokens, _caller(), table_id))
+    caller = _caller()
+    service.tables.get(table_id)  # 404 for a table that does not exist (ids are bounded)
+    return _reply(201, issue_ticket(service.tokens, caller, table_id))
 
 
 @app.get("/tables/<table_id>/log")

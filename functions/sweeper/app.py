@@ -5,15 +5,15 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from aws_lambda_powertools import Logger, Metrics
+from aws_lambda_powertools import Logger
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from harftet.observability import traced
+from harftet.observability import new_metrics, traced
 from harftet.wiring import default_service
 
 logger = Logger()
-metrics = Metrics()
+metrics = new_metrics()
 service = default_service()
 # How long one invocation keeps sweeping as deadlines fall due (the schedule runs once a
 # minute; 0 sweeps once and returns, as the local stack's 2-second loop wants).

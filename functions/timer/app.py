@@ -10,16 +10,16 @@ import os
 from typing import Any
 
 import boto3
-from aws_lambda_powertools import Logger, Metrics
+from aws_lambda_powertools import Logger
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from harftet.observability import traced
+from harftet.observability import new_metrics, traced
 from harftet.timers import Timer, TimerFiring, TimerQueue
 from harftet.wiring import default_service
 
 logger = Logger()
-metrics = Metrics()
+metrics = new_metrics()
 _queue_url = os.environ.get("TIMER_QUEUE_URL")
 firing = TimerFiring(
     default_service(), TimerQueue(boto3.client("sqs"), _queue_url) if _queue_url else None

@@ -11,7 +11,8 @@ from functools import cache
 
 import jwt
 
-TOKEN_DAYS = 30
+TOKEN_DAYS = 30  # a guest's token (POST /players), as before sessions existed
+ACCESS_SECONDS = 15 * 60  # a session's access token: revocation waits at most this long
 VERIFIED_KEPT = 4096  # verified tokens remembered per process (the signature check is costly)
 ISSUER = "harftet"
 
@@ -24,6 +25,7 @@ class UnauthorizedError(Exception):
 class Caller:
     player_id: str
     name: str
+    session: str | None = None  # the sign-in session of an access token; None for a guest's
 
 
 class Tokens:
@@ -40,11 +42,22 @@ class Tokens:
         """An HMAC of ``data`` under the signing secret (e.g. for tamper-safe lobby cursors)."""
         return hmac.new(self._secret.encode(), b"harftet-mac\0" + data, hashlib.sha256).digest()
 
-    def issue(self, player_id: str, name: str, now: float | None = None) -> str:
-        """A token for this player."""
+    def issue(
+        self,
+        player_id: str,
+        name: str,
+        now: float | None = None,
+        *,
+        session: str | None = None,
+        lifetime: int | None = None,
+    ) -> str:
+        """A token for this player: a guest's (no ``session``), or a sign-in session's
+        short-lived access token (``session`` and ``lifetime``, see harftet.accounts)."""
         issued = int(time.time() if now is None else now)
-        claims = {"sub": player_id, "name": name, "iss": ISSUER, "iat": issued}
-        claims["exp"] = issued + self._lifetime
+        claims: dict[str, object] = {"sub": player_id, "name": name, "iss": ISSUER, "iat": issued}
+        claims["exp"] = issued + (self._lifetime if lifetime is None else lifetime)
+        if session is not None:
+            claims["sid"] = session
         return jwt.encode(claims, self._secret, algorithm="HS256")
 
     def verify(self, token: str | None) -> Caller:
@@ -66,7 +79,12 @@ class Tokens:
             raise UnauthorizedError("the token has expired: create a new player") from error
         except jwt.InvalidTokenError as error:
             raise UnauthorizedError("the token is not valid") from error
-        caller = Caller(player_id=str(claims["sub"]), name=str(claims.get("name", "")))
+        sid = claims.get("sid")
+        caller = Caller(
+            player_id=str(claims["sub"]),
+            name=str(claims.get("name", "")),
+            session=str(sid) if sid is not None else None,
+        )
         if len(self._verified) >= VERIFIED_KEPT:
             self._verified.clear()
         self._verified[token] = (caller, float(claims["exp"]))

@@ -187,7 +187,11 @@ class Publisher:
             and deadline_set([c.stored for c in versions])
         ):
             self.timers.schedule(Timer(table.table_id, stored.version, due), self.service.clock())
-        events = [event for change in versions for event in change.stored.table.recent]
+        events = [
+            {**event, "version": change.stored.version}  # the version it belongs to
+            for change in versions
+            for event in change.stored.table.recent
+        ]
         if events and self.log is not None:
             self.log.append(table.table_id, events)
         return pushed, gone

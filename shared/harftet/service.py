@@ -20,21 +20,40 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from botocore.exceptions import ClientError
+from botocore.exceptions import (
+    ClientError,
+    ConnectionClosedError,
+    ConnectTimeoutError,
+    EndpointConnectionError,
+    ReadTimeoutError,
+)
 
 from harftet import timing
-from harftet.engine import hand
+from harftet.engine import hand, proof
 from harftet.engine import table as life
 from harftet.engine.effects import Outcome
 from harftet.engine.errors import EngineError, NotSeatedError, WrongStatusError
 from harftet.engine.moves import Draw, Lay, Move
+from harftet.engine.options import hint_budget
 from harftet.engine.search import DEFAULT_BOT_LEVEL, BotLevel
-from harftet.engine.state import DEFAULT_BOT_SECONDS, GameName, Occupant, Placed, Table
-from harftet.engine.view import lobby_summary, table_view
+from harftet.engine.state import (
+    DEFAULT_BOT_SECONDS,
+    DEFAULT_BREAK_SECONDS,
+    DEFAULT_GRACE_SECONDS,
+    DEFAULT_WAIT_SECONDS,
+    GameName,
+    Hints,
+    Occupant,
+    Pace,
+    Placed,
+    Table,
+)
+from harftet.engine.view import hints_left, lobby_summary, table_view
 from harftet.identity import Caller, Tokens
 from harftet.push import Sender
 from harftet.router import new_player_id, new_table_id
 from harftet.store.errors import NotFoundError, VersionConflictError
+from harftet.store.log import PAGE as LOG_PAGE
 from harftet.store.players import player_update
 from harftet.store.ports import ConnectionStore, LogStore, PlayerStore, TableStore
 from harftet.store.tables import StoredTable
@@ -44,7 +63,9 @@ logger = logging.getLogger(__name__)
 Change = Callable[[Table, float], Outcome]
 LOBBY_STATUSES = ("waiting", "open", "playing")
 LOBBY_LIMIT = 50
-REPLAY_EVENTS = 100_000  # a game's whole log (a 21-hand game logs a few thousand)
+REPLAY_EVENTS = 100_000
+# A log read waits this long in all (in steps) for a fan-out more than one change behind.
+LOG_WAITS = (0.05, 0.1, 0.2, 0.4, 0.8)  # a game's whole log (a 21-hand game logs a few thousand)
 MAX_WAITING_TABLES = 3  # per manager: one guest's burst must not fill the lobby
 WriteStatus = Literal["committed", "replayed", "unchanged"]
 # DynamoDB's answers that mean "try again later" (after botocore's own retries): 503 busy.
@@ -57,6 +78,14 @@ TRANSIENT = {
     "InternalServerError",
     "ServiceUnavailable",
 }
+# Botocore's own retries spent on answers that never came: as busy (the writes are
+# idempotent — a move by its moveId, a transaction by its token — so a retry is safe).
+BOTO_CONNECTION_ERRORS = (
+    ReadTimeoutError,
+    ConnectTimeoutError,
+    ConnectionClosedError,
+    EndpointConnectionError,
+)
 # A transaction DynamoDB cancelled for one of these reasons may simply be sent again later.
 TRANSIENT_REASONS = {"ThrottlingError", "ProvisionedThroughputExceeded", "TransactionConflict"}
 
@@ -64,6 +93,8 @@ TRANSIENT_REASONS = {"ThrottlingError", "ProvisionedThroughputExceeded", "Transa
 def is_transient(error: BaseException) -> bool:
     """Whether ``error`` is DynamoDB saying "try again later" (503 busy, never a 500): after
     botocore's own retries, or a transaction cancelled by throttling or a conflict."""
+    if isinstance(error, BOTO_CONNECTION_ERRORS):  # every attempt's answer was lost
+        return True
     if not isinstance(error, ClientError):
         return False
     code = error.response.get("Error", {}).get("Code")
@@ -126,6 +157,10 @@ class HintsOffError(EngineError):
     status = 403
 
 
+class _PositionMovedError(Exception):
+    """The hand or the table changed between a hint's search and its write."""
+
+
 class TooManyConnectionsError(Exception):
     """A WebSocket beyond the limits of a player's or a table's connections."""
 
@@ -167,6 +202,7 @@ class Service:
         self.test_mode = test_mode
         self.retries = retries
         self.log = log
+        self.sleep: Callable[[float], None] = time.sleep  # the log read's short waits
 
     # -- players ---------------------------------------------------------------------
     def create_player(self, name: str) -> dict[str, Any]:
@@ -204,12 +240,18 @@ class Service:
         hands: int,
         partners: bool,
         turn_seconds: int,
-        hints: bool = True,
+        hints: Hints = True,
         private: bool = False,
         bot_seconds: int = DEFAULT_BOT_SECONDS,
         seed: int | None = None,
+        rated: bool = True,
+        break_seconds: int = DEFAULT_BREAK_SECONDS,
+        grace_seconds: int = DEFAULT_GRACE_SECONDS,
+        wait_seconds: int = DEFAULT_WAIT_SECONDS,
+        pace: Pace = "live",
     ) -> dict[str, Any]:
-        """A new waiting table; the caller manages it from seat 0."""
+        """A new waiting table; the caller manages it from seat 0 (options out of their
+        bounds: 400 naming the field; test mode may go below some, RULES §4b)."""
         if seed is not None and not self.test_mode:
             raise BadRequestError("seed is accepted only when the operator enables test mode")
         creator = self._occupant(caller)
@@ -226,6 +268,13 @@ class Service:
             hints=hints,
             private=private,
             bot_seconds=bot_seconds,
+            rated=rated,
+            break_seconds=break_seconds,
+            grace_seconds=grace_seconds,
+            wait_seconds=wait_seconds,
+            pace=pace,
+            salt=secrets.token_hex(proof.SALT_BYTES),  # the deal proofs' secret (RULES §5a)
+            test_mode=self.test_mode,
         )
         try:
             version = self.tables.create_within_limit(table, MAX_WAITING_TABLES, self.clock())
@@ -363,25 +412,93 @@ class Service:
         if seat is None:
             raise NotSeatedError("you do not sit at this table")
         after = hand.apply_move(table, seat, move, self.clock()).table
-        if after.hand_number != table.hand_number or after.status != table.status:
+        ends = after.break_until is not None and table.break_until is None
+        if ends or after.hand_number != table.hand_number or after.status != table.status:
             return {"legal": True, "view": self._view(stored, caller.player_id), "endsHand": True}
         view = self._view(StoredTable(after, stored.version), caller.player_id)
         if isinstance(move, Draw):  # the would-be hand without the tile it would bring
             view["hand"] = self._view(stored, caller.player_id)["hand"]
         return {"legal": True, "view": view}
 
-    def hint(self, caller: Caller, table_id: str) -> dict[str, Any]:
-        """The best lay the search finds for the caller's own seat, from what they may see,
-        in the move body's shape (RULES §4a)."""
+    def hint(self, caller: Caller, table_id: str, reveal: int | None = None) -> dict[str, Any]:
+        """The next meld of the best lay the search finds for the caller's own seat, from what
+        they may see (RULES §4a; ``hints.py``): each meld revealed costs one hint of the hand,
+        stored with the table; ``reveal`` (1-based) asks for a given meld, so a retry of a
+        hint already paid for is answered again for free. Where hints are unlimited the
+        whole lay comes too, and nothing is stored."""
+        for _ in range(3):  # the position changed while the search ran: search again
+            answer = self._hint_once(caller, table_id, reveal)
+            if answer is not None:
+                return answer
+        raise BusyError("the table moved on while the hint was searched: ask again")
+
+    def _hint_once(
+        self, caller: Caller, table_id: str, reveal: int | None
+    ) -> dict[str, Any] | None:
+        """One search and one write of a hint; None when the position changed in between."""
+        from harftet.engine import hints
+
         stored = self._write(table_id, None).stored
         table = stored.table
+        seat = self._hint_seat(table, caller)
+        hints.wanted(table, seat, reveal)  # 409 no_hints_left before any search
+        mark = hints.position_mark(table, seat)
+        proposal = self._best_lay(table, seat, table_id)
+        melds = hints.melds_of(table, proposal.lay) if proposal is not None else []
+        picked: list[int] = []
+
+        def change(t: Table, now: float) -> Outcome:
+            if hints.position_mark(t, seat) != mark or t.break_until is not None:
+                raise _PositionMovedError()
+            out, index = hints.take(t, seat, len(melds), mark, reveal)
+            picked.append(index)
+            return out
+
+        try:
+            written = self._write(table_id, change)
+        except _PositionMovedError:
+            return None
+        after = written.stored.table
+        answer: dict[str, Any] = {
+            "version": written.stored.version,
+            "shed": proposal.shed if proposal is not None else 0,
+            "meld": None,
+            "lay": None,
+            "tiles": [],
+            "hintsLeft": hints_left(after, seat),
+            "revealed": hints.shown(after, seat),
+            "area": None,
+        }
+        if proposal is None or not melds:
+            return answer
+        hand_ids = table.seats[seat].hand
+        answer["meld"] = hints.meld_json(melds[picked[-1]], hand_ids)
+        in_series = picked[-1] < len(hints.series_melds(table, proposal.lay))
+        answer["area"] = "series" if in_series else "pairs"
+        if hint_budget(after.hints) is None:  # unlimited: the whole lay, checkable
+            answer["lay"] = lay_json(proposal.lay)
+            answer["tiles"] = list(proposal.tiles)
+        else:
+            mine = set(hand_ids)
+            shown = melds[: max(answer["revealed"], picked[-1] + 1)]
+            answer["tiles"] = sorted({p.id for m in shown for p in m if p.id in mine})
+        return answer
+
+    def _hint_seat(self, table: Table, caller: Caller) -> int:
+        """The caller's seat, if they may ask for a hint now."""
         seat = table.seat_of(caller.player_id)
         if seat is None:
             raise NotSeatedError("you do not sit at this table: hints are for players")
-        if not table.hints:
+        if hint_budget(table.hints) == 0:
             raise HintsOffError("this table was created with hints off")
         if table.status not in ("playing", "paused") or table.hand_number == 0:
             raise WrongStatusError(f"the table is {table.status}: hints are given during a hand")
+        if table.break_until is not None:
+            raise WrongStatusError("the hand is over: hints are given during a hand")
+        return seat
+
+    def _best_lay(self, table: Table, seat: int, table_id: str) -> Any:
+        """The search's best lay for ``seat`` from what it may see, checked by the engine."""
         # Imported here: the search and its indexes stay off the REST function's cold start.
         from harftet.engine.search import hint
 
@@ -389,21 +506,37 @@ class Service:
         if proposal is not None and not _accepted(table, seat, proposal.lay, self.clock()):
             logger.error("the search proposed a refused lay", extra={"tableId": table_id})
             proposal = None
-        if proposal is None:
-            return {"version": stored.version, "lay": None, "shed": 0, "tiles": []}
-        return {
-            "version": stored.version,
-            "lay": lay_json(proposal.lay),
-            "shed": proposal.shed,
-            "tiles": list(proposal.tiles),
-        }
+        return proposal
 
     def events(self, caller: Caller | None, table_id: str, after: int = 0) -> dict[str, Any]:
         """What happened at the table this game after event ``after``, oldest first: only
         what everyone saw (RULES §5), so anyone who may view the table may read it."""
-        self.tables.get(table_id)  # 404 for a table that does not exist
-        found = self.log.after(table_id, after) if self.log is not None else []
-        return {"events": [public_event(e) for e in found]}
+        stored = self.tables.get(table_id)  # 404 for a table that does not exist
+        return {"events": [public_event(e) for e in self._log_after(stored, after)]}
+
+    def _log_after(self, stored: StoredTable, after: int) -> list[dict[str, Any]]:
+        """The log after ``after``, completed up to the version just read (read-your-writes).
+
+        The fan-out appends a version's events after its commit, so the log may lag the
+        table by a change or two. The table item holds its latest change's events: when the
+        log reaches up to them they complete it; when it lags further, the fan-out is given
+        a moment (LOG_WAITS) — never an answer with a hole in it."""
+        if self.log is None:
+            return []
+        table = stored.table
+        recent = [{**e, "version": stored.version} for e in table.recent]
+        found: list[dict[str, Any]] = []
+        for pause in (*LOG_WAITS, None):
+            found = self.log.after(table.table_id, after)
+            last = int(found[-1]["seq"]) if found else after
+            if last >= table.seq or len(found) >= LOG_PAGE:
+                return found
+            missing = [e for e in recent if int(e["seq"]) > last]
+            if missing and int(missing[0]["seq"]) == last + 1:
+                return found + missing
+            if pause is not None:
+                self.sleep(pause)
+        return found
 
     def replay(self, caller: Caller | None, table_id: str) -> dict[str, Any]:
         """The whole game once it is finished: the seed, every deal and pile, every move."""
@@ -413,6 +546,8 @@ class Service:
         from harftet.engine import replay  # only finished games need it
 
         events = self.log.after(table_id, 0, limit=REPLAY_EVENTS) if self.log is not None else []
+        # The engine's events, as it replays them: without the store's version of each.
+        events = [{k: v for k, v in e.items() if k != "version"} for e in events]
         return replay.document(table, events)
 
     # -- live ------------------------------------------------------------------------
@@ -581,6 +716,8 @@ class Service:
     def _view(self, stored: StoredTable, viewer: str | None) -> dict[str, Any]:
         view = table_view(stored.table, viewer)
         view["version"] = stored.version
+        if isinstance(view.get("last"), dict):
+            view["last"]["version"] = stored.version  # as the log's events carry it
         return view
 
 

@@ -23,6 +23,9 @@ CHECKS = ",".join(
         "ignored_auth",
         "use_after_free",
         "ensure_resource_availability",
+        "negative_data_rejection",  # what the document refuses, the server refuses too
+        "unsupported_method",  # a method a path does not take: 405 ...
+        "allow_header_conformance",  # ... with the Allow header
     )
 )
 

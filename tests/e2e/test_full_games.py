@@ -56,6 +56,9 @@ class Game:
         while view["status"] != "finished":
             assert self.moves < MAX_MOVES, "the game did not end within the move budget"
             assert view["status"] == "playing", view["status"]
+            if "break" in view:  # between hands: everybody says ready, the next is dealt
+                view, mine = self.all_ready(view), None
+                continue
             seat = view["turn"]["seat"]
             player = self.players[seat]
             if mine is None or mine["seat"] != seat or mine["version"] != view["version"]:
@@ -71,6 +74,20 @@ class Game:
             assert view["version"] > mine["version"]
             mine = self.seen(view) if body["type"] != "pass" else None
         return view
+
+    def all_ready(self, view: View) -> View:
+        """Every player says ready (RULES §2a): no clock ran, the last one deals at once."""
+        assert view["turn"] is None and view["break"]["ready"] == []
+        for seat, player in enumerate(self.players):
+            current = player.table(self.table_id)
+            assert current["handNumber"] == view["handNumber"] and "break" in current
+            response = player.move(self.table_id, current["version"], {"type": "ready"})
+            assert response.status_code == 200, response.text
+            view = response.json()
+            if seat < len(self.players) - 1:
+                assert view["break"]["ready"] == list(range(seat + 1))
+        assert "break" not in view and view["turn"]["deadline"] is not None
+        return self.seen(view)
 
 
 @pytest.fixture

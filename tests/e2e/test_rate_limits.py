@@ -32,7 +32,16 @@ def test_asked_for_limits_each_player_has_their_own_budget(stack_factory) -> Non
     env = {"LIMITS": "on", "LIMIT_BUDGETS": "move=5/60,guest=4/60"}
     stack = stack_factory("limited", env=env, sweeper=None, timeout=120)
     with httpx.Client(base_url=stack.base_url, timeout=10) as client:
-        guests = [client.post("/players", json={"name": f"Oyuncu{i}"}) for i in range(5)]
+        # Each guest claims another address: the local stack trusts no proxy unless told to
+        # (--trust-proxy / TRUST_PROXY), so they all count against the one real address.
+        guests = [
+            client.post(
+                "/players",
+                json={"name": f"Oyuncu{i}"},
+                headers={"X-Forwarded-For": f"203.0.113.{i}", "Forwarded": f"for=198.51.100.{i}"},
+            )
+            for i in range(5)
+        ]
         assert [g.status_code for g in guests] == [201, 201, 201, 201, 429]
         assert guests[4].json()["error"]["code"] == "rate_limited"
         assert int(guests[4].headers["Retry-After"]) >= 1

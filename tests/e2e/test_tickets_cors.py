@@ -132,6 +132,17 @@ def test_a_ticket_for_another_table_an_expired_or_forged_one_or_one_as_a_token_i
     assert as_bearer.json()["error"]["code"] == "unauthorized"
 
 
+def test_a_ticket_for_a_table_that_does_not_exist_is_404_even_for_an_absurd_id(
+    table: tuple[Player, Player, str],
+) -> None:
+    owner, _, table_id = table
+    for missing in ("T" * 12, "x" * 5000, table_id + "0"):
+        reply = owner.http.post(f"/tables/{missing}/ticket")
+        assert reply.status_code == 404, reply.text
+        assert reply.json()["error"]["code"] == "not_found"
+        assert len(reply.content) < 300  # the id is not echoed back at length
+
+
 def test_a_bearer_token_in_the_query_string_still_connects_as_api_md_says(
     stack: RunningStack, table: tuple[Player, Player, str]
 ) -> None:

@@ -391,23 +391,22 @@ def pass_turn(tab: Tab) -> None:
 
 
 def accept_a_hint(tab: Tab) -> None:
-    """İpucu lays the hint out as a draft (tinted valid); İşle lays it."""
+    """İpucu lays one meld of the best lay out as a draft and the count of hints goes down
+    (RULES §4a); the draft is then put back (the rest of the lay is the player's to find)."""
     page = tab.page
     in_rack = tab.rack().count()
-    tab.button("İpucu").click()
-    # The notice names the button as it reads now (İşle once the table has melds).
-    notice = "İpucu taslak olarak yerde: değiştir ya da İşle."
-    expect(page.locator("#notice")).to_contain_text(notice)
+    hint = page.locator("#btn-hint")
+    expect(hint).to_have_text("İpucu (3)")
+    hint.click()
+    expect(page.locator("#notice")).to_contain_text("İpucu: bir seri taslak olarak yerde")
+    expect(hint).to_have_text("İpucu (2)")
     expect(page.locator("#draft-flag")).to_be_visible()
-    expect(page.locator("#series li.meld.valid").first).to_be_visible()
     shown = tab.rack().count()
     assert shown < in_rack, "the hint uses no tile from the rack"
     tab.shot("hint")
-    tab.button("İşle").click()
+    tab.button("Geri al").click()
     expect(page.locator("#draft-flag")).to_be_hidden()
-    expect(tab.rack()).to_have_count(shown)
-    # The last move's tiles are highlighted for everyone: here, the ones just laid.
-    expect(page.locator("#series .tile.last")).to_have_count(in_rack - shown)
+    expect(tab.rack()).to_have_count(in_rack)
 
 
 def play_to_the_end(tab: Tab, budget_s: float = 180) -> None:
@@ -610,6 +609,9 @@ def test_the_end_of_a_hand_shows_every_rack_then_the_next_hand(
     expect(dialog.locator(".scores thead th")).to_have_text(["Oyuncu", "1. el", "Toplam"])
     check_the_scores_fit(tab)  # a row per seat: all four on the phone
     tab.shot("hand-end")
+    held = tab.api("GET", f"/tables/{tab.table_id()}")["body"]  # the break holds the next hand
+    assert held["handNumber"] == 1 and held["turn"] is None and held["break"]["ready"] == []
+    expect(dialog.locator("#end-break")).to_contain_text("Sonraki el")
     dialog.get_by_role("button", name="Sonraki el").click()
     expect(dialog).to_be_hidden()
     expect(page.locator("#table-status")).to_contain_text("El 2/2")

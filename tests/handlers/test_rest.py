@@ -61,13 +61,19 @@ def test_an_unknown_route_is_404_not_found(api):
     error_of(api("unknown-route"), 404, "not_found")
 
 
-def test_a_known_path_with_a_method_it_does_not_have_is_404(api):
+def test_a_known_path_with_a_method_it_does_not_have_is_405_with_allow(api):
     owner = api.player()
     table_id = api.table(owner)["tableId"]
     event = api.event("rest/start", token=owner.token, tableId=table_id)
     event["httpMethod"] = event["requestContext"]["httpMethod"] = "PUT"
     with api.unchanged(owner, table_id):
-        error_of(api.invoke(event), 404, "not_found")
+        reply = api.invoke(event)
+        error_of(reply, 405, "method_not_allowed")
+        assert reply.headers["Allow"] == "POST"
+    event = api.event("rest/start", token=owner.token, tableId=table_id)
+    event["path"] = event["requestContext"]["path"] = f"/tables/{table_id}/seats/1"
+    event["httpMethod"] = event["requestContext"]["httpMethod"] = "GET"
+    assert api.invoke(event).headers["Allow"] == "DELETE, POST"
 
 
 # -- players -----------------------------------------------------------------------------
@@ -226,7 +232,14 @@ BAD_TABLES = {
     "seats-1": ("create-table", {"game": "kastet", "seats": 1}),
     "hands-0": ("create-table", {"game": "kastet", "hands": 0}),
     "hands-22": ("create-table", {"game": "kastet", "hands": 22}),
-    "turn-5s": ("create-table", {"game": "kastet", "turnSeconds": 5}),
+    "turn-0s": ("create-table", {"game": "kastet", "turnSeconds": 0}),
+    "break-121s": ("create-table", {"game": "kastet", "breakSeconds": 121}),
+    "grace-601s": ("create-table", {"game": "kastet", "graceSeconds": 601}),
+    "wait-0s": ("create-table", {"game": "kastet", "waitSeconds": 0}),
+    "hints-21": ("create-table", {"game": "kastet", "hints": 21}),
+    "hints-unlimited-rated": ("create-table", {"game": "kastet", "hints": "unlimited"}),
+    "pace-fast": ("create-table", {"game": "kastet", "pace": "fast"}),
+    "rated-string": ("create-table", {"game": "kastet", "rated": "no"}),
     "turn-601s": ("create-table", {"game": "kastet", "turnSeconds": 601}),
     "seats-float": ("create-table", {"game": "kastet", "seats": 4.0}),
     "seats-bool": ("create-table", {"game": "kastet", "seats": True}),
@@ -716,7 +729,7 @@ def test_a_move_body_that_is_not_one_json_move_under_64KB_is_400(api, body):
 
 # -- what players must never see ---------------------------------------------------------
 def test_no_response_ever_shows_another_seats_hand(api, fake_search):
-    game = api.game(seats=3)
+    game = api.game(seats=3, hints="unlimited", rated=False)  # hints change nothing then
     player, view = api.turn(game)
     move(api, "move-lay", player, game, view, "lay", **tiles(api, view))
     laid = api.view(player, game.table_id)
@@ -944,13 +957,14 @@ def fake_search(api, monkeypatch):
 
 
 def test_a_hint_is_a_lay_in_the_move_bodys_shape_that_the_move_accepts(api, fake_search):
-    game = api.game()
+    game = api.game(hints="unlimited", rated=False)  # unlimited hints give the whole lay
     player, view = api.turn(game)
     with api.unchanged(player, game.table_id):
         reply = api("get-hint", token=player.token, tableId=game.table_id)
     assert reply.status == 200, reply.body
     hint = reply.body
-    assert set(hint) == {"version", "lay", "shed", "tiles"} and hint["version"] == view["version"]
+    assert set(hint) == {"version", "lay", "shed", "tiles", "meld", "hintsLeft", "revealed", "area"}
+    assert hint["version"] == view["version"] and hint["hintsLeft"] is None
     assert hint["lay"] is not None and hint["shed"] > 0
     assert set(hint["tiles"]) <= {t["id"] for t in view["hand"]}
     body = {"version": hint["version"], "moveId": "hinted", "type": "lay", **hint["lay"]}
@@ -978,7 +992,10 @@ def test_no_lay_is_a_null_lay_with_nothing_shed(api, service, fake_search, monke
     player, view = api.turn(game)
     reply = api("get-hint", token=player.token, tableId=game.table_id)
     assert reply.status == 200
-    assert reply.body == {"version": view["version"], "lay": None, "shed": 0, "tiles": []}
+    assert reply.body == {
+        "version": view["version"], "lay": None, "shed": 0, "tiles": [], "meld": None,
+        "hintsLeft": 3, "revealed": 0, "area": None,
+    }  # fmt: skip
 
 
 def test_a_lay_the_engine_refuses_is_never_hinted(api, monkeypatch):
@@ -1198,7 +1215,7 @@ def test_a_manager_holds_at_most_three_waiting_tables(api):
 def test_a_table_has_hints_on_is_listed_and_paces_computer_players_1s_by_default(api):
     me = api.player()
     view = api("create-table", body={"game": "kastet"}, token=me.token).body
-    assert (view["hints"], view["private"], view["botSeconds"]) == (True, False, 1)
+    assert (view["hints"], view["private"], view["botSeconds"]) == (3, False, 1)
 
 
 def test_table_options_are_kept_and_shown(api):
@@ -1213,7 +1230,10 @@ def test_table_options_are_kept_and_shown(api):
     "options",
     [{"botSeconds": -1}, {"botSeconds": 6}, {"botSeconds": "1"}, {"botSeconds": 1.5},
      {"botSeconds": True}, {"hints": "false"}, {"hints": 0}, {"private": None},
-     {"private": "yes"}],
+     {"private": "yes"}, {"hints": 21}, {"hints": "unlimited"}, {"breakSeconds": 121},
+     {"breakSeconds": -1}, {"graceSeconds": 601}, {"waitSeconds": 0}, {"waitSeconds": 601},
+     {"pace": "slow"}, {"rated": 1}, {"turnSeconds": 601},
+     {"turnSeconds": 100000, "pace": "correspondence"}],
 )  # fmt: skip
 def test_table_options_of_the_wrong_type_or_range_are_400(api, options):
     me = api.player()
@@ -1323,7 +1343,7 @@ def test_the_log_shows_only_what_everyone_at_the_table_saw(api):
     assert sorted(lay["tiles"]) == sorted(api.meld(first["hand"]))
     assert set(lay["tiles"]) <= on_table and lay["seat"] == game.players.index(player)
     [draw] = [e for e in events if e["type"] == "draw"]
-    assert set(draw) <= {"seq", "at", "hand", "seat", "type"}
+    assert set(draw) <= {"seq", "at", "hand", "seat", "type", "version"}
     hands = set().union(
         *({t["id"] for t in api.view(p, game.table_id)["hand"]} for p in game.players)
     )
@@ -1397,7 +1417,7 @@ def test_a_finished_game_replays_exactly_from_its_seed_deals_and_log(api):
 
 
 def test_the_real_search_hints_a_harftet_lay_the_move_accepts_and_shows_nothing_hidden(api):
-    game = api.game(game="harftet")
+    game = api.game(game="harftet", hints="unlimited", rated=False)
     player, view = api.turn(game)
     other = next(p for p in game.players if p != player)
     theirs = {t["id"] for t in api.view(other, game.table_id)["hand"]}

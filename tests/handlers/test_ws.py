@@ -242,6 +242,12 @@ REJECTIONS = {
             action="move", tableId=g.table_id, version=str(v["version"]), moveId="m", type="draw"
         ),
     ),
+    "wrong_status:ready": lambda g, v: (  # ready is said between hands only (RULES §2a)
+        "other",
+        g.table_id,
+        v["version"],
+        _body(action="move", tableId=g.table_id, version=v["version"], moveId="r", type="ready"),
+    ),
     "bad_request:action": lambda g, v: ("mover", g.table_id, 0, _body(action="dance")),
     "bad_request:json": lambda g, v: ("mover", g.table_id, 0, '{"action": "move",'),
     "bad_request:size": lambda g, v: ("mover", g.table_id, 0, _body(action="x", pad="x" * 70000)),

@@ -120,8 +120,10 @@ class Rig:
     def log(self, table_id: str) -> list[dict[str, Any]]:
         """The table's log after the stream so far is published (as the fan-out does)."""
         publisher = Publisher(self.plain, log=self.plain.log)
-        for records in self.stream.poll():
-            publisher.publish(changes_from_stream(dynamodb_stream_event(records, self.stream.arn)))
+        while shards := self.stream.poll():  # a poll reads at most 1,000 records
+            for records in shards:
+                event = dynamodb_stream_event(records, self.stream.arn)
+                publisher.publish(changes_from_stream(event))
         assert self.plain.log is not None
         return self.plain.log.after(table_id, 0)
 
@@ -502,3 +504,145 @@ def test_push_failures_lose_no_move_and_hold_up_no_other_connection(rig: Rig) ->
     assert after.failed == [] and after.gone == []
     types = [e["type"] for e in rig.consistent(table_id)["events"]]
     assert types[-2:] == ["draw", "disconnect"] and types.count("draw") == 1
+
+
+# -- a transaction whose answer was lost: botocore sends it again --------------------------
+def _tokens(rig: Rig) -> list[str]:
+    """The ClientRequestToken of every TransactWriteItems attempt the service's client sends."""
+    sent: list[str] = []
+
+    def capture(request: Any, **_: Any) -> None:
+        sent.append(json.loads(request.body)["ClientRequestToken"])
+
+    client = rig.service.tables._client  # type: ignore[attr-defined]
+    client.meta.events.register_first("before-send.dynamodb.TransactWriteItems", capture)
+    return sent
+
+
+def test_a_table_creation_whose_answer_was_lost_is_answered_once_and_stored_once(
+    rig: Rig,
+) -> None:
+    owner = _player(rig.plain, "Sahip")
+    tokens = _tokens(rig)
+    rig.faults.fail("TransactWriteItems", Fault(lose=True))  # written; the answer never came
+    status, body = rig.answer(
+        lambda: rig.service.create_table(
+            owner, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45
+        )
+    )
+    assert status == 200 and body["manager"] == owner.player_id
+    # the retry carried the same token (AWS answers it from the first write) ...
+    assert len(tokens) == 2 and tokens[0] == tokens[1] and 1 <= len(tokens[0]) <= 36
+    # ... and where the token is not honoured (moto) the store knew its own table again
+    assert _listed(rig, owner) == [body["tableId"]]
+    assert rig.plain.players.get(owner.player_id)["waitingTables"] == [body["tableId"]]
+
+
+def test_a_leave_whose_answer_was_lost_is_answered_200_and_charged_once(rig: Rig) -> None:
+    table_id, callers = _game(rig, seats=3)
+    before = _ratings(rig, callers)
+    tokens = _tokens(rig)
+    rig.faults.fail("TransactWriteItems", Fault(lose=True))
+    status, body = rig.answer(lambda: rig.service.leave(callers[2], table_id, 2))
+    assert status == 200 and body["status"] == "paused"
+    assert len(tokens) == 2 and tokens[0] == tokens[1]
+    rating, played, abandoned = before[2]
+    assert _ratings(rig, callers) == [*before[:2], (rating - 2, played, abandoned + 1)]
+    assert [e["type"] for e in rig.consistent(table_id)["events"]].count("leave") == 1
+
+
+def test_a_game_end_whose_answer_was_lost_is_answered_200_and_settled_once(rig: Rig) -> None:
+    table_id, callers = _game(rig)
+    _to_the_brink(rig, table_id, callers)
+    before = _ratings(rig, callers)
+    caller, view = _turn(rig, table_id, callers)
+    rig.faults.fail("TransactWriteItems", Fault(lose=True))
+    status, body = rig.answer(
+        lambda: rig.service.move(caller, table_id, view["version"], "last", Pass())
+    )
+    assert status == 200 and body["status"] == "finished"
+    assert body["version"] == view["version"] + 1
+    points = body["result"]["points"]
+    assert _ratings(rig, callers) == [
+        (r + p, played + 1, abandoned)
+        for (r, played, abandoned), p in zip(before, points, strict=True)
+    ]
+    assert [e["type"] for e in rig.consistent(table_id)["events"]].count("gameEnd") == 1
+
+
+def test_the_stream_keeps_flowing_after_moto_rolls_back_a_cancelled_transaction(
+    world: World,
+) -> None:
+    """The cause of the local fan-out that stopped for good: moto replaces a table (and its
+    stream shard) with a copy when it cancels a transaction, and a poller following its
+    iterator chain read the old shard, which never got another record."""
+    streams = boto3.client("dynamodbstreams", region_name="us-east-1", endpoint_url=world.endpoint)
+    source = StreamSource(streams, world.stream.arn, FANOUT)
+    while source.poll():  # the module's records so far
+        pass
+    tables, players = world.names["TablesTable"], world.names["PlayersTable"]
+    with pytest.raises(world.client.exceptions.TransactionCanceledException):
+        world.client.transact_write_items(
+            TransactItems=[
+                {"Put": {"TableName": tables, "Item": {"tableId": {"S": "phantom"}}}},
+                {
+                    "ConditionCheck": {
+                        "TableName": players,
+                        "Key": {"playerId": {"S": "nobody"}},
+                        "ConditionExpression": "attribute_exists(playerId)",
+                    }
+                },
+            ]
+        )
+    for n in range(3):
+        world.client.put_item(TableName=tables, Item={"tableId": {"S": f"after-{n}"}})
+    keys = [r["dynamodb"]["Keys"]["tableId"]["S"] for shard in source.poll() for r in shard]
+    assert keys == ["after-0", "after-1", "after-2"]  # nothing lost, no rolled-back phantom
+
+
+# -- the log: read-your-writes ---------------------------------------------------------------
+def test_a_move_answered_200_is_in_the_log_read_right_after_it_with_its_version(rig: Rig) -> None:
+    table_id, callers = _game(rig)
+    rig.log(table_id)  # the fan-out caught up with the start
+    caller, view = _turn(rig, table_id, callers)
+    answer = rig.plain.move(caller, table_id, view["version"], "m1", Draw())
+    # the fan-out has not run yet: the log read completes itself from the table item
+    events = rig.plain.events(None, table_id)["events"]
+    assert events[-1]["type"] == "draw" and events[-1]["version"] == answer["version"]
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    assert "tile" not in events[-1]  # a draw never shows the tile (RULES §5)
+    # once the fan-out has appended it, the same events, each with its version
+    published = rig.consistent(table_id)["events"]
+    assert published == rig.plain.log.after(table_id, 0)  # type: ignore[union-attr]
+    assert rig.plain.events(None, table_id)["events"] == [
+        {k: v for k, v in e.items() if k != "tile"} for e in published
+    ]
+    assert all("version" in e for e in published)
+
+
+def test_a_log_further_behind_is_waited_for_and_never_answered_with_a_hole(rig: Rig) -> None:
+    table_id, callers = _game(rig)
+    logged = rig.log(table_id)
+    for n in range(2):  # two changes the fan-out has not published
+        caller, view = _turn(rig, table_id, callers)
+        rig.plain.move(caller, table_id, view["version"], f"m{n}", Draw())
+    waits: list[float] = []
+    rig.plain.sleep = waits.append
+    events = rig.plain.events(None, table_id)["events"]
+    assert [e["seq"] for e in events] == [e["seq"] for e in logged]  # no hole
+    assert 0 < sum(waits) <= 2  # the fan-out was given a bounded moment
+
+
+def test_a_move_whose_every_answer_was_lost_is_503_busy_and_its_retry_is_answered_200(
+    rig: Rig,
+) -> None:
+    table_id, callers = _game(rig)
+    caller, view = _turn(rig, table_id, callers)
+    rig.faults.fail("UpdateItem", Fault(lose=True), times=ATTEMPTS)  # written; no answer came
+    move = lambda: rig.service.move(caller, table_id, view["version"], "m", Draw())  # noqa: E731
+    status, body = rig.answer(move)
+    assert (status, body["error"]["code"]) == (503, "busy")  # never a 500
+    rig.faults.clear()
+    status, body = rig.answer(move)  # the client's retry, same moveId
+    assert status == 200 and body["version"] == view["version"] + 1
+    assert [m["type"] for m in rig.consistent(table_id)["moves"]] == ["draw"]

@@ -33,7 +33,7 @@ from testkit import Clock, Outbox
 
 from harftet.engine import search
 from harftet.engine.errors import EngineError
-from harftet.engine.moves import Draw, Lay, Pass
+from harftet.engine.moves import Draw, Lay, Pass, Ready
 from harftet.engine.search import BOT_LEVELS
 from harftet.engine.state import Placed
 from harftet.engine.tiles import tiles_for
@@ -219,6 +219,10 @@ class TableMachine(RuleBasedStateMachine):
     def pass_turn(self, who: int, stale: bool) -> None:
         self._move(who, Pass(), stale)
 
+    @rule(who=st.integers(0, 4), stale=st.booleans())
+    def ready(self, who: int, stale: bool) -> None:
+        self._move(who, Ready(), stale)
+
     @rule(who=st.integers(0, 4))
     def lay_hint(self, who: int) -> None:
         table = self._stored().table
@@ -242,7 +246,8 @@ class TableMachine(RuleBasedStateMachine):
     def hint(self, who: int) -> None:
         if self._stored().table.game == "kastet" and not KASTET_SEARCH:
             return
-        self._act(lambda: self.service.hint(self._caller(who), self.table_id), who, False)
+        # a hint that reveals a meld spends the hand's budget: a stored change (RULES §4a)
+        self._act(lambda: self.service.hint(self._caller(who), self.table_id), who)
 
     @rule(who=st.integers(0, 4), stale=st.booleans(), draw=st.booleans())
     def dry_run(self, who: int, stale: bool, draw: bool) -> None:

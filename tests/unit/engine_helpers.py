@@ -172,3 +172,15 @@ def rejected(
 def play(table: Table, seat: int, move: Move, *, rules: Rules | None = None) -> Table:
     """Apply ``move`` for ``seat`` with the test rules; the new table."""
     return apply_move(table, seat, move, NOW + 1, rules=rules or rules_of(table.game)).table
+
+
+def past_break(table: Table) -> Table:
+    """``table`` with the break between hands over (RULES §2a): the next hand dealt at the
+    break's end, as the timer would; the table itself when there is no break."""
+    if table.break_until is None or table.status != "playing":
+        return table
+    from harftet.engine import table as life
+
+    out = life.sweep(table, table.break_until)
+    assert out is not None and out.table.break_until is None
+    return out.table

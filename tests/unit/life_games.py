@@ -16,7 +16,7 @@ from harftet.engine.bot import choose_move
 from harftet.engine.effects import Outcome
 from harftet.engine.errors import EngineError
 from harftet.engine.hand import apply_move
-from harftet.engine.moves import Move
+from harftet.engine.moves import Move, Ready
 from harftet.engine.state import Event, Occupant, Table
 
 
@@ -45,7 +45,9 @@ class Game:
         if out.table is before:
             assert out.events == []
             return
-        assert out.events and out.events == out.table.recent
+        # a change reports events — but for a seat saying ready between hands (no event)
+        assert out.events or out.table.ready != before.ready
+        assert out.events == out.table.recent
         self.outcomes.append((before, out))
         self.events.extend(out.events)
         self.tables.append(out.table)
@@ -69,6 +71,7 @@ def run_game(
     table = life.new_table(
         "t1", game, person("p0"), seed=seed * 7919 + 1, now=now, seats=players, hands=hands,  # type: ignore[arg-type]
         turn_seconds=20, grace_seconds=50, wait_seconds=30, bot_seconds=bot_seconds,
+        salt=f"{seed:032x}", test_mode=True,
     )  # fmt: skip
     g = Game([table], list(table.recent))
     for i in range(1, players):
@@ -94,6 +97,15 @@ def run_game(
             with contextlib.suppress(EngineError):  # a refused request changes nothing
                 g.take(_churn(table, rng, now, silent, pool))
             continue
+        if table.break_until is not None and table.status == "playing":
+            waited = [  # the people the break waits for (RULES §2a): most say ready at once
+                i
+                for i, s in enumerate(table.seats)
+                if s.occupant and not s.occupant.bot and s.connected and i not in table.ready
+            ]
+            if waited and rng.random() < 0.8:
+                g.take(apply_move(table, waited[0], Ready(), now, rules=rules))
+                continue
         seat = table.turn_seat
         occupant = table.seats[seat].occupant if seat is not None else None
         if (

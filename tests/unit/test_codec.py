@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from engine_helpers import HARFTET, NOW, WORDS, make_table, rules_of
+from engine_helpers import HARFTET, NOW, WORDS, make_table, past_break, rules_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -64,6 +64,9 @@ def test_options_levels_left_racks_and_the_latest_events_survive_the_round_trip(
     assert [e["type"] for e in back.recent] == ["start"] and back.seq == 3
     now = NOW
     while table.status == "playing":  # every change of a whole game, racks and events too
+        if table.break_until is not None:  # the break between hands: encoded too
+            assert decode(encode(table)) == table
+            table = past_break(table)
         seat = table.turn_seat
         assert seat is not None
         now += 1
@@ -107,7 +110,7 @@ def test_the_worst_case_table_fits_in_2_kb() -> None:
     assert decode(data) == table
     assert len(data) <= bench.LIMIT
     assert sum(len(ids) for r in table.hand_results for ids in r.left.values()) == 21 * 88
-    assert len(table.recent) == 5 and len(table.former) == life.FORMER_KEPT
+    assert len(table.recent) == 5 and len(table.former) == bench.LEAVERS
 
 
 def test_an_unknown_format_is_refused() -> None:
@@ -159,6 +162,9 @@ seats = st.builds(
     timeouts=st.integers(0, 3),
     disconnected_at=maybe_float,
     vacant_since=maybe_float,
+    hints_used=st.integers(0, 20),
+    hint_shown=st.integers(0, 26),
+    hint_mark=st.integers(0, 2**32 - 1),
 )
 results: st.SearchStrategy[Any] = st.none() | st.fixed_dictionaries(
     {
@@ -253,7 +259,7 @@ def tables(draw: st.DrawFn) -> Table:
             )
         ),
         result=draw(results),
-        hints=draw(st.booleans()),
+        hints=draw(st.booleans() | st.integers(1, 20) | st.just("unlimited")),
         private=draw(st.booleans()),
         bot_seconds=draw(st.integers(0, 5)),
         practice=draw(st.booleans()),
@@ -262,6 +268,12 @@ def tables(draw: st.DrawFn) -> Table:
         paid=draw(st.lists(st.text(max_size=10), max_size=8)),
         seq=seq,
         recent=recent,
+        rated=draw(st.booleans()),
+        break_seconds=draw(st.integers(0, 120)),
+        pace=draw(st.sampled_from(["live", "correspondence"])),
+        break_until=draw(maybe_float),
+        ready=draw(st.lists(st.integers(0, 3), max_size=4)),
+        salt=draw(st.sampled_from(["", "00" * 16, "9f" * 16])),
     )
 
 

@@ -6,6 +6,7 @@ import contextlib
 import copy
 from typing import Any
 
+import pytest
 from engine_helpers import (
     LENIENT,
     NOW,
@@ -20,6 +21,7 @@ from engine_helpers import (
     rejected,
 )
 
+from harftet.engine import table as life
 from harftet.engine.codec import encode
 from harftet.engine.errors import EngineError, NotYourTurnError, WrongStatusError
 from harftet.engine.hand import (
@@ -29,7 +31,7 @@ from harftet.engine.hand import (
     legal_to_draw,
     legal_to_pass_without_lay,
 )
-from harftet.engine.moves import Draw, Pass
+from harftet.engine.moves import Draw, Pass, Ready
 from harftet.engine.state import HandResult, Placed, Table
 
 RED, YELLOW, BLUE, BLACK = "red", "yellow", "blue", "black"
@@ -371,14 +373,42 @@ def test_finishing_scores_minus_50_and_the_others_what_they_hold() -> None:
     ]
 
 
-def test_after_a_hand_the_next_one_is_dealt_until_the_last() -> None:
+def test_after_a_hand_the_table_breaks_with_no_clock_and_the_results_in_view() -> None:
     run = [k(RED, 1), k(RED, 2), k(RED, 3)]
     table = arrange(make_table("kastet", 2, hands=2), {0: run})
     done = play(play(table, 0, lay(meld(run))), 0, Pass())
-    assert done.status == "playing" and done.hand_number == 2
-    assert done.first_seat == 1 and done.turn_seat == 1 and done.series == []
-    assert [len(s.hand) for s in done.seats] == [14, 14] and done.seats[0].penalty == -50
-    assert done.result is None
+    assert done.status == "playing" and done.hand_number == 1 and done.result is None
+    assert done.turn_seat is None and done.deadline is None  # no clock runs in the break
+    assert done.break_until == NOW + 1 + done.break_seconds and done.ready == []
+    assert done.series == [meld(run)]  # the table stays as the hand left it
+    assert [r.finisher for r in done.hand_results] == [0] and done.seats[0].penalty == -50
+    with pytest.raises(WrongStatusError, match="after the break"):
+        apply_move(done, 1, Draw(), NOW + 2)
+    assert life.next_event_at(done) == done.break_until
+    assert life.sweep(done, done.break_until - 0.5) is None  # no deal before the break ends
+    dealt = life.sweep(done, done.break_until)
+    assert dealt is not None and [e["type"] for e in dealt.events] == ["start"]
+    new = dealt.table
+    assert new.hand_number == 2 and new.first_seat == 1 and new.turn_seat == 1
+    assert new.series == [] and [len(s.hand) for s in new.seats] == [14, 14]
+    assert new.deadline == done.break_until + new.turn_seconds  # the clock starts at the deal
+    assert new.break_until is None
+
+
+def test_the_next_hand_is_dealt_at_once_when_every_connected_person_is_ready() -> None:
+    run = [k(RED, 1), k(RED, 2), k(RED, 3)]
+    table = arrange(make_table("kastet", 3, hands=2), {0: run})
+    done = play(play(table, 0, lay(meld(run))), 0, Pass())
+    one = apply_move(done, 0, Ready(), NOW + 3).table
+    assert one.ready == [0] and one.hand_number == 1 and one.break_until == done.break_until
+    assert apply_move(one, 0, Ready(), NOW + 3).table is one  # said twice: nothing changes
+    gone = life.disconnect(one, "p2", NOW + 4).table  # a disconnected player counts as ready
+    out = apply_move(gone, 1, Ready(), NOW + 5)
+    assert out.table.hand_number == 2 and out.table.turn_seat == 1
+    assert out.table.deadline == NOW + 5 + out.table.turn_seconds
+    assert out.table.ready == [] and out.table.break_until is None
+    with pytest.raises(WrongStatusError, match="no break"):
+        apply_move(out.table, 0, Ready(), NOW + 6)
 
 
 def test_a_full_round_of_passes_without_laying_blocks_the_hand() -> None:

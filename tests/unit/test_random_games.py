@@ -14,6 +14,7 @@ from engine_helpers import (
     letter_ids,
     make_table,
     meld,
+    past_break,
     places,
     play,
     rules_of,
@@ -59,6 +60,7 @@ def play_game(
     record = Game(make_table(game, players, hands=hands, seed=seed, partners=partners))
     now = 0.0
     while record.table.status == "playing":
+        record.table = past_break(record.table)
         before = record.table
         seat = before.turn_seat
         assert seat is not None
@@ -158,6 +160,7 @@ def test_the_same_seed_and_moves_replay_the_same_game(game: str) -> None:
     record = play_game(game, 3, 2, seed=42)
     table = make_table(game, 3, hands=2, seed=42)
     for i, (seat, move) in enumerate(record.moves):
+        table = past_break(table)
         table = apply_move(table, seat, move, float(i), rules=rules_of(game)).table
     assert encode(table) == encode(record.table)
     assert table == record.table
@@ -206,6 +209,7 @@ def test_every_tile_stays_in_exactly_one_place_whatever_is_played(
     rules = rules_of(game)
     table = make_table(game, players, hands=2, seed=seed)
     for step in range(data.draw(st.integers(1, 80))):
+        table = past_break(table)
         if table.status != "playing":
             break
         assert table.turn_seat is not None
@@ -321,6 +325,7 @@ def test_the_bot_plays_with_the_default_dictionary() -> None:
     rules = default_rules_or_skip()
     table = make_table("harftet", 4, seed=11)
     while table.status == "playing" and not table.series:  # until somebody lays a word
+        table = past_break(table)
         seat = table.turn_seat
         assert seat is not None
         table = apply_move(table, seat, choose_move(table, seat), 0.0, rules=rules).table

@@ -22,7 +22,7 @@ from harftet.engine.errors import (
     WrongStatusError,
 )
 from harftet.engine.hand import apply_move
-from harftet.engine.moves import Draw, Pass
+from harftet.engine.moves import Draw, Pass, Ready
 from harftet.engine.state import Occupant, Table
 
 TURN = 45
@@ -102,8 +102,16 @@ def test_the_creator_is_manager_at_seat_0_of_a_waiting_table_with_the_default_se
         ({"seats": 5}, "seats must be between 2 and 4, not 5"),
         ({"hands": 0}, "hands must be between 1 and 21, not 0"),
         ({"hands": 22}, "hands must be between 1 and 21, not 22"),
-        ({"turn_seconds": 9}, "turn_seconds must be between 10 and 600, not 9"),
-        ({"turn_seconds": 601}, "turn_seconds must be between 10 and 600, not 601"),
+        ({"turn_seconds": 9}, "turnSeconds must be between 10 and 600, not 9"),
+        ({"turn_seconds": 601}, "turnSeconds must be between 10 and 600, not 601"),
+        ({"break_seconds": 4}, "breakSeconds must be between 5 and 120, not 4"),
+        ({"break_seconds": 121}, "breakSeconds must be between 5 and 120, not 121"),
+        ({"grace_seconds": 29}, "graceSeconds must be between 30 and 600, not 29"),
+        ({"wait_seconds": 601}, "waitSeconds must be between 30 and 600, not 601"),
+        ({"hints": 0}, "hints must be between 1 and 20, not 0"),
+        ({"hints": 21}, "hints must be between 1 and 20, not 21"),
+        ({"hints": "unlimited"}, 'hints "unlimited" is only for unrated tables'),
+        ({"pace": "correspondence"}, "turnSeconds of a correspondence table is one of 3600"),
         ({"partners": True, "seats": 3}, "a partner game needs exactly 4 seats"),
         ({"partners": True, "seats": 2}, "a partner game needs exactly 4 seats"),
         ({"game": "tavla"}, 'unknown game "tavla"'),
@@ -123,11 +131,17 @@ def test_a_table_outside_the_limits_is_refused_with_a_clear_message(
     [
         {"seats": 2, "hands": 1, "turn_seconds": 10},
         {"seats": 4, "hands": 21, "turn_seconds": 600, "partners": True},
-        {"seats": 3, "grace_seconds": 5, "wait_seconds": 7},
+        {"seats": 3, "grace_seconds": 30, "wait_seconds": 600, "break_seconds": 5},
+        {"seats": 3, "grace_seconds": 5, "wait_seconds": 7, "test_mode": True},
+        {"seats": 2, "pace": "correspondence", "turn_seconds": 86400, "hints": 20},
+        {"seats": 2, "rated": False, "hints": "unlimited", "break_seconds": 0, "test_mode": True},
     ],
 )
 def test_a_table_at_the_limits_is_accepted(settings: dict[str, Any]) -> None:
     table = life.new_table("t1", "harftet", person(0), seed=1, now=NOW, **settings)
+    assert table.pace == settings.get("pace", "live") and table.rated == settings.get("rated", 1)
+    assert table.break_seconds == settings.get("break_seconds", 20)
+    assert table.hints == settings.get("hints", 3)
     assert len(table.seats) == settings["seats"]
     assert table.grace_seconds == settings.get("grace_seconds", GRACE)
     assert table.wait_seconds == settings.get("wait_seconds", WAIT)
@@ -502,8 +516,8 @@ def test_a_player_who_laid_every_tile_and_timed_out_finishes_the_hand() -> None:
     (result,) = new.hand_results
     assert result.finisher == 0 and result.penalties[0] == -50
     assert new.seats[0].penalty == -50 and new.seats[1].penalty == result.penalties[1] > 0
-    assert new.hand_number == 2 and new.turn_seat == 1  # the next hand is dealt
-    assert [len(s.hand) for s in new.seats] == [14, 14]
+    assert new.hand_number == 1 and new.turn_seat is None  # the break between hands
+    assert swept(new, new.break_until or 0).table.hand_number == 2
 
 
 def test_a_timed_out_last_hand_finishes_and_settles_the_game() -> None:
@@ -783,9 +797,9 @@ def test_a_table_keeps_its_options_and_refuses_a_computer_pace_outside_0_to_5() 
     table = created(hints=False, private=True, bot_seconds=0)
     assert (table.hints, table.private, table.bot_seconds) == (False, True, 0)
     plain = created()
-    assert (plain.hints, plain.private, plain.bot_seconds) == (True, False, 1)
+    assert (plain.hints, plain.private, plain.bot_seconds) == (3, False, 1)
     for bad in (-1, 6):
-        with pytest.raises(EngineError, match=f"bot_seconds must be between 0 and 5, not {bad}"):
+        with pytest.raises(EngineError, match=f"botSeconds must be between 0 and 5, not {bad}"):
             created(bot_seconds=bad)
 
 
@@ -867,12 +881,23 @@ def test_the_end_of_a_hand_reports_penalties_and_every_rack_and_the_end_of_the_g
     assert out.events[2]["points"] == [1, -1] and out.events[2]["seat"] is None
 
 
-def test_a_pass_that_ends_a_hand_deals_the_next_one_in_the_same_change() -> None:
+def test_a_pass_that_ends_a_hand_breaks_and_the_break_end_deals_the_next_one() -> None:
     table = arrange(started(players=2, hands=2), {0: RUN})
     table = play(table, 0, lay(meld(RUN)))
     out = do(apply_move, table, 0, Pass(), NOW + 2)
-    assert kinds(out) == ["pass", "handEnd", "start"]
-    assert [e["hand"] for e in out.events] == [1, 1, 2] and out.events[2]["first"] == 1
+    assert kinds(out) == ["pass", "handEnd"]
+    dealt = swept(out.table, NOW + 2 + out.table.break_seconds)
+    assert kinds(dealt) == ["start"]
+    assert dealt.events[0]["hand"] == 2 and dealt.events[0]["first"] == 1
+
+
+def test_a_table_of_computer_players_only_deals_the_next_hand_without_a_break() -> None:
+    table = arrange(started(players=2, hands=2), {0: RUN})
+    table = play(table, 0, lay(meld(RUN)))
+    for pid in ("p0", "p1"):  # nobody left to wait for: both disconnected
+        table = do(life.disconnect, table, pid, NOW + 1).table
+    out = do(apply_move, table, 0, Pass(), NOW + 2)
+    assert kinds(out) == ["pass", "handEnd", "start"] and out.table.hand_number == 2
 
 
 # --- pacing: one due event per sweep, computer players bot_seconds apart ------------------------
@@ -1011,7 +1036,7 @@ def test_a_dropped_player_takes_over_from_a_computer_player_at_once(how: str) ->
 
 
 def test_a_player_who_left_or_dropped_may_sit_again_only_at_their_own_seat() -> None:
-    table = started(players=4, turn_seconds=600, wait_seconds=1000)
+    table = started(players=4, turn_seconds=600, wait_seconds=600)
     table = do(life.leave, table, "p1", NOW + 1).table
     table = do(life.leave, table, "p2", NOW + 2).table
     with pytest.raises(WrongStatusError, match="you played seat 1 of this game"):
@@ -1098,3 +1123,19 @@ def test_a_computer_player_whose_turn_runs_out_is_played_for_but_never_drops_out
     chair = table.seats[1]
     assert chair.occupant is not None and chair.connected and chair.timeouts == 0
     assert table.status == "playing"
+
+
+def test_a_break_paused_by_a_leaver_goes_on_when_a_computer_player_sits_and_its_end_deals() -> None:
+    table = arrange(started(players=2, hands=2), {0: RUN})
+    table = play(table, 0, lay(meld(RUN)))
+    broke = do(apply_move, table, 0, Pass(), NOW + 2).table
+    until = broke.break_until
+    assert until is not None
+    left = do(life.leave, broke, "p1", NOW + 3).table
+    assert left.status == "paused" and left.break_until == until
+    assert do(apply_move, left, 0, Ready(), NOW + 4).table.ready == [0]  # marked, not dealt
+    resumed = do(life.seat_bot, left, 1, "p0", NOW + 5).table
+    assert resumed.status == "playing" and resumed.deadline is None and resumed.turn_seat is None
+    assert life.next_event_at(resumed) == until
+    dealt = swept(resumed, until)
+    assert kinds(dealt) == ["start"] and dealt.table.hand_number == 2

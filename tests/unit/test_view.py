@@ -10,7 +10,18 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from engine_helpers import NOW, WORDS, arrange, kastet_id, lay, letter_ids, meld, play, rules_of
+from engine_helpers import (
+    NOW,
+    WORDS,
+    arrange,
+    kastet_id,
+    lay,
+    letter_ids,
+    meld,
+    past_break,
+    play,
+    rules_of,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from leaks import tile_ids
@@ -231,7 +242,7 @@ def finished_game() -> Table:
     word = letter_ids("ELMA")
     table = arrange(table, {0: word})
     table = play(table, 0, lay(meld(word)))
-    table = play(table, 0, Pass())
+    table = past_break(play(table, 0, Pass()))
     word = letter_ids("TUZ")
     table = arrange(table, {1: word}, turn=1)
     table = play(table, 1, lay(meld(word)))
@@ -277,7 +288,7 @@ def test_the_view_shows_the_table_options_and_each_computer_players_level() -> N
         "name": "Bilgisayar 3", "level": "medium",
     }  # fmt: skip
     default = table_view(new("kastet", 2), None)
-    assert (default["hints"], default["private"], default["botSeconds"]) == (True, False, 1)
+    assert (default["hints"], default["private"], default["botSeconds"]) == (3, False, 1)
 
 
 def test_the_last_event_names_who_did_what_and_never_the_drawn_tile() -> None:

@@ -270,3 +270,15 @@ test("a dry run that reaches the pairs has passed every series meld", () => {
   const closed = D.readProbe(plan, asked, { legal: false, reason: "pairs_closed" });
   assert.deepEqual([...closed], [["pairs:1", "invalid"], ["pairs:0", "invalid"]]);
 });
+
+test("a revealed hint meld is laid out over the table as it stands", () => {
+  const a = K("red", 1), b = K("red", 2), c = K("red", 3), d = K("red", 4), x = K("blue", 7), y = K("blue", 8), z = K("blue", 9);
+  const view = { series: [[a, b, c], [x, y, z]], pairs: [], hand: [d] };
+  const meld = [a, b, c].map((t) => ({ id: t.id, from: "table" })).concat([{ id: d.id, from: "hand" }]);
+  assert.deepEqual(D.layOfMeld(view, meld), {
+    series: [[a, b, c, d].map((t) => ({ id: t.id })), [x, y, z].map((t) => ({ id: t.id }))], pairs: [],
+  });
+  const fresh = [{ id: d.id, from: "hand" }, { id: 900, as: "A", from: "hand" }];
+  assert.deepEqual(D.layOfMeld(view, fresh).series.at(-1), [{ id: d.id }, { id: 900, as: "A" }]);
+  assert.deepEqual(D.layOfMeld(view, fresh, "pairs").pairs, [[{ id: d.id }, { id: 900, as: "A" }]]);
+});

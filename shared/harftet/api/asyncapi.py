@@ -15,7 +15,7 @@ from typing import Any
 
 from harftet.api.openapi import document as openapi_document
 
-MOVES = ("DrawMove", "PassMove", "LayMove")
+MOVES = ("DrawMove", "PassMove", "LayMove", "ReadyMove")
 DELTA_OPS = (
     "The operations, applied in order to a copy of the receiver's view at `from` (harftet's "
     "`api/delta.py`, static/delta.js). Each is an array whose first element is a JSON Pointer "
@@ -191,6 +191,38 @@ def document() -> dict[str, Any]:
                 },
             },
         ),
+        "phrase": _message(
+            "phrase",
+            "A seated player sent a phrase of the fixed set (POST /tables/{tableId}/phrases; "
+            "GET /phrases lists the ids and their Turkish and English text). Never free text; "
+            "a client may mute a seat for itself.",
+            {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["type", "seat", "phrase"],
+                "properties": {
+                    "type": {"type": "string", "const": "phrase"},
+                    "seat": {"type": "integer", "minimum": 0, "maximum": 3},
+                    "phrase": {"type": "string", "description": "the phrase's id"},
+                },
+            },
+        ),
+        "invitation": _message(
+            "invitation",
+            "A friend invites this connection's player to a table (POST "
+            "/tables/{tableId}/invitations): sent to every open socket of theirs, whatever "
+            "table it watches.",
+            {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["type", "tableId", "from"],
+                "properties": {
+                    "type": {"type": "string", "const": "invitation"},
+                    "tableId": {"type": "string"},
+                    "from": {"type": "string", "description": "the inviting player's id"},
+                },
+            },
+        ),
     }
     channel_messages = {name: {"$ref": f"#/components/messages/{name}"} for name in messages}
     table_channel = "#/channels/table"
@@ -292,6 +324,18 @@ def document() -> dict[str, Any]:
                 "summary": "The server pushes what changed after every change (the whole view "
                 "where a connection may not hold the version before).",
                 "messages": refs("delta", "table"),
+            },
+            "phrase": {
+                "action": "send",
+                "channel": {"$ref": table_channel},
+                "summary": "The server passes on a phrase a seated player sent.",
+                "messages": refs("phrase"),
+            },
+            "invitation": {
+                "action": "send",
+                "channel": {"$ref": table_channel},
+                "summary": "The server passes on a friend's invitation to a table.",
+                "messages": refs("invitation"),
             },
             "error": {
                 "action": "send",

@@ -42,6 +42,18 @@ def _parse_int(digits: str) -> int:
     return int(digits)
 
 
+def _parse_float(text: str) -> int | float:
+    """A number with a fraction or an exponent. One that is a whole number (5.0, 1e3) is an
+    integer, as JSON Schema says (and so the OpenAPI document): it is read as an int."""
+    value = float(text)
+    if value.is_integer():
+        digits = str(int(value))
+        if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+            raise BodyError(f"a number in the body has more than {MAX_INT_DIGITS} digits")
+        return int(value)
+    return value
+
+
 def _parse_constant(name: str) -> Any:
     raise BodyError(f"{name} is not a JSON number")
 
@@ -79,7 +91,9 @@ def parse_body(body: str | bytes | None, *, limit: int) -> Any:
     if body.strip() == "":
         return {}
     try:
-        value = json.loads(body, parse_int=_parse_int, parse_constant=_parse_constant)
+        value = json.loads(
+            body, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant
+        )
     except BodyError:
         raise
     except RecursionError:

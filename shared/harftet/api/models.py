@@ -3,6 +3,7 @@ are refused with a message that names the field."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated, Literal
 
 from pydantic import (
@@ -13,14 +14,16 @@ from pydantic import (
     StrictBool,
     StrictInt,
     StringConstraints,
+    ValidationInfo,
     WithJsonSchema,
     model_validator,
 )
 
 from harftet.api.body import MAX_BODY_BYTES as MAX_BODY_BYTES  # its old home
 from harftet.api.names import NAME_SCHEMA, check_name
-from harftet.engine.moves import Draw, Lay, Move, Pass
-from harftet.engine.state import Placed
+from harftet.engine import options
+from harftet.engine.moves import Draw, Lay, Move, Pass, Ready
+from harftet.engine.state import DEFAULT_BREAK_SECONDS, Pace, Placed
 
 Name = Annotated[str, AfterValidator(check_name), WithJsonSchema(NAME_SCHEMA)]  # API.md, Identity
 MoveId = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[\w.:-]+$")]
@@ -31,6 +34,77 @@ class Strict(BaseModel):
     # Built on first use: a request pays only for the models it needs (GET requests, the
     # most common first request of a new Lambda instance, pay for none).
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+
+def _check_option(name: options.OptionName, value: int, info: ValidationInfo) -> int:
+    """``value`` within ``options.LIMITS[name]`` — or, for a request validated with
+    ``context={"testMode": True}``, down to ``options.TEST_FLOORS`` (the local stack's test
+    mode); the engine's message names the field."""
+    test_mode = bool(info.context and info.context.get("testMode"))
+    try:
+        return options.check(name, value, test_mode=test_mode)
+    except options.OptionError as error:
+        raise ValueError(error.message) from None
+
+
+def _bounds(name: options.OptionName) -> tuple[AfterValidator, WithJsonSchema]:
+    """A whole-number option's check and schema, both from ``options.LIMITS``."""
+    low, high = options.LIMITS[name]
+    return (
+        AfterValidator(partial(_check_option, name)),
+        WithJsonSchema({"type": "integer", "minimum": low, "maximum": high}),
+    )
+
+
+_TURN_LOW, _TURN_HIGH = options.LIMITS["turn_seconds"]
+TurnSeconds = Annotated[
+    StrictInt | None,
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "integer", "minimum": _TURN_LOW, "maximum": _TURN_HIGH},
+                {"type": "integer", "enum": list(options.CORRESPONDENCE_TURNS)},
+                {"type": "null"},
+            ],
+            "description": f"live: {_TURN_LOW}-{_TURN_HIGH} (default 45); correspondence: one "
+            f"of {', '.join(map(str, options.CORRESPONDENCE_TURNS))} (default 86400)",
+        }
+    ),
+]
+Seats = Annotated[StrictInt, *_bounds("seats")]
+Hands = Annotated[StrictInt, *_bounds("hands")]
+BotSeconds = Annotated[StrictInt, *_bounds("bot_seconds")]
+BreakSeconds = Annotated[StrictInt, *_bounds("break_seconds")]
+GraceSeconds = Annotated[StrictInt, *_bounds("grace_seconds")]
+WaitSeconds = Annotated[StrictInt, *_bounds("wait_seconds")]
+
+
+def _check_hints(value: bool | int | str) -> bool | int | str:
+    if isinstance(value, int) and not isinstance(value, bool):
+        try:
+            options.check("hints", value)
+        except options.OptionError as error:
+            raise ValueError(error.message) from None
+    return value
+
+
+_HINT_LOW, _HINT_HIGH = options.LIMITS["hints"]
+HintsOption = Annotated[
+    StrictBool | StrictInt | Literal["unlimited"],
+    Field(union_mode="left_to_right"),
+    AfterValidator(_check_hints),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "boolean"},
+                {"type": "integer", "minimum": _HINT_LOW, "maximum": _HINT_HIGH},
+                {"const": options.UNLIMITED, "type": "string"},
+            ],
+            "description": "false (off), true (the default budget, 3), hints per player per "
+            'hand, or "unlimited" (only with "rated": false)',
+        }
+    ),
+]
 
 
 class CreatePlayer(Strict):
@@ -49,22 +123,45 @@ class CreateTable(Strict):
         },
     )
     game: Literal["harftet", "kastet"]
-    seats: Annotated[StrictInt, Field(ge=2, le=4)] = 4
-    hands: Annotated[StrictInt, Field(ge=1, le=21)] = 11
+    seats: Seats = 4
+    hands: Hands = 11
     partners: StrictBool = False
-    turnSeconds: Annotated[StrictInt, Field(ge=10, le=600)] = 45
-    hints: StrictBool = Field(True, description="players may ask for hints")
+    turnSeconds: TurnSeconds = None
+    hints: HintsOption = True
     private: StrictBool = Field(False, description="never listed: the tableId is the invitation")
-    botSeconds: Annotated[StrictInt, Field(ge=0, le=5)] = Field(
-        1, description="seconds between computer players' moves"
-    )
+    botSeconds: BotSeconds = Field(1, description="seconds between computer players' moves")
     seed: Annotated[StrictInt, Field(ge=0, lt=2**63)] | None = None
+    rated: StrictBool = Field(True, description="an unrated table changes no rating or record")
+    breakSeconds: BreakSeconds = Field(DEFAULT_BREAK_SECONDS, description="the break between hands")
+    graceSeconds: GraceSeconds = Field(
+        120, description="how long a disconnected player's seat is held"
+    )
+    waitSeconds: WaitSeconds = Field(
+        120, description="the wait for a substitute before a computer player sits"
+    )
+    pace: Pace = "live"
 
     @model_validator(mode="after")
     def _partners_need_four_seats(self) -> CreateTable:
         if self.partners and self.seats != 4:
             raise ValueError("a partner game needs exactly 4 seats")
         return self
+
+    @model_validator(mode="after")
+    def _options_fit_together(self, info: ValidationInfo) -> CreateTable:
+        test_mode = bool(info.context and info.context.get("testMode"))
+        try:
+            options.check_turn(self.pace, self.turn_seconds(), test_mode=test_mode)
+            options.check_hints(self.hints, self.rated)
+        except options.OptionError as error:
+            raise ValueError(error.message) from None
+        return self
+
+    def turn_seconds(self) -> int:
+        """The turn time asked for, or the default of the table's pace."""
+        if self.turnSeconds is not None:
+            return self.turnSeconds
+        return 86400 if self.pace == "correspondence" else 45
 
 
 class SitDown(Strict):
@@ -132,13 +229,21 @@ class LayMove(MoveBase):
         )
 
 
+class ReadyMove(MoveBase):
+    """Between hands: the caller is ready for the next one (RULES §2a)."""
+
+    type: Literal["ready"]
+
+
 class MoveRequest(Strict):
-    body: Annotated[DrawMove | PassMove | LayMove, Field(discriminator="type")]
+    body: Annotated[DrawMove | PassMove | LayMove | ReadyMove, Field(discriminator="type")]
 
     def move(self) -> Move:
         body = self.body
         if isinstance(body, LayMove):
             return body.move()
+        if isinstance(body, ReadyMove):
+            return Ready()
         return Draw() if isinstance(body, DrawMove) else Pass()
 
 

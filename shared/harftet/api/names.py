@@ -28,10 +28,19 @@ MAX_MARKS = 2
 MAX_RAW = 96
 """The most code points a name may be sent with, spaces and marks included (24 × 3 + 24)."""
 
+# What a schema can say of `check_name`: no control, separator, zero-width, bidi, BOM,
+# interlinear or private-use character (and no lone surrogate).
+NAME_PATTERN = (
+    r"^[^\u0000-\u001f\u007f-\u009f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u180e"
+    r"\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb\ue000-\uf8ff\ud800-\udfff"
+    r"\u115f\u1160\u3164\uffa0\u2800]+$"
+)
+
 NAME_SCHEMA = {
     "type": "string",
     "minLength": 1,
     "maxLength": MAX_RAW,
+    "pattern": NAME_PATTERN,
     "description": (
         f"1–{MAX_NAME} visible characters after trimming; control, format (zero-width, bidi),"
         " private-use and unassigned characters and combining-mark floods are refused"

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from .models import CreatePlayer, CreateTable, DrawMove, LayMove, PassMove, SitDown
+from .models import CreatePlayer, CreateTable, DrawMove, LayMove, PassMove, ReadyMove, SitDown
 
 
 class Tile(BaseModel):
@@ -35,6 +35,9 @@ class LogEvent(BaseModel):
         "reconnect", "substitute", "bot", "continue", "handEnd", "gameEnd",
     ]  # fmt: skip
     tiles: list[int] | None = Field(None, description="lay: the ids that came from the hand")
+    version: int | None = Field(
+        None, description="the table version this event belongs to (absent on events logged before)"
+    )
 
 
 class SeatView(BaseModel):
@@ -83,6 +86,11 @@ class RuleLimits(BaseModel):
     )
 
 
+class BreakView(BaseModel):
+    until: float = Field(description="when the break ends and the next hand is dealt")
+    ready: list[int] = Field(description="the seats that said ready")
+
+
 class TableView(BaseModel):
     tableId: str
     game: Literal["harftet", "kastet"]
@@ -93,7 +101,9 @@ class TableView(BaseModel):
     handNumber: int
     partners: bool
     turnSeconds: int
-    hints: bool
+    hints: bool | int | Literal["unlimited"] = Field(
+        description='false (off), the hints per player per hand, or "unlimited"'
+    )
     private: bool
     botSeconds: int
     createdAt: float
@@ -110,6 +120,21 @@ class TableView(BaseModel):
     )
     last: LogEvent | None = Field(description="the event that made this version (as in the log)")
     limits: RuleLimits = Field(description="the rule constants of the game, for clients")
+    rated: bool = Field(description="an unrated table changes no rating or record")
+    breakSeconds: int = Field(description="the break between hands")
+    graceSeconds: int = Field(description="how long a disconnected player's seat is held")
+    waitSeconds: int = Field(description="the wait for a substitute before a computer player")
+    pace: Literal["live", "correspondence"]
+    hintsLeft: int | None = Field(
+        description="the caller's hints left this hand; null where unlimited, off, or not seated"
+    )
+    dealProof: str | None = Field(
+        description="SHA-256 (hex) commitment to the current hand's shuffle (docs/DEALS.md); "
+        "null before the first deal"
+    )
+    break_: BreakView | None = Field(
+        None, alias="break", description="between hands only: the break (RULES §2a)"
+    )
 
 
 class Ticket(BaseModel):
@@ -152,11 +177,32 @@ class LayBody(BaseModel):
     pairs: list[list[dict[str, Any]]] = Field(description="the new pairs only")
 
 
+class HintTile(BaseModel):
+    id: int
+    as_: Any = Field(None, alias="as", description="a joker's declared face")
+    from_: Literal["hand", "table"] = Field(alias="from")
+
+
 class Hint(BaseModel):
-    version: int = Field(description="the version to send the lay at")
-    lay: LayBody | None = Field(description="in the move body's shape; null when none is possible")
-    shed: int = Field(description="the hand value the lay removes (a joker counting 50)")
-    tiles: list[int] = Field(description="ids of the caller's tiles the lay uses")
+    version: int = Field(
+        description="the table's version after the hint (a hint that reveals "
+        "a meld is a change: it spends the budget)"
+    )
+    lay: LayBody | None = Field(
+        description="where hints are unlimited: the whole lay in the move body's shape; else null"
+    )
+    meld: list[HintTile] | None = Field(
+        description="the next meld of the best lay (null when no lay is possible)"
+    )
+    shed: int = Field(description="the hand value the whole lay removes (a joker counting 50)")
+    tiles: list[int] = Field(
+        description="ids of the caller's tiles the lay uses (unlimited) or the revealed melds use"
+    )
+    hintsLeft: int | None = Field(description="hints left this hand; null where unlimited")
+    revealed: int = Field(description="melds of this position's lay revealed so far")
+    area: Literal["series", "pairs"] | None = Field(
+        description="where the revealed meld goes: a series meld (new or changed) or a new pair"
+    )
 
 
 class Log(BaseModel):
@@ -168,10 +214,13 @@ class ReplayHand(BaseModel):
     deal: dict[str, list[int]] = Field(description="each seat's dealt tiles")
     pile: list[int] = Field(description="in drawing order, the first tile drawn first")
     moves: list[LogEvent]
+    committed: str = Field(description="what the hand's dealProof is the SHA-256 of")
+    dealProof: str = Field(description="the commitment the views showed (docs/DEALS.md)")
 
 
 class Replay(BaseModel):
     seed: int = Field(description="the shuffle seed: every deal follows from it")
+    salt: str = Field(description="the table's secret salt in every deal proof (hex)")
     table: dict[str, Any] = Field(description="the table's options, as it was created")
     before: list[LogEvent] = Field(description="the events before the first deal")
     hands: list[ReplayHand]
@@ -208,7 +257,9 @@ ERRORS = {
     "401": "unauthorized: missing, forged or expired token",
     "403": "not_your_turn, not_seated, not_manager, banned, hints_off",
     "404": "not_found",
-    "409": "stale_version (with the current view), seat_taken, wrong_status, too_many_tables",
+    "405": "method_not_allowed (the Allow header lists the path's methods)",
+    "409": "stale_version (with the current view), seat_taken, wrong_status, too_many_tables, "
+    "no_hints_left",
     "422": "illegal_move (the message names the meld or tile and why)",
     "429": "rate_limited",
     "503": "busy: the request lost a race too many times; safe to retry",
@@ -218,13 +269,19 @@ ERRORS = {
 # schema names, "DrawMove"...: what generated clients such as openapi-typescript then expect).
 MOVE_TYPES = {
     t: f"#/components/schemas/{m}"
-    for t, m in [("draw", "DrawMove"), ("pass", "PassMove"), ("lay", "LayMove")]
+    for t, m in [
+        ("draw", "DrawMove"),
+        ("pass", "PassMove"),
+        ("lay", "LayMove"),
+        ("ready", "ReadyMove"),
+    ]
 }
 
 PATH_PARAMETERS: dict[str, dict[str, Any]] = {
     "playerId": {"type": "string", "minLength": 1, "maxLength": 64},
     "tableId": {"type": "string", "minLength": 1, "maxLength": 64},
     "seat": {"type": "integer", "minimum": 0, "maximum": 3},
+    "passkeyId": {"type": "string", "minLength": 1, "maxLength": 1400},
 }
 
 ROUTES: list[tuple[str, str, str, type[BaseModel] | None, str, type[BaseModel], bool]] = [
@@ -287,7 +344,15 @@ ROUTES: list[tuple[str, str, str, type[BaseModel] | None, str, type[BaseModel], 
         TableView,
         True,
     ),
-    ("get", "/tables/{tableId}/hint", "The best lay for your seat", None, "200", Hint, True),
+    (
+        "get",
+        "/tables/{tableId}/hint",
+        "The next meld of the best lay for your seat",
+        None,
+        "200",
+        Hint,
+        True,
+    ),
     (
         "post",
         "/tables/{tableId}/ticket",
@@ -310,6 +375,62 @@ ROUTES: list[tuple[str, str, str, type[BaseModel] | None, str, type[BaseModel], 
 ]
 
 
+def all_routes() -> list[tuple[str, str, str, Any, str, Any, bool]]:
+    """Every route the REST API serves: (method, path, summary, request, status, response,
+    auth)."""
+    return [*ROUTES, *_account_routes()]
+
+
+def _account_routes() -> list[tuple[str, str, str, Any, str, Any, bool]]:
+    """The routes of harftet.accounts.routes (passkeys, sessions, data, phrases)."""
+    from harftet.accounts import models as m
+
+    return [
+        ("post", "/players/me/passkeys/options", "Options to register a passkey",
+         None, "200", m.PasskeyOptions, True),
+        ("post", "/players/me/passkeys", "Register a passkey (the options' challenge, once)",
+         m.PasskeyResponse, "201", m.Passkey, True),
+        ("get", "/players/me/passkeys", "Your passkeys", None, "200", m.Passkeys, True),
+        ("delete", "/players/me/passkeys/{passkeyId}",
+         "Remove a passkey (and end the sessions it opened)", None, "204", None, True),
+        ("post", "/sessions/passkey/options", "Options to sign in with a passkey",
+         None, "200", m.PasskeyOptions, False),
+        ("post", "/sessions/passkey", "Sign in with a passkey (any device that has it)",
+         m.PasskeyResponse, "200", m.SignedIn, False),
+        ("post", "/players/me/transfer-codes",
+         "A single-use 10-minute code to sign in on another device", None, "201",
+         m.TransferCode, True),
+        ("post", "/sessions/transfer", "Sign in with a transfer code", m.TransferSignIn,
+         "200", m.SignedIn, False),
+        ("post", "/sessions/refresh", "New tokens for a session (the refresh token rotates)",
+         m.Refresh, "200", m.SignedIn, False),
+        ("delete", "/sessions/current", "Sign out (end this session)", None, "204", None, True),
+        ("get", "/players/me/export", "Everything stored about you", None, "200", m.Export,
+         True),
+        ("delete", "/players/me", "Delete yourself (finished games keep an anonymous seat)",
+         None, "204", None, True),
+        ("get", "/phrases", "The phrases players may send at a table", None, "200",
+         m.PhraseList, False),
+        ("get", "/players/me/friends", "Your friend code, friends and requests", None, "200",
+         m.Friends, True),
+        ("post", "/players/me/friends", "Ask the player of a friend code to be friends",
+         m.FriendRequest, "200", m.Friends, True),
+        ("post", "/players/me/friends/{playerId}", "Accept a friend request", None, "200",
+         m.Friends, True),
+        ("delete", "/players/me/friends/{playerId}",
+         "Remove a friend, refuse a request or take yours back", None, "204", None, True),
+        ("post", "/players/me/blocks/{playerId}", "Block a player", None, "204", None, True),
+        ("delete", "/players/me/blocks/{playerId}", "Unblock a player", None, "204", None,
+         True),
+        ("post", "/tables/{tableId}/invitations",
+         "Invite a friend to a table (pushed to their open sockets)", m.Invitation, "202",
+         m.Invited, True),
+        ("post", "/tables/{tableId}/phrases",
+         "Send a phrase to the table (seated players; one every 3 s, 20 a hand)",
+         m.SendPhrase, "200", m.PhraseSent, True),
+    ]  # fmt: skip
+
+
 def document() -> dict[str, Any]:
     """The whole OpenAPI 3.1 document."""
     schemas: dict[str, Any] = {}
@@ -321,22 +442,38 @@ def document() -> dict[str, Any]:
         return {"$ref": f"#/components/schemas/{model.__name__}"}
 
     move_body: dict[str, Any] = {
-        "oneOf": [ref(DrawMove), ref(PassMove), ref(LayMove)],
+        "oneOf": [ref(DrawMove), ref(PassMove), ref(LayMove), ref(ReadyMove)],
         "discriminator": {"propertyName": "type", "mapping": MOVE_TYPES},  # else: schema names
     }
+    for name in ("DrawMove", "PassMove", "LayMove"):
+        # As the server checks it: a real move names its id; only a dry run may leave it out.
+        schemas[name]["if"] = {"properties": {"dryRun": {"const": True}}, "required": ["dryRun"]}
+        schemas[name]["else"] = {
+            "required": ["moveId"],
+            "properties": {"moveId": {"type": "string"}},
+        }
     error = ref(Error)
     paths: dict[str, Any] = {}
-    for method, path, summary, request, status, response, auth in ROUTES:
-        success: dict[str, Any] = ref(response)
-        if path.endswith("/moves"):
-            success = {"oneOf": [success, ref(DryRun)]}
+    for method, path, summary, request, status, response, auth in all_routes():
+        if response is None:  # 204
+            answer: dict[str, Any] = {"description": "done (no content)"}
+        else:
+            success: dict[str, Any] = ref(response)
+            if path.endswith("/moves"):
+                success = {"oneOf": [success, ref(DryRun)]}
+            answer = {"description": "success", "content": _json(success)}
         operation: dict[str, Any] = {
             "summary": summary,
             "responses": {
-                status: {"description": "success", "content": _json(success)},
+                status: answer,
                 **{
                     code: {"description": text, "content": _json(error)}
                     for code, text in ERRORS.items()
+                },
+                "405": {
+                    "description": ERRORS["405"],
+                    "headers": {"Allow": {"required": True, "schema": {"type": "string"}}},
+                    "content": _json(error),
                 },
             },
         }
@@ -366,6 +503,16 @@ def document() -> dict[str, Any]:
                     "schema": {"type": "string", "maxLength": 600},
                 },
             ]
+        if path.endswith("/hint"):
+            parameters.append(
+                {
+                    "name": "reveal",
+                    "in": "query",
+                    "description": "which meld (1-based) to reveal; one already revealed is "
+                    "answered again without spending a hint (default: the next)",
+                    "schema": {"type": "integer", "minimum": 1, "maximum": 106},
+                }
+            )
         if path.endswith("/log"):
             parameters.append(
                 {
@@ -379,7 +526,9 @@ def document() -> dict[str, Any]:
             operation["parameters"] = parameters
         body = move_body if path.endswith("/moves") else (ref(request) if request else None)
         if body is not None:
-            operation["requestBody"] = {"required": True, "content": _json(body)}
+            # Sitting down takes no body (only a manager seating a computer player sends one).
+            required = not path.endswith("/seats/{seat}")
+            operation["requestBody"] = {"required": required, "content": _json(body)}
         if auth:
             operation["security"] = [{"bearer": []}]
         paths.setdefault(path, {})[method] = operation

@@ -23,7 +23,7 @@ import zlib
 from typing import Any
 
 from .effects import placed_json
-from .state import Event, Face, HandResult, Occupant, Placed, Seat, Table
+from .state import DEFAULT_BREAK_SECONDS, Event, Face, HandResult, Occupant, Placed, Seat, Table
 from .tiles import TILE_COUNT, hand_value, tiles_for
 
 FORMAT = 1
@@ -34,11 +34,12 @@ TABLE_FIELDS = (
     "grace_seconds", "wait_seconds", "status", "created_at", "seats", "pile", "series",
     "pairs", "hand_number", "first_seat", "turn_seat", "laid", "passes", "deadline",
     "hand_results", "result", "hints", "private", "bot_seconds", "practice", "held",
-    "former", "paid", "seq", "recent",
+    "former", "paid", "seq", "recent", "rated", "break_seconds", "pace", "break_until",
+    "ready", "salt",
 )  # fmt: skip
 SEAT_FIELDS = (
     "occupant", "original", "original_fate", "hand", "penalty", "connected", "timeouts",
-    "disconnected_at", "vacant_since",
+    "disconnected_at", "vacant_since", "hints_used", "hint_shown", "hint_mark",
 )  # fmt: skip
 OCCUPANT_FIELDS = ("player_id", "name", "bot", "rating", "level")
 HAND_RESULT_FIELDS = ("hand", "finisher", "penalties", "left")
@@ -267,6 +268,7 @@ def encode(table: Table) -> bytes:
         [
             _occupant(s.occupant), _occupant(s.original), s.original_fate, s.hand,
             s.penalty, s.connected, s.timeouts, s.disconnected_at, s.vacant_since,
+            *_hint_fields(s),
         ]
         for s in table.seats
     ]  # fmt: skip
@@ -280,9 +282,37 @@ def encode(table: Table) -> bytes:
         table.deadline, [_result(table, r, racks) for r in table.hand_results],
         table.result, table.hints, table.private, table.bot_seconds, table.practice,
         table.held, table.former, table.paid, table.seq, _recent(table),
+        *_later_fields(table),
     ]  # fmt: skip
     text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     return bytes([FORMAT]) + zlib.compress(text.encode("utf-8", "surrogatepass"), 9)
+
+
+def _hint_fields(seat: Seat) -> list[int]:
+    """A seat's hint counters, left out while all are 0 (most seats, most of the time)."""
+    fields = [seat.hints_used, seat.hint_shown, seat.hint_mark]
+    return fields if any(fields) else []
+
+
+def _later_fields(table: Table) -> list[Any]:
+    """The fields added after ``recent``, trailing defaults left out (an item of a table
+    that uses none of them is as small as before)."""
+    fields = [
+        table.rated,
+        table.break_seconds,
+        table.pace,
+        table.break_until,
+        table.ready,
+        table.salt,
+    ]
+    defaults = [True, DEFAULT_BREAK_SECONDS, "live", None, [], ""]
+    while fields and fields[-1] == defaults[len(fields) - 1]:
+        fields.pop()
+    return fields
+
+
+def _at(values: list[Any], index: int, default: Any) -> Any:
+    return values[index] if len(values) > index else default
 
 
 def _decode_occupant(v: list[Any] | None) -> Occupant | None:
@@ -307,12 +337,14 @@ def decode(data: bytes) -> Table:
      wait_seconds, status, created_at, seats, pile, series, pairs, hand_number, first_seat,
      turn_seat, laid, passes, deadline, hand_results, result) = doc[:23]  # fmt: skip
     later = doc[23:] + [None] * (len(TABLE_FIELDS) - len(doc))
-    hints, private, bot_seconds, practice, held, former, paid, seq, recent = later
+    hints, private, bot_seconds, practice, held, former, paid, seq, recent = later[:9]
+    rated, break_seconds, pace, break_until, ready, salt = later[9:15]
     chairs = [
         Seat(
             occupant=_decode_occupant(s[0]), original=_decode_occupant(s[1]),
             original_fate=s[2], hand=s[3], penalty=s[4], connected=s[5],
             timeouts=s[6], disconnected_at=s[7], vacant_since=s[8],
+            hints_used=_at(s, 9, 0), hint_shown=_at(s, 10, 0), hint_mark=_at(s, 11, 0),
         )
         for s in seats
     ]  # fmt: skip
@@ -333,6 +365,9 @@ def decode(data: bytes) -> Table:
         bot_seconds=1 if bot_seconds is None else bot_seconds,
         practice=bool(practice), held=bool(held),
         former=former or {}, paid=paid or [], seq=seq or 0,
+        rated=True if rated is None else rated,
+        break_seconds=DEFAULT_BREAK_SECONDS if break_seconds is None else break_seconds,
+        pace=pace or "live", break_until=break_until, ready=ready or [], salt=salt or "",
     )  # fmt: skip
     table.recent = _decode_recent(table, recent)
     return table

@@ -113,3 +113,10 @@ class WrongStatusError(EngineError):
 
     code = "wrong_status"
     status = 409
+
+
+class NoHintsLeftError(EngineError):
+    """The player took every hint the table allows this hand (RULES §4a)."""
+
+    code = "no_hints_left"
+    status = 409

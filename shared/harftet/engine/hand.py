@@ -9,9 +9,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from . import proof
 from .effects import Outcome, begin, changed, note, placed_json
 from .errors import IllegalMoveError, NotYourTurnError, WrongStatusError
-from .moves import Draw, Lay, Move, Pass
+from .moves import Draw, Lay, Move, Pass, Ready
 from .rules import DEAL_SIZE, MAX_HAND, MAX_SERIES, Rules, rules_for
 from .scoring import settle
 from .state import HandResult, Placed, Table
@@ -24,7 +25,9 @@ def shuffled(seed: int, hand_number: int) -> list[int]:
     """The 106 tile ids in the order hand ``hand_number`` of a game with ``seed`` deals them:
     14 to each seat in seat order, the rest the pile (drawn from its end)."""
     ids = list(range(TILE_COUNT))
-    random.Random(f"{seed}:{hand_number}").shuffle(ids)
+    # Python's Mersenne Twister seeded with a string, and its shuffle: docs/DEALS.md says
+    # how to recompute it (static/verify.js does, in the browser).
+    random.Random(proof.shuffle_input(seed, hand_number)).shuffle(ids)
     return ids
 
 
@@ -41,8 +44,40 @@ def deal(table: Table, now: float) -> None:
     table.turn_seat = table.first_seat
     table.laid = False
     table.passes = 0
-    table.deadline = now + table.turn_seconds
+    table.deadline = now + table.turn_seconds  # the opener's clock starts at the deal
+    table.break_until = None
+    table.ready = []
+    for chair in table.seats:  # hints are counted per hand
+        chair.hints_used = chair.hint_shown = chair.hint_mark = 0
     note(table, now, "start", None, first=table.first_seat)
+
+
+def deal_next(table: Table, now: float) -> None:
+    """End the break: deal the next hand (``table`` changed in place: pass a clone)."""
+    table.hand_number += 1
+    deal(table, now)
+
+
+def all_ready(table: Table) -> bool:
+    """Whether nobody is waited for: every connected person at the table said ready
+    (computer players, disconnected players and empty seats count as ready; RULES §2a)."""
+    return all(
+        i in table.ready or chair.occupant is None or chair.occupant.bot or not chair.connected
+        for i, chair in enumerate(table.seats)
+    )
+
+
+def ready(table: Table, seat: int, now: float) -> Outcome:
+    """``seat`` is ready for the next hand; once nobody is waited for, it is dealt at once."""
+    if table.break_until is None or table.status not in ("playing", "paused"):
+        raise WrongStatusError("there is no break now: ready is said between hands")
+    if seat in table.ready:
+        return Outcome(table)
+    new = begin(table.clone())
+    new.ready = sorted([*new.ready, seat])
+    if new.status == "playing" and all_ready(new):
+        deal_next(new, now)
+    return changed(new)
 
 
 def legal_to_draw(table: Table, seat: int) -> bool:
@@ -77,8 +112,12 @@ def apply_move(
     rules: Rules | None = None,
 ) -> Outcome:
     """Play ``move`` for ``seat``; returns the new table (``table`` is never changed)."""
+    if isinstance(move, Ready):
+        return ready(table, seat, now)
     if table.status != "playing":
         raise WrongStatusError(f"the table is {table.status}, not playing")
+    if table.break_until is not None:
+        raise WrongStatusError("the hand is over: the next one is dealt after the break")
     if table.turn_seat != seat:
         raise NotYourTurnError(f"it is seat {table.turn_seat}'s turn")
     rules = rules or rules_for(table.game)
@@ -167,7 +206,8 @@ def _pass(table: Table, seat: int, now: float, rules: Rules) -> Outcome:
 
 
 def _end_hand(table: Table, finisher: int | None, now: float, rules: Rules) -> Outcome:
-    """Score the hand; deal the next one, or finish the game and settle it."""
+    """Score the hand; break before the next one (RULES §2a: no clock runs, the results stay
+    in view), or finish the game and settle it."""
     penalties = [
         FINISH_PENALTY if i == finisher else hand_penalty(seat.hand, rules)
         for i, seat in enumerate(table.seats)
@@ -185,15 +225,17 @@ def _end_hand(table: Table, finisher: int | None, now: float, rules: Rules) -> O
         penalties=list(penalties),
         left={str(i): list(ids) for i, ids in left.items()},
     )
-    if table.hand_number < table.hands:
-        table.hand_number += 1
-        deal(table, now)
-        return changed(table)
-    table.status = "finished"
     table.turn_seat = None
     table.deadline = None
     table.laid = False
     table.passes = 0
+    if table.hand_number < table.hands:
+        table.break_until = now + table.break_seconds
+        table.ready = []
+        if all_ready(table):  # nobody to wait for: computer players only
+            deal_next(table, now)
+        return changed(table)
+    table.status = "finished"
     effects = settle(table)
     result = table.result or {}
     note(

@@ -1,4 +1,4 @@
-"""The three moves a seated player can make."""
+"""The moves a seated player can make: three in a hand, and ``Ready`` between hands."""
 
 from __future__ import annotations
 
@@ -25,4 +25,9 @@ class Lay:
     pairs: tuple[tuple[Placed, ...], ...] = ()
 
 
-Move = Draw | Pass | Lay
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """Between hands: the player is ready for the next one (RULES §2a)."""
+
+
+Move = Draw | Pass | Lay | Ready

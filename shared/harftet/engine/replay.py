@@ -14,13 +14,13 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from . import hand
+from . import hand, proof
 from . import table as life
-from .effects import Outcome, placed_from_json
+from .effects import Outcome, begin, changed, placed_from_json
 from .errors import EngineError, WrongStatusError
 from .moves import Draw, Lay, Move, Pass
 from .rules import DEAL_SIZE, Rules
-from .state import Event, Occupant, Table
+from .state import DEFAULT_BREAK_SECONDS, Event, Occupant, Table
 
 
 class ReplayError(ValueError):
@@ -28,8 +28,9 @@ class ReplayError(ValueError):
 
 
 def deals(table: Table) -> list[dict[str, Any]]:
-    """Every hand dealt so far: ``{"deal": {seat: [ids]}, "pile": [ids]}`` (seats as strings,
-    JSON's keys; the pile in drawing order, the first tile drawn first)."""
+    """Every hand dealt so far: ``{"deal": {seat: [ids]}, "pile": [ids], "committed",
+    "dealProof"}`` (seats as strings, JSON's keys; the pile in drawing order, the first tile
+    drawn first; ``committed`` the text whose SHA-256 the views showed as ``dealProof``)."""
     out = []
     n = len(table.seats)
     for number in range(1, table.hand_number + 1):
@@ -38,6 +39,8 @@ def deals(table: Table) -> list[dict[str, Any]]:
             {
                 "deal": {str(s): ids[s * DEAL_SIZE : (s + 1) * DEAL_SIZE] for s in range(n)},
                 "pile": ids[n * DEAL_SIZE :][::-1],  # drawn from the end
+                "committed": proof.committed(table.salt, table.seed, number),
+                "dealProof": proof.deal_proof(table.salt, table.seed, number),
             }
         )
     return out
@@ -58,6 +61,9 @@ def options(table: Table) -> dict[str, Any]:
         "private": table.private,
         "botSeconds": table.bot_seconds,
         "createdAt": table.created_at,
+        "rated": table.rated,
+        "breakSeconds": table.break_seconds,
+        "pace": table.pace,
     }
 
 
@@ -75,6 +81,7 @@ def document(table: Table, events: list[Event]) -> dict[str, Any]:
     ]
     return {
         "seed": table.seed,
+        "salt": table.salt,  # mixed into every deal proof (RULES §5a, docs/DEALS.md)
         "table": options(table),
         "before": [e for e in ordered if e["hand"] == 0],
         "hands": hands,
@@ -154,10 +161,20 @@ def _cause(table: Table, event: Event, after: list[Event], rules: Rules | None) 
     if kind == "disconnect":
         return life.disconnect(table, str(pid), at)
     if kind == "start":
-        return life.start(table, str(table.manager), at)
+        if table.status == "waiting":
+            return life.start(table, str(table.manager), at)
+        return _next_hand(table, at)  # the break ended: its time ran out, or all were ready
     if kind == "continue":
         return life.continue_game(table, str(table.manager), at)
     raise ReplayError(f"event {event['seq']}: a {kind} follows from another event")
+
+
+def _next_hand(table: Table, at: float) -> Outcome:
+    if table.break_until is None:
+        raise ReplayError(f"a hand was dealt at {at} outside a break")
+    new = begin(table.clone())
+    hand.deal_next(new, at)
+    return changed(new)
 
 
 def play(doc: dict[str, Any], *, rules: Rules | None = None) -> Table:
@@ -185,9 +202,14 @@ def play(doc: dict[str, Any], *, rules: Rules | None = None) -> Table:
         turn_seconds=int(opts["turnSeconds"]),
         grace_seconds=int(opts["graceSeconds"]),
         wait_seconds=int(opts["waitSeconds"]),
-        hints=bool(opts["hints"]),
+        hints=opts["hints"],
         private=bool(opts["private"]),
         bot_seconds=int(opts["botSeconds"]),
+        rated=bool(opts.get("rated", True)),
+        break_seconds=int(opts.get("breakSeconds", DEFAULT_BREAK_SECONDS)),
+        pace=opts.get("pace", "live"),
+        salt=str(doc.get("salt", "")),
+        test_mode=True,  # a table made in test mode replays too
     )
     if table.recent != [first]:
         raise ReplayError("event 1 does not follow from the table's options")

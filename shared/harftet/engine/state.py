@@ -12,6 +12,10 @@ if TYPE_CHECKING:  # the search package imports the moves, which import this mod
 
 GameName = Literal["kastet", "harftet"]
 Status = Literal["waiting", "playing", "paused", "finished"]
+Pace = Literal["live", "correspondence"]
+# A table's hints (RULES §4a): False (off), a budget per player per hand, or "unlimited".
+# ``True`` (an item written before budgets) counts as the default budget.
+Hints = bool | int | Literal["unlimited"]
 # A declared joker face: Kastet (colour, number), Harftet one letter ("Ş").
 KastetFace = tuple[str, int]
 Face = KastetFace | str
@@ -19,6 +23,8 @@ Face = KastetFace | str
 DEFAULT_GRACE_SECONDS = 120
 DEFAULT_WAIT_SECONDS = 120
 DEFAULT_BOT_SECONDS = 1
+DEFAULT_BREAK_SECONDS = 20
+DEFAULT_HINTS = 3
 # A log event (API.md "log"): {"seq", "at", "hand", "seat", "type", ...}, plain JSON.
 Event = dict[str, Any]
 
@@ -55,6 +61,11 @@ class Seat:
     timeouts: int = 0  # turn timeouts in a row
     disconnected_at: float | None = None  # when the occupant was counted disconnected
     vacant_since: float | None = None  # when the seat was offered to substitutes
+    # Hints this hand (RULES §4a): how many were spent, how many melds of the best lay of the
+    # position ``hint_mark`` names were revealed (a new position starts again at its first).
+    hints_used: int = 0
+    hint_shown: int = 0
+    hint_mark: int = 0
 
 
 @dataclass(slots=True)
@@ -94,7 +105,7 @@ class Table:
     # Final points per seat and per player (set when finished), see scoring.
     result: dict[str, object] | None = None
     # Table options (API.md): hints allowed, never listed in the lobby, computer-player pace.
-    hints: bool = True
+    hints: Hints = True
     private: bool = False
     bot_seconds: int = DEFAULT_BOT_SECONDS
     # A computer player sat before the start: no rating or record changes (RULES §4).
@@ -109,6 +120,17 @@ class Table:
     # is kept outside the table item).
     seq: int = 0
     recent: list[Event] = field(default_factory=list)
+    # Table options (RULES §4b): an unrated table changes no rating or record; the break
+    # between hands; live or correspondence (what the latter changes lives elsewhere).
+    rated: bool = True
+    break_seconds: int = DEFAULT_BREAK_SECONDS
+    pace: Pace = "live"
+    # The break between hands (RULES §2a): when it ends (None: no break), who said ready.
+    break_until: float | None = None
+    ready: list[int] = field(default_factory=list)
+    # Secret (never leaves the server before the game ends): hex of >= 128 random bits mixed
+    # into every hand's deal commitment, so the seed cannot be searched from it (RULES §5a).
+    salt: str = ""
 
     def clone(self) -> Table:
         """A deep copy that a transition may change freely (several times faster than
@@ -129,6 +151,7 @@ class Table:
             former=dict(self.former),
             paid=list(self.paid),
             recent=list(self.recent),  # events are never changed once made
+            ready=list(self.ready),
         )
 
     def seat_of(self, player_id: str) -> int | None:

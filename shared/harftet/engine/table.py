@@ -7,6 +7,8 @@ so a test controls the clock.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from collections.abc import Callable
 
 from . import hand
@@ -19,17 +21,24 @@ from .errors import (
     WrongStatusError,
 )
 from .moves import Move
+from .options import LIMITS as LIMITS  # the bounds' home is options.py
+from .options import OptionError, check, check_hints, check_turn
 from .rules import Rules
 from .search import BOT_LEVELS, DEFAULT_BOT_LEVEL, BotLevel
-from .state import GameName, Occupant, Seat, Table
+from .state import DEFAULT_BREAK_SECONDS, GameName, Hints, Occupant, Pace, Seat, Table
 
 TIMEOUTS_FOR_DISCONNECT = 3
-# How many people who left a seat (and who paid the leave penalty) a table remembers: the
-# most recent ones, so a stream of guests sitting down and leaving cannot grow the item.
-FORMER_KEPT = 8
+# Everyone who left a seat during the game (``former``: seat) and who paid the leave penalty
+# (``paid``) is remembered until the game ends — no cap: one seat per player per game and one
+# charge per leave hold however many people came and went (RULES §4). They are remembered by
+# a tag, not by id, to keep the item small: 32 bits of BLAKE2b keyed with the table's id, six
+# base64 characters (a departure adds about 12 bytes to the compressed item: a game that saw
+# 60 people leave still stays under 2 KB). Two of a table's leavers share a tag with odds of
+# n²/2³³ (under one in a million for 90 leavers), and ids are the server's random ones, so a
+# tag cannot be aimed at.
+TAG_BYTES = 4
 BOT_PREFIX = "bot:"
 
-LIMITS = {"seats": (2, 4), "hands": (1, 21), "turn_seconds": (10, 600), "bot_seconds": (0, 5)}
 
 # What a sweep may be asked to apply for a computer player: its move for the seat in turn.
 Bot = Callable[[Table, int], Move]
@@ -48,24 +57,30 @@ def new_table(
     turn_seconds: int = 45,
     grace_seconds: int | None = None,
     wait_seconds: int | None = None,
-    hints: bool = True,
+    hints: Hints = True,
     private: bool = False,
     bot_seconds: int = 1,
+    rated: bool = True,
+    break_seconds: int = DEFAULT_BREAK_SECONDS,
+    pace: Pace = "live",
+    salt: str = "",
+    test_mode: bool = False,
 ) -> Table:
     """A waiting table; its creator is the manager and sits at seat 0 (the log's first
-    event, a ``sit``, is its ``recent``)."""
+    event, a ``sit``, is its ``recent``). Options out of their bounds (options.py; test mode
+    may go below some) raise OptionError naming the field."""
     if game not in ("kastet", "harftet"):
         raise EngineError(f'unknown game "{game}": choose "harftet" or "kastet"')
-    checked = (
-        ("seats", seats),
-        ("hands", hands),
-        ("turn_seconds", turn_seconds),
-        ("bot_seconds", bot_seconds),
-    )
-    for name, value in checked:
-        low, high = LIMITS[name]
-        if isinstance(value, bool) or not low <= value <= high:
-            raise EngineError(f"{name} must be between {low} and {high}, not {value}")
+    check("seats", seats)
+    check("hands", hands)
+    check("bot_seconds", bot_seconds)
+    turn_seconds = check_turn(pace, turn_seconds, test_mode=test_mode)
+    check("break_seconds", break_seconds, test_mode=test_mode)
+    for name, value in (("grace_seconds", grace_seconds), ("wait_seconds", wait_seconds)):
+        if value is not None:
+            check(name, value, test_mode=test_mode)  # type: ignore[arg-type]
+    if not isinstance(rated, bool):
+        raise OptionError(f"rated must be true or false, not {rated!r}")
     if partners and seats != 4:
         raise EngineError("a partner game needs exactly 4 seats")
     table = Table(
@@ -78,9 +93,13 @@ def new_table(
         turn_seconds=turn_seconds,
         created_at=now,
         seats=[Seat() for _ in range(seats)],
-        hints=hints,
+        hints=check_hints(hints, rated),
         private=private,
         bot_seconds=bot_seconds,
+        rated=rated,
+        break_seconds=break_seconds,
+        pace=pace,
+        salt=salt,
     )
     if grace_seconds is not None:
         table.grace_seconds = grace_seconds
@@ -139,6 +158,14 @@ def _resume_if_complete(table: Table, now: float) -> None:
     nobody = all(s.occupant is None or s.occupant.bot for s in table.seats)
     if table.status == "paused" and not _vacant_seats(table) and (not table.held or nobody):
         table.status = "playing"
+        _restart_clock(table, now)
+
+
+def _restart_clock(table: Table, now: float) -> None:
+    """A game that resumes: the turn clock starts again — or, between hands, the break goes
+    on until its end or the next ready (who said ready is not logged, so a replay could not
+    tell a deal here from none)."""
+    if table.break_until is None:
         table.deadline = now + table.turn_seconds
 
 
@@ -172,7 +199,7 @@ def sit(table: Table, seat: int, occupant: Occupant, now: float) -> Outcome:
         raise SeatTakenError(f"seat {seat} is taken by {target.occupant.name}")
     if current is not None and _in_game(table):
         raise WrongStatusError(f"you already play at seat {current} of this table")
-    former = table.former.get(pid)
+    former = _former_seat(table, pid)
     if _in_game(table) and former is not None and former != seat:
         raise WrongStatusError(
             f"you played seat {former} of this game: you may sit again only there"
@@ -189,7 +216,8 @@ def sit(table: Table, seat: int, occupant: Occupant, now: float) -> Outcome:
     chair.timeouts = 0
     chair.disconnected_at = None
     chair.vacant_since = None
-    new.former.pop(pid, None)
+    new.former.pop(tag(new, pid), None)
+    new.former.pop(pid, None)  # as tables stored before tags remember them
     if new.manager is None and not occupant.bot:
         new.manager = pid  # a table left to computer players gets a manager
     if back:
@@ -235,10 +263,10 @@ def leave(table: Table, player_id: str, now: float) -> Outcome:
     assert occupant is not None
     if _in_game(new):
         penalty = 0
-        if not new.practice and not occupant.bot and player_id not in new.paid:
+        if not new.practice and not occupant.bot and not _has_paid(new, player_id):
             penalty = -2 * new.hands
             effects.append(RatingChange(player_id, penalty, "leave"))
-            new.paid = [*new.paid, player_id][-FORMER_KEPT:]
+            new.paid = [*new.paid, tag(new, player_id)]
         if (
             chair.original is not None
             and chair.original.player_id == player_id
@@ -292,7 +320,9 @@ def start(table: Table, player_id: str, now: float) -> Outcome:
         chair.original = chair.occupant
         if not chair.connected:  # gone since before the start: the grace period runs now
             chair.disconnected_at = now
-    new.practice = any(s.occupant is not None and s.occupant.bot for s in new.seats)
+    new.practice = not new.rated or any(
+        s.occupant is not None and s.occupant.bot for s in new.seats
+    )
     new.status = "playing"
     new.hand_number = 1
     hand.deal(new, now)  # reports the "start"
@@ -311,8 +341,8 @@ def continue_game(table: Table, player_id: str, now: float) -> Outcome:
     new = begin(table.clone())
     new.status = "playing"
     new.held = False
-    new.deadline = now + new.turn_seconds
     note(new, now, "continue", None)
+    _restart_clock(new, now)
     return changed(new)
 
 
@@ -354,8 +384,8 @@ def reconnect(table: Table, player_id: str, now: float) -> Outcome:
 
 
 def next_event_at(table: Table) -> float | None:
-    """When the next timed event of this table falls due: turn deadline, grace end or wait
-    end, not computer-player moves (``next_due`` adds those)."""
+    """When the next timed event of this table falls due: turn deadline, break end, grace end
+    or wait end, not computer-player moves (``next_due`` adds those)."""
     times = [due for due, _, _ in _timed(table)]
     return min(times) if times else None
 
@@ -378,7 +408,7 @@ def next_due(table: Table) -> float | None:
 
 
 # The kinds of due events, in the order they are applied when due at the same time.
-_TIMEOUT, _GRACE, _WAIT, _BOT = 0, 1, 2, 3
+_TIMEOUT, _GRACE, _WAIT, _BOT, _BREAK = 0, 1, 2, 3, 4
 
 
 def _timed(table: Table) -> list[tuple[float, int, int]]:
@@ -386,6 +416,8 @@ def _timed(table: Table) -> list[tuple[float, int, int]]:
     events: list[tuple[float, int, int]] = []
     if table.status == "playing" and table.deadline is not None:
         events.append((table.deadline, _TIMEOUT, table.turn_seat or 0))
+    if table.status == "playing" and table.break_until is not None:
+        events.append((table.break_until, _BREAK, 0))  # the break ends: the next hand
     if _in_game(table):
         for i, chair in enumerate(table.seats):
             if chair.occupant is not None and chair.disconnected_at is not None:
@@ -416,7 +448,9 @@ def sweep(
         assert bot is not None
         return _bot_move(table, seat, bot, now, rules)
     new = begin(table.clone())
-    if kind == _GRACE:
+    if kind == _BREAK:
+        hand.deal_next(new, now)
+    elif kind == _GRACE:
         _vacate_dropped(new, seat, now)
     else:
         chair = new.seats[seat]
@@ -510,12 +544,31 @@ def _vacate_dropped(table: Table, index: int, now: float) -> None:
         _hand_over_manager(table, index)
 
 
+def tag(table: Table, player_id: str) -> str:
+    """How ``table`` remembers ``player_id`` in ``former`` and ``paid`` (see TAG_BYTES)."""
+    digest = hashlib.blake2b(
+        player_id.encode("utf-8", "surrogatepass"),
+        digest_size=TAG_BYTES,
+        key=table.table_id.encode("utf-8", "surrogatepass")[:64],
+    ).digest()
+    return base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")
+
+
+def _former_seat(table: Table, player_id: str) -> int | None:
+    """The seat ``player_id`` left during this game, if they left one."""
+    seat = table.former.get(tag(table, player_id))
+    return table.former.get(player_id) if seat is None else seat
+
+
+def _has_paid(table: Table, player_id: str) -> bool:
+    """Whether ``player_id`` already paid the leave penalty in this game."""
+    return tag(table, player_id) in table.paid or player_id in table.paid
+
+
 def _remember(table: Table, player_id: str, seat: int) -> None:
     """``player_id`` left ``seat`` during this game: they may sit again only there."""
     table.former.pop(player_id, None)
-    table.former[player_id] = seat
-    while len(table.former) > FORMER_KEPT:
-        del table.former[next(iter(table.former))]
+    table.former[tag(table, player_id)] = seat
 
 
 def is_bot_turn(table: Table) -> bool:

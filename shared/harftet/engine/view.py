@@ -10,6 +10,8 @@ from typing import Any
 
 from harftet.words import ALPHABET
 
+from . import proof
+from .options import hint_budget
 from .rules import DEAL_SIZE, MAX_HAND, MAX_SERIES
 from .state import Placed, Table
 from .tiles import COLORS, tile_json, tiles_for
@@ -92,11 +94,23 @@ def table_view(table: Table, viewer: str | None) -> dict[str, Any]:
             for r in table.hand_results
         ],
         "result": table.result,
-        "hints": table.hints,
+        "hints": shown_hints(table),
         "private": table.private,
         "botSeconds": table.bot_seconds,
         "practice": table.practice,
         "limits": rule_limits(table.game),
+        "rated": table.rated,
+        "breakSeconds": table.break_seconds,
+        "graceSeconds": table.grace_seconds,
+        "waitSeconds": table.wait_seconds,
+        "pace": table.pace,
+        "hintsLeft": None,
+        # the commitment to the current hand's shuffle (RULES §5a): reveals nothing of it
+        "dealProof": (
+            proof.deal_proof(table.salt, table.seed, table.hand_number)
+            if table.hand_number > 0
+            else None
+        ),
         # the event that made this version (as in the log), None before any
         "last": dict(table.recent[-1]) if table.recent else None,
     }
@@ -106,11 +120,28 @@ def table_view(table: Table, viewer: str | None) -> dict[str, Any]:
             "laid": table.laid,
             "deadline": table.deadline if table.status == "playing" else None,
         }
+    if table.break_until is not None and table.status in ("playing", "paused"):
+        view["break"] = {"until": table.break_until, "ready": list(table.ready)}
     mine = table.seat_of(viewer) if viewer is not None else None
     if mine is not None:
         view["seat"] = mine
         view["hand"] = [tile_json(tiles[i]) for i in table.seats[mine].hand]
+        view["hintsLeft"] = hints_left(table, mine)
     return view
+
+
+def shown_hints(table: Table) -> bool | int | str:
+    """The table's hints option as the API shows it: false, a budget, or "unlimited"."""
+    budget = hint_budget(table.hints)
+    return "unlimited" if budget is None else (budget or False)
+
+
+def hints_left(table: Table, seat: int) -> int | None:
+    """The hints ``seat`` may still take this hand: None where unlimited or off."""
+    budget = hint_budget(table.hints)
+    if not budget:
+        return None
+    return max(0, budget - table.seats[seat].hints_used)
 
 
 def vacant_seats(table: Table) -> list[int]:
@@ -152,7 +183,7 @@ def lobby_summary(table: Table) -> dict[str, Any]:
         "createdAt": table.created_at,
         "vacant": vacant_seats(table),
         "private": table.private,
-        "hints": table.hints,
+        "hints": shown_hints(table),
         "botSeconds": table.bot_seconds,
         "practice": table.practice,
     }

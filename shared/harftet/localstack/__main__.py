@@ -9,8 +9,10 @@ import os
 import sys
 from pathlib import Path
 
-from harftet.localstack.stack import DEFAULT_HANDLERS, StackOptions, serve
+from harftet.localstack.stack import DEFAULT_HANDLERS, REPO_ROOT, StackOptions, serve
 from harftet.localstack.throttle import parse_throttle
+
+DEFAULT_DATA = REPO_ROOT / ".data"
 
 
 def _handler(value: str) -> Path | None:
@@ -74,6 +76,25 @@ def parse_args(argv: list[str] | None = None) -> StackOptions:
         help="throttle REST requests like API Gateway's stage settings (429 rate_limited); "
         "off by default (also THROTTLE=RATE,BURST)",
     )
+    parser.add_argument(
+        "--trust-proxy",
+        default=os.environ.get("TRUST_PROXY") or None,
+        metavar="ADDRESSES",
+        help="believe X-Forwarded-For from these proxy addresses (comma-separated, or '*'); "
+        "by default it is ignored and a request's source address is its connection's "
+        "(also TRUST_PROXY=...)",
+    )
+    parser.add_argument(
+        "--data",
+        type=_handler,
+        default=Path(os.environ.get("HARFTET_DATA") or DEFAULT_DATA),
+        metavar="DIR|none",
+        help="keep the tables, players, connections and the token secret here across "
+        "restarts (default: %(default)s; also HARFTET_DATA); none: in memory only",
+    )
+    parser.add_argument(
+        "--fresh", action="store_true", help="start empty: forget what the data folder holds"
+    )
     args = parser.parse_args(argv)
     return StackOptions(
         host=args.host,
@@ -93,12 +114,33 @@ def parse_args(argv: list[str] | None = None) -> StackOptions:
         quiet=args.quiet,
         proxy_all=args.proxy_all,
         throttle=args.throttle,
+        trust_proxy=args.trust_proxy,
+        data_dir=args.data,
+        fresh=args.fresh or os.environ.get("FRESH", "") not in ("", "0"),
     )
+
+
+class _Formatter(logging.Formatter):
+    """`HH:MM:SS.mmm LEVEL message`: one line a record; errors stand out (red on a terminal,
+    and `!!` before them in a file)."""
+
+    def __init__(self, color: bool) -> None:
+        super().__init__("%(asctime)s.%(msecs)03d %(levelname)-5s %(message)s", "%H:%M:%S")
+        self.color = color
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        if record.levelno < logging.ERROR:
+            return text
+        return f"\033[1;31m{text}\033[0m" if self.color else f"!! {text}"
 
 
 def main(argv: list[str] | None = None) -> None:
     """Run the local stack until Ctrl-C."""
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    handler = logging.StreamHandler()
+    handler.setFormatter(_Formatter(color=sys.stderr.isatty()))
+    level = os.environ.get("LOG_LEVEL", "INFO").upper()
+    logging.basicConfig(level=getattr(logging, level, logging.INFO), handlers=[handler])
     options = parse_args(argv)
     for path in (
         options.rest_handler,

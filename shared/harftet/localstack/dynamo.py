@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import logging
 import socket
 import threading
 from collections.abc import Callable, Iterable
 from typing import Any
+
+from harftet.localstack.persist import WRITES
 
 DEFAULT_TABLE_NAMES = {
     "TablesTable": "harftet-tables",
@@ -32,29 +35,50 @@ class SerializedWSGI:
     time holding the GIL anyway, so little throughput is lost.
     """
 
-    def __init__(self, app: WSGIApp) -> None:
+    def __init__(self, app: WSGIApp, journal: Any = None) -> None:
         self.app = app
         self.lock = threading.Lock()
+        self.journal = journal  # persist.Journal: successful writes are recorded there
 
     def __call__(self, environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
         """Handle one request under the lock, with the response body read inside it."""
+        target = environ.get("HTTP_X_AMZ_TARGET", "")
+        body = b""
+        recording = self.journal is not None and target in WRITES
+        if recording:
+            length = int(environ.get("CONTENT_LENGTH") or 0)
+            body = environ["wsgi.input"].read(length) if length else b""
+            environ["wsgi.input"] = io.BytesIO(body)
+        statuses: list[str] = []
+
+        def respond(status: str, headers: Any, *rest: Any) -> Any:
+            statuses.append(status)
+            return start_response(status, headers, *rest)
+
         with self.lock:
-            response = self.app(environ, start_response)
+            response = self.app(environ, respond)
             try:
-                return list(response)
+                content = list(response)
             finally:
                 close = getattr(response, "close", None)
                 if close is not None:
                     close()
+            if recording and statuses and statuses[0].startswith("200"):
+                self.journal.record(target, body)  # before the answer leaves
+            return content
 
 
 class MotoDynamo:
     """moto's server (DynamoDB and friends) in a background thread of this process."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0, *, serialize: bool = True) -> None:
+    def __init__(
+        self, host: str = "127.0.0.1", port: int = 0, *, serialize: bool = True, journal: Any = None
+    ) -> None:
         self.host = host
         self.port = port
-        self.serialize = serialize
+        self.serialize = serialize or journal is not None
+        self.journal = journal  # persist.Journal, or None: memory only
+        self.app: WSGIApp | None = None
         self._socket: socket.socket | None = None
         self._server: Any = None
         self._thread: threading.Thread | None = None
@@ -68,6 +92,9 @@ class MotoDynamo:
         """Take the port now (0 picks a free one) and return the endpoint URL; serve later."""
         if self._socket is None:
             self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            # A stack restarted after a crash binds its port again at once (without it:
+            # Errno 98 while the old connections sit in TIME_WAIT, a minute or more).
+            self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             self._socket.bind((self.host, self.port))
             self._socket.listen(128)
             self.port = self._socket.getsockname()[1]
@@ -87,7 +114,8 @@ class MotoDynamo:
         logging.getLogger("werkzeug").setLevel(logging.ERROR)  # one line per request otherwise
         app: WSGIApp = DomainDispatcherApplication(create_backend_app)
         if self.serialize:
-            app = SerializedWSGI(app)
+            app = SerializedWSGI(app, self.journal)
+        self.app = app
         # The same server ThreadedMotoServer builds, with our middleware in front of the app.
         self._server = make_server(
             self.host,
@@ -101,6 +129,18 @@ class MotoDynamo:
         self._thread.start()
         return self.endpoint_url
 
+    def restore(self, tables: Iterable[str]) -> int:
+        """Replay the journal into the (new, empty) tables, then compact it; items kept."""
+        if self.journal is None or self.app is None:
+            return 0
+        assert isinstance(self.app, SerializedWSGI)
+        recording, self.app.journal = self.app.journal, None  # a replay is not written again
+        try:
+            self.journal.replay(self.app)
+            return int(self.journal.compact(self.client(), tables))
+        finally:
+            self.app.journal = recording
+
     def stop(self) -> None:
         """Stop serving; the in-memory data goes with the process."""
         if self._server is not None:
@@ -113,6 +153,8 @@ class MotoDynamo:
         if self._thread is not None:
             self._thread.join(timeout=5)
             self._thread = None
+        if self.journal is not None:
+            self.journal.close()
 
     def client(self, service: str = "dynamodb") -> Any:
         """A boto3 client for this server (DynamoDB, its streams, SQS), with dummy credentials."""

@@ -11,6 +11,7 @@ import base64
 import contextlib
 import json
 import logging
+import os
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
@@ -26,9 +27,11 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
+from harftet.api.methods import allowed_methods, method_not_allowed
 from harftet.localstack import lambda_events
 from harftet.localstack.client_files import client_routes
 from harftet.localstack.runtime import FunctionSpec, HandlerError, LambdaFunction
+from harftet.localstack.sources import keep_running
 from harftet.localstack.template import (
     HTTP_METHODS,
     GatewayResponses,
@@ -141,6 +144,10 @@ class Emulator:
         self.ready_check = ready_check
         self.connections: dict[str, Connection] = {}
         self.started = False
+        self.sources: list[tuple[str, Any]] = []
+        self.source_tasks: dict[int, asyncio.Task[None]] = {}
+        # An event source is stuck past this lag (None: twice its function's timeout, ≥ 60 s).
+        self.stuck_seconds: float | None = None
 
     @property
     def functions(self) -> list[LambdaFunction]:
@@ -154,11 +161,43 @@ class Emulator:
 
     # --- REST ----------------------------------------------------------------------------------
 
+    def source_health(self) -> list[dict[str, Any]]:
+        """Each event source mapping's lag and liveness (what `GET /health` reports)."""
+        now = time.time()
+        found = []
+        for function, source in self.sources:
+            health = getattr(source, "health", None)
+            if health is None:
+                continue
+            target = {"fanout": self.fanout, "timer": self.timer}.get(function)
+            timeout = target.spec.timeout_seconds if target is not None else 30.0
+            limit = self.stuck_seconds or max(60.0, 2 * timeout)
+            report = health.report(now)
+            mapping = source.mapping
+            report = {
+                "function": function,
+                "source": mapping.source,
+                "kind": mapping.kind,
+                **report,
+            }
+            task = self.source_tasks.get(id(source))
+            report["stuck"] = bool(
+                report["lagSeconds"] > limit
+                or report["sincePollSeconds"] > limit
+                or (task is not None and task.done())
+            )
+            found.append(report)
+        return found
+
     async def health(self, request: Request) -> Response:
-        """`GET /health`: 200 once the stack is ready, 503 before."""
-        if self.ready():
-            return JSONResponse({"status": "ok"})
-        return JSONResponse({"status": "starting"}, status_code=503)
+        """`GET /health`: 200 once the stack is ready, 503 before — and 503 while an event
+        source is stuck (its oldest record waited too long, or its poller stopped polling)."""
+        if not self.ready():
+            return JSONResponse({"status": "starting"}, status_code=503)
+        sources = self.source_health()
+        if any(s["stuck"] for s in sources):
+            return JSONResponse({"status": "stuck", "sources": sources}, status_code=503)
+        return JSONResponse({"status": "ok", "sources": sources})
 
     async def rest_proxy(self, request: Request) -> Response:
         """Any other path: the REST API's `ANY /{proxy+}` with a Lambda proxy integration."""
@@ -180,6 +219,15 @@ class Emulator:
         if self.routes is not None:
             found = find_route(self.routes, request.method, request.url.path)
             if found is None:  # no such resource or method in template.yaml
+                allowed = [
+                    m
+                    for m in allowed_methods(request.url.path)
+                    if find_route(self.routes, m, request.url.path)
+                ]
+                if allowed:  # a known resource, another method
+                    status, body405, allow = method_not_allowed(request.method, allowed)
+                    _access(request.method, request.url.path, status, time.perf_counter())
+                    return JSONResponse(body405, status_code=status, headers={"Allow": allow})
                 return self.gateway.render(
                     "MISSING_AUTHENTICATION_TOKEN", "Missing Authentication Token"
                 )
@@ -195,6 +243,7 @@ class Emulator:
             source_ip=request.client.host if request.client else "127.0.0.1",
             host=request.url.netloc,
         )
+        began = time.perf_counter()
         try:
             response = proxy_response(await self.rest.invoke(event))
         except HandlerError as error:
@@ -203,6 +252,7 @@ class Emulator:
         if response is None:
             response = self.gateway.render("DEFAULT_5XX", "Internal server error", 502)
         response.headers["x-amzn-RequestId"] = event["requestContext"]["requestId"]
+        _access(request.method, request.url.path, response.status_code, began)
         return response
 
     # --- WebSocket API -------------------------------------------------------------------------
@@ -235,13 +285,15 @@ class Emulator:
             headers=websocket.headers.items(),
             query=parse_qsl(websocket.url.query, keep_blank_values=True),
         )
+        began = time.perf_counter()
         try:
             status = _status_of(await self.ws.invoke(connect)) or 200
         except HandlerError as error:
             log.error("$connect failed: %s", error)
             status = 502
+        _access("WS", "/ws $connect", status if status >= 400 else 101, began)
         if status >= 400:
-            await _refuse(websocket, status)
+            await _refuse(websocket, status)  # an expected refusal: one line, no traceback
             return
         close_code: int | None = None
         try:
@@ -273,8 +325,10 @@ class Emulator:
                 data = message.get("bytes") or b""
             conn.last_active_at = time.time()
             event = self._ws_event("$default", conn, body=data)
+            began = time.perf_counter()
             try:
                 result = await self.ws.invoke(event)
+                _access("WS", "/ws $default", _status_of(result) or 200, began)
             except HandlerError as error:
                 log.error("$default failed: %s", error)
                 reply = {
@@ -348,6 +402,14 @@ class Emulator:
                 log.exception("sweeper invocation failed")
 
 
+def _access(method: str, path: str, status: int, began: float) -> None:
+    """One line per request: what, the answer, how long (errors at a level that stands out)."""
+    level = logging.ERROR if status >= 500 else logging.INFO
+    shown = path if len(path) <= 120 else path[:117] + "..."
+    ms = (time.perf_counter() - began) * 1000
+    log.log(level, "%s %s → %d (%.0f ms)", method, shown, status, ms)
+
+
 async def _refuse(websocket: WebSocket, status: int) -> None:
     """Refuse the handshake with the handler's status (403 where the server can't say more)."""
     if "websocket.http.response" in websocket.scope.get("extensions", {}):
@@ -411,7 +473,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         async def warm(functions: list[LambdaFunction]) -> None:
-            loaded = await asyncio.gather(*(run_in_threadpool(f.warm) for f in functions))
+            loaded = await asyncio.gather(*(f.warm() for f in functions))
             for fn, ok in zip(functions, loaded, strict=True):
                 if not ok:
                     log.warning("%s: %s did not load; see the above", fn.spec.name, fn.spec.path)
@@ -427,7 +489,10 @@ def create_app(
         for key, source in event_sources or []:
             target = targets.get(key)
             if target is not None:
-                tasks.append(asyncio.create_task(source.run(target.invoke)))
+                task = asyncio.create_task(keep_running(key, source, target.invoke))
+                emulator.sources.append((key, source))
+                emulator.source_tasks[id(source)] = task
+                tasks.append(task)
         try:
             yield
         finally:
@@ -466,6 +531,8 @@ def create_app(
         return _message(404, "Not Found")
 
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: unrouted})
+    stuck = (env or {}).get("HEALTH_STUCK_SECONDS") or os.environ.get("HEALTH_STUCK_SECONDS")
+    emulator.stuck_seconds = float(stuck) if stuck else None
     app.state.emulator = emulator
     return app
 

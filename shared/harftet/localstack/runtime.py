@@ -7,6 +7,12 @@ other's events. Each execution environment here is therefore a worker process th
 handler file once (after its environment is set) and then serves invocations one by one; a
 function scales out to `max_concurrency` environments, cold-starting them on demand.
 
+Each invocation is bounded by the function's `Timeout` (template.yaml), as in Lambda: a handler
+still running then is reported as "Task timed out", its environment is killed (after printing
+every thread's stack, so that a hang says where it was) and the next invocation cold-starts a
+new one. The workers are plain processes with a pipe each, not a ProcessPoolExecutor: killing
+one worker of an executor breaks the whole pool and every invocation in flight in it.
+
 Workers are forked from a forkserver that has already imported boto3 and powertools, so a cold
 start costs the handler's own module code only. Events and results cross the process boundary
 as JSON, as they do in AWS: a handler returning something JSON can't encode fails here too.
@@ -15,20 +21,23 @@ as JSON, as they do in AWS: a handler returning something JSON can't encode fail
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import faulthandler
 import importlib.util
 import json
+import logging
 import multiprocessing
 import os
 import signal
 import sys
 import threading
+import time
 import traceback
 import warnings
 from collections.abc import Callable, Mapping
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing import forkserver
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +48,7 @@ PRELOAD = ["harftet.localstack.runtime", "harftet.localstack.preload"]
 PRELOAD_ENV = "HARFTET_LOCAL_PRELOAD"  # more modules for preload.py, comma-separated
 
 Handler = Callable[[dict[str, Any], Any], Any]
+log = logging.getLogger("harftet.localstack")
 
 
 class HandlerError(Exception):
@@ -153,68 +163,192 @@ def _invoke_in_worker(event_json: str) -> str:
 
 # --- in the emulator -------------------------------------------------------------------------
 
+# Lambda gives an execution environment 10 s to initialise; a loaded developer machine (or a
+# test suite starting several stacks on two cores) gets more here, apart from the timeout.
+INIT_SECONDS = 60.0
+# How long a timed-out worker gets to print where it was stuck before it is killed.
+DUMP_SECONDS = 0.3
+
+
+def _serve(spec: FunctionSpec, conn: Connection) -> None:
+    """A worker's life: load the handler, say so, then answer invocations one by one."""
+    faulthandler.register(signal.SIGUSR1, all_threads=True)  # where it hung, on a timeout
+    _init_worker(spec)
+    conn.send(("ready", _ping()))
+    while True:
+        try:
+            request = conn.recv()
+        except (EOFError, OSError):
+            return
+        if request is None:
+            return
+        try:
+            conn.send(("ok", _invoke_in_worker(request)))
+        except HandlerError as error:
+            conn.send(("error", str(error)))
+        except BaseException as error:
+            with contextlib.suppress(Exception):
+                conn.send(("exit", f"Runtime.ExitError: {type(error).__name__}: {error}"))
+            return
+
+
+class _Worker:
+    """One execution environment: a process and the pipe to it."""
+
+    def __init__(self, spec: FunctionSpec) -> None:
+        parent, child = multiprocessing.get_context("forkserver").Pipe()
+        self.conn = parent
+        self.process = multiprocessing.get_context("forkserver").Process(
+            target=_serve, args=(spec, child), name=spec.name, daemon=True
+        )
+        self.process.start()
+        child.close()
+        self.ready = False
+
+    def kill(self, dump: bool = False) -> None:
+        """End the environment (after printing its threads' stacks when `dump`)."""
+        pid = self.process.pid
+        if dump and pid is not None and self.process.is_alive():
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGUSR1)
+                time.sleep(DUMP_SECONDS)
+        with contextlib.suppress(OSError):
+            self.process.kill()
+        with contextlib.suppress(Exception):
+            self.process.join(1)
+        with contextlib.suppress(OSError):
+            self.conn.close()
+
+
+async def _receive(conn: Connection, seconds: float) -> Any:
+    """The worker's next message, or TimeoutError after `seconds` (EOFError if it died)."""
+    loop = asyncio.get_running_loop()
+    readable = loop.create_future()
+
+    def wake() -> None:
+        if not readable.done():
+            readable.set_result(None)
+
+    fd = conn.fileno()
+    loop.add_reader(fd, wake)
+    try:
+        if not conn.poll():
+            await asyncio.wait_for(readable, seconds)
+    finally:
+        loop.remove_reader(fd)
+    return conn.recv()
+
 
 class LambdaFunction:
-    """A function: a pool of worker processes, each serving one invocation at a time."""
+    """A function: up to `max_concurrency` worker processes, each serving one invocation at a
+    time, each invocation bounded by the function's timeout as Lambda bounds it (a timed-out
+    environment is killed and replaced; its threads' stacks go to the log first)."""
 
     def __init__(self, spec: FunctionSpec, max_concurrency: int = 8) -> None:
         self.spec = spec
         self.max_concurrency = max_concurrency
+        self._idle: list[_Worker] = []
+        self._all: set[_Worker] = set()
+        self._slots: asyncio.Semaphore | None = None
         self._lock = threading.Lock()
-        self._pool: ProcessPoolExecutor | None = None
         self._closed = False
+        self.invocations = 0
+        self.timeouts = 0
 
-    def _executor(self) -> ProcessPoolExecutor:
+    def _take(self) -> _Worker:
         with self._lock:
             if self._closed:
                 raise HandlerError(f"{self.spec.name} is shut down")
-            if self._pool is None:
-                self._pool = ProcessPoolExecutor(
-                    max_workers=self.max_concurrency,
-                    mp_context=multiprocessing.get_context("forkserver"),
-                    initializer=_init_worker,
-                    initargs=(self.spec,),
-                )
-            return self._pool
+            while self._idle:
+                worker = self._idle.pop()
+                if worker.process.is_alive():
+                    return worker
+                self._all.discard(worker)
+                worker.kill()
+            worker = _Worker(self.spec)
+            self._all.add(worker)
+            return worker
 
-    def _discard(self, pool: ProcessPoolExecutor) -> None:
+    def _give_back(self, worker: _Worker) -> None:
         with self._lock:
-            if self._pool is pool:
-                self._pool = None
-        pool.shutdown(wait=False, cancel_futures=True)
+            if self._closed:
+                worker.kill()
+            else:
+                self._idle.append(worker)
 
-    def _submit(self, fn: Callable[..., Any], *args: Any) -> tuple[ProcessPoolExecutor, Future]:
-        pool = self._executor()
-        try:
-            return pool, pool.submit(fn, *args)
-        except BrokenProcessPool:
-            self._discard(pool)
-            pool = self._executor()
-            return pool, pool.submit(fn, *args)
+    def _drop(self, worker: _Worker, dump: bool = False) -> None:
+        with self._lock:
+            self._all.discard(worker)
+        worker.kill(dump)
 
-    def warm(self) -> bool:
+    async def _start(self, worker: _Worker) -> bool:
+        """Wait for a new worker's init; whether the handler loaded."""
+        kind, loaded = await _receive(worker.conn, INIT_SECONDS)
+        worker.ready = True
+        return kind == "ready" and bool(loaded)
+
+    async def warm(self) -> bool:
         """Start one execution environment and load the handler; True if it loaded."""
-        pool, future = self._submit(_ping)
+        worker = await asyncio.to_thread(self._take)
         try:
-            return bool(future.result())
-        except BrokenProcessPool:
-            self._discard(pool)
+            loaded = await self._start(worker) if not worker.ready else True
+        except (TimeoutError, EOFError, OSError):
+            self._drop(worker)
             return False
+        self._give_back(worker)
+        return loaded
 
     async def invoke(self, event: dict[str, Any]) -> Any:
-        """Invoke the function with an event and return its (JSON round-tripped) result."""
-        pool, future = self._submit(_invoke_in_worker, json.dumps(event))
-        try:
-            result = await asyncio.wrap_future(future)
-        except BrokenProcessPool:
-            # A worker died (os._exit, a crash): Lambda replaces the environment; so do we.
-            self._discard(pool)
-            raise HandlerError("Runtime.ExitError: the execution environment exited") from None
+        """Invoke the function with an event and return its (JSON round-tripped) result.
+
+        Raises HandlerError when the handler raised, its environment died, or it ran past
+        the function's timeout (Lambda's "Task timed out after N seconds")."""
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.max_concurrency)
+        async with self._slots:
+            worker = await asyncio.to_thread(self._take)
+            self.invocations += 1
+            try:
+                if not worker.ready:
+                    await self._start(worker)
+                worker.conn.send(json.dumps(event))
+                kind, result = await _receive(worker.conn, self.spec.timeout_seconds)
+            except TimeoutError:
+                self.timeouts += 1
+                log.error(
+                    "%s: Task timed out after %.2f seconds (its stacks are above; the "
+                    "execution environment is replaced)",
+                    self.spec.name,
+                    self.spec.timeout_seconds,
+                )
+                await asyncio.to_thread(self._drop, worker, True)
+                raise HandlerError(
+                    f"Task timed out after {self.spec.timeout_seconds:.2f} seconds"
+                ) from None
+            except (EOFError, OSError):
+                self._drop(worker)
+                raise HandlerError("Runtime.ExitError: the execution environment exited") from None
+            except BaseException:
+                # Cancelled (the caller went away): the worker may be mid-invocation.
+                self._drop(worker)
+                raise
+            if kind == "exit":
+                self._drop(worker)
+                raise HandlerError(str(result))
+            self._give_back(worker)
+        if kind == "error":
+            raise HandlerError(str(result))
         return json.loads(result)
 
     def close(self) -> None:
         """Stop every execution environment of this function."""
         with self._lock:
-            pool, self._pool, self._closed = self._pool, None, True
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+            self._closed = True
+            workers, self._all, self._idle = list(self._all), set(), []
+        for worker in workers:
+            with contextlib.suppress(Exception):
+                worker.conn.send(None)
+        deadline = time.monotonic() + 2
+        for worker in workers:
+            worker.process.join(max(0.0, deadline - time.monotonic()))
+            worker.kill()

@@ -8,12 +8,23 @@ Lambda polls them, and the same handlers invoked with the same event shapes.
 - Queue: ReceiveMessage (delays and visibility timeouts are moto's), batches of BatchSize;
   messages the handler did not report failed are deleted, the others come back after the
   visibility timeout (and reach the dead-letter queue after maxReceiveCount, as in AWS).
+
+A poller never ends (AWS's mappings do not): whatever fails — reading the source, building
+the event, the invocation (a handler error, a timeout, a dead environment) — is logged, backed
+off and retried; a stream batch keeps its place until it is handed on or given up on. Each
+source reports its lag (`lag()`: the age of its oldest record read but not yet handed on, as
+IteratorAge and ApproximateAgeOfOldestMessage do) and when it last completed a poll, which
+`GET /health` reads. A stream's records are handed on in `ParallelizationFactor` lanes by
+table key, as Lambda does: records of one key stay in order, one stuck table holds up only
+its lane.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
+import zlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +39,10 @@ Invoke = Callable[[dict[str, Any]], Awaitable[Any]]
 # stacks on two cores) then costs a few requests a second, not forty.
 POLL_SECONDS = 0.05
 IDLE_POLL_SECONDS = 0.25
+
+
+# After an unexpected error in the poll loop itself: wait this long, doubling up to the cap.
+ERROR_PAUSE = (0.2, 5.0)
 
 
 class _Backoff:
@@ -54,6 +69,7 @@ class Mapping:
     batch_size: int = 100
     retries: int = 3
     event_names: tuple[str, ...] = ()  # the stream filter's eventName values; () = all
+    parallelization: int = 1  # ParallelizationFactor: concurrent batches per shard, by key
 
 
 def _failed(result: Any) -> list[str]:
@@ -63,6 +79,37 @@ def _failed(result: Any) -> list[str]:
     return [str(f.get("itemIdentifier")) for f in failures if isinstance(f, dict)]
 
 
+class _Health:
+    """What a poller says about itself: when its loop last came round, its errors, what waits."""
+
+    def __init__(self) -> None:
+        self.last_poll = time.time()
+        self.errors = 0
+        self.delivered = 0
+        self.given_up = 0
+        self.waiting: dict[int, float] = {}  # id of a batch in hand → when its oldest arrived
+
+    def lag(self, now: float | None = None) -> float:
+        """Seconds the oldest record read but not yet handed on has waited (0: none)."""
+        now = time.time() if now is None else now
+        return max((now - t for t in list(self.waiting.values())), default=0.0)
+
+    def report(self, now: float | None = None) -> dict[str, Any]:
+        now = time.time() if now is None else now
+        return {
+            "lagSeconds": round(self.lag(now), 3),
+            "sincePollSeconds": round(now - self.last_poll, 3),
+            "delivered": self.delivered,
+            "errors": self.errors,
+            "givenUp": self.given_up,
+        }
+
+
+async def _pause_after_error(failures: int) -> None:
+    low, high = ERROR_PAUSE
+    await asyncio.sleep(min(high, low * 2 ** min(failures, 10)))
+
+
 class StreamSource:
     """A DynamoDB stream read as Lambda's event source mapping reads it."""
 
@@ -70,67 +117,143 @@ class StreamSource:
         self.client = client
         self.arn = stream_arn
         self.mapping = mapping
-        self.iterators: dict[str, str | None] = {}
+        self.shards: list[str] = []
+        self.position: dict[str, str] = {}  # shard → the last sequence number read
+        self.health = _Health()
 
-    def _refresh_shards(self) -> None:
-        shards = self.client.describe_stream(StreamArn=self.arn)["StreamDescription"]["Shards"]
-        for shard in shards:
-            if shard["ShardId"] not in self.iterators:
-                self.iterators[shard["ShardId"]] = self.client.get_shard_iterator(
-                    StreamArn=self.arn, ShardId=shard["ShardId"], ShardIteratorType="TRIM_HORIZON"
-                )["ShardIterator"]
+    def _iterator(self, shard_id: str) -> str:
+        """A fresh iterator: after the last record read, or from the start of the shard."""
+        after = self.position.get(shard_id)
+        if after is None:
+            found = self.client.get_shard_iterator(
+                StreamArn=self.arn, ShardId=shard_id, ShardIteratorType="TRIM_HORIZON"
+            )
+        else:
+            found = self.client.get_shard_iterator(
+                StreamArn=self.arn,
+                ShardId=shard_id,
+                ShardIteratorType="AFTER_SEQUENCE_NUMBER",
+                SequenceNumber=after,
+            )
+        return str(found["ShardIterator"])
 
     def poll(self) -> list[list[dict[str, Any]]]:
-        """The records that arrived since the last poll, one list per shard, in order."""
-        if not self.iterators:
-            self._refresh_shards()
+        """The records that arrived since the last poll, one list per shard, in order.
+
+        Each poll starts from a fresh iterator after the last record read, not from the
+        previous page's NextShardIterator. Why: moto's TransactWriteItems deep-copies every
+        table it touches and, when the transaction is cancelled (a failed condition: a seat
+        race, a manager's fourth table, a lost answer retried), puts the copies in place of
+        the tables — stream shard included. An iterator chain keeps reading the replaced
+        shard object, which never gets another record: the fan-out then stopped for good
+        (no pushes, no log, no timers, nothing logged), and it could read the records the
+        cancelled transaction wrote before it was rolled back. A fresh iterator is always
+        taken from the table's current shard.
+        """
+        if not self.shards:
+            described = self.client.describe_stream(StreamArn=self.arn)["StreamDescription"]
+            self.shards = [shard["ShardId"] for shard in described["Shards"]]
         found = []
-        for shard, iterator in list(self.iterators.items()):
-            if iterator is None:
-                continue
-            page = self.client.get_records(ShardIterator=iterator, Limit=1000)
-            self.iterators[shard] = page.get("NextShardIterator")
+        for shard in self.shards:
+            page = self.client.get_records(ShardIterator=self._iterator(shard), Limit=1000)
+            records = page.get("Records", [])
+            if records:
+                self.position[shard] = records[-1]["dynamodb"]["SequenceNumber"]
             wanted = self.mapping.event_names
-            records = [r for r in page.get("Records", []) if not wanted or r["eventName"] in wanted]
+            records = [r for r in records if not wanted or r["eventName"] in wanted]
             if records:
                 found.append(records)
         return found
 
+    def skip_existing(self) -> None:
+        """Start after the records already in the stream (a restored stack's history)."""
+        while self.poll():
+            pass
+
+    def lag(self) -> float:
+        """IteratorAge: how long the oldest record read but not handed on has waited."""
+        return self.health.lag()
+
     async def run(self, invoke: Invoke) -> None:
-        """Poll forever, handing each shard's records on in batches, in order."""
+        """Poll forever, handing each shard's records on in batches, in order per key."""
         backoff = _Backoff()
+        failures = 0
         while True:
+            self.health.last_poll = read_at = time.time()
             try:
                 shards = await asyncio.to_thread(self.poll)
+                failures = 0
             except Exception:
-                log.exception("reading the stream failed")
-                shards = []
+                failures += 1
+                self.health.errors += 1
+                log.exception("%s: reading the stream failed; retrying", self.mapping.function)
+                await _pause_after_error(failures)
+                continue
             for records in shards:
-                size = self.mapping.batch_size
-                for start in range(0, len(records), size):
-                    await self._deliver(invoke, records[start : start + size])
+                await self._hand_on(invoke, records, read_at)
             if shards:
                 backoff.busy()
             else:
                 await backoff.idle()
 
-    async def _deliver(self, invoke: Invoke, batch: list[dict[str, Any]]) -> None:
-        for attempt in range(self.mapping.retries + 1):
-            event = lambda_events.dynamodb_stream_event(batch, self.arn)
+    def _lanes(self, records: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+        lanes: dict[int, list[dict[str, Any]]] = {}
+        count = max(1, self.mapping.parallelization)
+        for record in records:
+            key = repr(sorted((record.get("dynamodb") or {}).get("Keys", {}).items()))
+            lanes.setdefault(zlib.crc32(key.encode()) % count, []).append(record)
+        return list(lanes.values())
+
+    async def _hand_on(self, invoke: Invoke, records: list[dict[str, Any]], read_at: float) -> None:
+        """Every lane's batches, lanes concurrently, each lane's in order."""
+        size = self.mapping.batch_size
+
+        async def lane(records: list[dict[str, Any]]) -> None:
+            token = id(records)
+            self.health.waiting[token] = read_at
             try:
+                for start in range(0, len(records), size):
+                    await self._deliver(invoke, records[start : start + size])
+            finally:
+                self.health.waiting.pop(token, None)
+
+        await asyncio.gather(*(lane(r) for r in self._lanes(records)))
+
+    async def _deliver(self, invoke: Invoke, batch: list[dict[str, Any]]) -> None:
+        function = self.mapping.function
+        for attempt in range(self.mapping.retries + 1):
+            try:
+                event = lambda_events.dynamodb_stream_event(batch, self.arn)
+                began = time.perf_counter()
                 failed = _failed(await invoke(event))
+                ms = (time.perf_counter() - began) * 1000
+                log.info("%s ← %d stream records (%.0f ms)", function, len(batch), ms)
             except HandlerError as error:
-                log.error("%s failed on a stream batch: %s", self.mapping.function, error)
+                log.error("%s failed on a stream batch: %s", function, error)
+                failed = [batch[0]["dynamodb"]["SequenceNumber"]]
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("%s: handing on a stream batch failed", function)
                 failed = [batch[0]["dynamodb"]["SequenceNumber"]]
             if not failed:
+                self.health.delivered += len(batch)
                 return
-            oldest = min(int(seq) for seq in failed if seq.isdigit()) if failed else 0
-            batch = [r for r in batch if int(r["dynamodb"]["SequenceNumber"]) >= oldest]
+            self.health.errors += 1
+            numbers = [int(seq) for seq in failed if seq.isdigit()]
+            if numbers:
+                oldest = min(numbers)
+                batch = [r for r in batch if int(r["dynamodb"]["SequenceNumber"]) >= oldest]
+            if not batch:
+                return
             await asyncio.sleep(min(1.0, 0.1 * 2**attempt))
+        self.health.given_up += len(batch)
         log.error(
-            "%s: gave up on %d stream records (AWS: to the on-failure destination)",
-            self.mapping.function,
+            "%s: gave up on %d stream records after %d retries (AWS: to the on-failure "
+            "destination)",
+            function,
             len(batch),
+            self.mapping.retries,
         )
 
 
@@ -142,6 +265,7 @@ class QueueSource:
         self.url = queue_url
         self.arn = queue_arn
         self.mapping = mapping
+        self.health = _Health()
 
     def receive(self) -> list[dict[str, Any]]:
         """Up to BatchSize visible messages (a short poll: never holds the server)."""
@@ -165,16 +289,26 @@ class QueueSource:
                 ],
             )
 
+    def lag(self) -> float:
+        """How long the oldest message received but not yet handled has waited."""
+        return self.health.lag()
+
     async def run(self, invoke: Invoke) -> None:
         """Poll forever; each batch is its own invocation (concurrently, as Lambda scales)."""
         running: set[asyncio.Task[None]] = set()
         backoff = _Backoff()
+        failures = 0
         while True:
+            self.health.last_poll = time.time()
             try:
                 messages = await asyncio.to_thread(self.receive)
+                failures = 0
             except Exception:
-                log.exception("receiving from the queue failed")
-                messages = []
+                failures += 1
+                self.health.errors += 1
+                log.exception("%s: receiving failed; retrying", self.mapping.function)
+                await _pause_after_error(failures)
+                continue
             if messages:
                 task = asyncio.create_task(self._deliver(invoke, messages))
                 running.add(task)
@@ -184,14 +318,48 @@ class QueueSource:
                 await backoff.idle()
 
     async def _deliver(self, invoke: Invoke, messages: list[dict[str, Any]]) -> None:
+        token = id(messages)
+        self.health.waiting[token] = time.time()
         try:
+            await self._handle(invoke, messages)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the messages come back after their visibility timeout
+            self.health.errors += 1
+            log.exception("%s: handing on a queue batch failed", self.mapping.function)
+        finally:
+            self.health.waiting.pop(token, None)
+
+    async def _handle(self, invoke: Invoke, messages: list[dict[str, Any]]) -> None:
+        try:
+            began = time.perf_counter()
             failed = set(_failed(await invoke(lambda_events.sqs_event(messages, self.arn))))
+            ms = (time.perf_counter() - began) * 1000
+            log.info("%s ← %d messages (%.0f ms)", self.mapping.function, len(messages), ms)
         except HandlerError as error:
+            self.health.errors += 1
             log.error("%s failed on a queue batch: %s", self.mapping.function, error)
             return  # every message comes back after its visibility timeout
+        self.health.delivered += len(messages) - len(failed)
         try:
             await asyncio.to_thread(
                 self.delete, [m for m in messages if m["MessageId"] not in failed]
             )
         except Exception:
+            self.health.errors += 1
             log.exception("deleting handled messages failed")
+
+
+async def keep_running(name: str, source: Any, invoke: Invoke) -> None:
+    """Run a poller for good: should its loop ever end or raise, log it and start it again."""
+    failures = 0
+    while True:
+        try:
+            await source.run(invoke)
+            log.error("%s: its poller stopped; starting it again", name)
+        except asyncio.CancelledError:
+            raise
+        except BaseException:
+            log.exception("%s: its poller failed; starting it again", name)
+        failures += 1
+        await _pause_after_error(failures)

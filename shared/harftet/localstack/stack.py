@@ -90,6 +90,9 @@ def handler_env(
         "LIMITS": keep("LIMITS", "off"),  # per-player budgets: off unless asked (API.md)
         "LIMIT_BUDGETS": keep("LIMIT_BUDGETS", ""),
         "ALLOWED_ORIGINS": keep("ALLOWED_ORIGINS", ""),  # CORS: none unless asked
+        # Passkeys: browsers refuse an IP address as relying party, so open localhost.
+        "PASSKEY_RP_ID": keep("PASSKEY_RP_ID", "localhost"),
+        "PASSKEY_ORIGINS": keep("PASSKEY_ORIGINS", f"http://localhost:{port}"),
         "POWERTOOLS_SERVICE_NAME": "harftet",
         "POWERTOOLS_METRICS_NAMESPACE": "Harftet",
         "POWERTOOLS_TRACE_DISABLED": "true",
@@ -122,11 +125,17 @@ class StackOptions:
     quiet: bool = False
     proxy_all: bool = False  # ignore template.yaml's routes: every path reaches the handler
     throttle: tuple[float, int] | None = None  # REST (rate, burst); None: off, as API.md says
+    # X-Forwarded-For is believed only from these proxy addresses ("*": any); none by default,
+    # as API Gateway gives the handler the address the connection came from (sourceIp).
+    trust_proxy: str | None = None
+    data_dir: Path | None = None  # where the tables and the token secret are kept; None: memory
+    fresh: bool = False  # empty the data folder first
 
 
 def serve(options: StackOptions) -> None:
     """Start everything, print where it is, and serve until SIGINT/SIGTERM; then shut down."""
     started = time.perf_counter()
+    from harftet.localstack import persist
     from harftet.localstack.dynamo import DEFAULT_TABLE_NAMES, MotoDynamo
     from harftet.localstack.runtime import start_forkserver
     from harftet.localstack.sam_local import dynamodb_port, share_token_secret
@@ -135,10 +144,18 @@ def serve(options: StackOptions) -> None:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((options.host, options.port))
     port = sock.getsockname()[1]
-    dynamo = MotoDynamo(options.host, dynamodb_port(options.port))  # fixed: for sam local
+    journal = None
+    overrides = dict(options.env)
+    if options.data_dir is not None:
+        persist.prepare(options.data_dir, options.fresh)
+        journal = persist.Journal(options.data_dir)
+        if not os.environ.get("TOKEN_SECRET"):
+            overrides.setdefault("TOKEN_SECRET", persist.token_secret(options.data_dir))
+    # The DynamoDB port is fixed (the API's + 1): for sam local.
+    dynamo = MotoDynamo(options.host, dynamodb_port(options.port), journal=journal)
     endpoint = dynamo.bind()
     env = handler_env(
-        port=port, dynamodb_endpoint=endpoint, tables=DEFAULT_TABLE_NAMES, overrides=options.env
+        port=port, dynamodb_endpoint=endpoint, tables=DEFAULT_TABLE_NAMES, overrides=overrides
     )
     # This process takes the handlers' environment too, so that the forkserver can import our
     # shared modules once for every execution environment (they may read it at import time).
@@ -164,12 +181,18 @@ def serve(options: StackOptions) -> None:
     try:
         dynamo.start()
         create_tables(dynamo.client(), DEFAULT_TABLE_NAMES, template_path=options.template)
+        kept = dynamo.restore(DEFAULT_TABLE_NAMES.values())
         if options.port:  # a fixed port, as `sam local --env-vars` expects (moto's SSM is slow)
             share_token_secret(endpoint, env["TOKEN_SECRET"], options.template, wait=False)
         settings = read_template(options.template)
         if options.proxy_all:
             settings.rest_routes = None
         sources = event_sources(dynamo, settings, DEFAULT_TABLE_NAMES)
+        if kept:  # what was published before the restart is not published again
+            for _, source in sources:
+                skip = getattr(source, "skip_existing", None)
+                if skip is not None:
+                    skip()
         app = create_app(
             rest_handler=options.rest_handler,
             ws_handler=options.ws_handler,
@@ -190,7 +213,14 @@ def serve(options: StackOptions) -> None:
             access_log=options.access_log,
             ws_max_size=MAX_WS_MESSAGE,
             timeout_graceful_shutdown=5,
+            # uvicorn believes X-Forwarded-For from 127.0.0.1 by default: on a local stack
+            # that is every client, and a header would move a guest to any address.
+            proxy_headers=options.trust_proxy is not None,
+            forwarded_allow_ips=options.trust_proxy or "",
         )
+        # uvicorn's sans-io WebSocket protocol reports a handshake refused with an HTTP answer
+        # (the emulator's `$connect` refusal: an expected 401/403) as an error; it is not one.
+        logging.getLogger("uvicorn.error").addFilter(_NotAnError())
         server = uvicorn.Server(config)
         urls = {
             "base_url": f"http://{options.host}:{port}",
@@ -198,6 +228,11 @@ def serve(options: StackOptions) -> None:
             "play_url": f"http://{options.host}:{port}/play/",
             "dynamodb_endpoint": endpoint,
         }
+        kept_in = (
+            f"kept in {options.data_dir} ({kept} items restored)"
+            if options.data_dir is not None
+            else "in memory"
+        )
 
         def announce() -> None:
             while not server.started:
@@ -205,7 +240,7 @@ def serve(options: StackOptions) -> None:
                     return
                 time.sleep(0.01)
             if not options.quiet:
-                _print_banner(urls, time.perf_counter() - started, app.state.emulator)
+                _print_banner(urls, time.perf_counter() - started, app.state.emulator, kept_in)
             if options.ready_file is not None:
                 _write_json(options.ready_file, {**urls, "env": env, "pid": os.getpid()})
 
@@ -216,6 +251,11 @@ def serve(options: StackOptions) -> None:
     finally:
         dynamo.stop()
         sock.close()
+
+
+class _NotAnError(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != "ASGI callable returned without completing handshake."
 
 
 def event_sources(dynamo: Any, settings: Any, tables: Mapping[str, str]) -> list[tuple[str, Any]]:
@@ -258,14 +298,14 @@ def event_sources(dynamo: Any, settings: Any, tables: Mapping[str, str]) -> list
     return sources
 
 
-def _print_banner(urls: Mapping[str, str], seconds: float, emulator: Any) -> None:
+def _print_banner(urls: Mapping[str, str], seconds: float, emulator: Any, kept_in: str) -> None:
     handlers = ", ".join(f"{f.spec.name} ← {_relative(f.spec.path)}" for f in emulator.functions)
     print(
         f"Harftet local stack ready in {seconds:.1f} s\n"
         f"  REST API     {urls['base_url']}/\n"
         f"  WebSocket    {urls['ws_url']}   (Management API: {urls['base_url']}/@connections/ID)\n"
         f"  Web client   {urls['play_url']}\n"
-        f"  DynamoDB     {urls['dynamodb_endpoint']}   (moto, in memory)\n"
+        f"  DynamoDB     {urls['dynamodb_endpoint']}   (moto, {kept_in})\n"
         f"  Functions    {handlers or 'none'}\n"
         "Ctrl-C to stop.",
         flush=True,
@@ -339,6 +379,9 @@ def launch(
     sweep_seconds: float | None = None,
     proxy_all: bool = False,
     throttle: str | None = None,
+    trust_proxy: str | None = None,
+    port: int = 0,
+    data_dir: Path | None = None,
     timeout: float = 60.0,  # a loaded CI machine may start several stacks at once
 ) -> RunningStack:
     """Run `python -m harftet.localstack` on a free port and wait until /health says ready."""
@@ -346,7 +389,8 @@ def launch(
     ready = workdir / "ready.json"
     ready.unlink(missing_ok=True)
     log_path = workdir / "stack.log"
-    command = [sys.executable, "-m", "harftet.localstack", "--port", "0", "--quiet"]
+    command = [sys.executable, "-m", "harftet.localstack", "--port", str(port), "--quiet"]
+    command += ["--data", str(data_dir) if data_dir is not None else "none"]
     command += ["--ready-file", str(ready), "--exit-with-parent"]
     for option, path in (
         ("--rest", rest_handler),
@@ -360,6 +404,8 @@ def launch(
         command.append("--proxy-all")
     if throttle is not None:
         command += ["--throttle", throttle]
+    if trust_proxy is not None:
+        command += ["--trust-proxy", trust_proxy]
     if sweep_seconds is not None:
         command += ["--sweep-seconds", str(sweep_seconds)]
     for key, value in (env or {}).items():

@@ -175,4 +175,5 @@ def _mapping(props: dict[str, Any], folders: dict[str, str]) -> Mapping:
         batch_size=int(props.get("BatchSize", 100 if attribute == "StreamArn" else 10)),
         retries=min(int(props.get("MaximumRetryAttempts", 3)), 3),
         event_names=tuple(names),
+        parallelization=int(props.get("ParallelizationFactor", 1)),
     )

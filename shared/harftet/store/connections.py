@@ -15,6 +15,11 @@ class ConnectionStore:
         self._client = client
         self._name = table_name
 
+    @property
+    def table_name(self) -> str:
+        """The connections table (phrase and code counters live there too)."""
+        return self._name
+
     def add(self, connection_id: str, table_id: str, player_id: str, now: float) -> None:
         """Remember a live connection."""
         item = {
@@ -44,6 +49,23 @@ class ConnectionStore:
         )
         item = response.get("Item")
         return deserialize(item) if item else None
+
+    def for_player(self, player_id: str) -> list[dict[str, Any]]:
+        """Every live connection of a player, whatever table (player-index: the ids and
+        ``tableId``)."""
+        items: list[dict[str, Any]] = []
+        kwargs: dict[str, Any] = {
+            "TableName": self._name,
+            "IndexName": "player-index",
+            "KeyConditionExpression": "playerId = :p",
+            "ExpressionAttributeValues": {":p": {"S": player_id}},
+        }
+        while True:
+            page = self._client.query(**kwargs)
+            items += [deserialize(i) for i in page.get("Items", [])]
+            if "LastEvaluatedKey" not in page:
+                return items
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
     def for_table(self, table_id: str) -> list[dict[str, Any]]:
         """Every live connection watching a table (index query, never a Scan)."""

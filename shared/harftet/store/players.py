@@ -66,6 +66,11 @@ class PlayerStore:
         self._client = client
         self._name = table_name
 
+    @property
+    def table_name(self) -> str:
+        """The players table (harftet.accounts keeps its items there too)."""
+        return self._name
+
     def create(self, player_id: str, name: str, now: float) -> dict[str, Any]:
         """A new guest account with the default rating."""
         item = {
@@ -85,7 +90,7 @@ class PlayerStore:
 
     def get(self, player_id: str) -> dict[str, Any]:
         """The player's item as plain values; NotFoundError if unknown."""
-        if not 0 < len(player_id) <= 64:
+        if not 0 < len(player_id) <= 64 or "#" in player_id:  # "#": not a player's key
             raise NotFoundError(f"no player {player_id[:64]}")
         try:
             response = self._client.get_item(
@@ -96,6 +101,6 @@ class PlayerStore:
                 raise
             raise NotFoundError(f"no player {player_id}") from error
         item = response.get("Item")
-        if item is None:
+        if item is None or "name" not in item:  # no name: a deleted player's leftover counts
             raise NotFoundError(f"no player {player_id}")
         return deserialize(item)

@@ -59,6 +59,8 @@ class ConnectionStorePort(Protocol):
 
     def for_table(self, table_id: str) -> list[dict[str, Any]]: ...
 
+    def for_player(self, player_id: str) -> list[dict[str, Any]]: ...
+
 
 class LogStorePort(Protocol):
     """A table's events, appended idempotently on seq."""

@@ -9,6 +9,13 @@ that set the deadline, so a change that keeps it writes neither the index nor a 
 
 Every attribute counts in a write unit (1 KB): the item stays ≤ 1 KB for a playing table
 (bench/bench_cost.py measures it over whole games).
+
+``tx``: the ClientRequestToken of the last transaction that wrote the item. Transactions are
+idempotent: each TransactWriteItems carries a ClientRequestToken (AWS then answers a retry of
+one that succeeded — its answer lost — with success, without writing again), and the store
+recognises its own write where the token is not honoured (moto; or a retry past the token's
+ten minutes): a table created is found under its new id, and a table update finds its own
+token and version in the item the failed condition returns.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
+import secrets
 import time
 import zlib
 from collections.abc import Iterator, Mapping
@@ -52,6 +60,12 @@ DUE_SHARDS = int(os.environ.get("DEADLINE_SHARDS", "8"))
 WAITING_SECONDS = 24 * 3600
 FINISHED_KEPT_SECONDS = 30 * 24 * 3600
 LOBBY = "waiting"
+TX = "tx"  # the item attribute holding the last transaction's ClientRequestToken
+
+
+def request_token() -> str:
+    """A fresh ClientRequestToken (1–36 characters): 16 hex digits, 64 random bits."""
+    return secrets.token_hex(8)
 
 
 def _digest(text: str, size: int) -> str:
@@ -211,6 +225,9 @@ class LobbyPages:
     def _new_item(self, table: Table) -> dict[str, Any]:
         raise NotImplementedError
 
+    def _exists(self, table: Table) -> bool:
+        raise NotImplementedError
+
     def lobby_page(
         self, status: str, now: float, limit: int = 50, after: LobbyKey | None = None
     ) -> tuple[list[Table], LobbyKey | None]:
@@ -322,10 +339,17 @@ class LobbyPages:
                 update["ExpressionAttributeValues"][":old"] = old
             put = self._new_item(table)
             try:
-                self._client.transact_write_items(TransactItems=[{"Put": put}, {"Update": update}])
+                self._client.transact_write_items(
+                    TransactItems=[{"Put": put}, {"Update": update}],
+                    ClientRequestToken=request_token(),
+                )
             except ClientError as error:
                 reasons = error.response.get("CancellationReasons") or []
                 codes = [r.get("Code") for r in reasons]
+                if codes and codes[0] == "ConditionalCheckFailed" and self._exists(table):
+                    # The new id (random) is taken: by this very transaction, whose answer
+                    # was lost and which botocore sent again. It is written: say so.
+                    return 1
                 if (
                     len(codes) == 2
                     and codes[1] == "ConditionalCheckFailed"
@@ -361,6 +385,13 @@ class TableStore(LobbyPages):
         if item is None:
             raise NotFoundError(f"no table {table_id}")
         return _from_item(item)
+
+    def _exists(self, table: Table) -> bool:
+        """Whether ``table``'s id is stored with ``table``'s manager (our own creation)."""
+        try:
+            return self.get(table.table_id).table.manager == table.manager
+        except NotFoundError:
+            return False
 
     def create(self, table: Table) -> int:
         """Write a new table at version 1; fails if the id exists."""
@@ -427,6 +458,11 @@ class TableStore(LobbyPages):
         values[":moves"] = _moves(moves)
         assignments.append("#m = :moves")
         removes.append(OLD_MOVES)  # free on items without it
+        token = request_token() if player_updates else None
+        if token is not None:  # a transaction: it marks the item, to know it again
+            names["#tx"] = TX
+            values[":tx"] = {"S": token}
+            assignments.append("#tx = :tx")
         for i, (key, value) in enumerate(sets.items()):
             names[f"#i{i}"] = key
             values[f":i{i}"] = value
@@ -449,13 +485,33 @@ class TableStore(LobbyPages):
             if player_updates:
                 self._client.transact_write_items(
                     TransactItems=[{"Update": update}]
-                    + [{"Update": {"TableName": self._players, **u}} for u in player_updates]
+                    + [{"Update": {"TableName": self._players, **u}} for u in player_updates],
+                    ClientRequestToken=token,
                 )
             else:
                 self._client.update_item(**update)
         except ClientError as error:
+            if token is not None and self._landed(error, table.table_id, token, version):
+                return StoredTable(table=table, version=version, moves=moves)
             raise self._conflict(error, table.table_id) from error
         return StoredTable(table=table, version=version, moves=moves, due_version=due_version)
+
+    def _landed(self, error: ClientError, table_id: str, token: str, version: int) -> bool:
+        """Whether a cancelled transaction is our own, already written: its answer was lost
+        and botocore sent it again, and the table item holds its token at its version."""
+        reasons = error.response.get("CancellationReasons") or []
+        if not reasons or reasons[0].get("Code") != "ConditionalCheckFailed":
+            return False
+        item: Any = reasons[0].get("Item")
+        if not item:  # some implementations do not return the old item
+            item = self._client.get_item(
+                TableName=self._name, Key={"tableId": {"S": table_id}}, ConsistentRead=True
+            ).get("Item")
+        if not item:
+            return False
+        mark = item.get(TX) or {}
+        stored = item.get("version") or {}
+        return bool(mark.get("S") == token and stored.get("N") == str(version))
 
     def _conflict(self, error: ClientError, table_id: str) -> Exception:
         """Turn a lost race into VersionConflictError with the current item (no second read

@@ -8,6 +8,8 @@ import { h, tileEl, meldEl, seatEl, seatNames, logLine, handEndEl, gameEndEl } f
 import * as Settings from "./settings.js";
 import * as Sound from "./sound.js";
 import * as Motion from "./motion.js";
+import { initAccount } from "./account.js";
+import { initPhrases } from "./phrases.js";
 
 const $ = (sel) => document.querySelector(sel);
 const store = window.localStorage; // kept across tabs and restarts: a closed tab comes back to its seat
@@ -35,12 +37,14 @@ async function loadConfig() {
   CONFIG.rest = String(CONFIG.rest || "").replace(/\/$/, "");
 }
 
-const api = createApi({ token: () => S.token, lang: getLang, onUnauthorized: () => signOut(t("notice.session")), base: () => CONFIG.rest });
+const api = createApi({ token: () => S.token, lang: getLang, base: () => CONFIG.rest, onUnauthorized: () =>
+  (account && account.hasSession() ? account.refresh() : signOut(t("notice.session"))) });
 const live = new Live({
   base: () => CONFIG.ws,
   onView: (v) => setView(v),
   onState: (state) => { S.wsState = state; renderWs(); },
   resync: () => resync(),
+  onMessage: (msg) => phrases && phrases.onMessage(msg),
 });
 
 // ---------------------------------------------------------------- notices and errors
@@ -133,7 +137,10 @@ async function signIn(name) {
   const n = nameLength(name);
   if (n > NAME_MAX) throw Object.assign(new Error(), { code: "bad_request", params: { field: "name", max: NAME_MAX, n } });
   await S.configReady;
-  const p = await api.createPlayer(name);
+  await adopt(await api.createPlayer(name));
+}
+
+async function adopt(p) { // a new guest, or a sign-in (account.js: passkey, transfer code)
   Object.assign(S, { token: p.token, playerId: p.playerId, name: p.name, rating: p.rating });
   saveSession();
   renderMe();
@@ -340,8 +347,10 @@ function setView(v, force = false) {
   if (v.last && S.logOn && S.logSeq != null && v.last.seq > S.logSeq + 1) loadLog(); // fill the gap
   else if (v.last) addLog([v.last]);
   else if (old && v.version > old.version + 1) loadLog();
+  rememberProof(v);
   turnCue(old, v);
   maybeShowEnd(old, v);
+  if (S.endKind === "hand" && $("#end-dialog").open && !v.break && v.status === "playing") $("#end-dialog").close();
   if (!$("#table").hidden) show("table");
   render();
   return kept;
@@ -502,9 +511,14 @@ function openEnd(kind, result) {
   $("#end-body").replaceChildren(...parts);
   const buttons = kind === "game" || finished
     ? [h("button", { type: "button", class: "primary", onclick: () => attempt(rematch) }, t("btn.rematch")),
-      h("button", { type: "button", onclick: () => { dlg.close(); openLobby(); } }, t("btn.newTable"))]
-    : [h("button", { type: "button", class: "primary", onclick: () => dlg.close() }, t("end.next"))];
+      h("button", { type: "button", onclick: () => { dlg.close(); openLobby(); } }, t("btn.newTable")),
+      h("a", { id: "verify-link", href: `verify.html#t=${v.tableId}`, target: "_blank", rel: "noopener" }, t("verify.link"))]
+    : [h("p", { id: "end-break", class: "hint", "aria-live": "polite" }),
+      h("button", { type: "button", id: "btn-next", class: "primary", onclick: () => attempt(sayReady) }, t("end.next"))];
   $("#end-actions").replaceChildren(...buttons);
+  S.endKind = kind === "game" || finished ? "game" : "hand";
+  clearInterval(S.breakTimer);
+  if (S.endKind === "hand") { renderBreak(); S.breakTimer = setInterval(renderBreak, 500); }
   if (!dlg.open) dlg.showModal();
   dlg.scrollTop = 0;
   $("#end-h").focus();
@@ -516,6 +530,8 @@ async function rematch() {
   let view = await api.createTable({
     game: v.game, seats: v.seats.length, hands: v.hands, partners: v.partners, turnSeconds: v.turnSeconds,
     ...(v.private ? { private: true } : {}),
+    ...(v.hints != null ? { hints: v.hints } : {}), ...(v.rated === false ? { rated: false } : {}),
+    ...(v.breakSeconds != null ? { breakSeconds: v.breakSeconds } : {}), ...(v.pace ? { pace: v.pace } : {}),
   });
   for (const [i, s] of v.seats.entries()) if (i > 0 && s && s.bot) view = await sitBot(view.tableId, i, s.level || "medium");
   $("#end-dialog").close();
@@ -825,17 +841,67 @@ async function hint() {
       if (e.code === "hints_off") notify(errorText(e, tileName, limits()), "info");
       return;
     }
+    if (e.code === "no_hints_left") { await resync(); return notify(t("notice.noHintsLeft"), "info"); }
     throw e;
   }
-  if (!res || !res.lay) return notify(t("notice.noHint"), "info");
+  if (!res || (!res.lay && !res.meld)) return notify(t("notice.noHint"), "info");
   if (res.version !== S.view.version) await resync();
   S.sel = null;
-  S.draft = D.inferFaces(D.fromLay(S.view, res.lay), S.view.game, limits());
-  notify(t("notice.hint", { lay: $("#btn-lay").textContent }), "info");  // Yere aç or İşle
+  // Unlimited hints give the whole lay; a budgeted hint one meld (RULES §4a), laid out over the
+  // table — or over the melds the hints before it laid out, while the player has not changed them.
+  const over = S.hinted && S.draft === S.hinted && res.revealed > 1 ? draftAsView(S.view, S.draft) : S.view;
+  const body = res.lay || D.layOfMeld(over, res.meld, res.area || "series");
+  S.draft = D.inferFaces(D.fromLay(S.view, body), S.view.game, limits());
+  S.hinted = S.draft;
+  if (res.lay) notify(t("notice.hint", { lay: $("#btn-lay").textContent }), "info");  // Yere aç or İşle
+  else notify(t("notice.hintMeld", { shed: res.shed }), "info");
   render();
   scheduleDryRun();
   const first = document.querySelector("#series li.meld.changed");
   if (first) first.scrollIntoView({ block: "center", behavior: "smooth" });
+}
+
+/** The view with the draft's series area in place of the table's (tiles as the view shows them). */
+function draftAsView(v, d) {
+  const tile = (e) => (e.tile.joker ? { ...e.tile, as: e.as } : e.tile);
+  return { ...v, series: d.series.filter((m) => m.length).map((m) => m.map(tile)) };
+}
+
+/** "Sonraki el": ready for the next hand (RULES §2a); a version that moved on is retried once. */
+async function sayReady() {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const v = S.view;
+    if (!v || !v.break) return;
+    try {
+      setView(await api.move(v.tableId, { version: v.version, moveId: newMoveId(), type: "ready" }));
+      return;
+    } catch (e) {
+      if (e.code === "stale_version" && e.view) { setView(e.view); continue; }
+      if (e.code === "wrong_status") return resync(); // the break is already over
+      throw e;
+    }
+  }
+}
+
+/** The deal proofs this browser saw, per table and hand: the verify page compares with them. */
+function rememberProof(v) {
+  if (!v.dealProof || !v.handNumber) return;
+  const key = `harftet.proofs.${v.tableId}`;
+  let seen = {};
+  try { seen = JSON.parse(store.getItem(key) || "{}"); } catch { /* start again */ }
+  if (seen[v.handNumber] === v.dealProof) return;
+  seen[v.handNumber] = v.dealProof;
+  try { store.setItem(key, JSON.stringify(seen)); } catch { /* storage full: the check says "not seen" */ }
+}
+
+function renderBreak() {
+  const el = $("#end-break");
+  const v = S.view;
+  if (!el) return;
+  if (!v || !v.break) { el.textContent = ""; return; }
+  const left = Math.max(0, Math.ceil(v.break.until - Date.now() / 1000));
+  const mine = mySeat() != null && v.break.ready.includes(mySeat());
+  el.textContent = mine ? `${t("break.ready")} · ${t("break.wait", { s: left })}` : t("break.wait", { s: left });
 }
 
 // ---------------------------------------------------------------- moves
@@ -1058,7 +1124,8 @@ function renderActions() {
   $("#btn-lay").textContent = v.series.length ? t("btn.lay.more") : t("btn.lay");
   $("#btn-reset").disabled = S.busy || !S.draft.dirty;
   $("#btn-hint").hidden = !S.hints;
-  $("#btn-hint").disabled = S.busy || !turn;
+  $("#btn-hint").disabled = S.busy || !turn || v.hintsLeft === 0;
+  $("#btn-hint").textContent = v.hintsLeft != null ? t("hints.left", { n: v.hintsLeft }) : t("btn.hint");
   $("#turn-line").textContent = turnText(v);
   $("#turn-line").classList.toggle("mine", turn);
   const timer = $("#timer");
@@ -1145,7 +1212,7 @@ function changeSettings(patch) {
 
 function wire() {
   $("#notice-close").onclick = clearNotice;
-  $("#logout").onclick = () => signOut();
+  $("#logout").onclick = () => account.signOut().then(() => signOut());
   $("#lang").onclick = () => switchLang(getLang() === "tr" ? "en" : "tr");
   // An invitation link pasted into an open tab changes only the hash: open that table.
   window.addEventListener("hashchange", () => {
@@ -1233,6 +1300,8 @@ function wire() {
   new ResizeObserver(layoutDock).observe($("#dock"));
 }
 
+let account;
+let phrases;
 // The service worker (sw.js) keeps the shell for offline starts; where none can run, nothing changes.
 function registerWorker() {
   if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
@@ -1247,8 +1316,13 @@ async function boot() {
   loadSession();
   applyLang();
   S.configReady = loadConfig();
+  phrases = initPhrases({ api, notify, openTable, tableId: () => S.tableId, mySeat,
+    seats: () => (S.view ? S.view.seats.length : 0) });
+  account = initAccount({ api, notify, adopt, signOut,
+    refreshed: (p) => { S.token = p.token; saveSession(); } });
   if (!S.token) return show("login"); // the first screen before any request
   await S.configReady;
+  await account.refresh(); // a session's access token lives 15 minutes
   refreshMe();
   if (S.tableId) await openTable(S.tableId); else await openLobby();
 }

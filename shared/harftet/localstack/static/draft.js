@@ -413,3 +413,25 @@ export function readProbe(plan, asked, answer) {
   }
   return out;
 }
+
+/**
+ * The lay body that lays one revealed hint meld (GET /hint's `meld`, `area`) out over the table
+ * as it stands: its table tiles leave their melds (a meld left empty goes), and the meld takes the
+ * place of the first table meld it took from — or comes last. The rest of the lay is the player's
+ * to find; `fromLay` turns the body into a draft.
+ */
+export function layOfMeld(view, meld, area = "series") {
+  const ref = (t) => (t.joker ? { id: t.id, as: t.as ?? null } : { id: t.id });
+  const tiles = meld.map((e) => ("as" in e && e.as != null ? { id: e.id, as: e.as } : { id: e.id }));
+  if (area === "pairs") return { series: view.series.map((m) => m.map(ref)), pairs: [tiles] };
+  const taken = new Set(meld.filter((e) => e.from === "table").map((e) => e.id));
+  const series = [];
+  let placed = false;
+  for (const m of view.series) {
+    const rest = m.filter((t) => !taken.has(t.id)).map(ref);
+    if (!placed && rest.length < m.length) { series.push(tiles); placed = true; }
+    if (rest.length) series.push(rest);
+  }
+  if (!placed) series.push(tiles);
+  return { series, pairs: [] };
+}

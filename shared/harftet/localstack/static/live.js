@@ -5,8 +5,8 @@ import { receive } from "./delta.js";
 
 export class Live {
   /** onView(view) for every push; onState("connecting"|"live"|"offline"); resync() after connect. */
-  constructor({ onView, onState, resync, base = () => "" }) {
-    Object.assign(this, { onView, onState, resync, base });
+  constructor({ onView, onState, resync, base = () => "", onMessage = () => {} }) {
+    Object.assign(this, { onView, onState, resync, base, onMessage });
     this.ws = null;
     this.tries = 0;
     this.timer = 0;
@@ -41,7 +41,7 @@ export class Live {
     ws.onmessage = (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
-      if (msg.type !== "table" && msg.type !== "delta") return;
+      if (msg.type !== "table" && msg.type !== "delta") return this.onMessage(msg); // phrases, invitations (phrases.js)
       const { view, sync } = receive(this.view, msg);
       if (sync && ws.readyState === 1) ws.send(JSON.stringify({ action: "sync" }));
       if (view === this.view) return;

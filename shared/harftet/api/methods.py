@@ -1,0 +1,33 @@
+"""405 `method_not_allowed` (API.md v3): a known path asked with a method it does not take is
+answered with the methods it does take (`Allow`), the same in the REST handler and the local
+API Gateway. The paths and methods are those of the OpenAPI document (`openapi.all_routes`)."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+
+@cache
+def _routes() -> list[tuple[re.Pattern[str], str]]:
+    from harftet.api.openapi import all_routes  # only on this rare path: its models cost a start
+
+    found = [(path, method.upper()) for method, path, *_ in all_routes()] + [("/health", "GET")]
+    return [
+        (re.compile("^" + re.sub(r"\\\{[^}/]+\\\}", "[^/]+", re.escape(path)) + "$"), method)
+        for path, method in found
+    ]
+
+
+def allowed_methods(path: str) -> list[str]:
+    """The methods the API takes on ``path`` (sorted; empty for a path it does not know)."""
+    path = path.rstrip("/") or "/"
+    return sorted({method for pattern, method in _routes() if pattern.match(path)})
+
+
+def method_not_allowed(method: str, allowed: list[str]) -> tuple[int, dict[str, Any], str]:
+    """(405, the error body, the Allow header's value)."""
+    allow = ", ".join(allowed)
+    message = f"{method[:16]} is not allowed here: use {allow}"
+    return 405, {"error": {"code": "method_not_allowed", "message": message}}, allow

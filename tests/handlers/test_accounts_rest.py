@@ -1,0 +1,250 @@
+"""The account, session and phrase routes through the real REST handler (API.md v3
+"Identity", phrases of "People"): statuses, codes, Retry-After, and that refusals change
+nothing and nothing secret leaves."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from authenticator import SoftPasskey, b64url
+
+pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
+ORIGIN = "http://localhost:3000"
+
+
+@pytest.fixture
+def accounts_env(apps: Any, table_names: dict[str, str], monkeypatch) -> Any:
+    from harftet.accounts import default_accounts
+    from harftet.accounts.routes import _phrases
+
+    monkeypatch.setenv("PLAYERS_TABLE", table_names["PlayersTable"])
+    monkeypatch.setenv("CONNECTIONS_TABLE", table_names["ConnectionsTable"])
+    monkeypatch.setenv("PASSKEY_RP_ID", "localhost")
+    monkeypatch.setenv("PASSKEY_ORIGINS", ORIGIN)
+    default_accounts.cache_clear()
+    _phrases.cache_clear()
+    yield
+    default_accounts.cache_clear()
+    _phrases.cache_clear()
+
+
+@pytest.fixture
+def call(api: Any, accounts_env: Any) -> Any:
+    def request(
+        method: str, path: str, body: Any = None, token: str | None = None, ip: str = "203.0.113.7"
+    ) -> Any:
+        event = copy.deepcopy(api.event("rest/get-player", token="t", playerId="p"))
+        event["httpMethod"] = event["requestContext"]["httpMethod"] = method
+        event["path"] = path
+        event["requestContext"]["path"] = "/prod" + path
+        event["body"] = None if body is None else json.dumps(body)
+        event["requestContext"]["identity"]["sourceIp"] = ip
+        for key in ("headers", "multiValueHeaders"):
+            event[key].pop("Authorization", None)
+        if token is not None:
+            event["headers"]["Authorization"] = f"Bearer {token}"
+            event["multiValueHeaders"]["Authorization"] = [f"Bearer {token}"]
+        return api.invoke(event)
+
+    return request
+
+
+def register(call: Any, token: str) -> SoftPasskey:
+    passkey = SoftPasskey(ORIGIN)
+    options = call("POST", "/players/me/passkeys/options", token=token)
+    assert options.status == 200, options.body
+    body = {
+        "challengeId": options.body["challengeId"],
+        "credential": passkey.register(options.body),
+    }
+    reply = call("POST", "/players/me/passkeys", body, token=token)
+    assert reply.status == 201 and reply.body["id"] == b64url(passkey.credential_id), reply.body
+    return passkey
+
+
+def sign_in(call: Any, passkey: SoftPasskey, **kwargs: Any) -> Any:
+    options = call("POST", "/sessions/passkey/options")
+    assert options.status == 200
+    body = {
+        "challengeId": options.body["challengeId"],
+        "credential": passkey.assert_(options.body, **kwargs),
+    }
+    return call("POST", "/sessions/passkey", body)
+
+
+def test_passkey_registration_and_sign_in_answer_the_documented_shapes(api, call):
+    guest = api.player("Ayşe")
+    passkey = register(call, guest.token)
+    reply = sign_in(call, passkey)
+    assert reply.status == 200
+    assert {"playerId", "name", "token", "refreshToken", "rating"} <= set(reply.body)
+    assert reply.body["playerId"] == guest.id and reply.body["name"] == "Ayşe"
+    # the new device's access token works on the table routes, as a guest's does
+    table = api.table(_player(reply.body))
+    assert table["seats"][0]["playerId"] == guest.id
+    listed = call("GET", "/players/me/passkeys", token=reply.body["token"])
+    assert [p["id"] for p in listed.body["passkeys"]] == [b64url(passkey.credential_id)]
+
+
+def _player(body: dict[str, Any]) -> Any:
+    from conftest import Player
+
+    return Player(body["token"], body["playerId"], body["name"])
+
+
+def test_refusals_are_401_unauthorized_and_change_nothing(api, call):
+    guest = api.player("Ayşe")
+    passkey = register(call, guest.token)
+    before = call("GET", "/players/me/export", token=guest.token).body
+    options = call("POST", "/sessions/passkey/options").body
+    good = passkey.assert_(options)
+    assert (
+        call(
+            "POST", "/sessions/passkey", {"challengeId": options["challengeId"], "credential": good}
+        ).status
+        == 200
+    )
+    replay = call(
+        "POST", "/sessions/passkey", {"challengeId": options["challengeId"], "credential": good}
+    )
+    assert replay.status == 401 and replay.body["error"]["code"] == "unauthorized"
+    assert sign_in(call, passkey, origin="https://evil.example").status == 401
+    assert sign_in(call, passkey, rp_id="evil.example").status == 401
+    assert sign_in(call, passkey, count=1).status == 401  # the counter went back (it is 1)
+    assert call("POST", "/sessions/transfer", {"code": "ABCDEFGH"}).status == 401
+    assert call("POST", "/sessions/refresh", {"refreshToken": "v1.a.b.0.c"}).status == 401
+    assert call("POST", "/players/me/passkeys/options").status == 401  # no token
+    after = call("GET", "/players/me/export", token=guest.token).body
+    assert [p["lastUsedAt"] for p in after["passkeys"]] != [None]  # the one good sign-in
+    assert len(after["sessions"]) == len(before["sessions"]) + 1
+
+
+def test_bad_bodies_are_400_bad_request(api, call):
+    guest = api.player("Ayşe")
+    for path, body in (
+        ("/players/me/passkeys", {"credential": {}}),
+        ("/players/me/passkeys", {"challengeId": "x", "credential": {}, "extra": 1}),
+        ("/sessions/transfer", {"code": 12345678}),
+        ("/sessions/refresh", {}),
+    ):
+        reply = call("POST", path, body, token=guest.token)
+        assert reply.status == 400 and reply.body["error"]["code"] == "bad_request", (
+            path,
+            reply.body,
+        )
+
+
+def test_transfer_code_refresh_sign_out_and_the_guess_limit_with_retry_after(api, call):
+    guest = api.player("Ayşe")
+    made = call("POST", "/players/me/transfer-codes", token=guest.token)
+    assert made.status == 201 and set(made.body) == {"code", "expiresAt"}
+    signed = call("POST", "/sessions/transfer", {"code": made.body["code"]}, ip="198.51.100.1")
+    assert signed.status == 200 and signed.body["playerId"] == guest.id
+    again = call("POST", "/sessions/transfer", {"code": made.body["code"]}, ip="198.51.100.1")
+    assert again.status == 401
+    rotated = call("POST", "/sessions/refresh", {"refreshToken": signed.body["refreshToken"]})
+    assert rotated.status == 200 and rotated.body["refreshToken"] != signed.body["refreshToken"]
+    out = call("DELETE", "/sessions/current", token=rotated.body["token"])
+    assert out.status == 204 and out.body is None
+    ended = call("POST", "/sessions/refresh", {"refreshToken": rotated.body["refreshToken"]})
+    assert ended.status == 401
+    for _ in range(8):
+        assert (
+            call("POST", "/sessions/transfer", {"code": "XXXXXXXX"}, ip="198.51.100.1").status
+            == 401
+        )
+    limited = call("POST", "/sessions/transfer", {"code": "XXXXXXXX"}, ip="198.51.100.1")
+    assert limited.status == 429 and limited.body["error"]["code"] == "rate_limited"
+    assert int(limited.headers["Retry-After"]) > 0
+
+
+def test_removing_a_passkey_is_204_then_404(api, call):
+    guest = api.player("Ayşe")
+    passkey = register(call, guest.token)
+    path = f"/players/me/passkeys/{b64url(passkey.credential_id)}"
+    assert call("DELETE", path, token=guest.token).status == 204
+    assert call("DELETE", path, token=guest.token).status == 404
+    assert sign_in(call, passkey).status == 401
+
+
+def test_export_then_delete_leaves_nothing_readable(api, call):
+    game = api.game(seats=2)
+    ayse = game.players[1]
+    register(call, ayse.token)
+    exported = call("GET", "/players/me/export", token=ayse.token)
+    assert exported.status == 200 and exported.body["tables"] == [game.table_id]
+    assert exported.body["player"]["name"] == "Oyuncu1"
+    assert call("DELETE", "/players/me", token=ayse.token).status == 204
+    assert api("get-player", token=game.players[0].token, playerId=ayse.id).status == 404
+    assert call("GET", "/players/me/export", token=ayse.token).status == 401
+    view = api.view(game.players[0], game.table_id)
+    log = api("get-log", token=game.players[0].token, tableId=game.table_id, after=0).body
+    text = json.dumps([view, log], ensure_ascii=False)
+    assert ayse.id not in text and "Oyuncu1" not in text
+    assert view["status"] == "paused"  # she left the running game (RULES §4)
+
+
+def test_phrases_reach_the_table_from_seated_players_within_the_limits(
+    api, call, service, clock, outbox
+):
+    game = api.game(seats=2)
+    watcher = api.player("İzleyici")
+    assert call("GET", "/phrases").body["phrases"][0] == {
+        "id": "selam",
+        "tr": "Selam",
+        "en": "Hello",
+    }
+    path = f"/tables/{game.table_id}/phrases"
+    service.connect(service.tokens.verify(watcher.token), game.table_id, "conn-watch")
+    sent = call("POST", path, {"phrase": "iyi-oyunlar"}, token=game.players[1].token)
+    assert sent.status == 200 and sent.body == {"seat": 1, "phrase": "iyi-oyunlar"}
+    pushed = [m for c, m in outbox.sent if c == "conn-watch" and m.get("type") == "phrase"]
+    assert pushed == [{"type": "phrase", "seat": 1, "phrase": "iyi-oyunlar"}]
+    too_soon = call("POST", path, {"phrase": "selam"}, token=game.players[1].token)
+    assert too_soon.status == 429 and int(too_soon.headers["Retry-After"]) >= 1
+    assert call("POST", path, {"phrase": "free text"}, token=game.players[0].token).status == 400
+    spectator = call("POST", path, {"phrase": "selam"}, token=watcher.token)
+    assert spectator.status == 403 and spectator.body["error"]["code"] == "not_seated"
+    for _ in range(19):
+        clock.now += 3
+        assert call("POST", path, {"phrase": "selam"}, token=game.players[1].token).status == 200
+    clock.now += 3
+    assert call("POST", path, {"phrase": "selam"}, token=game.players[1].token).status == 429
+
+
+def test_friends_blocks_and_invitations_through_the_handler(api, call, service, outbox):
+    game = api.game(seats=2)
+    host, guest = game.players
+    friend = api.player("Dost")
+    code = call("GET", "/players/me/friends", token=friend.token).body["code"]
+    asked = call("POST", "/players/me/friends", {"code": code}, token=host.token)
+    assert asked.status == 200 and asked.body["outgoing"] == [
+        {"playerId": friend.id, "name": "Dost"}
+    ]
+    accepted = call("POST", f"/players/me/friends/{host.id}", token=friend.token)
+    assert accepted.status == 200 and [f["playerId"] for f in accepted.body["friends"]] == [host.id]
+    service.connect(service.tokens.verify(friend.token), game.table_id, "conn-friend")
+    invited = call(
+        "POST", f"/tables/{game.table_id}/invitations", {"playerId": friend.id}, token=host.token
+    )
+    assert invited.status == 202
+    assert {"type": "invitation", "tableId": game.table_id, "from": host.id} in outbox.to(
+        "conn-friend"
+    )
+    stranger = call(
+        "POST", f"/tables/{game.table_id}/invitations", {"playerId": guest.id}, token=host.token
+    )
+    assert stranger.status == 404
+    # the friend blocks the guest: the guest's phrases no longer reach the friend's socket
+    assert call("POST", f"/players/me/blocks/{guest.id}", token=friend.token).status == 204
+    path = f"/tables/{game.table_id}/phrases"
+    assert call("POST", path, {"phrase": "hadi-ama"}, token=guest.token).status == 200
+    phrases = [m for m in outbox.to("conn-friend") if m.get("type") == "phrase"]
+    assert phrases == []
+    assert call("DELETE", f"/players/me/blocks/{guest.id}", token=friend.token).status == 204
+    assert call("DELETE", f"/players/me/blocks/{guest.id}", token=friend.token).status == 404
+    removed = call("DELETE", f"/players/me/friends/{host.id}", token=friend.token)
+    assert removed.status == 204

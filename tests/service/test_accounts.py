@@ -1,0 +1,343 @@
+"""Accounts (API.md v3 "Identity"): passkeys, transfer codes, sessions and refresh tokens,
+export and deletion — every path and refusal, over in-process moto."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from authenticator import SoftPasskey, b64url, unb64url
+from service_helpers import full_table, player
+
+from harftet.accounts.deletion import DELETED_NAME
+from harftet.accounts.passkeys import PasskeyConfig
+from harftet.accounts.service import ACCOUNT_BUDGETS, Accounts
+from harftet.identity import UnauthorizedError
+from harftet.limits import Limits, RateLimitedError
+from harftet.store.accounts import AccountStore
+from harftet.store.errors import NotFoundError
+from harftet.store.limits import LimitStore
+from harftet.store.log import LogStore
+
+ORIGIN = "http://localhost:3000"
+
+
+@pytest.fixture
+def accounts(service: Any, dynamodb: Any) -> Accounts:
+    from testkit import TABLE_NAMES
+
+    service.log = LogStore(dynamodb, TABLE_NAMES["LogTable"])
+    return Accounts(
+        service,
+        AccountStore(dynamodb, TABLE_NAMES["PlayersTable"]),
+        Limits(LimitStore(dynamodb, TABLE_NAMES["ConnectionsTable"]), ACCOUNT_BUDGETS),
+        PasskeyConfig("localhost", (ORIGIN,)),
+        log_wait=0,  # no stream consumer here: the log never catches up
+    )
+
+
+def registered(accounts: Accounts, caller: Any) -> SoftPasskey:
+    passkey = SoftPasskey(ORIGIN)
+    options = accounts.registration_options(caller)
+    accounts.register(caller, options["challengeId"], passkey.register(options))
+    return passkey
+
+
+def sign_in(accounts: Accounts, passkey: SoftPasskey, **kwargs: Any) -> dict[str, Any]:
+    options = accounts.sign_in_options()
+    return accounts.passkey_sign_in(options["challengeId"], passkey.assert_(options, **kwargs))
+
+
+def stored(accounts: Accounts, player_id: str) -> dict[str, Any]:
+    return accounts.store.account(player_id)
+
+
+def test_a_guest_registers_passkeys_and_signs_in_with_them_on_another_device(service, accounts):
+    guest = player(service, "Ayşe")
+    before = service.player(guest.player_id)
+    first, second = registered(accounts, guest), registered(accounts, guest)
+    listed = accounts.list_passkeys(guest)["passkeys"]
+    assert sorted(p["id"] for p in listed) == sorted(
+        [b64url(first.credential_id), b64url(second.credential_id)]
+    )
+    options = accounts.registration_options(guest)  # both are excluded from a third
+    assert {c["id"] for c in options["publicKey"]["excludeCredentials"]} == {
+        p["id"] for p in listed
+    }
+    assert options["publicKey"]["rp"]["id"] == "localhost"
+    for passkey in (first, second):
+        answer = sign_in(accounts, passkey)
+        assert answer["playerId"] == guest.player_id
+        assert answer["name"] == "Ayşe" and answer["rating"] == before["rating"]
+        caller = service.tokens.verify(answer["token"])
+        assert caller.player_id == guest.player_id and caller.session is not None
+        assert answer["refreshToken"].startswith("v1.")
+
+
+def test_a_replayed_or_tampered_assertion_or_a_wrong_origin_or_rp_is_refused(service, accounts):
+    guest = player(service, "Ayşe")
+    passkey = registered(accounts, guest)
+    options = accounts.sign_in_options()
+    good = passkey.assert_(options)
+    accounts.passkey_sign_in(options["challengeId"], good)
+    account = stored(accounts, guest.player_id)
+    with pytest.raises(UnauthorizedError):  # the same assertion again: the challenge is used
+        accounts.passkey_sign_in(options["challengeId"], good)
+    options = accounts.sign_in_options()
+    tampered = passkey.assert_(options)
+    data = bytearray(unb64url(tampered["response"]["authenticatorData"]))
+    data[-1] ^= 0x01  # the counter, under the signature
+    tampered["response"]["authenticatorData"] = b64url(bytes(data))
+    with pytest.raises(UnauthorizedError):
+        accounts.passkey_sign_in(options["challengeId"], tampered)
+    for wrong in ({"origin": "https://evil.example"}, {"rp_id": "evil.example"}):
+        options = accounts.sign_in_options()
+        with pytest.raises(UnauthorizedError):
+            accounts.passkey_sign_in(options["challengeId"], passkey.assert_(options, **wrong))
+    options = accounts.sign_in_options()
+    other = copy.deepcopy(passkey.assert_(options))
+    other["response"]["signature"] = SoftPasskey(ORIGIN).assert_(options)["response"]["signature"]
+    with pytest.raises(UnauthorizedError):  # another key's signature
+        accounts.passkey_sign_in(options["challengeId"], other)
+    assert stored(accounts, guest.player_id) == account  # nothing changed
+
+
+def test_a_sign_counter_that_goes_back_is_refused_and_changes_nothing(service, accounts):
+    guest = player(service, "Ayşe")
+    passkey = registered(accounts, guest)
+    sign_in(accounts, passkey, count=5)
+    account = stored(accounts, guest.player_id)
+    for count in (5, 4):
+        with pytest.raises(UnauthorizedError, match="refused"):
+            sign_in(accounts, passkey, count=count)
+    assert stored(accounts, guest.player_id) == account
+    assert sign_in(accounts, passkey, count=6)["playerId"] == guest.player_id
+
+
+def test_registration_refuses_wrong_origin_another_players_challenge_and_expired_ones(
+    service, accounts, clock
+):
+    guest, other = player(service, "Ayşe"), player(service, "Ali")
+    options = accounts.registration_options(guest)
+    with pytest.raises(UnauthorizedError):
+        accounts.register(
+            guest,
+            options["challengeId"],
+            SoftPasskey(ORIGIN).register(options, origin="https://x.example"),
+        )
+    options = accounts.registration_options(guest)
+    with pytest.raises(UnauthorizedError):  # a challenge is its player's
+        accounts.register(other, options["challengeId"], SoftPasskey(ORIGIN).register(options))
+    options = accounts.registration_options(guest)
+    clock.now += 301
+    with pytest.raises(UnauthorizedError):
+        accounts.register(guest, options["challengeId"], SoftPasskey(ORIGIN).register(options))
+    assert accounts.list_passkeys(guest) == {"passkeys": []}
+
+
+def test_an_assertion_of_an_unknown_passkey_is_refused(service, accounts):
+    options = accounts.sign_in_options()
+    stranger = SoftPasskey(ORIGIN)
+    stranger.user_handle = b"0" * 32
+    with pytest.raises(UnauthorizedError):
+        accounts.passkey_sign_in(options["challengeId"], stranger.assert_(options))
+
+
+def test_refresh_rotates_and_reuse_of_an_old_token_ends_the_session(service, accounts, clock):
+    guest = player(service, "Ayşe")
+    passkey = registered(accounts, guest)
+    first = sign_in(accounts, passkey)
+    second = accounts.refresh(first["refreshToken"])
+    assert second["refreshToken"] != first["refreshToken"]
+    assert service.tokens.verify(second["token"]).player_id == guest.player_id
+    clock.now += 5  # a retry of a lost answer: the same refresh token again
+    assert accounts.refresh(first["refreshToken"])["refreshToken"] == second["refreshToken"]
+    third = accounts.refresh(second["refreshToken"])
+    clock.now += 60
+    with pytest.raises(UnauthorizedError, match="already used"):
+        accounts.refresh(first["refreshToken"])  # reuse: somebody holds a copy
+    with pytest.raises(UnauthorizedError, match="ended"):
+        accounts.refresh(third["refreshToken"])  # the whole session ended
+    assert stored(accounts, guest.player_id).get("sessions") == {}
+
+
+def test_a_forged_refresh_token_is_refused_and_changes_nothing(service, accounts):
+    guest = player(service, "Ayşe")
+    answer = sign_in(accounts, registered(accounts, guest))
+    account = stored(accounts, guest.player_id)
+    head, mac = answer["refreshToken"].rsplit(".", 1)
+    bad_mac = head + "." + ("A" if mac[0] != "A" else "B") + mac[1:]
+    parts = answer["refreshToken"].split(".")
+    later = ".".join([*parts[:3], "1", parts[4]])
+    for forged in (bad_mac, later, "v1.x", "nonsense", "v1.a#b.c.0.d"):
+        with pytest.raises(UnauthorizedError):
+            accounts.refresh(forged)
+    assert stored(accounts, guest.player_id) == account
+
+
+def test_sign_out_ends_only_that_session(service, accounts):
+    guest = player(service, "Ayşe")
+    passkey = registered(accounts, guest)
+    a, b = sign_in(accounts, passkey), sign_in(accounts, passkey)
+    accounts.sign_out(service.tokens.verify(a["token"]))
+    with pytest.raises(UnauthorizedError):
+        accounts.refresh(a["refreshToken"])
+    assert accounts.refresh(b["refreshToken"])["playerId"] == guest.player_id
+    accounts.sign_out(guest)  # a guest's token has no session: nothing to end
+
+
+def test_removing_a_passkey_ends_its_sessions_and_it_no_longer_signs_in(service, accounts):
+    guest = player(service, "Ayşe")
+    first, second = registered(accounts, guest), registered(accounts, guest)
+    by_first, by_second = sign_in(accounts, first), sign_in(accounts, second)
+    accounts.remove_passkey(guest, b64url(first.credential_id))
+    with pytest.raises(UnauthorizedError):
+        accounts.refresh(by_first["refreshToken"])
+    assert accounts.refresh(by_second["refreshToken"])["playerId"] == guest.player_id
+    with pytest.raises(UnauthorizedError):
+        sign_in(accounts, first)
+    with pytest.raises(NotFoundError):
+        accounts.remove_passkey(guest, b64url(first.credential_id))
+
+
+def test_a_transfer_code_signs_in_once_within_ten_minutes(service, accounts, clock):
+    guest = player(service, "Ayşe")
+    made = accounts.transfer_code(guest)
+    code = made["code"]
+    assert len(code) == 8 and set(code) <= set("23456789ABCDEFGHJKMNPQRSTUVWXYZ")
+    assert made["expiresAt"] == int(clock.now) + 600
+    answer = accounts.transfer_sign_in(code.lower()[:4] + "-" + code.lower()[4:], "10.0.0.1")
+    assert answer["playerId"] == guest.player_id and answer["name"] == "Ayşe"
+    with pytest.raises(UnauthorizedError):  # single use
+        accounts.transfer_sign_in(code, "10.0.0.1")
+    late = accounts.transfer_code(guest)["code"]
+    clock.now += 601
+    with pytest.raises(UnauthorizedError):
+        accounts.transfer_sign_in(late, "10.0.0.2")
+
+
+def test_a_new_transfer_code_replaces_the_old_one(service, accounts):
+    guest = player(service, "Ayşe")
+    old = accounts.transfer_code(guest)["code"]
+    new = accounts.transfer_code(guest)["code"]
+    with pytest.raises(UnauthorizedError):
+        accounts.transfer_sign_in(old, "10.0.0.1")
+    assert accounts.transfer_sign_in(new, "10.0.0.1")["playerId"] == guest.player_id
+
+
+def test_guessing_codes_is_limited_per_source_address_and_asking_per_player(
+    service, accounts, clock
+):
+    guest = player(service, "Ayşe")
+    code = accounts.transfer_code(guest)["code"]
+    for _ in range(10):
+        with pytest.raises(UnauthorizedError):
+            accounts.transfer_sign_in("22222222", "10.9.9.9")
+    with pytest.raises(RateLimitedError) as refused:
+        accounts.transfer_sign_in(code, "10.9.9.9")  # even the right code, past the limit
+    assert refused.value.retry_after > 0
+    assert accounts.transfer_sign_in(code, "10.0.0.7")["playerId"] == guest.player_id
+    for _ in range(4):
+        accounts.transfer_code(guest)
+    with pytest.raises(RateLimitedError):
+        accounts.transfer_code(guest)
+    for _ in range(30):
+        accounts.sign_in_options("10.5.5.5")
+    with pytest.raises(RateLimitedError):  # each asks for a write: limited per address
+        accounts.sign_in_options("10.5.5.5")
+
+
+def test_export_holds_everything_stored_about_the_caller_and_no_key_material(service, accounts):
+    guest = player(service, "Ayşe")
+    passkey = registered(accounts, guest)
+    answer = sign_in(accounts, passkey)
+    table_id, _ = full_table(service, seats=2)
+    accounts.remember_table(guest, table_id)
+    exported = accounts.export(service.tokens.verify(answer["token"]))
+    assert exported["player"]["name"] == "Ayşe" and exported["player"]["rating"] == 1000
+    assert [p["id"] for p in exported["passkeys"]] == [b64url(passkey.credential_id)]
+    assert len(exported["sessions"]) == 1 and exported["tables"] == [table_id]
+    text = json.dumps(exported)
+    assert "nonce" not in text and answer["refreshToken"].split(".")[-1] not in text
+
+
+def play_out(service: Any, table_id: str, callers: list[Any]) -> None:
+    """Draws and passes until the (one-hand) game is over."""
+    from harftet.engine.moves import Draw, Pass
+
+    for i in range(80):
+        table = service.tables.get(table_id).table
+        if table.status == "finished":
+            return
+        seat = table.turn_seat
+        move = Draw() if len(table.seats[seat].hand) < 22 and table.pile else Pass()
+        service.move(callers[seat], table_id, service.tables.get(table_id).version, f"m{i}", move)
+    raise AssertionError("the game never ended")
+
+
+def test_deleting_a_player_removes_everything_and_anonymises_their_seats(service, accounts):
+    finished_id, (ali, ayse) = full_table(service, seats=2)
+    play_out(service, finished_id, [ali, ayse])
+    accounts.remember_table(ayse, finished_id)
+    veli = player(service, "Veli")
+    running = service.create_table(
+        veli, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45, seed=3
+    )["tableId"]
+    service.sit(ayse, running, 1)
+    accounts.remember_table(ayse, running)
+    service.start(veli, running)
+    passkey = registered(accounts, ayse)
+    session = sign_in(accounts, passkey)
+    code = accounts.transfer_code(ayse)["code"]
+
+    accounts.delete(ayse)
+
+    with pytest.raises(NotFoundError):
+        service.player(ayse.player_id)
+    with pytest.raises(UnauthorizedError):
+        accounts.refresh(session["refreshToken"])
+    with pytest.raises(UnauthorizedError):
+        accounts.transfer_sign_in(code, "10.0.0.1")
+    with pytest.raises(UnauthorizedError):
+        sign_in(accounts, passkey)
+    for table_id in (finished_id, running):
+        view = service.view(veli if table_id == running else ali, table_id)
+        text = json.dumps(view, ensure_ascii=False) + json.dumps(
+            service.events(None, table_id), ensure_ascii=False
+        )
+        if table_id == finished_id:
+            text += json.dumps(service.replay(ali, table_id), ensure_ascii=False)
+        assert ayse.player_id not in text and "Oyuncu1" not in text
+    running_view = service.view(veli, running)
+    assert running_view["status"] == "paused" and running_view["seats"][1]["playerId"] is None
+    finished = service.view(ali, finished_id)
+    assert finished["status"] == "finished"
+    assert [s["name"] for s in finished["seats"]] == ["Oyuncu0", DELETED_NAME]
+    assert finished["seats"][1]["playerId"].startswith("deleted-")
+    assert service.replay(ali, finished_id)["hands"]  # the replay still plays
+
+
+def test_a_deleted_dropped_player_is_charged_nothing_and_leaves_no_player_behind(
+    service, accounts, clock, dynamodb
+):
+    table_id, (_ali, ayse) = full_table(service, seats=2)
+    accounts.remember_table(ayse, table_id)
+    service.connect(ayse, table_id, "sock")
+    service.disconnect("sock")
+    clock.now += 121
+    service.sweep()  # her seat is vacant now: she dropped (a loss would be hers)
+    assert service.tables.get(table_id).table.seats[1].original_fate == "dropped"
+    accounts.delete(ayse)
+    seat = service.tables.get(table_id).table.seats[1]
+    assert seat.original.name == DELETED_NAME and seat.original_fate == "left"  # charged nobody
+    # what a rating update to a deleted id would leave (a count, no name) is no player
+    from testkit import TABLE_NAMES
+
+    dynamodb.put_item(
+        TableName=TABLE_NAMES["PlayersTable"],
+        Item={"playerId": {"S": seat.original.player_id}, "rating": {"N": "990"}},
+    )
+    with pytest.raises(NotFoundError):
+        service.player(seat.original.player_id)
