@@ -22,6 +22,7 @@ from typing import Any
 
 from bench import Result, median, percentile
 from harftet.api.delta import size, view_delta
+from harftet.engine import hand
 from harftet.engine import table as life
 from harftet.engine.bot import choose_move
 from harftet.engine.hand import apply_move
@@ -35,7 +36,8 @@ GAMES = (("kastet", 4, 3), ("harftet", 4, 8))  # (game, seats, seed)
 
 
 def versions(game: str, players: int, hands: int, seed: int) -> Iterator[Table]:
-    """Every stored version of one game between medium computer players."""
+    """Every stored version of one game between medium computer players (who all say ready
+    between hands, the last one dealing the next)."""
     rng = random.Random(seed)
     now = 1_800_000_000.0
     people = [Occupant(f"p{i}", f"Oyuncu {i}") for i in range(players)]
@@ -54,6 +56,11 @@ def versions(game: str, players: int, hands: int, seed: int) -> Iterator[Table]:
             yield table
             table = life.reconnect(table, player_id, now + 2).table
             yield table
+        if table.break_until is not None:  # between hands: each says ready, the last deals
+            for ready in range(players):
+                table = hand.ready(table, ready, now).table
+                yield table
+            continue
         seat = table.turn_seat
         assert seat is not None
         table = apply_move(table, seat, choose_move(table, seat, "medium"), now).table

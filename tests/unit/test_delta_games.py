@@ -15,6 +15,7 @@ from engine_helpers import WORDS, rules_of
 from leaks import tile_ids
 
 from harftet.api.delta import apply_delta, size, view_delta
+from harftet.engine import hand
 from harftet.engine import table as life
 from harftet.engine.bot import choose_move
 from harftet.engine.hand import apply_move
@@ -23,8 +24,8 @@ from harftet.engine.view import table_view
 
 
 def versions(game: str, players: int, hands: int, seed: int) -> Iterator[Table]:
-    """Every stored version of a game: seats taken, the start, every move, and now and then a
-    player's connection dropping and coming back."""
+    """Every stored version of a game: seats taken, the start, every move, each player ready
+    between hands, and now and then a player's connection dropping and coming back."""
     rng = random.Random(seed)
     now = 1_000_000.0
     people = [Occupant(f"p{i}", f"Oyuncu {i}") for i in range(players)]
@@ -43,6 +44,11 @@ def versions(game: str, players: int, hands: int, seed: int) -> Iterator[Table]:
             yield table
             table = life.reconnect(table, player_id, now + 1).table
             yield table
+        if table.break_until is not None:  # between hands: each says ready, the last deals
+            for ready in range(players):
+                table = hand.ready(table, ready, now).table
+                yield table
+            continue
         seat = table.turn_seat
         assert seat is not None
         move = choose_move(table, seat, "medium", WORDS)
