@@ -92,6 +92,7 @@ def test_what_the_stack_sends_and_takes_over_the_websocket_matches_the_asyncapi_
                 "type": "draw",
             },
         )  # not their turn
+        early = _drain(sockets[waiter.id])  # answered before the mover's draw can race it
         send(
             mover,
             {
@@ -112,7 +113,7 @@ def test_what_the_stack_sends_and_takes_over_the_websocket_matches_the_asyncapi_
                 "type": "draw",
             },
         )
-        received = [m for socket in sockets.values() for m in _drain(socket)]
+        received = early + [m for socket in sockets.values() for m in _drain(socket)]
         send(
             waiter,
             {
