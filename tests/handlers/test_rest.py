@@ -241,7 +241,7 @@ BAD_TABLES = {
     "pace-fast": ("create-table", {"game": "kastet", "pace": "fast"}),
     "rated-string": ("create-table", {"game": "kastet", "rated": "no"}),
     "turn-601s": ("create-table", {"game": "kastet", "turnSeconds": 601}),
-    "seats-float": ("create-table", {"game": "kastet", "seats": 4.0}),
+    "seats-float": ("create-table", {"game": "kastet", "seats": 3.5}),
     "seats-bool": ("create-table", {"game": "kastet", "seats": True}),
     "partners-string": ("create-table", {"game": "kastet", "partners": "false"}),
     "unknown-game": ("create-table", {"game": "tavla"}),
