@@ -3,8 +3,10 @@
 Order: codec, dictionary, move path (dynalite, then moto), load on the local stack
 (``--load-seconds``, 60 by default), what a game costs on the local stack (``--no-cost`` skips
 it; bench/bench_cost.py), cold start, the Harftet search,
-the computer players' strength (``--strength-games`` hands per matchup; 0 skips it), Lighthouse
-on the web client (``--no-lighthouse`` skips it). Exits 0
+the computer players' strength (``--strength-games`` hands per matchup; 0 skips it), the
+Kastet search, the size of WebSocket pushes over whole games, how fast a move reaches the other
+seat with 198 spectators (local stack), Lighthouse on the web client (``--no-lighthouse`` skips
+it). Exits 0
 even when a goal is missed (``--strict`` makes a MISS exit 1): the numbers are for reading,
 not gating.
 """
@@ -30,8 +32,10 @@ from bench import (
     bench_lighthouse,
     bench_load,
     bench_move_path,
+    bench_push,
     bench_search_harftet,
     bench_search_kastet,
+    bench_seats_first,
     bench_strength,
     bench_tokens,
 )
@@ -222,6 +226,8 @@ def main() -> None:
     results = [*moves, *load, *cost, *cold, codec_row, *search_rows, *strength_rows]
     results += step("Kastet search", bench_search_kastet.run)
     results += step("token check", bench_tokens.run)
+    results += step("push size (whole games)", bench_push.run)
+    results += step("seats first (local stack)", bench_seats_first.run)
     web = step("web client (Lighthouse)", bench_lighthouse.run) if args.lighthouse else []
     seconds = time.perf_counter() - t0
     text = render(
