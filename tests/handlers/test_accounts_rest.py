@@ -83,16 +83,16 @@ def test_passkey_registration_and_sign_in_answer_the_documented_shapes(api, call
     assert {"playerId", "name", "token", "refreshToken", "rating"} <= set(reply.body)
     assert reply.body["playerId"] == guest.id and reply.body["name"] == "Ayşe"
     # the new device's access token works on the table routes, as a guest's does
-    table = api.table(_player(reply.body))
+    table = api.table(_player(guest, reply.body))
     assert table["seats"][0]["playerId"] == guest.id
     listed = call("GET", "/players/me/passkeys", token=reply.body["token"])
     assert [p["id"] for p in listed.body["passkeys"]] == [b64url(passkey.credential_id)]
 
 
-def _player(body: dict[str, Any]) -> Any:
-    from conftest import Player
-
-    return Player(body["token"], body["playerId"], body["name"])
+def _player(like: Any, body: dict[str, Any]) -> Any:
+    """A signed-in player as the api fixture's Player (of the same class as ``like``: the
+    module named "conftest" is whichever folder's was imported last)."""
+    return type(like)(body["token"], body["playerId"], body["name"])
 
 
 def test_refusals_are_401_unauthorized_and_change_nothing(api, call):

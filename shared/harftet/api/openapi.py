@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from harftet.engine.search import BotLevel
+
 from .models import CreatePlayer, CreateTable, DrawMove, LayMove, PassMove, ReadyMove, SitDown
 
 
@@ -49,9 +51,7 @@ class SeatView(BaseModel):
     vacant: bool = Field(description="vacated during a game, offered to substitutes")
     tiles: int = Field(description="how many tiles the seat holds")
     penalty: int = Field(description="total penalty of the hands played")
-    level: Literal["easy", "medium", "hard"] | None = Field(
-        None, description="a computer player's level"
-    )
+    level: BotLevel | None = Field(None, description="a computer player's level")
 
 
 class TurnView(BaseModel):
