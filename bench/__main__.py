@@ -3,8 +3,10 @@
 Order: codec, dictionary, move path (dynalite, then moto), load on the local stack
 (``--load-seconds``, 60 by default), what a game costs on the local stack (``--no-cost`` skips
 it; bench/bench_cost.py), cold start, the Harftet search,
-the computer players' strength (``--strength-games`` hands per matchup; 0 skips it), Lighthouse
-on the web client (``--no-lighthouse`` skips it). Exits 0
+the computer players' strength (``--strength-games`` hands per matchup; 0 skips it), the
+Kastet search, the size of WebSocket pushes over whole games, how fast a move reaches the other
+seat with 198 spectators (local stack), Lighthouse on the web client (``--no-lighthouse`` skips
+it). Exits 0
 even when a goal is missed (``--strict`` makes a MISS exit 1): the numbers are for reading,
 not gating.
 """
@@ -26,11 +28,14 @@ from bench import (
     ROOT,
     Result,
     bench_cold_start,
+    bench_levels,
     bench_lighthouse,
     bench_load,
     bench_move_path,
+    bench_push,
     bench_search_harftet,
     bench_search_kastet,
+    bench_seats_first,
     bench_strength,
     bench_tokens,
 )
@@ -165,6 +170,12 @@ def main() -> None:
         help="hands per matchup and game in the strength benchmark (0: skip it)",
     )
     parser.add_argument(
+        "--levels-games",
+        type=int,
+        default=bench_levels.GAMES,
+        help="seeded deals per row of the levels' ladder (0: skip it)",
+    )
+    parser.add_argument(
         "--load-seconds",
         type=float,
         default=bench_load.SECONDS,
@@ -208,9 +219,15 @@ def main() -> None:
         sections.append(
             ("Strength of the computer players (bench/bench_strength.py)", strength_notes)
         )
+    if args.levels_games > 0:
+        levels_rows, levels_notes = step("levels", lambda: bench_levels.run(args.levels_games, 2))
+        strength_rows += levels_rows
+        sections.append(("Computer player levels (bench/bench_levels.py)", levels_notes))
     results = [*moves, *load, *cost, *cold, codec_row, *search_rows, *strength_rows]
     results += step("Kastet search", bench_search_kastet.run)
     results += step("token check", bench_tokens.run)
+    results += step("push size (whole games)", bench_push.run)
+    results += step("seats first (local stack)", bench_seats_first.run)
     from bench import bench_leaderboard  # profiles and leaderboards (harftet.people)
 
     results += step("leaderboards", bench_leaderboard.run)

@@ -197,7 +197,7 @@ class FakeConnections:
             "connectionId": connection_id,
             "tableId": table_id,
             "playerId": player_id,
-            "connectedAt": int(now),
+            "connectedAt": round(now, 3),
         }
 
     def remove(self, connection_id: str) -> dict[str, Any] | None:

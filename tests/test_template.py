@@ -47,6 +47,12 @@ ROUTES = {
     ("GET", "/players/{playerId}/profile"),
     ("GET", "/leaderboards/{game}"),
     ("POST", "/tables/{tableId}/reports"),
+    # API.md v3, "Inbox and notifications" (and the VAPID key browsers subscribe with)
+    ("GET", "/players/me/tables"),
+    ("POST", "/players/me/push-subscriptions"),
+    ("DELETE", "/players/me/push-subscriptions/{id}"),
+    ("POST", "/players/me/devices"),
+    ("GET", "/push/key"),
     # accounts and phrases (harftet.accounts.routes; API.md v3)
     ("POST", "/players/me/passkeys/options"),
     ("POST", "/players/me/passkeys"),
@@ -372,7 +378,9 @@ def test_the_sweeper_runs_on_the_turn_sweep_schedule(template: dict[str, Any]) -
 
 def test_every_table_is_on_demand_backed_up_and_encrypted(template: dict[str, Any]) -> None:
     tables = _resources(template, "AWS::DynamoDB::Table")
-    assert set(tables) == {"TablesTable", "PlayersTable", "ConnectionsTable", "LogTable"}
+    assert set(tables) == {
+        "TablesTable", "PlayersTable", "ConnectionsTable", "LogTable", "MailTable",
+    }  # fmt: skip
     for name, table in tables.items():
         props = table["Properties"]
         assert props["BillingMode"] == "PAY_PER_REQUEST", name
@@ -457,12 +465,21 @@ def test_every_aws_call_in_the_deployed_code_is_allowed(template: dict[str, Any]
 
 
 def test_the_signing_secret_is_read_from_exactly_its_parameter(template: dict[str, Any]) -> None:
-    [statement] = [s for s in _statements(template) if "ssm:GetParameter" in _as_list(s["Action"])]
-    assert _as_list(statement["Action"]) == ["ssm:GetParameter"]
-    assert statement["Resource"] == {
-        "Fn::Sub": "arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}"
-        ":parameter${TokenSecretParameterName}"
-    }
+    reads = [s for s in _statements(template) if "ssm:GetParameter" in _as_list(s["Action"])]
+    assert all(_as_list(s["Action"]) == ["ssm:GetParameter"] for s in reads)
+    resources = sorted(json.dumps(s["Resource"]) for s in reads)
+    assert resources == sorted(
+        json.dumps(
+            {"Fn::Sub": "arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}"
+             f":parameter${{{name}}}"}
+        )
+        for name in ("TokenSecretParameterName", "VapidPrivateKeyParameterName")
+    )  # fmt: skip
+    # The VAPID private key: only the notifier reads it (the REST function gets the public key).
+    notifier = template["Resources"]["NotifierAccessPolicy"]["Properties"]["PolicyDocument"]
+    assert any("VapidPrivateKeyParameterName" in json.dumps(s) for s in notifier["Statement"])
+    rest = _props(template, "RestFunction")["Environment"]["Variables"]
+    assert "VAPID_PRIVATE_KEY_PARAM" not in rest and "VAPID_PUBLIC_KEY" in rest
     parameter = template["Parameters"]["TokenSecretParameterName"]
     assert parameter["Default"] == "/harftet/token-secret"
     assert re.fullmatch(parameter["AllowedPattern"], parameter["Default"])

@@ -33,7 +33,7 @@ def _statements(resources: dict[str, Any], policy: str) -> list[dict[str, Any]]:
 
 def test_every_stored_version_of_a_table_reaches_the_fan_out_through_the_stream(resources):
     assert _props(resources, "TablesTable")["StreamSpecification"] == {
-        "StreamViewType": "NEW_IMAGE"
+        "StreamViewType": "NEW_AND_OLD_IMAGES"
     }
     mapping = _props(resources, "FanoutEventSource")
     assert mapping["FunctionName"] == {"Ref": "FanoutFunction"}

@@ -76,6 +76,35 @@ class Outbox:
     def to(self, connection_id: str) -> list[dict[str, Any]]:
         return [p for c, p in self.sent if c == connection_id]
 
+    def view(self, connection_id: str, base: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        """The view a client of ``connection_id`` holds after every push it was sent (starting
+        from ``base``, a view it fetched before), as clients rebuild it."""
+        views = rebuilt(self.to(connection_id), base)
+        return views[-1] if views else base
+
+
+def rebuilt(pushes: list[dict[str, Any]], base: dict[str, Any] | None = None) -> list[Any]:
+    """The view after each table push in ``pushes``, as a client rebuilds it from ``base``: a
+    whole view replaces an older one, a delta applies to it (DeltaError when one does not fit:
+    the client would have had to ask for the whole view), a push of a version it holds already
+    changes nothing; other messages are skipped."""
+    from harftet.api.delta import apply_delta
+
+    views = []
+    view = base
+    for pushed in pushes:
+        if pushed["type"] == "table":
+            if view is None or pushed["view"]["version"] >= view["version"]:
+                view = pushed["view"]
+        elif pushed["type"] == "delta":
+            assert view is not None, f"a delta before any view: {pushed}"
+            if pushed["version"] > view["version"]:
+                view = apply_delta(view, pushed)
+        else:
+            continue
+        views.append(view)
+    return views
+
 
 # -- the Lambda handlers fed the events/ files (tests/handlers, and whoever needs them) --
 @dataclass(frozen=True)

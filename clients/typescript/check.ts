@@ -1,6 +1,15 @@
 // Type-level checks: the generated types are precise enough to catch a client's mistakes
 // (each @ts-expect-error must be an error, or tsc fails on the unused directive).
-import { Harftet, type ClientMessage, type MoveBody, type ServerMessage, type TableView } from "./harftet";
+import {
+  applyDelta,
+  Harftet,
+  type ClientMessage,
+  type DeltaMessage,
+  type DeltaOp,
+  type MoveBody,
+  type ServerMessage,
+  type TableView,
+} from "./harftet";
 
 export async function game(api: Harftet): Promise<TableView> {
   await api.createPlayer({ name: "Ayşe" });
@@ -32,6 +41,8 @@ export function describe(message: ServerMessage): string {
   switch (message.type) {
     case "table":
       return `table ${message.view.tableId} at version ${message.view.version}`;
+    case "delta":
+      return `${message.ops.length} changes from version ${message.from} to ${message.version}`;
     case "pong":
       return "pong";
     case "dryRun":
@@ -44,3 +55,14 @@ export function describe(message: ServerMessage): string {
       return `${message.from} invites you to ${message.tableId}`;
   }
 }
+
+// A client asks for the whole view after a missed push.
+export const sync: ClientMessage = { action: "sync" };
+// The three operations of a delta, and a pile count brought up to date.
+export const ops: DeltaOp[] = [["/last"], ["/pile", 39], ["/hand", 2, 1, []]];
+export const pileDrawn = (view: TableView): TableView =>
+  applyDelta(view, { type: "delta", from: view.version, version: view.version + 1, ops: [["/pile", view.pile - 1]] });
+// @ts-expect-error: an operation has 1, 2 or 4 elements
+export const threeElements: DeltaOp = ["/pile", 1, 2];
+// @ts-expect-error: a delta says which version it is from
+export const fromless: DeltaMessage = { type: "delta", version: 3, ops: [] };

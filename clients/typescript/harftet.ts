@@ -102,6 +102,37 @@ export class Harftet {
     return this.call("POST", `/tables/${encodeURIComponent(tableId)}/reports`, body);
   }
 
+  /** The caller's tables, theirs to play first, then the nearest deadline (the inbox). */
+  myTables(cursor?: string): Promise<Answer<"/players/me/tables", "get", 200>> {
+    const query = cursor === undefined ? "" : `?cursor=${encodeURIComponent(cursor)}`;
+    return this.call("GET", `/players/me/tables${query}`);
+  }
+
+  /** Web Push: a browser's PushSubscription JSON (subscribed with `pushKey()`'s key). */
+  subscribePush(
+    body: Body<"/players/me/push-subscriptions", "post">,
+  ): Promise<Answer<"/players/me/push-subscriptions", "post", 201>> {
+    return this.call("POST", "/players/me/push-subscriptions", body);
+  }
+
+  async unsubscribePush(id: string): Promise<void> {
+    const headers: Record<string, string> = {};
+    if (this.token !== null) headers.authorization = `Bearer ${this.token}`;
+    const path = `/players/me/push-subscriptions/${encodeURIComponent(id)}`;
+    const response = await fetch(`${this.baseUrl}${path}`, { method: "DELETE", headers });
+    if (!response.ok) throw new HarftetError(response.status, (await response.json()) as ApiError);
+  }
+
+  registerDevice(
+    body: Body<"/players/me/devices", "post">,
+  ): Promise<Answer<"/players/me/devices", "post", 201>> {
+    return this.call("POST", "/players/me/devices", body);
+  }
+
+  pushKey(): Promise<Answer<"/push/key", "get", 200>> {
+    return this.call("GET", "/push/key");
+  }
+
   // -- accounts (API.md v3 "Identity"): sign-ins keep the access token; refresh it in time
   refreshToken: string | null = null;
 
@@ -178,16 +209,111 @@ export class Harftet {
 
 export type ClientMessage =
   | { action: "ping" }
+  | { action: "sync" }
   | ({ action: "move"; tableId: string; lang?: "tr" | "en" } & MoveBody);
+
+/** One operation of a delta: remove, set, or splice the array at a JSON Pointer (RFC 6901). */
+export type DeltaOp =
+  | [pointer: string]
+  | [pointer: string, value: unknown]
+  | [pointer: string, index: number, count: number, items: unknown[]];
+/** What changed in this connection's view since version `from`. */
+export type DeltaMessage = { type: "delta"; from: number; version: number; ops: DeltaOp[] };
 export type ServerMessage =
   | { type: "table"; view: TableView }
+  | DeltaMessage
   | { type: "pong" }
   | { type: "phrase"; seat: number; phrase: string }
   | { type: "invitation"; tableId: string; from: string }
   | ({ type: "dryRun" } & Schemas["DryRun"])
   | { type: "error"; error: Schemas["ErrorDetail"]; view?: TableView | null };
 
-/** Watches one table: calls `onView` with every pushed view; `send` takes client messages. */
+/** A delta that does not fit the view at hand: ask for the whole view ({"action": "sync"}). */
+export class DeltaError extends Error {}
+
+type Node = Record<string, unknown> | unknown[];
+
+const isNode = (x: unknown): x is Node => typeof x === "object" && x !== null;
+const isIndex = (x: unknown): x is number => Number.isInteger(x) && (x as number) >= 0;
+
+function tokens(pointer: string): string[] {
+  if (pointer === "") return [];
+  if (!pointer.startsWith("/")) throw new DeltaError(`not a JSON Pointer: ${pointer}`);
+  return pointer.slice(1).split("/").map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"));
+}
+
+function index(token: string): number {
+  if (!/^(0|[1-9][0-9]*)$/.test(token)) throw new DeltaError(`not an array index: ${token}`);
+  return Number(token);
+}
+
+function resolve(root: unknown, path: string[]): unknown {
+  let node = root;
+  for (const token of path) {
+    if (Array.isArray(node)) {
+      const i = index(token);
+      if (i >= node.length) throw new DeltaError(`no element ${i}`);
+      node = node[i];
+    } else if (isNode(node) && Object.hasOwn(node, token)) {
+      node = (node as Record<string, unknown>)[token];
+    } else {
+      throw new DeltaError(`nothing at /${path.join("/")}`);
+    }
+  }
+  return node;
+}
+
+function applyOp(root: unknown, op: DeltaOp): unknown {
+  const path = tokens(op[0]);
+  if (op.length === 4) {
+    const [, start, count, items] = op;
+    const target = resolve(root, path);
+    if (!Array.isArray(target) || !Array.isArray(items)) throw new DeltaError("a splice needs arrays");
+    if (!isIndex(start) || !isIndex(count) || start + count > target.length) throw new DeltaError("a splice beyond the array");
+    target.splice(start, count, ...items);
+    return root;
+  }
+  if (path.length === 0) {
+    if (op.length === 1) throw new DeltaError("the whole view cannot be removed");
+    return op[1];
+  }
+  const parent = resolve(root, path.slice(0, -1));
+  const last = path[path.length - 1] as string;
+  if (Array.isArray(parent)) {
+    const i = index(last);
+    if (op.length === 1) {
+      if (i >= parent.length) throw new DeltaError(`nothing to remove at ${op[0]}`);
+      parent.splice(i, 1);
+    } else if (i <= parent.length) parent[i] = op[1];
+    else throw new DeltaError(`beyond the array at ${op[0]}`);
+  } else if (isNode(parent)) {
+    const object = parent as Record<string, unknown>;
+    if (op.length === 1) {
+      if (!Object.hasOwn(object, last)) throw new DeltaError(`nothing to remove at ${op[0]}`);
+      delete object[last];
+    } else object[last] = op[1];
+  } else {
+    throw new DeltaError(`no object or array holds ${op[0]}`);
+  }
+  return root;
+}
+
+/** The view after a delta; DeltaError when `view` is not at the delta's `from` or it does not fit. */
+export function applyDelta(view: TableView, message: DeltaMessage): TableView {
+  if (view.version !== message.from) throw new DeltaError(`the delta is from version ${message.from}`);
+  let next: unknown = structuredClone(view);
+  for (const op of message.ops) {
+    if (!Array.isArray(op) || ![1, 2, 4].includes(op.length)) throw new DeltaError("not an operation");
+    next = applyOp(next, op);
+  }
+  if (!isNode(next) || Array.isArray(next)) throw new DeltaError("a delta turns a view into a view");
+  return { ...(next as TableView), version: message.version };
+}
+
+/**
+ * Watches one table: calls `onView` with the view after every push (deltas applied; after a
+ * missed push it asks for the whole view with `sync`); `send` takes client messages.
+ */
 export function watch(
   wsUrl: string,
   token: string,
@@ -197,10 +323,27 @@ export function watch(
 ): { send: (message: ClientMessage) => void; close: () => void } {
   const query = new URLSearchParams({ token, tableId });
   const socket = new WebSocket(`${wsUrl}?${query}`);
+  const send = (message: ClientMessage) => socket.send(JSON.stringify(message));
+  let view: TableView | null = null;
+  const hold = (next: TableView) => {
+    view = next;
+    onView(structuredClone(next));
+  };
+  socket.onopen = () => send({ action: "sync" });
   socket.onmessage = (event: MessageEvent<string>) => {
     const message = JSON.parse(event.data) as ServerMessage;
-    if (message.type === "table") onView(message.view);
-    else if (message.type === "error") onError(message.error);
+    if (message.type === "table") {
+      if (view === null || message.view.version >= view.version) hold(message.view);
+    } else if (message.type === "delta") {
+      if (view !== null && message.version <= view.version) return; // already held
+      try {
+        if (view === null) throw new DeltaError("no view yet");
+        hold(applyDelta(view, message));
+      } catch (error) {
+        if (!(error instanceof DeltaError)) throw error;
+        send({ action: "sync" });
+      }
+    } else if (message.type === "error") onError(message.error);
   };
-  return { send: (message) => socket.send(JSON.stringify(message)), close: () => socket.close() };
+  return { send, close: () => socket.close() };
 }

@@ -170,7 +170,9 @@ def lobby() -> Response:
     _caller()
     query = app.current_event.get_query_string_value
     limit = _count("limit", query("limit", "50"))
-    page = service.lobby(query("status", "waiting") or "", limit, query("cursor", None))
+    page = service.lobby(
+        query("status", "waiting") or "", limit, query("cursor", None), query("pace", "live")
+    )
     return _reply(200, page)
 
 
@@ -316,6 +318,49 @@ def operator_unban(player_id: str) -> Response:
 @app.post("/operator/tables/<table_id>/close")
 def operator_close(table_id: str) -> Response:
     return _reply(200, _operator().close_table(table_id))
+
+
+# -- the inbox and notifications (harftet.notify.api) ---------------------------------------
+def _mail() -> Any:
+    from harftet.wiring import default_mail
+
+    mail = default_mail(service)
+    if mail is None:
+        raise BadRequestError("this server keeps no inbox (MAIL_TABLE is not set)")
+    return mail
+
+
+@app.get("/players/me/tables")
+def my_tables() -> Response:
+    caller = _caller()
+    cursor = app.current_event.get_query_string_value("cursor", None)
+    return _reply(200, _mail().tables(caller, cursor))
+
+
+@app.post("/players/me/push-subscriptions")
+def add_push_subscription() -> Response:
+    caller = _caller()
+    headers = app.current_event.headers or {}
+    asked = any(str(k).lower() == "accept-language" for k in headers)
+    lang = language(headers) if asked else "tr"  # notifications are Turkish unless asked
+    return _reply(201, _mail().subscribe(caller, _body(), lang))
+
+
+@app.delete("/players/me/push-subscriptions/<id>")
+def remove_push_subscription(id: str) -> Response:
+    _mail().unsubscribe(_caller(), id)
+    return Response(status_code=204, content_type="application/json", body="")
+
+
+@app.post("/players/me/devices")
+def add_device() -> Response:
+    caller = _caller()
+    return _reply(201, _mail().add_device(caller, _body()))
+
+
+@app.get("/push/key")
+def push_key() -> Response:
+    return _reply(200, _mail().key())
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)

@@ -1,4 +1,5 @@
-"""WebSocket API: $connect (token checked), $disconnect, and $default for ping and move."""
+"""WebSocket API: $connect (token checked), $disconnect, and $default for ping, sync and
+move."""
 
 from __future__ import annotations
 
@@ -62,12 +63,19 @@ def _message(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
         if action == "ping":
             send(connection_id, {"type": "pong"})
             return OK
-        if action != "move":
-            raise BodyError('unknown action: send {"action": "ping"} or {"action": "move", ...}')
+        if action not in ("move", "sync"):
+            raise BodyError(
+                'unknown action: send {"action": "ping"}, {"action": "sync"} or '
+                '{"action": "move", ...}'
+            )
         connection = service.connection(connection_id)
         if connection is None:
             raise UnauthorizedError("this connection is not registered: reconnect")
         caller = Caller(str(connection["playerId"]), "")
+        if action == "sync":  # the whole view, for a client that missed a push
+            view = service.view(caller, str(connection["tableId"]))
+            send(connection_id, {"type": "table", "view": view})
+            return OK
         target = WsMove.model_validate({k: message.get(k) for k in ("action", "tableId")})
         if target.tableId != connection.get("tableId"):
             raise NotFoundError(  # a socket reaches its own table only

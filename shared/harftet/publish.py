@@ -1,22 +1,33 @@
 """After the commit, in one place: every stored table version is published from the tables
-table's stream — pushed to each open connection as its own player's view, its log events
-appended, its next timer scheduled — whoever wrote it, even if that writer died right after.
+table's stream — pushed to each open connection as what changed in its own player's view, its
+log events appended, its next timer scheduled — whoever wrote it, even if that writer died
+right after.
 
 Records of one table that arrive in one batch are pushed once, at the newest version, so a
 connection never gets an older version after a newer one (Lambda hands a shard's batches to
 one invocation at a time, in order); the log gets the events of every version.
+
+A push is a delta (``harftet.api.delta``) from the version before the batch — the oldest
+record's old image — to the newest, computed once per seat and once for all spectators; a
+record without an old image, or a connection opened since that version was stored (it may not
+hold it), gets the whole view. Seated players' connections are posted first, spectators' after:
+those the process posted to at the table's last push even before the table's connections are
+read (a query that grows with the spectators).
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from harftet import timing
+from harftet.api.delta import view_delta
 from harftet.push import Sender, fan_out
 from harftet.service import Service, WriteStatus
 from harftet.store.tables import StoredTable, from_stream_image
@@ -27,6 +38,9 @@ logger = logging.getLogger(__name__)
 # $connect has returned): a GoneException then does not mean it is gone.
 YOUNG_SECONDS = 5.0
 TABLE_WORKERS = 8
+# Clocks of two functions (the $connect that registered a socket, the writer of a version) may
+# differ by this much: a socket opened this close to a version may not hold it.
+SKEW = 0.01
 # A timer that arrives this early (SQS delays are whole seconds) is waited for, not re-queued.
 EARLY_SECONDS = 1.5
 
@@ -37,6 +51,12 @@ class LogAppender(Protocol):
     def append(self, table_id: str, events: list[dict[str, Any]]) -> None: ...
 
 
+class Outbox(Protocol):
+    """``harftet.notify.outbox.Outbox``: inbox items and notifications of table versions."""
+
+    def publish(self, versions: list[tuple[Any, int]]) -> None: ...
+
+
 class TimerScheduler(Protocol):
     """``harftet.timers.TimerQueue``."""
 
@@ -45,10 +65,12 @@ class TimerScheduler(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """One stream record: its sequence number and the table version it stored."""
+    """One stream record: its sequence number, the table version it stored and the version
+    it replaced (the record's old image; None for a new table)."""
 
     sequence: str
     stored: StoredTable
+    old: StoredTable | None = None
 
 
 @dataclass(slots=True)
@@ -70,7 +92,10 @@ def changes_from_stream(event: dict[str, Any]) -> list[Change]:
         data = record.get("dynamodb") or {}
         image = data.get("NewImage")
         if record.get("eventName") in ("INSERT", "MODIFY") and image and "state" in image:
-            changes.append(Change(str(data.get("SequenceNumber", "")), from_stream_image(image)))
+            old_image = data.get("OldImage")
+            old = from_stream_image(old_image) if old_image and "state" in old_image else None
+            sequence = str(data.get("SequenceNumber", ""))
+            changes.append(Change(sequence, from_stream_image(image), old))
     return changes
 
 
@@ -83,6 +108,27 @@ def by_table(changes: Iterable[Change]) -> dict[str, list[Change]]:
     return {table_id: [v[n] for n in sorted(v)] for table_id, v in found.items()}
 
 
+class SeatConnections:
+    """The seated players' connections of the tables this process pushed to lately (a
+    bounded, thread-safe cache): posted to first, before the table's connections are read."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self._size = size
+        self._found: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, table_id: str) -> list[dict[str, Any]]:
+        with self._lock:
+            return list(self._found.get(table_id, ()))
+
+    def put(self, table_id: str, connections: list[dict[str, Any]]) -> None:
+        with self._lock:
+            self._found[table_id] = list(connections)
+            self._found.move_to_end(table_id)
+            while len(self._found) > self._size:
+                self._found.popitem(last=False)
+
+
 class Publisher:
     """Publishes stored versions (the stream consumer) and fires timers (the timer function)."""
 
@@ -93,11 +139,14 @@ class Publisher:
         log: LogAppender | None = None,
         timers: TimerScheduler | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        outbox: Outbox | None = None,
     ) -> None:
         self.service = service
         self.log = log
         self.timers = timers
         self.sleep = sleep
+        self.outbox = outbox  # the inbox items and the notifications (harftet.notify.outbox)
+        self._seats = SeatConnections()
 
     # -- the stream --------------------------------------------------------------------
     def publish(self, changes: Iterable[Change]) -> Published:
@@ -137,7 +186,8 @@ class Publisher:
         (posts, gone ids)."""
         stored = versions[-1].stored
         table = stored.table
-        pushed, gone = self._push(stored)
+        base = versions[0].old
+        pushed, gone = self._push(stored, base if base and base.version < stored.version else None)
         due = timing.next_due(table)
         if (
             due is not None
@@ -152,33 +202,77 @@ class Publisher:
         ]
         if events and self.log is not None:
             self.log.append(table.table_id, events)
+        if self.outbox is not None:
+            self.outbox.publish([(c.stored.table, c.stored.version) for c in versions])
         return pushed, gone
 
-    def _push(self, stored: StoredTable) -> tuple[int, list[str]]:
-        """Send every connection of the table its own player's view; drop the gone ones
-        (their players' presence is lost through the write path, whose record pushes)."""
+    def _push(self, stored: StoredTable, base: StoredTable | None) -> tuple[int, list[str]]:
+        """Send every connection of the table what changed in its own player's view since
+        ``base`` (the whole view without one) — seated players first: those this process
+        posted to last time before it even reads the table's connections, then any other
+        seat, then spectators; drop the gone ones (their players' presence is lost through
+        the write path, whose record pushes)."""
         send: Sender | None = self.service.send  # the process's one WebSocket sender
         if send is None:
             return 0, []
-        table_id = stored.table.table_id
-        connections = self.service.connections.for_table(table_id)
-        views: dict[str, dict[str, Any]] = {}
-        messages = []
-        registered: dict[str, float] = {}
-        for connection in connections:
-            player_id = str(connection["playerId"])
-            if player_id not in views:
-                view = self.service.view_of(stored, player_id)
-                views[player_id] = {"type": "table", "view": view}
-            connection_id = str(connection["connectionId"])
-            registered[connection_id] = float(connection.get("connectedAt", 0))
-            messages.append((connection_id, views[player_id]))
-        gone, failed = fan_out(send, messages)
+        table = stored.table
+        since = _stored_at(base) if base is not None else None
         now = self.service.clock()
-        dropped = [c for c in gone if now - registered[c] >= YOUNG_SECONDS]
+        payloads: dict[str | None, tuple[dict[str, Any], dict[str, Any]]] = {}
+        posted: dict[str, float] = {}  # connection id -> when it was opened
+        gone: list[str] = []
+        failed = 0
+
+        def message(connection: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+            player_id = str(connection["playerId"])
+            # spectators share one view (a player seated before this change has their own)
+            was_seated = base is not None and base.table.seat_of(player_id) is not None
+            seated = table.seat_of(player_id) is not None
+            viewer = player_id if seated or was_seated else None
+            if viewer not in payloads:
+                payloads[viewer] = self._payloads(stored, base, viewer)
+            delta, whole = payloads[viewer]
+            # opened after the base was stored: it may not hold that version, so it gets the
+            # whole view (connectedAt is to the millisecond; clocks of two functions may differ)
+            opened = float(connection.get("connectedAt", 0))
+            fresh = now - opened < YOUNG_SECONDS if since is None else opened + SKEW > since
+            return str(connection["connectionId"]), whole if fresh else delta
+
+        def post(group: list[dict[str, Any]]) -> None:
+            nonlocal failed
+            group = [c for c in group if str(c["connectionId"]) not in posted]
+            batch = [message(c) for c in group]
+            posted.update((str(c["connectionId"]), float(c.get("connectedAt", 0))) for c in group)
+            lost, errors = fan_out(send, batch)
+            gone.extend(lost)
+            failed += errors
+
+        def is_seated(connection: dict[str, Any]) -> bool:
+            return table.seat_of(str(connection["playerId"])) is not None
+
+        post([c for c in self._seats.get(table.table_id) if is_seated(c)])
+        connections = self.service.connections.for_table(table.table_id)
+        for connection in connections:  # what the table's records say now, not the cache
+            if str(connection["connectionId"]) in posted:
+                posted[str(connection["connectionId"])] = float(connection.get("connectedAt", 0))
+        seats = [c for c in connections if is_seated(c)]
+        post(seats)
+        self._seats.put(table.table_id, seats)
+        post([c for c in connections if not is_seated(c)])
+        dropped = [c for c in gone if now - posted[c] >= YOUNG_SECONDS]
         for connection_id in dropped:
             self.service.disconnect(connection_id)
-        return len(messages) - len(gone) - failed, dropped
+        return len(posted) - len(gone) - failed, dropped
+
+    def _payloads(
+        self, stored: StoredTable, base: StoredTable | None, viewer: str | None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """(the delta push, the whole-view push) of ``viewer``; both whole without a base."""
+        view = self.service.view_of(stored, viewer)
+        whole = {"type": "table", "view": view}
+        if base is None:
+            return whole, whole
+        return view_delta(self.service.view_of(base, viewer), view), whole
 
     # -- timers ------------------------------------------------------------------------
     def fire(self, timer: Timer) -> WriteStatus:
@@ -200,3 +294,10 @@ class Publisher:
     def _again(self, timer: Timer) -> None:
         if self.timers is not None:
             self.timers.schedule(timer, self.service.clock())
+
+
+def _stored_at(stored: StoredTable) -> float | None:
+    """When ``stored`` was written, as far as the table tells: its last event's time."""
+    recent = stored.table.recent
+    at = recent[-1].get("at") if recent else None
+    return float(at) if isinstance(at, int | float) else None

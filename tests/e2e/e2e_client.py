@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 from leaks import tile_ids
 
+from harftet.api.delta import DeltaError, apply_delta
 from harftet.words import default_words
 from harftet.words.search import find_words
 
@@ -121,6 +122,32 @@ def seated_table(
         assert response.status_code == 200, response.text
         view = response.json()
     return players, view
+
+
+# --- pushes -------------------------------------------------------------------------------
+
+PUSHES = ("table", "delta")
+
+
+def pushed_version(message: dict[str, Any]) -> int:
+    """The table version a push brings its receiver to."""
+    version: int = message["view"]["version"] if message["type"] == "table" else message["version"]
+    return version
+
+
+def take_push(view: View | None, message: dict[str, Any]) -> tuple[View | None, bool]:
+    """What a client holding ``view`` holds after a push (API.md v3), and whether it must ask
+    for the whole view (``{"action": "sync"}``): a whole view replaces an older one, a delta
+    applies to the version it is from; a delta after a missed push asks for a sync."""
+    if message["type"] == "table":
+        newer = view is None or message["view"]["version"] >= view["version"]
+        return (message["view"] if newer else view), False
+    if view is not None and message["version"] <= view["version"]:
+        return view, False  # already held (a REST answer came first)
+    try:
+        return apply_delta(view or {}, message), False
+    except DeltaError:
+        return view, True
 
 
 # --- tiles --------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Every message the local stack sends over the WebSocket is valid for docs/asyncapi.yaml.
 
 Two players at a table connect to the stack's /ws, send the client messages the protocol has
-(ping, moves good and bad, an unknown action) and collect what the server sends; each message
+(ping, sync, moves good and bad, an unknown action) and collect what the server sends (whole
+views and deltas); each message
 is validated (JSON Schema) against the payload of the AsyncAPI message its "type" names, and
 so is each client message against its own.
 """
@@ -91,6 +92,7 @@ def test_what_the_stack_sends_and_takes_over_the_websocket_matches_the_asyncapi_
                 "type": "draw",
             },
         )  # not their turn
+        early = _drain(sockets[waiter.id])  # answered before the mover's draw can race it
         send(
             mover,
             {
@@ -111,7 +113,19 @@ def test_what_the_stack_sends_and_takes_over_the_websocket_matches_the_asyncapi_
                 "type": "draw",
             },
         )
-        received = [m for socket in sockets.values() for m in _drain(socket)]
+        received = early + [m for socket in sockets.values() for m in _drain(socket)]
+        send(
+            waiter,
+            {
+                "action": "move",
+                "tableId": table_id,
+                "version": view["version"] + 1,
+                "moveId": new_move_id(),
+                "type": "draw",
+            },
+        )  # its push is a delta: both sockets hold the version before
+        send(guest, {"action": "sync"})  # answered with the whole view
+        received += [m for socket in sockets.values() for m in _drain(socket)]
         sockets[owner.id].send(json.dumps({"action": "shout"}))  # not in the protocol
         received += _drain(sockets[owner.id])
     finally:
@@ -124,7 +138,8 @@ def test_what_the_stack_sends_and_takes_over_the_websocket_matches_the_asyncapi_
         name = message["action"]
         errors = [e.message for e in validators[name].iter_errors(message)]
         assert not errors, (name, errors, message)
-    assert {m["type"] for m in received} == {"table", "pong", "dryRun", "error"}, received
+    kinds = {m["type"] for m in received}
+    assert kinds == {"table", "delta", "pong", "dryRun", "error"}, received
     for message in received:
         assert message["type"] in messages, message
         errors = [
@@ -135,5 +150,8 @@ def test_what_the_stack_sends_and_takes_over_the_websocket_matches_the_asyncapi_
     # The schemas have teeth: a view without its fields or a pong with extras is refused.
     assert not validators["table"].is_valid({"type": "table", "view": {"tableId": table_id}})
     assert not validators["pong"].is_valid({"type": "pong", "view": {}})
+    bad_op = {"type": "delta", "from": 1, "version": 2, "ops": [["/pile", 1, 2]]}
+    assert not validators["delta"].is_valid(bad_op)
+    assert not validators["delta"].is_valid({"type": "delta", "version": 2, "ops": []})
     codes = {m["error"]["code"] for m in received if m["type"] == "error"}
     assert {"not_your_turn", "stale_version", "bad_request"} <= codes

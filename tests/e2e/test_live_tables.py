@@ -20,7 +20,17 @@ from typing import Any
 import boto3
 import jwt
 import pytest
-from e2e_client import Player, View, new_move_id, next_move, table_tile_ids, tile_ids
+from e2e_client import (
+    PUSHES,
+    Player,
+    View,
+    new_move_id,
+    next_move,
+    pushed_version,
+    table_tile_ids,
+    take_push,
+    tile_ids,
+)
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
@@ -32,7 +42,8 @@ NAMES = ["Ayşe", "Barış", "Cem", "Deniz"]
 
 
 class Live:
-    """One player's WebSocket on one table, and every message it received."""
+    """One player's WebSocket on one table, every message it received, and the view it
+    rebuilt from the pushes (asking for the whole view after a missed one, as clients do)."""
 
     def __init__(self, stack: RunningStack, player: Player, table_id: str) -> None:
         self.player = player
@@ -40,32 +51,42 @@ class Live:
         url = f"{stack.ws_url}?token={player.token}&tableId={table_id}"
         self.ws: ClientConnection = connect(url, open_timeout=10, legacy=True)
         self.received: list[dict[str, Any]] = []
+        self.view: View | None = None
+        self.syncs = 0
 
     def recv(self, timeout: float = 10) -> dict[str, Any]:
         message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
         self.received.append(message)
+        if message["type"] in PUSHES:
+            self.view, sync = take_push(self.view, message)
+            if sync:
+                self.syncs += 1
+                self.send({"action": "sync"})
         return message
 
     def next_view(self, timeout: float = 10) -> View:
-        message = self.recv(timeout)
-        assert message["type"] == "table", message
-        view: View = message["view"]
-        return view
+        """The view after the next push that brings a newer version."""
+        held = self.view
+        while True:
+            message = self.recv(timeout)
+            assert message["type"] in PUSHES, message
+            if self.view is not held and self.view is not None:
+                return self.view
 
     def view_at(self, version: int, timeout: float = 10) -> View:
         """The next push of ``version`` or later, past pushes of older versions that were in
         flight when this client connected (clients compare versions, as API.md's do)."""
-        while True:
+        view = self.view
+        while view is None or view["version"] < version:
             view = self.next_view(timeout)
-            if view["version"] >= version:
-                return view
+        return view
 
     def reply(self, timeout: float = 10) -> dict[str, Any]:
         """The next message that is not a table push (an answer to what this client sent);
         pushes may arrive at any time, e.g. one still in flight when the socket opened."""
         while True:
             message = self.recv(timeout)
-            if message["type"] != "table":
+            if message["type"] not in PUSHES:
                 return message
 
     def send(self, message: dict[str, Any]) -> None:
@@ -80,8 +101,8 @@ class Live:
                 message = self.recv(left)
             except TimeoutError:
                 return
-            stale = message["type"] == "table" and past is not None
-            assert stale and message["view"]["version"] <= past, message
+            stale = message["type"] in PUSHES and past is not None
+            assert stale and pushed_version(message) <= past, message
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
@@ -138,7 +159,10 @@ def assert_only_own_and_table_tiles(
     ids = tile_ids(message)
     others = set().union(*(h for n, h in enumerate(hands) if n != me))
     assert not ids & others, f"tiles of another hand pushed to seat {me}: {ids & others}"
-    assert ids == hands[me] | on_table  # nothing else: no pile tile either
+    if message["type"] == "delta":  # what changed: some of the tiles the receiver sees
+        assert ids <= hands[me] | on_table, ids - hands[me] - on_table
+    else:
+        assert ids == hands[me] | on_table  # nothing else: no pile tile either
 
 
 @pytest.fixture
@@ -202,7 +226,9 @@ def test_every_client_gets_its_own_new_view_after_each_change_and_never_another_
         gets = table.everyone_sees(version)
     assert "draw" in kinds
     for client in table.clients:
-        assert all(m["type"] == "table" for m in client.received)
+        assert all(m["type"] in PUSHES for m in client.received)
+        assert {m["type"] for m in client.received} == {"table", "delta"}  # whole, then deltas
+        assert client.syncs == 0  # no push was missed
 
 
 def test_a_bad_token_is_refused_at_connect_and_ping_answers_pong(
@@ -371,7 +397,7 @@ def test_when_the_turn_timer_runs_out_the_server_draws_for_the_idle_player_and_p
         assert len(view["hand"]) == (15 if n == 0 else 14)
     assert deadline <= arrived < deadline + 3, arrived - start_clock  # sweeps every 0.5 s
     # The drawn tile went to the idle player alone, and is in no other push.
-    pushes = [client.received[-1]["view"] for client in table.clients]
+    pushes = [client.view for client in table.clients]
     hands = [{t["id"] for t in view["hand"]} for view in pushes]
     for n, client in enumerate(table.clients):
         assert_only_own_and_table_tiles(client.received[-1], hands, n, set())

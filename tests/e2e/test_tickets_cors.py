@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import jwt
 import pytest
-from e2e_client import Player
+from e2e_client import PUSHES, Player, take_push
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
@@ -73,17 +73,22 @@ def _pong(socket: ClientConnection) -> dict[str, Any]:
     socket.send(json.dumps({"action": "ping"}))
     while True:
         message: dict[str, Any] = json.loads(socket.recv(timeout=10))
-        if message.get("type") != "table":
+        if message.get("type") not in PUSHES:
             return message
 
 
-def _table_push(socket: ClientConnection, version: int) -> dict[str, Any]:
-    """The first table push of ``version`` or later (older ones may still be in flight)."""
+def _pushed_view(socket: ClientConnection, version: int) -> dict[str, Any]:
+    """The view of ``version`` or later that the pushes bring (older ones may still be in
+    flight; a delta the socket cannot apply yet asks for the whole view)."""
     deadline = time.monotonic() + 20
-    while True:
+    view: dict[str, Any] | None = None
+    while view is None or view["version"] < version:
         message = json.loads(socket.recv(timeout=max(0.1, deadline - time.monotonic())))
-        if message.get("type") == "table" and message["view"]["version"] >= version:
-            return dict(message)
+        if message.get("type") in PUSHES:
+            view, sync = take_push(view, message)
+            if sync:
+                socket.send(json.dumps({"action": "sync"}))
+    return view
 
 
 def test_a_ticket_opens_the_websocket_of_its_table_which_then_gets_the_pushes(
@@ -96,8 +101,8 @@ def test_a_ticket_opens_the_websocket_of_its_table_which_then_gets_the_pushes(
         assert _pong(ws) == {"type": "pong"}
         version = owner.table(table_id)["version"]
         assert guest.sit(table_id, 1).status_code == 200
-        pushed = _table_push(ws, version + 1)
-        assert pushed["view"]["seats"][1]["playerId"] == guest.id
+        pushed = _pushed_view(ws, version + 1)
+        assert pushed["seats"][1]["playerId"] == guest.id
     # Within its minute a ticket is not single-use (harftet/tickets.py): it opens its one
     # table again, under the usual caps.
     with connect(f"{stack.ws_url}?ticket={ticket}&tableId={table_id}", open_timeout=10) as ws:

@@ -1288,14 +1288,19 @@ def test_the_manager_seats_a_computer_player_of_a_level_medium_by_default(api):
                tableId=table_id, seat=3)  # fmt: skip
     assert easy.body["seats"][3]["level"] == "easy"
     assert "level" not in easy.body["seats"][0] or easy.body["seats"][0]["level"] is None
+    other = api.table(owner, seats=2)["tableId"]
+    expert = api("sit-bot", body={"bot": True, "level": "expert"}, token=owner.token,
+                 tableId=other, seat=1)  # fmt: skip
+    assert expert.status == 200 and expert.body["seats"][1]["level"] == "expert"
 
 
 @pytest.mark.parametrize(
     "body",
-    [{"bot": True, "level": "expert"}, {"bot": True, "level": 2}, {"bot": False, "level": "hard"},
+    [{"bot": True, "level": "grandmaster"}, {"bot": True, "level": 2},
+     {"bot": False, "level": "hard"},
      {"level": "easy"}, {"bot": True, "level": None, "speed": 1}],
 )  # fmt: skip
-def test_a_bot_level_other_than_easy_medium_or_hard_is_400(api, body):
+def test_a_bot_level_other_than_easy_medium_hard_or_expert_is_400(api, body):
     owner = api.player()
     table_id = api.table(owner)["tableId"]
     with api.unchanged(owner, table_id):

@@ -64,7 +64,7 @@ def test_the_stream_schedules_the_turn_timer_and_it_forces_the_move_at_the_deadl
     after = api.view(sleeper, game.table_id)
     assert after["version"] == before["version"] + 1 and len(after["hand"]) == 15
     assert after["turn"]["seat"] != before["turn"]["seat"]
-    assert outbox.to("c")[-1]["view"] == after  # the stream pushed the forced move
+    assert outbox.view("c", before) == after  # the stream pushed the forced move
     assert timers.scheduled[-1] == Timer(game.table_id, after["version"], clock.now + 10)
 
 

@@ -20,6 +20,7 @@ Budgets: Harftet's search is anytime; its bots and hints run here on a few milli
 from __future__ import annotations
 
 import importlib.util
+import json
 import random
 from typing import Any
 
@@ -177,14 +178,26 @@ class TableMachine(RuleBasedStateMachine):
             stored = stream[self.published]
             self.published += 1
             STEPS["published"] += 1
-            result = self.publisher.publish([Change(str(self.published), stored)])
+            earlier = [
+                s for s in stream[: self.published - 1] if s.table.table_id == stored.table.table_id
+            ]
+            old = earlier[-1] if earlier else None  # the record's old image
+            result = self.publisher.publish([Change(str(self.published), stored, old)])
             assert not result.failed
             for connection in self.service.connections.for_table(stored.table.table_id):
                 sent = self.outbox.to(str(connection["connectionId"]))
-                assert sent and sent[-1]["view"]["version"] == stored.version
+                last = sent[-1] if sent else {}
+                assert last.get("version", last.get("view", {}).get("version")) == stored.version
+                # the view the client rebuilds from the whole views and deltas it was sent
+                held = self.outbox.view(str(connection["connectionId"]))
                 viewer = self.sockets.get(str(connection["connectionId"]), -1)
+                assert held is not None and held["version"] >= stored.version
+                if held["version"] == stored.version:  # exactly the whole view of the version
+                    player_id = str(connection["playerId"])
+                    whole = json.loads(json.dumps(self.service.view_of(stored, player_id)))
+                    assert held == whole
                 if stored.version == self._stored().version:
-                    self._check_view(sent[-1]["view"], None if viewer < 0 else viewer)
+                    self._check_view(held, None if viewer < 0 else viewer)
 
     # -- moves -------------------------------------------------------------------------
     def _move(self, who: int, move: Any, stale: bool = False, again: bool = False) -> None:

@@ -3,13 +3,23 @@ joker strategy, and whole seeded games of each level played to the end."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import sys
 import types
 from typing import Any
 
 import pytest
-from engine_helpers import WORDS, arrange, kastet_id, letter_ids, make_table, meld, places
+from engine_helpers import (
+    WORDS,
+    arrange,
+    kastet_id,
+    letter_ids,
+    make_table,
+    meld,
+    past_break,
+    places,
+)
 from harftet_positions import random_position
 
 from harftet.engine import bot
@@ -28,15 +38,18 @@ RULES = HarftetRules(WORDS)
 
 @pytest.fixture
 def quick_hard(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The hard player on a small budget: the same code, thousands of positions in time."""
-    monkeypatch.setattr(harftet_bots, "HARD_BUDGET_MS", 2.0)
+    """The hard and expert players on a small budget: the same code, thousands of positions
+    in time."""
+    monkeypatch.setattr(harftet_bots, "EXPERT_BUDGET_MS", 2.0)
+    hard = harftet_bots.PEOPLE["hard"]
+    monkeypatch.setitem(harftet_bots.PEOPLE, "hard", dataclasses.replace(hard, budget_ms=2.0))
 
 
 def test_the_older_call_still_plays_a_medium_player() -> None:
     table = arrange(make_table("harftet", 2), {0: letter_ids("ARK")})
     assert bot.choose_move(table, 0, WORDS) == bot.choose_move(table, 0, "medium", WORDS)
     with pytest.raises(ValueError, match="unknown level"):
-        bot.choose_move(table, 0, "expert")  # type: ignore[arg-type]
+        bot.choose_move(table, 0, "grandmaster")  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("level", BOT_LEVELS)
@@ -64,7 +77,7 @@ def test_easy_lays_only_from_its_hand_and_only_common_words(
     table = arrange(make_table("harftet", 2), {0: hand}, [meld(alim)])
     move = bot.choose_move(table, 0, "easy", WORDS)
     assert isinstance(move, Lay) and move.series[0] == tuple(table.series[0])
-    monkeypatch.setattr(harftet_bots, "common_words", lambda: lambda w: w != "KALEM")
+    monkeypatch.setattr(harftet_bots, "known_words", lambda rank: lambda w: w != "KALEM")
     rare = bot.choose_move(table, 0, "easy", WORDS)
     assert all("".join(map(str, RULES.faces(m))) != "KALEM" for m in rare.series[1:])  # type: ignore[union-attr]
 
@@ -84,14 +97,18 @@ def test_medium_extends_table_words_but_does_not_split_them() -> None:
     assert isinstance(bot.choose_move(table, 0, "hard", WORDS), Lay)  # ŞIK + ARK
 
 
-def test_hard_keeps_a_joker_that_gains_nothing_then_finishes_with_it() -> None:
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_hard_keeps_a_joker_that_gains_nothing_then_finishes_with_it(level: str) -> None:
     hand = [*letter_ids("ARK"), JOKER_IDS[0]]  # ARK now; the joker would only make ARKA
     table = arrange(make_table("harftet", 4), {0: hand})
-    move = bot.choose_move(table, 0, "hard", WORDS)
+    move = bot.choose_move(table, 0, level, WORDS)  # type: ignore[arg-type]
     assert isinstance(move, Lay)
     table = apply_move(table, 0, move, 0.0, rules=RULES).table
     assert table.seats[0].hand == [JOKER_IDS[0]]
-    move = bot.choose_move(table, 0, "hard", WORDS)  # a joker alone: lay it and finish
+    if level == "hard":  # a person's turn is one lay; the joker goes next turn
+        assert bot.choose_move(table, 0, level, WORDS) == Pass()  # type: ignore[arg-type]
+        table.laid = False
+    move = bot.choose_move(table, 0, level, WORDS)  # type: ignore[arg-type]  # lay it, finish
     assert isinstance(move, Lay)
     table = apply_move(table, 0, move, 0.0, rules=RULES).table
     assert table.seats[0].hand == []
@@ -203,6 +220,7 @@ def play_to_the_end(table: Table, levels: list[str], words: Any = None) -> Table
     rules = rules_for(table.game) if words is None else HarftetRules(words)
     moves = 0
     while table.status == "playing":
+        table = past_break(table)
         seat = table.turn_seat
         assert seat is not None
         move = bot.choose_move(table, seat, levels[seat], words)  # type: ignore[arg-type]
@@ -242,3 +260,25 @@ def test_a_kastet_player_of_any_level_plays_legal_moves() -> None:
         move = bot.choose_move(table, 0, level)  # type: ignore[arg-type]
         assert isinstance(move, Lay)
         apply_move(table, 0, move, 0.0)
+
+
+def test_every_kastet_level_proposes_only_moves_the_engine_accepts() -> None:
+    """Random Kastet positions (jokers on the table and in hand, some turns already laid):
+    every level's move is accepted and keeps every tile in its place."""
+    from test_search_kastet import random_position as kastet_position
+    from test_search_kastet import table_of
+
+    rng = random.Random(15)
+    lays = dict.fromkeys(BOT_LEVELS, 0)
+    for i in range(60):
+        series, hand = kastet_position(
+            rng, rng.randrange(0, 12), rng.randrange(1, 12), i % 3 % 2, (i // 3) % 2
+        )
+        table = table_of(series, hand)
+        table.laid = i % 5 == 0
+        for level in BOT_LEVELS:
+            move = bot.choose_move(table, 0, level)
+            after = apply_move(table, 0, move, 0.0).table
+            assert sorted(places(after)) == sorted(places(table))
+            lays[level] += isinstance(move, Lay)
+    assert min(lays.values()) > 10, lays

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from engine_helpers import WORDS, arrange, letter_ids, make_table, meld, play
 from harftet_positions import random_position
 
@@ -78,6 +79,32 @@ def test_the_default_dictionary_plays_the_examples() -> None:
         # The rules' split, or another one just as good (ŞARKI + K may also give KIŞ + ARK).
         assert len(laid) == len(expected) and all(w in rules.words for w in expected), laid
         accepted(table, 0, found, rules)
+
+
+@pytest.mark.parametrize(
+    ("word", "hand", "after"),
+    [
+        ("TERKİN", "R", ["ERK", "RİNT"]),
+        ("KÜPLEĞİ", "R", ["EĞRİL", "KÜP"]),
+        ("ŞARKI", "K", ["ARK", "ŞIK"]),
+    ],
+)
+@pytest.mark.parametrize("budget", [20.0, 80.0, 400.0])
+def test_a_split_that_keeps_a_short_word_is_found_at_any_budget(
+    word: str, hand: str, after: list[str], budget: float
+) -> None:
+    """The class the search missed: splits keeping a word that is not among the longest
+    words inside the table word (TERKİN holds TEKİN, İNTER...; the one that works keeps
+    ERK). They empty the hand, so the hint and every player that may split must find them."""
+    rules = rules_for("harftet")
+    assert isinstance(rules, HarftetRules)
+    ids = letter_ids(word)
+    table = arrange(make_table("harftet", 2), {0: letter_ids(hand, set(ids))}, [meld(ids)])
+    found = best_lay(table, 0, budget_ms=budget)
+    assert found is not None and found.tiles == tuple(table.seats[0].hand)
+    played = accepted(table, 0, found, rules)
+    assert spelled(rules, tuple(map(tuple, played.series))) == after
+    assert played.seats[0].hand == []
 
 
 def test_two_table_words_and_a_hand_letter_are_rebuilt_as_two_other_words() -> None:

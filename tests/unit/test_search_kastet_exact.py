@@ -195,3 +195,75 @@ def test_shed_equals_brute_force(size: tuple[int, int, int, int], count: int) ->
         found = search(table_of(series, hand), 0)
         shed = 0 if found.proposal is None else found.proposal.shed
         assert found.exact and shed == brute_best(series, hand), (series, hand)
+
+
+# --- in-game positions with jokers on the table -------------------------------------------------
+
+
+def in_game_positions(
+    seeds: range, most_hand: int, level: str = "easy"
+) -> list[tuple[list[list[Placed]], list[int]]]:
+    """The positions met at the start of each turn of seeded 4-player hands of ``level``
+    players where a joker stands on the table and the hand holds at most ``most_hand``
+    tiles (what the tree search found hardest: the table's jokers may stand anywhere)."""
+    from harftet.engine import bot
+    from harftet.engine.hand import deal
+    from harftet.engine.state import Occupant, Seat, Table
+
+    out = []
+    for seed in seeds:
+        table = Table(
+            table_id=f"exact-{seed}",
+            game="kastet",
+            seed=seed,
+            manager="p0",
+            hands=1,
+            status="playing",
+            seats=[Seat(occupant=Occupant(f"p{i}", f"p{i}", bot=True)) for i in range(4)],
+            hand_number=1,
+        )
+        deal(table, NOW)
+        moves = 0
+        while table.status == "playing":
+            seat = table.turn_seat
+            assert seat is not None
+            hand = table.seats[seat].hand
+            jokers = any(KASTET_TILES[p.id].joker for m in table.series for p in m)
+            if not table.laid and jokers and len(hand) <= most_hand:
+                out.append(([list(m) for m in table.series], list(hand)))
+            move = bot.choose_move(table, seat, level)  # type: ignore[arg-type]
+            table = apply_move(table, seat, move, NOW + moves).table
+            moves += 1
+    return out
+
+
+def test_a_mid_game_table_with_two_jokers_in_runs_is_proven_and_gets_its_lay() -> None:
+    """Seeded hand 2 of medium players, turn 67: 13 melds (two table jokers, in a run and
+    a set), a hand of six yellow tiles. The tree search ran out of its budget there (it
+    counted the melds of every state although 26 could never be reached) and the hint was
+    null; the MIP's optimum is 19."""
+    seen = 0
+    for series, hand in in_game_positions(range(2, 3), 6, "medium"):
+        yellows = sorted([(1, 2), (1, 2), (1, 4), (1, 5), (1, 8), (1, 10)])
+        if len(series) != 13 or sorted(_face(t) for t in hand) != yellows:
+            continue
+        seen += 1
+        found = search(table_of(series, hand), 0)
+        assert found.exact and found.proposal is not None
+        assert found.proposal.shed == mip_best(series, hand, 60.0) == 19
+    assert seen
+
+
+def test_in_game_positions_with_jokers_on_the_table_are_proven() -> None:
+    """Every turn of seeded medium hands with a joker on the table and at most 7 tiles in
+    hand: the search proves its lay best within its budget and the engine accepts the lay.
+    (The MIP comparison on ≥ 2,000 such positions of any size, which costs minutes, is
+    bench/bench_search_kastet_jokers.py.)"""
+    positions = in_game_positions(range(3, 6), 7, "medium")
+    assert len(positions) >= 100
+    for series, hand in positions:
+        table = table_of(series, hand)
+        found = search(table, 0)
+        assert found.exact, (series, hand)
+        if found.proposal is not None:
+            apply_move(table, 0, found.proposal.lay, NOW)

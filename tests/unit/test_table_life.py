@@ -1109,8 +1109,9 @@ def test_a_practice_leaver_pays_nothing_and_a_rated_game_stays_rated_with_a_late
 
 
 def test_an_unknown_computer_player_level_is_refused() -> None:
-    with pytest.raises(EngineError, match='unknown computer player level "expert"') as caught:
-        do(life.seat_bot, created(), 1, "p0", NOW, "expert")
+    with pytest.raises(EngineError, match='unknown computer player level "grandmaster"') as c:
+        do(life.seat_bot, created(), 1, "p0", NOW, "grandmaster")  # type: ignore[arg-type]
+    caught = c
     assert caught.value.code == "bad_request"
 
 

@@ -16,6 +16,48 @@ from typing import Any
 from harftet.api.openapi import document as openapi_document
 
 MOVES = ("DrawMove", "PassMove", "LayMove", "ReadyMove")
+DELTA_OPS = (
+    "The operations, applied in order to a copy of the receiver's view at `from` (harftet's "
+    "`api/delta.py`, static/delta.js). Each is an array whose first element is a JSON Pointer "
+    "(RFC 6901) into the view: `[p]` removes the object member `p` names (an array element: "
+    "the later elements move down); `[p, v]` sets it to `v` (an object member is added or "
+    "replaced; an array element is replaced, or appended when the index is the array's "
+    "length); `[p, i, n, items]` replaces, in the array at `p`, the `n` elements from index "
+    "`i` with the array `items`. The view's `version` is not among them: after the last "
+    "operation it is the message's `version`."
+)
+
+
+def _delta_payload() -> dict[str, Any]:
+    """{"type": "delta", "from", "version", "ops"}."""
+    op = {
+        "type": "array",
+        "title": "operation",
+        "minItems": 1,
+        "maxItems": 4,
+        "not": {"minItems": 3, "maxItems": 3},
+        "description": "`[pointer]` remove, `[pointer, value]` set, "
+        "`[pointer, index, count, items]` splice",
+    }
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["type", "from", "version", "ops"],
+        "properties": {
+            "type": {"type": "string", "const": "delta"},
+            "from": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "the version of the view this delta applies to",
+            },
+            "version": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "the view's version once applied",
+            },
+            "ops": {"type": "array", "items": op, "description": DELTA_OPS},
+        },
+    }
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -72,6 +114,18 @@ def document() -> dict[str, Any]:
                 "properties": {"action": {"type": "string", "const": "ping"}},
             },
         ),
+        "sync": _message(
+            "sync",
+            "Send me the whole view: the server answers a table message on this connection. "
+            "A client sends it when it opens the socket and whenever a delta does not apply "
+            "to the view it holds (a missed push).",
+            {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["action"],
+                "properties": {"action": {"type": "string", "const": "sync"}},
+            },
+        ),
         "move": _message(
             "move",
             "A move, exactly as POST /tables/{tableId}/moves takes it. Success is the table "
@@ -80,8 +134,9 @@ def document() -> dict[str, Any]:
         ),
         "table": _message(
             "table",
-            "The table changed: this connection's player's view (after every stored change, "
-            "one per computer-player move).",
+            "This connection's player's whole view: the answer to sync, and the push after a "
+            "change to a connection that may not hold the version before it (the first push "
+            "after the socket opened, or when the server has no earlier version to compare).",
             {
                 "type": "object",
                 "required": ["type", "view"],
@@ -90,6 +145,14 @@ def document() -> dict[str, Any]:
                     "view": _ref("TableView"),
                 },
             },
+        ),
+        "delta": _message(
+            "delta",
+            "The table changed: what changed in this connection's player's view since version "
+            "`from` (after every stored change, one per computer-player move; several changes "
+            "stored at once may come as one delta). A client whose view is not at `from` (a "
+            "missed push) sends sync instead of applying it.",
+            _delta_payload(),
         ),
         "dryRun": _message(
             "dryRun",
@@ -163,6 +226,27 @@ def document() -> dict[str, Any]:
     }
     channel_messages = {name: {"$ref": f"#/components/messages/{name}"} for name in messages}
     table_channel = "#/channels/table"
+    # Web Push (not the WebSocket): what the notifier sends a browser (RFC 8030, encrypted
+    # with RFC 8291) and sw-push.js shows; SNS mobile pushes carry the same payload.
+    messages["notification"] = _message(
+        "notification",
+        "A notification to a player (your turn at a correspondence table, 1 hour before your "
+        "deadline, a friend's invitation, a game's end): title and body in the player's "
+        "language (Turkish by default), and the table it opens.",
+        {
+            "type": "object",
+            "required": ["title", "body", "lang", "kind", "tableId", "url", "tag"],
+            "properties": {
+                "title": {"type": "string"},
+                "body": {"type": "string"},
+                "lang": {"type": "string", "enum": ["tr", "en"]},
+                "kind": {"type": "string", "enum": ["turn", "reminder", "invitation", "gameEnd"]},
+                "tableId": {"type": "string"},
+                "url": {"type": "string", "description": "the web client's link to the table"},
+                "tag": {"type": "string", "description": "a newer one of a tag replaces it"},
+            },
+        },
+    )
 
     def refs(*names: str) -> list[dict[str, str]]:
         return [{"$ref": f"{table_channel}/messages/{name}"} for name in names]
@@ -173,9 +257,11 @@ def document() -> dict[str, Any]:
             "title": "Harftet WebSocket API",
             "version": "1.0.0",
             "description": "Live tables of Kastet and Harftet. A connection watches one table: "
-            "after every change to it the server pushes each connection its own player's view. "
-            "Clients send ping and move. The REST API (docs/openapi.json) does everything else; "
-            "the schemas are shared with it.",
+            "after every change to it the server pushes each connection what changed in its own "
+            "player's view (a delta from the version before), or the whole view where the "
+            "connection may not hold that version. Clients send ping, sync (the whole view, "
+            "on opening and after a missed push) and move. The REST API (docs/openapi.json) "
+            "does everything else; the schemas are shared with it.",
         },
         "defaultContentType": "application/json",
         "servers": {
@@ -184,6 +270,13 @@ def document() -> dict[str, Any]:
                 "pathname": "/ws",
                 "protocol": "ws",
                 "description": "make run (PORT, default 3000)",
+            },
+            "push": {
+                "host": "{pushService}",
+                "protocol": "https",
+                "description": "a browser's push service (the endpoint of its subscription, "
+                "POST /players/me/push-subscriptions); Web Push, RFC 8030/8291/8292",
+                "variables": {"pushService": {"description": "the subscription's host"}},
             },
             "aws": {
                 "host": "{apiId}.execute-api.{region}.amazonaws.com",
@@ -198,13 +291,24 @@ def document() -> dict[str, Any]:
             },
         },
         "channels": {
+            "notifications": {
+                "address": None,
+                "title": "A player's notifications",
+                "description": "Web Push messages to each subscribed browser (and SNS mobile "
+                "pushes to each registered device), at most one per table, version and kind.",
+                "servers": [{"$ref": "#/servers/push"}],
+                "messages": {"notification": {"$ref": "#/components/messages/notification"}},
+            },
             "table": {
                 "address": None,
                 "title": "One table",
                 "description": "Connect with ?ticket=T&tableId=ID (a 60 s ticket of POST "
                 "/tables/{tableId}/ticket) or ?token=T&tableId=ID. A bad token or an unknown "
                 "table is refused at connect; so is a connection beyond a player's 4 to one "
-                "table or a table's 200.",
+                "table or a table's 200. Nothing can be sent before the connect completes: a "
+                "client sends sync once the socket is open to get its whole view, and the first "
+                "push after that is whole too; every later push is a delta.",
+                "servers": [{"$ref": "#/servers/local"}, {"$ref": "#/servers/aws"}],
                 "messages": channel_messages,
                 "bindings": {
                     "ws": {
@@ -227,15 +331,28 @@ def document() -> dict[str, Any]:
                         "bindingVersion": "0.1.0",
                     }
                 },
-            }
+            },
         },
         "operations": {
+            "notify": {
+                "action": "send",
+                "channel": {"$ref": "#/channels/notifications"},
+                "summary": "The server notifies a player who is not at the table.",
+                "messages": [{"$ref": "#/channels/notifications/messages/notification"}],
+            },
             "ping": {
                 "action": "receive",
                 "channel": {"$ref": table_channel},
                 "summary": "A client asks whether the connection is alive.",
                 "messages": refs("ping"),
                 "reply": {"channel": {"$ref": table_channel}, "messages": refs("pong")},
+            },
+            "sync": {
+                "action": "receive",
+                "channel": {"$ref": table_channel},
+                "summary": "A client asks for its whole view (on opening; after a missed push).",
+                "messages": refs("sync"),
+                "reply": {"channel": {"$ref": table_channel}, "messages": refs("table", "error")},
             },
             "move": {
                 "action": "receive",
@@ -247,8 +364,9 @@ def document() -> dict[str, Any]:
             "table": {
                 "action": "send",
                 "channel": {"$ref": table_channel},
-                "summary": "The server pushes the table after every change.",
-                "messages": refs("table"),
+                "summary": "The server pushes what changed after every change (the whole view "
+                "where a connection may not hold the version before).",
+                "messages": refs("delta", "table"),
             },
             "phrase": {
                 "action": "send",
@@ -265,8 +383,8 @@ def document() -> dict[str, Any]:
             "error": {
                 "action": "send",
                 "channel": {"$ref": table_channel},
-                "summary": "The server refuses a client message (any action but ping and move "
-                "included).",
+                "summary": "The server refuses a client message (any action but ping, sync and "
+                "move included).",
                 "messages": refs("error"),
             },
         },

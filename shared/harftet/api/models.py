@@ -23,6 +23,7 @@ from harftet.api.body import MAX_BODY_BYTES as MAX_BODY_BYTES  # its old home
 from harftet.api.names import NAME_SCHEMA, check_name
 from harftet.engine import options
 from harftet.engine.moves import Draw, Lay, Move, Pass, Ready
+from harftet.engine.search import BotLevel
 from harftet.engine.state import DEFAULT_BREAK_SECONDS, Pace, Placed
 
 Name = Annotated[str, AfterValidator(check_name), WithJsonSchema(NAME_SCHEMA)]  # API.md, Identity
@@ -166,7 +167,7 @@ class CreateTable(Strict):
 
 class SitDown(Strict):
     bot: StrictBool = False
-    level: Literal["easy", "medium", "hard"] | None = Field(
+    level: BotLevel | None = Field(
         None, description="a computer player's level (default medium); only with bot"
     )
 

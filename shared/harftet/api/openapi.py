@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from harftet.engine.search import BotLevel
+
 from .models import CreatePlayer, CreateTable, DrawMove, LayMove, PassMove, ReadyMove, SitDown
 
 
@@ -49,9 +51,7 @@ class SeatView(BaseModel):
     vacant: bool = Field(description="vacated during a game, offered to substitutes")
     tiles: int = Field(description="how many tiles the seat holds")
     penalty: int = Field(description="total penalty of the hands played")
-    level: Literal["easy", "medium", "hard"] | None = Field(
-        None, description="a computer player's level"
-    )
+    level: BotLevel | None = Field(None, description="a computer player's level")
 
 
 class TurnView(BaseModel):
@@ -155,11 +155,77 @@ class LobbyEntry(BaseModel):
     turnSeconds: int
     createdAt: float
     vacant: list[int] = Field(description="seat numbers anyone may take now")
+    pace: Literal["live", "correspondence"] = "live"
 
 
 class Lobby(BaseModel):
     tables: list[LobbyEntry] = Field(description="newest first")
     cursor: str | None = Field(description="the next page's cursor; null on the last page")
+
+
+class InboxEntry(BaseModel):
+    tableId: str
+    game: Literal["harftet", "kastet"]
+    pace: Literal["live", "correspondence"]
+    status: Literal["waiting", "playing", "paused", "finished"]
+    yourTurn: bool = Field(description="Sıra sende: the caller is to move")
+    deadline: float | None = Field(description="the caller's turn deadline; null unless yourTurn")
+    last: LogEvent | None = Field(description="the latest event at the table")
+    players: list[str | None] = Field(description="names by seat, null where empty")
+
+
+class Inbox(BaseModel):
+    tables: list[InboxEntry] = Field(
+        description="the caller's turn first, then the nearest deadline; then waiting tables, "
+        "then recently finished ones"
+    )
+    cursor: str | None = Field(description="the next page's cursor; null on the last page")
+    yourTurn: int = Field(description="how many tables on this page wait for the caller")
+
+
+class PushSubscriptionKeys(BaseModel):
+    model_config = {"extra": "forbid"}
+    p256dh: str = Field(max_length=200, description="base64url, an uncompressed P-256 key")
+    auth: str = Field(max_length=200, description="base64url, 16 bytes")
+
+
+class QuietHours(BaseModel):
+    model_config = {"extra": "forbid"}
+    start: str = Field(pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$")
+    end: str = Field(pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$")
+
+
+class PushSubscriptionBody(BaseModel):
+    """A browser's PushSubscription JSON (and, optionally, the player's notification
+    language and quiet hours, Europe/Istanbul; default 23:00-08:00, null for none)."""
+
+    model_config = {"extra": "forbid"}
+    endpoint: str = Field(
+        max_length=1024, description="https only, on a host with public addresses only"
+    )
+    expirationTime: float | None = None
+    keys: PushSubscriptionKeys
+    lang: Literal["tr", "en"] | None = Field(
+        None, description="default: Accept-Language when sent, else Turkish"
+    )
+    quietHours: QuietHours | None = None
+
+
+class Created(BaseModel):
+    id: str
+    publicKey: str | None = Field(None, description="the VAPID public key (applicationServerKey)")
+
+
+class DeviceBody(BaseModel):
+    model_config = {"extra": "forbid"}
+    platform: Literal["fcm", "apns"]
+    token: str = Field(max_length=4096, description="the FCM registration or APNs device token")
+
+
+class PushKey(BaseModel):
+    publicKey: str | None = Field(
+        description="the VAPID public key browsers subscribe with; null when Web Push is off"
+    )
 
 
 class DryRun(BaseModel):
@@ -281,6 +347,7 @@ PATH_PARAMETERS: dict[str, dict[str, Any]] = {
     "playerId": {"type": "string", "minLength": 1, "maxLength": 64},
     "tableId": {"type": "string", "minLength": 1, "maxLength": 64},
     "seat": {"type": "integer", "minimum": 0, "maximum": 3},
+    "id": {"type": "string", "minLength": 1, "maxLength": 64},
     "passkeyId": {"type": "string", "minLength": 1, "maxLength": 1400},
 }
 
@@ -372,6 +439,34 @@ ROUTES: list[tuple[str, str, str, type[BaseModel] | None, str, type[BaseModel], 
         Replay,
         True,
     ),
+    (
+        "get",
+        "/players/me/tables",
+        "Your tables (the inbox): yours to play first, then the nearest deadline",
+        None,
+        "200",
+        Inbox,
+        True,
+    ),
+    (
+        "post",
+        "/players/me/push-subscriptions",
+        "Receive notifications in this browser (Web Push)",
+        PushSubscriptionBody,
+        "201",
+        Created,
+        True,
+    ),
+    (
+        "post",
+        "/players/me/devices",
+        "Receive notifications on this phone (FCM or APNs, through SNS)",
+        DeviceBody,
+        "201",
+        Created,
+        True,
+    ),
+    ("get", "/push/key", "The VAPID public key for Web Push", None, "200", PushKey, False),
 ]
 
 
@@ -625,6 +720,24 @@ def document() -> dict[str, Any]:
                     "schema": {"type": "string", "maxLength": 600},
                 },
             ]
+        if path == "/tables" and method == "get":
+            parameters.append(
+                {
+                    "name": "pace",
+                    "in": "query",
+                    "description": "live (default) or correspondence tables: separate lists",
+                    "schema": {"type": "string", "enum": ["live", "correspondence"]},
+                }
+            )
+        if path == "/players/me/tables":
+            parameters.append(
+                {
+                    "name": "cursor",
+                    "in": "query",
+                    "description": "the previous page's cursor (opaque)",
+                    "schema": {"type": "string", "maxLength": 600},
+                }
+            )
         if path.endswith("/hint"):
             parameters.append(
                 {
@@ -655,6 +768,22 @@ def document() -> dict[str, Any]:
         if auth:
             operation["security"] = [{"bearer": []}]
         paths.setdefault(path, {})[method] = operation
+    paths["/players/me/push-subscriptions/{id}"] = {
+        "delete": {
+            "summary": "Stop notifications to that browser",
+            "parameters": [
+                {"name": "id", "in": "path", "required": True, "schema": PATH_PARAMETERS["id"]}
+            ],
+            "security": [{"bearer": []}],
+            "responses": {
+                "204": {"description": "removed"},
+                **{
+                    code: {"description": text, "content": _json(error)}
+                    for code, text in ERRORS.items()
+                },
+            },
+        }
+    }
     paths["/health"] = {
         "get": {"summary": "Ready check", "responses": {"200": {"description": "ready"}}}
     }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from .items import deserialize, serialize
@@ -25,7 +26,8 @@ class ConnectionStore:
             "connectionId": connection_id,
             "tableId": table_id,
             "playerId": player_id,
-            "connectedAt": int(now),
+            # to the millisecond: the fan-out compares it with when a table version was stored
+            "connectedAt": Decimal(f"{now:.3f}"),
             "expiresAt": int(now) + CONNECTION_TTL,
         }
         self._client.put_item(TableName=self._name, Item=serialize(item))

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, get_args
 
 from harftet.engine.moves import Lay
 from harftet.engine.state import Table
 
-BotLevel = Literal["easy", "medium", "hard"]
-BOT_LEVELS: tuple[BotLevel, ...] = ("easy", "medium", "hard")
+BotLevel = Literal["easy", "medium", "hard", "expert"]
+"""The computer players' levels, weakest first (RULES §4a): ``easy``, ``medium`` and ``hard``
+model a person (Kolay, Orta, Zor); ``expert`` is the full search (Usta). Declared here once;
+the API's models and documents derive theirs from it."""
+BOT_LEVELS: tuple[BotLevel, ...] = get_args(BotLevel)
 DEFAULT_BOT_LEVEL: BotLevel = "medium"
 
 

@@ -53,6 +53,11 @@ bench/bench_search_harftet.py on the 2-core development machine."""
 RECOMB_SHARE = 0.1
 """The share of the budget kept from extensions and splits for recombining two table words."""
 
+SUBWORDS = 4
+"""Words that may stay of a split table word searched first (the longest)."""
+DEEP_SUBWORDS = 64
+"""... and in all, once the first passes are done and budget is left."""
+
 ALL_MOVES = frozenset({"new", "ext", "split", "move", "recomb", "pairs"})
 
 _LV = [LETTER_VALUES[ch] for ch in ORDER]  # letter value by rank
@@ -549,6 +554,8 @@ class _Planner:
         self.seq = 0
         self.searched: set[tuple[object, ...]] = set()
         self.rebuilt = 0  # recombinations and merges applied
+        self.applied = 0  # recipes applied
+        self.steps: int | None = None  # at most this many recipes (a person's turn)
         self.slots: dict[int, int] = {}  # the best new word's value, by tiles used so far
 
     def push(self, recipe: _Recipe, value: int) -> None:
@@ -586,8 +593,11 @@ class _Planner:
         ):
             self.push(_Recipe("ext", w, (sig,)), value)
 
-    def _subwords(self, meld: list[Placed]) -> list[tuple[list[Placed], list[Placed]]]:
-        """Words made of part of ``meld``'s tiles, longest first, with the tiles left over."""
+    def _subwords(
+        self, meld: list[Placed], most: int = SUBWORDS
+    ) -> list[tuple[list[Placed], list[Placed]]]:
+        """Words made of part of ``meld``'s tiles, longest first, with the tiles left over
+        (the ``most`` longest)."""
         pieces = _Hand({}, [])
         by_id = {p.id: p for p in meld}
         for p in meld:
@@ -602,7 +612,7 @@ class _Planner:
             pieces.counts(),
             0,
             lambda w: score(w) if len(w) < total else None,
-            4,
+            most,
             values=_ONES,
         ):
             got = self.s.spell(w, {}, pieces)
@@ -612,15 +622,27 @@ class _Planner:
             out.append((keep, [p for p in meld if p.id not in kept]))
         return out
 
-    def gen_split(self, meld: list[Placed]) -> None:
+    def gen_split(self, meld: list[Placed], deep: bool = False) -> None:
+        """Splits of ``meld``: a part of it stays a word, the rest and hand tiles make
+        another. First on its ``SUBWORDS`` longest words that stay; ``deep``: on every other
+        word that may stay (TERKİN + R → ERK + RİNT keeps a short one), searched once the
+        first passes are done, while budget is left."""
         sig = _sig(meld)
         st = self.state
-        key = ("split", sig, len(st.used))
+        key = ("split", sig, len(st.used), deep)
         if "split" not in self.moves or key in self.searched or len(st.melds) >= MAX_SERIES:
             return
         self.searched.add(key)
         hand = st.hand
-        for keep, given in self._subwords(meld):
+        subwords = self._subwords(meld)
+        if deep:
+            first = {_letters(keep) for keep, _ in subwords}
+            subwords = [
+                (keep, given)
+                for keep, given in self._subwords(meld, DEEP_SUBWORDS)
+                if _letters(keep) not in first
+            ]
+        for keep, given in subwords:
             for value, w in self.s.find(
                 _letters(given),
                 hand.counts(),
@@ -835,16 +857,27 @@ class _Planner:
                 self.gen_move(m)
         self.drain()
 
+    def deepen(self) -> None:
+        """Splits keeping the shorter words of each table word (see ``gen_split``)."""
+        for m in list(self.state.melds):
+            if self.s.exhausted:
+                return
+            self.gen_split(m, deep=True)
+        self.drain()
+
     def polish(self) -> None:
         """Rebuild pairs of the words laid so far with the tiles still in hand. Run last, on
         the greedy plan, so that whatever it lays only adds to that plan."""
-        if self.state.hand.faces or self.state.hand.jokers:
+        if (self.state.hand.faces or self.state.hand.jokers) and not self.full():
             self.gen_recomb()
             self.drain()
 
+    def full(self) -> bool:
+        return self.steps is not None and self.applied >= self.steps
+
     def drain(self) -> None:
         st = self.state
-        while self.queue:
+        while self.queue and not self.full():
             entry = heapq.heappop(self.queue)
             got = self.evaluate(entry.recipe)
             if got is None:
@@ -862,6 +895,7 @@ class _Planner:
                 self.push(entry.recipe, value)  # it fell below the next one: look again later
                 continue
             self.apply(*got)
+            self.applied += 1
             if entry.recipe.kind in ("recomb", "merge"):
                 self.rebuilt += 1
             self.gen_new()
@@ -918,6 +952,7 @@ def best_lay(
     accept: Callable[[str], bool] | None = None,
     top: int = 2,
     stats: dict[str, int] | None = None,
+    steps: int | None = None,
 ) -> Proposal | None:
     """The most valuable lay found for ``seat`` within ``budget_ms`` of work (anytime and
     deterministic: work is counted, not timed), or None when no lay adds a tile.
@@ -928,7 +963,8 @@ def best_lay(
     to the search; the proposal's ``shed`` always counts it 50), ``accept`` (a filter on the
     words it may lay) and ``top`` (candidates kept per search). ``stats``, when given, gets
     the work done (``units``), whether the budget ran out (``exhausted``) and how many pairs
-    of table words it rebuilt (``rebuilt``).
+    of table words it rebuilt (``rebuilt``). ``steps`` caps the recipes applied (words laid,
+    extended, split or rebuilt; the pairs count as one): how much a person does in a turn.
     """
     wl = word_list(words)
     search = _Search(
@@ -938,14 +974,16 @@ def best_lay(
     state = _State([list(m) for m in table.series], _Hand.of(hand_ids))
     move_set = frozenset(moves)
     planner = _Planner(search, state, move_set)
+    planner.steps = steps
     reserve = int(search.limit * RECOMB_SHARE) if "recomb" in move_set else 0
     with search.capped(search.limit - reserve):
         planner.run(with_move=False)
         if "move" in move_set:
             planner.run(with_move=True)
+        planner.deepen()
     if "recomb" in move_set:
         planner.polish()
-    if "pairs" in move_set and len(state.melds) == MAX_SERIES:
+    if "pairs" in move_set and len(state.melds) == MAX_SERIES and not planner.full():
         search.limit = max(search.limit, search.units + 5_000)  # pairs: cheap, always tried
         with contextlib.suppress(_OutOfBudget):
             _pairs(search, state)

@@ -694,6 +694,7 @@ def _ladder(
     return best, exact
 
 
+JOKERS_FIXED_BUDGET = 20_000  # states for the lay that leaves the table's jokers in place
 TREE_BUDGET = 120_000  # states the exact tree search may visit in one decision (~5 µs each)
 
 
@@ -714,29 +715,53 @@ def _tidy(table: Table, tiles: list[int], plan: _Plan) -> tuple[list[int], _Plan
     return everything, plan
 
 
-def search(table: Table, seat: int, *, hand: Sequence[int] | None = None) -> Search:
+def search(
+    table: Table,
+    seat: int,
+    *,
+    hand: Sequence[int] | None = None,
+    tree_budget: int = TREE_BUDGET,
+    decision_budget: int = DECISION_BUDGET,
+) -> Search:
     """The best lay for ``seat`` (from ``hand``, a part of its hand, when given) and whether
     it is proven best (see ``Search``): the exact tree search over the whole series area
     (``_exact``), then, among lays as good, one that changes few melds (``_tidy``). When
     the tree search runs out of budget: the better of what it proved (a lay without pairs)
-    and the local-first ladder (``_steps``)."""
+    and the local-first ladder (``_steps``). The budgets (in states) are the computer
+    players' knob for how long they look; the defaults are the search's own."""
     tiles = list(table.seats[seat].hand if hand is None else hand)
     everything = list(range(len(table.series)))
     if not tiles:
         return Search(None, True, ())
-    plan, exact = _exact(table, tiles, everything, _Budget(TREE_BUDGET))
+    plan, exact = _exact(table, tiles, everything, _Budget(tree_budget))
     if exact:
         if plan is None:
             return Search(None, True, tuple(everything))
         released, plan = _tidy(table, tiles, plan)
         return Search(_proposal(table, tiles, released, plan), True, tuple(everything))
-    found = _steps(table, tiles)
+    found = _steps(table, tiles, decision_budget)
+    fixed = _jokers_fixed(table, tiles)
+    if fixed is not None and (found.proposal is None or fixed.shed > found.proposal.shed):
+        found = Search(fixed, False, tuple(everything))
     if plan is not None and (found.proposal is None or plan.shed > found.proposal.shed):
         return Search(_proposal(table, tiles, everything, plan), False, tuple(everything))
     return found
 
 
-def _steps(table: Table, tiles: list[int]) -> Search:
+def _jokers_fixed(table: Table, tiles: list[int]) -> Proposal | None:
+    """The best lay leaving the table melds that hold a joker as they are: exact on its
+    own (small) problem where the whole one ran out of budget — the table's jokers are
+    what makes the whole problem large (they may stand for any tile anywhere)."""
+    released = [
+        i for i, m in enumerate(table.series) if not any(KASTET_TILES[p.id].joker for p in m)
+    ]
+    if len(released) == len(table.series):
+        return None  # no joker on the table: the same problem
+    plan, exact = _exact(table, tiles, released, _Budget(JOKERS_FIXED_BUDGET))
+    return None if plan is None or not exact else _proposal(table, tiles, released, plan)
+
+
+def _steps(table: Table, tiles: list[int], decision_budget: int = DECISION_BUDGET) -> Search:
     """The budgeted ladder: a small table whole, else the hand alone, then with the table
     melds near its tiles released, then the whole series area; when that is not proven
     best, the lay is applied to a copy of the table and the search goes on from there (a
@@ -747,7 +772,7 @@ def _steps(table: Table, tiles: list[int]) -> Search:
         if not overflow:
             proposal = None if plan is None else _proposal(table, tiles, everything, plan)
             return Search(proposal, True, tuple(everything))
-    budget = _Budget(DECISION_BUDGET)
+    budget = _Budget(decision_budget)
     current = table
     laid: list[int] = []
     pairs: list[list[Placed]] = []
@@ -825,6 +850,10 @@ def _exact(
     tiles += sum(map(sum, prob.req)) + sum(map(sum, prob.hand))
     pairable = prob.hand_jokers > 0 or any(v >= 2 for row in prob.hand for v in row)
     prob.pairs = False
+    # Fewer tiles than 3 melds a free place: the cap can never bind, so the melds need not
+    # be counted (states that differ only in their meld count are one; ~30 % fewer states
+    # on mid-game tables with jokers).
+    prob.melds = tiles >= 3 * (prob.cap + 1)
     best: _Plan | None = None
     if upper_bound(prob) >= 1:
         tree = _Tree(prob, budget.left)

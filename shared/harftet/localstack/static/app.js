@@ -8,6 +8,7 @@ import { h, tileEl, meldEl, seatEl, seatNames, logLine, handEndEl, gameEndEl } f
 import * as Settings from "./settings.js";
 import * as Sound from "./sound.js";
 import * as Motion from "./motion.js";
+import { createInbox, onPushOpen, tableFromUrl } from "./inbox.js";
 import { initAccount } from "./account.js";
 import { initPhrases } from "./phrases.js";
 import { initPeople } from "./people.js";
@@ -177,6 +178,7 @@ async function openLobby() {
   show("lobby");
   initPeople(api, $("#lobby")); // profiles and leaderboards (people.js)
   refreshMe();
+  inbox.load(); // the player's tables first, "Sıra sende" on top (inbox.js)
   await loadLobby();
 }
 
@@ -1310,12 +1312,17 @@ function registerWorker() {
   navigator.serviceWorker.register("sw.js").catch(() => { /* the page works without it */ });
 }
 
+const inbox = createInbox({ api, screen: $("#lobby"), onOpen: (id) => openTable(id) });
+onPushOpen((id) => openTable(id)); // a notification clicked while the client is open
+
 async function boot() {
+  const asked = tableFromUrl(); // a notification's link: /play/?table=ID
   registerWorker();
   if (!navigator.onLine) setOffline(true);
   applySettings();
   wire();
   loadSession();
+  if (asked) S.tableId = asked;
   applyLang();
   S.configReady = loadConfig();
   phrases = initPhrases({ api, notify, openTable, tableId: () => S.tableId, mySeat,

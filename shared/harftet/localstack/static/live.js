@@ -1,5 +1,7 @@
-// The live connection (API.md "WebSocket"): pushes of the table view, reconnect with backoff,
-// and a resync over REST after every (re)connect so a missed push is never missed for long.
+// The live connection (API.md "WebSocket"): pushes of what changed in the table view (delta.js
+// applies them; a gap asks for the whole view with {"action": "sync"}), reconnect with backoff,
+// and a resync after every (re)connect so a missed push is never missed for long.
+import { receive } from "./delta.js";
 
 export class Live {
   /** onView(view) for every push; onState("connecting"|"live"|"offline"); resync() after connect. */
@@ -10,11 +12,13 @@ export class Live {
     this.timer = 0;
     this.ping = 0;
     this.want = null;
+    this.view = null; // the view the pushes are applied to
   }
 
   connect(token, tableId) {
     this.close();
     this.want = { token, tableId };
+    this.view = null;
     this.open();
   }
 
@@ -29,6 +33,7 @@ export class Live {
     ws.onopen = () => {
       this.tries = 0;
       this.onState("live");
+      ws.send(JSON.stringify({ action: "sync" }));
       this.resync();
       clearInterval(this.ping);
       this.ping = setInterval(() => ws.readyState === 1 && ws.send(JSON.stringify({ action: "ping" })), 25000);
@@ -36,8 +41,12 @@ export class Live {
     ws.onmessage = (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
-      if (msg.type === "table" && msg.view) this.onView(msg.view);
-      else this.onMessage(msg); // phrases, invitations (phrases.js)
+      if (msg.type !== "table" && msg.type !== "delta") return this.onMessage(msg); // phrases, invitations (phrases.js)
+      const { view, sync } = receive(this.view, msg);
+      if (sync && ws.readyState === 1) ws.send(JSON.stringify({ action: "sync" }));
+      if (view === this.view) return;
+      this.view = view;
+      this.onView(structuredClone(view)); // the app may change its copy; ours stays the base
     };
     ws.onclose = () => {
       clearInterval(this.ping);

@@ -1,0 +1,105 @@
+"""Whole games of both kinds replayed through the delta pushes: at every version, for every
+seat and a spectator, the delta from the version before applied to the view before is the
+full view — and a delta never names a tile its receiver may not see (RULES §5)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from itertools import pairwise
+from typing import Any
+
+import pytest
+from engine_helpers import WORDS, rules_of
+from leaks import tile_ids
+
+from harftet.api.delta import apply_delta, size, view_delta
+from harftet.engine import hand
+from harftet.engine import table as life
+from harftet.engine.bot import choose_move
+from harftet.engine.hand import apply_move
+from harftet.engine.state import Occupant, Table
+from harftet.engine.view import table_view
+
+
+def versions(game: str, players: int, hands: int, seed: int) -> Iterator[Table]:
+    """Every stored version of a game: seats taken, the start, every move, each player ready
+    between hands, and now and then a player's connection dropping and coming back."""
+    rng = random.Random(seed)
+    now = 1_000_000.0
+    people = [Occupant(f"p{i}", f"Oyuncu {i}") for i in range(players)]
+    table = life.new_table("t1", game, people[0], seed=seed, now=now, seats=players, hands=hands)  # type: ignore[arg-type]
+    yield table
+    for i in range(1, players):
+        table = life.sit(table, i, people[i], now).table
+        yield table
+    table = life.start(table, "p0", now).table
+    yield table
+    while table.status == "playing":
+        now += 2.0
+        if rng.random() < 0.03:
+            player_id = f"p{rng.randrange(players)}"
+            table = life.disconnect(table, player_id, now).table
+            yield table
+            table = life.reconnect(table, player_id, now + 1).table
+            yield table
+        if table.break_until is not None:  # between hands: each says ready, the last deals
+            for ready in range(players):
+                table = hand.ready(table, ready, now).table
+                yield table
+            continue
+        seat = table.turn_seat
+        assert seat is not None
+        move = choose_move(table, seat, "medium", WORDS)
+        table = apply_move(table, seat, move, now, rules=rules_of(game)).table
+        yield table
+
+
+def view(table: Table, viewer: str | None, version: int) -> dict[str, Any]:
+    seen = table_view(table, viewer)
+    seen["version"] = version
+    normalized: dict[str, Any] = json.loads(json.dumps(seen))  # as a client parses it
+    return normalized
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "hands", "seed"), [("kastet", 4, 2, 3), ("harftet", 3, 2, 5)]
+)
+def test_at_every_version_the_delta_rebuilds_every_receivers_full_view(game, players, hands, seed):
+    viewers: list[str | None] = [*(f"p{i}" for i in range(players)), None]
+    held: dict[str | None, dict[str, Any]] = {}
+    deltas, wholes = [], []
+    kinds: set[str] = set()
+    for version, table in enumerate(versions(game, players, hands, seed), start=1):
+        kinds |= {event["type"] for event in table.recent}
+        for viewer in viewers:
+            new = view(table, viewer, version)
+            if viewer in held:
+                old = held[viewer]
+                delta = view_delta(old, new)
+                assert apply_delta(old, delta) == new, (version, viewer, delta)
+                # nothing the receiver could not see, before or after (RULES §5)
+                assert tile_ids(delta) <= tile_ids(old) | tile_ids(new), (version, viewer)
+                deltas.append(size(delta))
+                wholes.append(size({"type": "table", "view": new}))
+                held[viewer] = apply_delta(old, json.loads(json.dumps(delta)))  # as sent
+            else:
+                held[viewer] = new
+    assert {"sit", "start", "draw", "lay", "handEnd", "gameEnd"} <= kinds  # all kinds of push
+    assert held == {v: view(table, v, version) for v in viewers}  # applied end to end
+    deltas.sort()
+    assert deltas[len(deltas) // 2] * 5 < sorted(wholes)[len(wholes) // 2]
+
+
+def test_a_delta_names_no_tile_of_another_hand_or_the_pile_even_when_those_changed():
+    tables = list(versions("kastet", 2, 1, 11))
+    for version, (before, after) in enumerate(pairwise(tables), start=1):
+        if after.hand_results:  # the racks are turned over at the end (RULES §5)
+            break
+        hidden = set(after.pile) | {t for s in after.seats for t in s.hand}
+        delta = view_delta(view(before, None, version), view(after, None, version + 1))
+        assert not tile_ids(delta) & hidden, version  # a spectator sees no rack
+        hidden -= set(after.seats[0].hand)
+        mine = view_delta(view(before, "p0", version), view(after, "p0", version + 1))
+        assert not tile_ids(mine) & hidden, version

@@ -1,0 +1,79 @@
+"""The web client's delta.js and the TypeScript client's applyDelta apply the very deltas the
+server computes: whole games of both kinds, every seat and a spectator, rebuilt in node and
+compared with the server's full views."""
+
+from __future__ import annotations
+
+import functools
+import json
+import shutil
+import subprocess
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harftet.api.delta import view_delta
+from harftet.engine import table as life
+from harftet.engine.bot import choose_move
+from harftet.engine.hand import apply_move
+from harftet.engine.state import Occupant, Table
+from harftet.engine.view import table_view
+
+HERE = Path(__file__).parent
+
+
+@functools.cache
+def game(name: str, seed: int) -> list[Table]:
+    """Every version of a 2-player, 1-hand game between easy computer players."""
+    now = 1_000_000.0
+    table = life.new_table("t1", name, Occupant("p0", "Ayşe"), seed=seed, now=now, seats=2, hands=1)  # type: ignore[arg-type]
+    tables = [table, life.sit(table, 1, Occupant("p1", "Barış"), now).table]
+    tables.append(life.start(tables[-1], "p0", now).table)
+    while tables[-1].status == "playing":
+        now += 2.0
+        seat = tables[-1].turn_seat
+        assert seat is not None
+        tables.append(
+            apply_move(tables[-1], seat, choose_move(tables[-1], seat, "easy"), now).table
+        )
+    return tables
+
+
+def view(table: Table, viewer: str | None, version: int) -> dict[str, Any]:
+    seen = table_view(table, viewer)
+    seen["version"] = version
+    parsed: dict[str, Any] = json.loads(json.dumps(seen))
+    return parsed
+
+
+@pytest.mark.parametrize("client", ["apply_deltas.mjs", "apply_deltas_ts.mjs"])
+@pytest.mark.parametrize(("name", "seed"), [("kastet", 2), ("harftet", 4)])
+def test_the_clients_rebuild_every_view_of_a_whole_game_from_the_servers_deltas(name, seed, client):
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is missing: `apt-get install -y nodejs`", pytrace=False)
+    tables = game(name, seed)
+    cases, expected = [], []
+    for viewer in ("p0", "p1", None):
+        views = [view(t, viewer, n) for n, t in enumerate(tables, start=1)]
+        pushes: list[dict[str, Any]] = [view_delta(a, b) for a, b in pairwise(views)]
+        pushes.insert(len(pushes) // 2, {"type": "pong"})  # other messages in between
+        cases.append({"base": views[0], "pushes": pushes})
+        expected.append({"view": views[-1], "syncs": 0})
+        # a client that missed a push asks for the whole view once, and holds the last it had
+        gap = pushes[:3] + pushes[4:]
+        cases.append({"base": views[0], "pushes": gap})
+        expected.append({"view": views[3], "syncs": len(gap) - 3 - 1})
+    run = subprocess.run(
+        [node, str(HERE / client)],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=HERE.parents[1],  # node_modules/typescript for the TypeScript client
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == expected
