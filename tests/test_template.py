@@ -43,6 +43,10 @@ ROUTES = {
     ("GET", "/tables/{tableId}/log"),
     ("GET", "/tables/{tableId}/replay"),
     ("GET", "/health"),
+    # profiles, leaderboards, reports (harftet.people)
+    ("GET", "/players/{playerId}/profile"),
+    ("GET", "/leaderboards/{game}"),
+    ("POST", "/tables/{tableId}/reports"),
     # API.md v3, "Inbox and notifications" (and the VAPID key browsers subscribe with)
     ("GET", "/players/me/tables"),
     ("POST", "/players/me/push-subscriptions"),
@@ -71,6 +75,13 @@ ROUTES = {
     ("POST", "/players/me/blocks/{playerId}"),
     ("DELETE", "/players/me/blocks/{playerId}"),
     ("POST", "/tables/{tableId}/invitations"),
+}
+# The operator API (OperatorApi, AWS_IAM), served by the same function (harftet.people).
+OPERATOR_ROUTES = {
+    ("GET", "/operator/reports"),
+    ("POST", "/operator/players/{playerId}/ban"),
+    ("DELETE", "/operator/players/{playerId}/ban"),
+    ("POST", "/operator/tables/{tableId}/close"),
 }
 
 # boto3 calls the deployed code may make → the IAM action each one needs.
@@ -219,12 +230,15 @@ def test_sam_build_packs_an_arm64_layer_with_bytecode_and_the_dictionary_without
 def test_every_route_of_the_api_reaches_the_rest_function(template: dict[str, Any]) -> None:
     events = _props(template, "RestFunction")["Events"].values()
     routes = {(e["Properties"]["Method"].upper(), e["Properties"]["Path"]) for e in events}
-    assert {r for r in routes if r[0] != "ANY"} == ROUTES
+    assert {r for r in routes if r[0] != "ANY"} == ROUTES | OPERATOR_ROUTES
     # every known path takes ANY other method too, for the handler's 405 with Allow
     assert {path for method, path in routes if method == "ANY"} == {
-        path for _, path in ROUTES if path != "/{proxy+}"
+        path for _, path in ROUTES | OPERATOR_ROUTES if path != "/{proxy+}"
     }
-    assert all(e["Properties"]["RestApiId"] == {"Ref": "RestApi"} for e in events)
+    operator_paths = {path for _, path in OPERATOR_ROUTES}
+    for e in events:
+        api = "OperatorApi" if e["Properties"]["Path"] in operator_paths else "RestApi"
+        assert e["Properties"]["RestApiId"] == {"Ref": api}, e["Properties"]
 
 
 def test_x_ray_tracing_is_one_operator_switch_for_functions_api_and_powertools(

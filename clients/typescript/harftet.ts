@@ -79,6 +79,29 @@ export class Harftet {
     return this.call("POST", `/tables/${encodeURIComponent(tableId)}/moves`, body);
   }
 
+  // -- profiles, leaderboards, reports (API.md v3)
+  profile(playerId: string): Promise<Schemas["Profile"]> {
+    return this.call("GET", `/players/${encodeURIComponent(playerId)}/profile`);
+  }
+
+  leaderboard(
+    game: "kastet" | "harftet",
+    period: "week" | "all" = "all",
+    options: { limit?: number; cursor?: string } = {},
+  ): Promise<Schemas["Leaderboard"]> {
+    const query = new URLSearchParams({ period });
+    if (options.limit !== undefined) query.set("limit", String(options.limit));
+    if (options.cursor !== undefined) query.set("cursor", options.cursor);
+    return this.call("GET", `/leaderboards/${game}?${query}`);
+  }
+
+  report(
+    tableId: string,
+    body: Body<"/tables/{tableId}/reports", "post">,
+  ): Promise<Schemas["ReportAccepted"]> {
+    return this.call("POST", `/tables/${encodeURIComponent(tableId)}/reports`, body);
+  }
+
   /** The caller's tables, theirs to play first, then the nearest deadline (the inbox). */
   myTables(cursor?: string): Promise<Answer<"/players/me/tables", "get", 200>> {
     const query = cursor === undefined ? "" : `?cursor=${encodeURIComponent(cursor)}`;

@@ -253,6 +253,73 @@ def replay(table_id: str) -> Response:
     return _reply(200, service.replay(_caller(), table_id))
 
 
+# -- profiles, leaderboards, reports, operator (harftet.people) ----------------------------
+@app.get("/players/<player_id>/profile")
+def profile(player_id: str) -> Response:
+    from harftet.people import People
+
+    _caller()
+    return _reply(200, People(service).profile(player_id))
+
+
+@app.get("/leaderboards/<game>")
+def leaderboard(game: str) -> Response:
+    from harftet.people import People
+
+    caller = _caller()
+    query = app.current_event.get_query_string_value
+    limit = _count("limit", query("limit", "100"))
+    page = People(service).leaderboard(
+        caller.player_id, game, query("period", "all") or "", limit, query("cursor", None)
+    )
+    return _reply(200, page)
+
+
+@app.post("/tables/<table_id>/reports")
+def report(table_id: str) -> Response:
+    from harftet.api.models import ReportRequest
+    from harftet.people import People
+
+    caller = _caller()
+    request = ReportRequest.model_validate(_body())
+    _limit("report", caller.player_id)
+    return _reply(
+        202, People(service).report(caller.player_id, table_id, request.seat, request.kind)
+    )
+
+
+def _operator() -> Any:
+    """The operator API (OperatorApi, AWS_IAM): API Gateway names the signed caller; without
+    one only a test-mode stack (the local stack) lets the request through."""
+    from harftet.people import OperatorOnlyError, People
+
+    if not (app.current_event.request_context.identity.user_arn or service.test_mode):
+        raise OperatorOnlyError("operator routes need IAM authorisation")
+    return People(service)
+
+
+@app.get("/operator/reports")
+def operator_reports() -> Response:
+    people = _operator()
+    query = app.current_event.get_query_string_value
+    return _reply(200, people.reports(query("day", None), _count("limit", query("limit", "50"))))
+
+
+@app.post("/operator/players/<player_id>/ban")
+def operator_ban(player_id: str) -> Response:
+    return _reply(200, _operator().ban(player_id, True))
+
+
+@app.delete("/operator/players/<player_id>/ban")
+def operator_unban(player_id: str) -> Response:
+    return _reply(200, _operator().ban(player_id, False))
+
+
+@app.post("/operator/tables/<table_id>/close")
+def operator_close(table_id: str) -> Response:
+    return _reply(200, _operator().close_table(table_id))
+
+
 # -- the inbox and notifications (harftet.notify.api) ---------------------------------------
 def _mail() -> Any:
     from harftet.wiring import default_mail

@@ -136,6 +136,16 @@ class BannedError(Exception):
         self.until = until
 
 
+class OperatorBannedError(BannedError):
+    """An operator banned the player (harftet.people): no sitting down, no new tables."""
+
+    reason = "banned_operator"
+
+    def __init__(self) -> None:
+        Exception.__init__(self, "an operator has banned your player: you may not sit down")
+        self.until = 0
+
+
 class BadRequestError(Exception):
     """A well-formed request the API refuses (e.g. a seed outside test mode)."""
 
@@ -231,6 +241,8 @@ class Service:
         banned = item.get("bannedUntil")
         if banned is not None and float(banned) > self.clock():
             raise BannedError(float(banned))
+        if item.get("operatorBan") is not None:  # harftet.people: an operator's ban
+            raise OperatorBannedError()
         return Occupant(caller.player_id, str(item["name"]), rating=int(item.get("rating", 0)))
 
     # -- tables ----------------------------------------------------------------------
@@ -747,6 +759,11 @@ class Service:
         for change in outcome.effects:
             player = self.players.get(change.player_id) if change.reason == "leave" else None
             updates.append(player_update(change, player, now))
+        people = getattr(self.players, "people", None)  # profiles and boards (harftet.people)
+        if people is not None and outcome.effects:
+            from harftet.people import game_end_updates
+
+            updates += game_end_updates(people, outcome, now)
         return self.tables.save(
             stored, outcome.table, move_id=move_key, player_updates=updates, now=now
         )
@@ -836,6 +853,7 @@ __all__ = [
     "EngineError",
     "HintsOffError",
     "NotFoundError",
+    "OperatorBannedError",
     "Service",
     "StaleVersionError",
     "TooManyConnectionsError",

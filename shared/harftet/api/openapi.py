@@ -470,10 +470,132 @@ ROUTES: list[tuple[str, str, str, type[BaseModel] | None, str, type[BaseModel], 
 ]
 
 
+# -- profiles, leaderboards, reports, the operator API (harftet.people) -------------------------
+class GameRecord(BaseModel):
+    played: int
+    won: int = Field(description="games finished with the best points of the table")
+    abandoned: int
+
+
+class RatingChangeView(BaseModel):
+    at: int
+    delta: int
+    game: Literal["kastet", "harftet"]
+    tableId: str | None = Field(description="the finished game; null for a leave")
+
+
+class RecentGame(BaseModel):
+    tableId: str
+    game: Literal["kastet", "harftet"]
+    at: int
+    points: int
+    won: bool
+    replay: str = Field(description="the replay's path, /tables/{id}/replay")
+
+
+class Profile(BaseModel):
+    playerId: str
+    name: str
+    rating: int
+    games: dict[str, GameRecord] = Field(description="per game: kastet, harftet")
+    ratingChanges: list[RatingChangeView] = Field(description="the last 50, newest first")
+    recentGames: list[RecentGame] = Field(description="the last 20 finished, newest first")
+
+
+class BoardEntry(BaseModel):
+    rank: int | None = Field(description="null past the first 10,000")
+    playerId: str
+    name: str
+    score: int = Field(description="all: rating in this game; week: game points won")
+
+
+class BoardMe(BoardEntry):
+    above: list[BoardEntry] = Field(description="up to 2 players just above")
+    below: list[BoardEntry] = Field(description="up to 2 players just below")
+
+
+class Leaderboard(BaseModel):
+    entries: list[BoardEntry]
+    me: BoardMe | None
+    cursor: str | None
+
+
+class ReportAccepted(BaseModel):
+    reportId: str
+    tableId: str
+    version: int
+
+
+class ReportView(ReportAccepted):
+    seat: int
+    kind: Literal["insult", "cheating", "other"]
+    reported: str
+    reporter: str
+    at: int
+
+
+class Reports(BaseModel):
+    day: str
+    reports: list[ReportView]
+
+
+class BanView(BaseModel):
+    playerId: str
+    banned: bool
+
+
+class ClosedTable(BaseModel):
+    tableId: str
+    status: str
+
+
+def _people_routes() -> list[tuple[str, str, str, Any, str, type[BaseModel], bool]]:
+    from .models import ReportRequest
+
+    iam = " (operator API: AWS_IAM, never a player token)"
+    return [
+        ("get", "/players/{playerId}/profile", "A player's public profile", None, "200",
+         Profile, True),
+        ("get", "/leaderboards/{game}", "A leaderboard: top 100, your rank and neighbours",
+         None, "200", Leaderboard, True),
+        ("post", "/tables/{tableId}/reports", "Report a seat for review", ReportRequest, "202",
+         ReportAccepted, True),
+        ("get", "/operator/reports", "Reports of a day" + iam, None, "200", Reports, False),
+        ("post", "/operator/players/{playerId}/ban", "Ban a player" + iam, None, "200",
+         BanView, False),
+        ("delete", "/operator/players/{playerId}/ban", "Unban a player" + iam, None, "200",
+         BanView, False),
+        ("post", "/operator/tables/{tableId}/close", "Close a table" + iam, None, "200",
+         ClosedTable, False),
+    ]  # fmt: skip
+
+
+PEOPLE_QUERY: dict[str, list[dict[str, Any]]] = {
+    "/leaderboards/{game}": [
+        {"name": "period", "in": "query", "schema": {"type": "string", "enum": ["week", "all"]}},
+        {
+            "name": "limit",
+            "in": "query",
+            "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 100},
+        },
+        {"name": "cursor", "in": "query", "schema": {"type": "string", "maxLength": 600}},
+    ],
+    "/operator/reports": [
+        {"name": "day", "in": "query", "schema": {"type": "string", "format": "date"}},
+        {
+            "name": "limit",
+            "in": "query",
+            "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 50},
+        },
+    ],
+}
+PATH_PARAMETERS["game"] = {"type": "string", "enum": ["kastet", "harftet"]}
+
+
 def all_routes() -> list[tuple[str, str, str, Any, str, Any, bool]]:
     """Every route the REST API serves: (method, path, summary, request, status, response,
     auth)."""
-    return [*ROUTES, *_account_routes()]
+    return [*ROUTES, *_account_routes(), *_people_routes()]
 
 
 def _account_routes() -> list[tuple[str, str, str, Any, str, Any, bool]]:
@@ -635,6 +757,7 @@ def document() -> dict[str, Any]:
                     "schema": {"type": "integer", "minimum": 0, "maximum": 999_999_999},
                 }
             )
+        parameters += PEOPLE_QUERY.get(path, [])
         if parameters:
             operation["parameters"] = parameters
         body = move_body if path.endswith("/moves") else (ref(request) if request else None)

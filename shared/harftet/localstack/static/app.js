@@ -11,6 +11,7 @@ import * as Motion from "./motion.js";
 import { createInbox, onPushOpen, tableFromUrl } from "./inbox.js";
 import { initAccount } from "./account.js";
 import { initPhrases } from "./phrases.js";
+import { initPeople } from "./people.js";
 
 const $ = (sel) => document.querySelector(sel);
 const store = window.localStorage; // kept across tabs and restarts: a closed tab comes back to its seat
@@ -175,6 +176,7 @@ async function openLobby() {
   store.removeItem("harftet.table");
   history.replaceState(null, "", location.pathname);
   show("lobby");
+  initPeople(api, $("#lobby")); // profiles and leaderboards (people.js)
   refreshMe();
   inbox.load(); // the player's tables first, "Sıra sende" on top (inbox.js)
   await loadLobby();

@@ -13,7 +13,7 @@ const EXTENSIONS = ["sw-push.js"]; // Web Push: shows notifications, opens their
 const SHELL = [
   "./", "index.html", "style.css", "app.js", "api.js", "live.js", "delta.js", "draft.js", "i18n.js", "render.js",
   "settings.js", "sound.js", "avatar.js", "motion.js", "markdown.js", "rules.html", "rules.js",
-  "account.js", "phrases.js", "inbox.js", "sw-push.js",
+  "account.js", "phrases.js", "inbox.js", "sw-push.js", "people.js",
   "manifest.webmanifest", "config.json", "icons/icon.svg", "icons/icon-192.png", "icons/icon-512.png",
 ];
 
