@@ -1,6 +1,6 @@
 """405 `method_not_allowed` (API.md v3): a known path asked with a method it does not take is
 answered with the methods it does take (`Allow`), the same in the REST handler and the local
-API Gateway. The paths and methods are those of the OpenAPI document (`openapi.all_routes`)."""
+API Gateway. The paths and methods are those of the OpenAPI document."""
 
 from __future__ import annotations
 
@@ -11,9 +11,13 @@ from typing import Any
 
 @cache
 def _routes() -> list[tuple[re.Pattern[str], str]]:
-    from harftet.api.openapi import all_routes  # only on this rare path: its models cost a start
+    from harftet.api.openapi import document  # only on this rare path: its models cost a start
 
-    found = [(path, method.upper()) for method, path, *_ in all_routes()] + [("/health", "GET")]
+    found = [
+        (path, method.upper())
+        for path, operations in document()["paths"].items()
+        for method in operations
+    ]
     return [
         (re.compile("^" + re.sub(r"\\\{[^}/]+\\\}", "[^/]+", re.escape(path)) + "$"), method)
         for path, method in found
