@@ -65,6 +65,9 @@ ROUTES = {
     ("POST", "/players/me/blocks/{playerId}"),
     ("DELETE", "/players/me/blocks/{playerId}"),
     ("POST", "/tables/{tableId}/invitations"),
+    # words (harftet.words.routes; API.md v3)
+    ("GET", "/words/{word}"),
+    ("POST", "/words/{word}/reports"),
 }
 
 # boto3 calls the deployed code may make → the IAM action each one needs.
