@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from harftet.engine.search import BotLevel
+from harftet.words.info import WORD_LETTERS
 
 from .models import CreatePlayer, CreateTable, DrawMove, LayMove, PassMove, ReadyMove, SitDown
 
@@ -282,7 +283,12 @@ PATH_PARAMETERS: dict[str, dict[str, Any]] = {
     "tableId": {"type": "string", "minLength": 1, "maxLength": 64},
     "seat": {"type": "integer", "minimum": 0, "maximum": 3},
     "passkeyId": {"type": "string", "minLength": 1, "maxLength": 1400},
-    "word": {"type": "string", "minLength": 1, "maxLength": 32},  # letters of the alphabet
+    "word": {  # the 29 letters in either case (circumflexes fold: â → A)
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 32,
+        "pattern": f"^[{WORD_LETTERS}]+$",
+    },
 }
 
 ROUTES: list[tuple[str, str, str, type[BaseModel] | None, str, type[BaseModel], bool]] = [

@@ -16,6 +16,7 @@ listed word plus a common suffix (the heuristic below), else ``not_in_list``.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from typing import Any
@@ -39,6 +40,10 @@ INFO_PATH = os.path.join(os.path.dirname(__file__), "data", "words.info.gz")
 
 MAX_WORD_LETTERS = 32
 """The longest word a look-up or report takes (the longest listed word has 25 letters)."""
+
+WORD_LETTERS = "A-PR-VYZa-pr-vyzÇçĞğİıÖöŞşÜüÂâÎîÛû"
+"""The letters a word may be written with: the 29 in either case, circumflexes (â → A)."""
+WORD_PATTERN = re.compile(f"[{WORD_LETTERS}]+")
 
 
 class InfoMissingError(FileNotFoundError):
@@ -81,18 +86,20 @@ def infos(path: str | None = None) -> dict[str, tuple[tuple[str, ...], tuple[str
 
 def normalise_word(raw: str) -> str:
     """The game form of a path's word, or `WordInputError` naming the field `word`."""
-    if "%" in raw:  # a client that encoded the path twice, or an emulator that did not decode
+    if "%" in raw:  # a path left percent-encoded (API Gateway gives it decoded): ŞARKI
         from urllib.parse import unquote
 
-        raw = unquote(raw)
+        decoded = unquote(raw)
+        if not decoded.isascii():  # only encoded Turkish letters; "%41" stays no word
+            raw = decoded
     if len(raw) > 4 * MAX_WORD_LETTERS:
         raise WordInputError(f"word: at most {MAX_WORD_LETTERS} letters")
-    word = turkish_upper(raw.strip())
-    if not word:
+    if not raw:
         raise WordInputError("word: must not be empty")
-    if len(word) > MAX_WORD_LETTERS:
-        raise WordInputError(f"word: at most {MAX_WORD_LETTERS} letters, not {len(word)}")
-    if not is_game_word(word, 1):
+    if len(raw) > MAX_WORD_LETTERS:
+        raise WordInputError(f"word: at most {MAX_WORD_LETTERS} letters, not {len(raw)}")
+    word = turkish_upper(raw)
+    if not WORD_PATTERN.fullmatch(raw) or not is_game_word(word, 1):
         raise WordInputError("word: only the 29 letters of the Turkish alphabet (no Q, W, X)")
     return word
 
