@@ -228,6 +228,9 @@ def main() -> None:
     results += step("token check", bench_tokens.run)
     results += step("push size (whole games)", bench_push.run)
     results += step("seats first (local stack)", bench_seats_first.run)
+    from bench import bench_leaderboard  # profiles and leaderboards (harftet.people)
+
+    results += step("leaderboards", bench_leaderboard.run)
     web = step("web client (Lighthouse)", bench_lighthouse.run) if args.lighthouse else []
     seconds = time.perf_counter() - t0
     text = render(

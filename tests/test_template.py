@@ -43,6 +43,16 @@ ROUTES = {
     ("GET", "/tables/{tableId}/log"),
     ("GET", "/tables/{tableId}/replay"),
     ("GET", "/health"),
+    # profiles, leaderboards, reports (harftet.people)
+    ("GET", "/players/{playerId}/profile"),
+    ("GET", "/leaderboards/{game}"),
+    ("POST", "/tables/{tableId}/reports"),
+    # API.md v3, "Inbox and notifications" (and the VAPID key browsers subscribe with)
+    ("GET", "/players/me/tables"),
+    ("POST", "/players/me/push-subscriptions"),
+    ("DELETE", "/players/me/push-subscriptions/{id}"),
+    ("POST", "/players/me/devices"),
+    ("GET", "/push/key"),
     # accounts and phrases (harftet.accounts.routes; API.md v3)
     ("POST", "/players/me/passkeys/options"),
     ("POST", "/players/me/passkeys"),
@@ -68,6 +78,13 @@ ROUTES = {
     # words (harftet.words.routes; API.md v3)
     ("GET", "/words/{word}"),
     ("POST", "/words/{word}/reports"),
+}
+# The operator API (OperatorApi, AWS_IAM), served by the same function (harftet.people).
+OPERATOR_ROUTES = {
+    ("GET", "/operator/reports"),
+    ("POST", "/operator/players/{playerId}/ban"),
+    ("DELETE", "/operator/players/{playerId}/ban"),
+    ("POST", "/operator/tables/{tableId}/close"),
 }
 
 # boto3 calls the deployed code may make → the IAM action each one needs.
@@ -216,12 +233,15 @@ def test_sam_build_packs_an_arm64_layer_with_bytecode_and_the_dictionary_without
 def test_every_route_of_the_api_reaches_the_rest_function(template: dict[str, Any]) -> None:
     events = _props(template, "RestFunction")["Events"].values()
     routes = {(e["Properties"]["Method"].upper(), e["Properties"]["Path"]) for e in events}
-    assert {r for r in routes if r[0] != "ANY"} == ROUTES
+    assert {r for r in routes if r[0] != "ANY"} == ROUTES | OPERATOR_ROUTES
     # every known path takes ANY other method too, for the handler's 405 with Allow
     assert {path for method, path in routes if method == "ANY"} == {
-        path for _, path in ROUTES if path != "/{proxy+}"
+        path for _, path in ROUTES | OPERATOR_ROUTES if path != "/{proxy+}"
     }
-    assert all(e["Properties"]["RestApiId"] == {"Ref": "RestApi"} for e in events)
+    operator_paths = {path for _, path in OPERATOR_ROUTES}
+    for e in events:
+        api = "OperatorApi" if e["Properties"]["Path"] in operator_paths else "RestApi"
+        assert e["Properties"]["RestApiId"] == {"Ref": api}, e["Properties"]
 
 
 def test_x_ray_tracing_is_one_operator_switch_for_functions_api_and_powertools(
@@ -361,7 +381,9 @@ def test_the_sweeper_runs_on_the_turn_sweep_schedule(template: dict[str, Any]) -
 
 def test_every_table_is_on_demand_backed_up_and_encrypted(template: dict[str, Any]) -> None:
     tables = _resources(template, "AWS::DynamoDB::Table")
-    assert set(tables) == {"TablesTable", "PlayersTable", "ConnectionsTable", "LogTable"}
+    assert set(tables) == {
+        "TablesTable", "PlayersTable", "ConnectionsTable", "LogTable", "MailTable",
+    }  # fmt: skip
     for name, table in tables.items():
         props = table["Properties"]
         assert props["BillingMode"] == "PAY_PER_REQUEST", name
@@ -446,12 +468,21 @@ def test_every_aws_call_in_the_deployed_code_is_allowed(template: dict[str, Any]
 
 
 def test_the_signing_secret_is_read_from_exactly_its_parameter(template: dict[str, Any]) -> None:
-    [statement] = [s for s in _statements(template) if "ssm:GetParameter" in _as_list(s["Action"])]
-    assert _as_list(statement["Action"]) == ["ssm:GetParameter"]
-    assert statement["Resource"] == {
-        "Fn::Sub": "arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}"
-        ":parameter${TokenSecretParameterName}"
-    }
+    reads = [s for s in _statements(template) if "ssm:GetParameter" in _as_list(s["Action"])]
+    assert all(_as_list(s["Action"]) == ["ssm:GetParameter"] for s in reads)
+    resources = sorted(json.dumps(s["Resource"]) for s in reads)
+    assert resources == sorted(
+        json.dumps(
+            {"Fn::Sub": "arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}"
+             f":parameter${{{name}}}"}
+        )
+        for name in ("TokenSecretParameterName", "VapidPrivateKeyParameterName")
+    )  # fmt: skip
+    # The VAPID private key: only the notifier reads it (the REST function gets the public key).
+    notifier = template["Resources"]["NotifierAccessPolicy"]["Properties"]["PolicyDocument"]
+    assert any("VapidPrivateKeyParameterName" in json.dumps(s) for s in notifier["Statement"])
+    rest = _props(template, "RestFunction")["Environment"]["Variables"]
+    assert "VAPID_PRIVATE_KEY_PARAM" not in rest and "VAPID_PUBLIC_KEY" in rest
     parameter = template["Parameters"]["TokenSecretParameterName"]
     assert parameter["Default"] == "/harftet/token-secret"
     assert re.fullmatch(parameter["AllowedPattern"], parameter["Default"])

@@ -79,6 +79,60 @@ export class Harftet {
     return this.call("POST", `/tables/${encodeURIComponent(tableId)}/moves`, body);
   }
 
+  // -- profiles, leaderboards, reports (API.md v3)
+  profile(playerId: string): Promise<Schemas["Profile"]> {
+    return this.call("GET", `/players/${encodeURIComponent(playerId)}/profile`);
+  }
+
+  leaderboard(
+    game: "kastet" | "harftet",
+    period: "week" | "all" = "all",
+    options: { limit?: number; cursor?: string } = {},
+  ): Promise<Schemas["Leaderboard"]> {
+    const query = new URLSearchParams({ period });
+    if (options.limit !== undefined) query.set("limit", String(options.limit));
+    if (options.cursor !== undefined) query.set("cursor", options.cursor);
+    return this.call("GET", `/leaderboards/${game}?${query}`);
+  }
+
+  report(
+    tableId: string,
+    body: Body<"/tables/{tableId}/reports", "post">,
+  ): Promise<Schemas["ReportAccepted"]> {
+    return this.call("POST", `/tables/${encodeURIComponent(tableId)}/reports`, body);
+  }
+
+  /** The caller's tables, theirs to play first, then the nearest deadline (the inbox). */
+  myTables(cursor?: string): Promise<Answer<"/players/me/tables", "get", 200>> {
+    const query = cursor === undefined ? "" : `?cursor=${encodeURIComponent(cursor)}`;
+    return this.call("GET", `/players/me/tables${query}`);
+  }
+
+  /** Web Push: a browser's PushSubscription JSON (subscribed with `pushKey()`'s key). */
+  subscribePush(
+    body: Body<"/players/me/push-subscriptions", "post">,
+  ): Promise<Answer<"/players/me/push-subscriptions", "post", 201>> {
+    return this.call("POST", "/players/me/push-subscriptions", body);
+  }
+
+  async unsubscribePush(id: string): Promise<void> {
+    const headers: Record<string, string> = {};
+    if (this.token !== null) headers.authorization = `Bearer ${this.token}`;
+    const path = `/players/me/push-subscriptions/${encodeURIComponent(id)}`;
+    const response = await fetch(`${this.baseUrl}${path}`, { method: "DELETE", headers });
+    if (!response.ok) throw new HarftetError(response.status, (await response.json()) as ApiError);
+  }
+
+  registerDevice(
+    body: Body<"/players/me/devices", "post">,
+  ): Promise<Answer<"/players/me/devices", "post", 201>> {
+    return this.call("POST", "/players/me/devices", body);
+  }
+
+  pushKey(): Promise<Answer<"/push/key", "get", 200>> {
+    return this.call("GET", "/push/key");
+  }
+
   // -- accounts (API.md v3 "Identity"): sign-ins keep the access token; refresh it in time
   refreshToken: string | null = null;
 

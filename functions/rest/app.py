@@ -172,7 +172,9 @@ def lobby() -> Response:
     _caller()
     query = app.current_event.get_query_string_value
     limit = _count("limit", query("limit", "50"))
-    page = service.lobby(query("status", "waiting") or "", limit, query("cursor", None))
+    page = service.lobby(
+        query("status", "waiting") or "", limit, query("cursor", None), query("pace", "live")
+    )
     return _reply(200, page)
 
 
@@ -251,6 +253,116 @@ def log(table_id: str) -> Response:
 @app.get("/tables/<table_id>/replay")
 def replay(table_id: str) -> Response:
     return _reply(200, service.replay(_caller(), table_id))
+
+
+# -- profiles, leaderboards, reports, operator (harftet.people) ----------------------------
+@app.get("/players/<player_id>/profile")
+def profile(player_id: str) -> Response:
+    from harftet.people import People
+
+    _caller()
+    return _reply(200, People(service).profile(player_id))
+
+
+@app.get("/leaderboards/<game>")
+def leaderboard(game: str) -> Response:
+    from harftet.people import People
+
+    caller = _caller()
+    query = app.current_event.get_query_string_value
+    limit = _count("limit", query("limit", "100"))
+    page = People(service).leaderboard(
+        caller.player_id, game, query("period", "all") or "", limit, query("cursor", None)
+    )
+    return _reply(200, page)
+
+
+@app.post("/tables/<table_id>/reports")
+def report(table_id: str) -> Response:
+    from harftet.api.models import ReportRequest
+    from harftet.people import People
+
+    caller = _caller()
+    request = ReportRequest.model_validate(_body())
+    _limit("report", caller.player_id)
+    return _reply(
+        202, People(service).report(caller.player_id, table_id, request.seat, request.kind)
+    )
+
+
+def _operator() -> Any:
+    """The operator API (OperatorApi, AWS_IAM): API Gateway names the signed caller; without
+    one only a test-mode stack (the local stack) lets the request through."""
+    from harftet.people import OperatorOnlyError, People
+
+    if not (app.current_event.request_context.identity.user_arn or service.test_mode):
+        raise OperatorOnlyError("operator routes need IAM authorisation")
+    return People(service)
+
+
+@app.get("/operator/reports")
+def operator_reports() -> Response:
+    people = _operator()
+    query = app.current_event.get_query_string_value
+    return _reply(200, people.reports(query("day", None), _count("limit", query("limit", "50"))))
+
+
+@app.post("/operator/players/<player_id>/ban")
+def operator_ban(player_id: str) -> Response:
+    return _reply(200, _operator().ban(player_id, True))
+
+
+@app.delete("/operator/players/<player_id>/ban")
+def operator_unban(player_id: str) -> Response:
+    return _reply(200, _operator().ban(player_id, False))
+
+
+@app.post("/operator/tables/<table_id>/close")
+def operator_close(table_id: str) -> Response:
+    return _reply(200, _operator().close_table(table_id))
+
+
+# -- the inbox and notifications (harftet.notify.api) ---------------------------------------
+def _mail() -> Any:
+    from harftet.wiring import default_mail
+
+    mail = default_mail(service)
+    if mail is None:
+        raise BadRequestError("this server keeps no inbox (MAIL_TABLE is not set)")
+    return mail
+
+
+@app.get("/players/me/tables")
+def my_tables() -> Response:
+    caller = _caller()
+    cursor = app.current_event.get_query_string_value("cursor", None)
+    return _reply(200, _mail().tables(caller, cursor))
+
+
+@app.post("/players/me/push-subscriptions")
+def add_push_subscription() -> Response:
+    caller = _caller()
+    headers = app.current_event.headers or {}
+    asked = any(str(k).lower() == "accept-language" for k in headers)
+    lang = language(headers) if asked else "tr"  # notifications are Turkish unless asked
+    return _reply(201, _mail().subscribe(caller, _body(), lang))
+
+
+@app.delete("/players/me/push-subscriptions/<id>")
+def remove_push_subscription(id: str) -> Response:
+    _mail().unsubscribe(_caller(), id)
+    return Response(status_code=204, content_type="application/json", body="")
+
+
+@app.post("/players/me/devices")
+def add_device() -> Response:
+    caller = _caller()
+    return _reply(201, _mail().add_device(caller, _body()))
+
+
+@app.get("/push/key")
+def push_key() -> Response:
+    return _reply(200, _mail().key())
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)

@@ -32,6 +32,7 @@ DEFAULT_BUDGETS: dict[str, Budget] = {
     "hint": Budget(10, 60),
     "table": Budget(10, 60),  # POST /tables
     "guest": Budget(20, 60),  # POST /players, per source IP
+    "report": Budget(5, 600),  # POST /tables/{id}/reports (harftet.people)
 }
 
 

@@ -51,6 +51,12 @@ class LogAppender(Protocol):
     def append(self, table_id: str, events: list[dict[str, Any]]) -> None: ...
 
 
+class Outbox(Protocol):
+    """``harftet.notify.outbox.Outbox``: inbox items and notifications of table versions."""
+
+    def publish(self, versions: list[tuple[Any, int]]) -> None: ...
+
+
 class TimerScheduler(Protocol):
     """``harftet.timers.TimerQueue``."""
 
@@ -133,11 +139,13 @@ class Publisher:
         log: LogAppender | None = None,
         timers: TimerScheduler | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        outbox: Outbox | None = None,
     ) -> None:
         self.service = service
         self.log = log
         self.timers = timers
         self.sleep = sleep
+        self.outbox = outbox  # the inbox items and the notifications (harftet.notify.outbox)
         self._seats = SeatConnections()
 
     # -- the stream --------------------------------------------------------------------
@@ -194,6 +202,8 @@ class Publisher:
         ]
         if events and self.log is not None:
             self.log.append(table.table_id, events)
+        if self.outbox is not None:
+            self.outbox.publish([(c.stored.table, c.stored.version) for c in versions])
         return pushed, gone
 
     def _push(self, stored: StoredTable, base: StoredTable | None) -> tuple[int, list[str]]:

@@ -50,13 +50,14 @@ from harftet.engine.state import (
 )
 from harftet.engine.view import hints_left, lobby_summary, table_view
 from harftet.identity import Caller, Tokens
+from harftet.inbox import MAX_CORRESPONDENCE_TABLES, InboxStore
 from harftet.push import Sender
 from harftet.router import new_player_id, new_table_id
 from harftet.store.errors import NotFoundError, VersionConflictError
 from harftet.store.log import PAGE as LOG_PAGE
 from harftet.store.players import player_update
 from harftet.store.ports import ConnectionStore, LogStore, PlayerStore, TableStore
-from harftet.store.tables import StoredTable
+from harftet.store.tables import CORRESPONDENCE_LOBBY, StoredTable
 
 logger = logging.getLogger(__name__)
 
@@ -135,6 +136,16 @@ class BannedError(Exception):
         self.until = until
 
 
+class OperatorBannedError(BannedError):
+    """An operator banned the player (harftet.people): no sitting down, no new tables."""
+
+    reason = "banned_operator"
+
+    def __init__(self) -> None:
+        Exception.__init__(self, "an operator has banned your player: you may not sit down")
+        self.until = 0
+
+
 class BadRequestError(Exception):
     """A well-formed request the API refuses (e.g. a seed outside test mode)."""
 
@@ -192,6 +203,7 @@ class Service:
         test_mode: bool = False,
         retries: int = 10,
         log: LogStore | None = None,
+        inbox: InboxStore | None = None,
     ) -> None:
         self.tables = tables
         self.players = players
@@ -202,6 +214,7 @@ class Service:
         self.test_mode = test_mode
         self.retries = retries
         self.log = log
+        self.inbox = inbox  # the per-player list of tables (harftet.inbox), where deployed
         self.sleep: Callable[[float], None] = time.sleep  # the log read's short waits
 
     # -- players ---------------------------------------------------------------------
@@ -228,6 +241,8 @@ class Service:
         banned = item.get("bannedUntil")
         if banned is not None and float(banned) > self.clock():
             raise BannedError(float(banned))
+        if item.get("operatorBan") is not None:  # harftet.people: an operator's ban
+            raise OperatorBannedError()
         return Occupant(caller.player_id, str(item["name"]), rating=int(item.get("rating", 0)))
 
     # -- tables ----------------------------------------------------------------------
@@ -255,6 +270,8 @@ class Service:
         if seed is not None and not self.test_mode:
             raise BadRequestError("seed is accepted only when the operator enables test mode")
         creator = self._occupant(caller)
+        if pace == "correspondence":
+            self._check_correspondence_limit(caller.player_id)
         table = life.new_table(
             new_table_id(),  # <cellId>.<random> in a cell (harftet.router)
             game,
@@ -288,12 +305,21 @@ class Service:
         return self._view(StoredTable(table, version), caller.player_id)
 
     def lobby(
-        self, status: str = "waiting", limit: int = LOBBY_LIMIT, cursor: str | None = None
+        self,
+        status: str = "waiting",
+        limit: int = LOBBY_LIMIT,
+        cursor: str | None = None,
+        pace: str | None = "live",
     ) -> dict[str, Any]:
         """One page of the lobby, newest first: ``{"tables": [summary], "cursor"}`` (the next
-        page's cursor, None on the last). Private tables are never listed."""
+        page's cursor, None on the last). Private tables are never listed. Live and
+        correspondence tables are separate lists (``pace``)."""
         if status not in LOBBY_STATUSES:
             raise BadRequestError(f"status must be one of {', '.join(LOBBY_STATUSES)}")
+        if pace not in ("live", "correspondence"):
+            raise BadRequestError('pace must be "live" or "correspondence"')
+        if pace == "correspondence":
+            status = f"{CORRESPONDENCE_LOBBY}{status}"
         if not 1 <= limit <= LOBBY_LIMIT:
             raise BadRequestError(f"limit must be between 1 and {LOBBY_LIMIT}")
         after = self._read_cursor(cursor, status) if cursor is not None else None
@@ -346,6 +372,14 @@ class Service:
         else:
             occupant = self._occupant(caller)
             change = lambda t, now: life.sit(t, seat, occupant, now)  # noqa: E731
+            if self.inbox is not None:
+                table = self.tables.get(table_id).table
+                if (
+                    table.pace == "correspondence"
+                    and table.status == "waiting"
+                    and table.seat_of(caller.player_id) is None
+                ):
+                    self._check_correspondence_limit(caller.player_id)
         return self._view(self._write(table_id, change).stored, caller.player_id)
 
     def leave(self, caller: Caller, table_id: str, seat: int) -> dict[str, Any]:
@@ -380,7 +414,16 @@ class Service:
         def change(table: Table, now: float) -> Outcome:
             seat = table.seat_of(caller.player_id)
             if seat is None:
-                raise NotSeatedError("you do not sit at this table")
+                back = life.take_back(table, caller.player_id, now)
+                if back is None:
+                    raise NotSeatedError("you do not sit at this table")
+                # RULES §6: the owner's move takes their seat back from the computer player,
+                # in the same change (a refused move changes nothing, the seat included).
+                seat = back.table.seat_of(caller.player_id)
+                assert seat is not None
+                out = hand.apply_move(back.table, seat, move, now)
+                out.table.recent = [*back.events, *out.events]
+                return Outcome(out.table, [*back.effects, *out.effects], out.table.recent)
             return hand.apply_move(table, seat, move, now)
 
         written = self._write(
@@ -550,6 +593,18 @@ class Service:
         events = [{k: v for k, v in e.items() if k != "version"} for e in events]
         return replay.document(table, events)
 
+    def _check_correspondence_limit(self, player_id: str) -> None:
+        """409 too_many_tables for a player who already holds the most running
+        correspondence tables anybody may (RULES §6)."""
+        if self.inbox is None:
+            return
+        held = self.inbox.running_correspondence(player_id, self.clock())
+        if held >= MAX_CORRESPONDENCE_TABLES:
+            raise TooManyTablesError(
+                f"you already play {held} correspondence tables: at most "
+                f"{MAX_CORRESPONDENCE_TABLES} may run at once, finish or leave one first"
+            )
+
     # -- live ------------------------------------------------------------------------
     def connect(self, caller: Caller, table_id: str, connection_id: str) -> None:
         """A WebSocket opened on a table: a seated player is connected again. Refused beyond
@@ -704,6 +759,11 @@ class Service:
         for change in outcome.effects:
             player = self.players.get(change.player_id) if change.reason == "leave" else None
             updates.append(player_update(change, player, now))
+        people = getattr(self.players, "people", None)  # profiles and boards (harftet.people)
+        if people is not None and outcome.effects:
+            from harftet.people import game_end_updates
+
+            updates += game_end_updates(people, outcome, now)
         return self.tables.save(
             stored, outcome.table, move_id=move_key, player_updates=updates, now=now
         )
@@ -793,6 +853,7 @@ __all__ = [
     "EngineError",
     "HintsOffError",
     "NotFoundError",
+    "OperatorBannedError",
     "Service",
     "StaleVersionError",
     "TooManyConnectionsError",

@@ -57,7 +57,12 @@ class TimerQueue:
         self._url = queue_url
 
     def schedule(self, timer: Timer, now: float) -> None:
-        """Deliver ``timer`` when it falls due (SQS delays are whole seconds: never early)."""
+        """Deliver ``timer`` when it falls due (SQS delays are whole seconds: never early).
+        An event beyond SQS's longest delay (a correspondence table's turn of hours or days)
+        gets no message: the sweeper's deadline index fires it (docs/DEPLOY.md, "Timers of
+        correspondence tables"), instead of a chain of a message every 15 minutes."""
+        if timer.due - now > MAX_DELAY_SECONDS:
+            return
         delay = min(MAX_DELAY_SECONDS, max(0, math.ceil(timer.due - now)))
         self._client.send_message(QueueUrl=self._url, MessageBody=timer.body(), DelaySeconds=delay)
 

@@ -88,6 +88,115 @@ def default_service() -> Service:
         send=ManagementApiSender(endpoint) if endpoint else None,
         test_mode=os.environ.get("TEST_MODE", "").lower() in ("1", "true", "yes"),
         log=LogStore(client, log_table) if log_table else None,
+        inbox=_inbox(),
+    )
+
+
+def _inbox() -> Any:
+    """The inbox (harftet.inbox) on MAIL_TABLE, where the stack has one."""
+    name = os.environ.get("MAIL_TABLE")
+    if not name:
+        return None
+    from harftet.inbox import InboxStore
+
+    return InboxStore(dynamodb(), name)
+
+
+def _notify_queue() -> Any:
+    url = os.environ.get("NOTIFY_QUEUE_URL")
+    if not url:
+        return None
+    from harftet.notify import NotifyQueue
+
+    return NotifyQueue(boto3.client("sqs"), url)
+
+
+@cache
+def default_outbox(service: Service) -> Any:
+    """Inbox items and notifications of ``service``'s tables (None without MAIL_TABLE)."""
+    from harftet.notify.outbox import Outbox
+
+    if service.inbox is None:
+        return None
+
+    def connected(table_id: str) -> set[str]:
+        return {str(c["playerId"]) for c in service.connections.for_table(table_id)}
+
+    return Outbox(service.inbox, _notify_queue(), connected, service.clock)
+
+
+def _mobile() -> Any:
+    apps = {
+        "fcm": os.environ.get("FCM_APPLICATION_ARN", ""),
+        "apns": os.environ.get("APNS_APPLICATION_ARN", ""),
+    }
+    if not any(apps.values()):
+        return None
+    from harftet.notify.deliver import MobilePush
+
+    return MobilePush(boto3.client("sns"), apps)
+
+
+def _local_push_prefix(service: Service) -> str | None:
+    """The local stack's own push receiver, allowed as an endpoint in test mode only."""
+    prefix = os.environ.get("LOCAL_PUSH_PREFIX")
+    return prefix if prefix and service.test_mode else None
+
+
+@cache
+def default_mail(service: Service) -> Any:
+    """The inbox and notification routes' use cases over ``service`` (harftet.notify.api)."""
+    from harftet.notify import vapid
+    from harftet.notify.api import Mail
+    from harftet.notify.targets import Targets
+
+    name = os.environ.get("MAIL_TABLE")
+    if not name or service.inbox is None:
+        return None
+    return Mail(
+        service.inbox,
+        Targets(dynamodb(), name, service.clock),
+        service.tokens,
+        mobile=_mobile(),
+        public_key=vapid.server_public_key,
+        local_prefix=_local_push_prefix(service),
+        clock=service.clock,
+    )
+
+
+@cache
+def default_notifier() -> Any:
+    """The notifier function's deliverer (harftet.notify.deliver)."""
+    from harftet.notify import Notification, vapid
+    from harftet.notify.deliver import Notifier, WebPush
+    from harftet.notify.targets import Targets
+
+    service = default_service()
+    queue = _notify_queue()
+
+    def requeue(n: Notification, delay: int) -> None:
+        if queue is not None:
+            queue.send([n], delay)
+
+    def name_of(player_id: str) -> str | None:
+        try:
+            return str(service.players.get(player_id)["name"])
+        except Exception:
+            return None
+
+    key = vapid.private_key()
+    web = None
+    if key:
+        subject = os.environ.get("VAPID_SUBJECT", "mailto:ops@harftet.invalid")
+        web = WebPush(lambda: key, subject, local_prefix=_local_push_prefix(service))
+    return Notifier(
+        Targets(dynamodb(), os.environ["MAIL_TABLE"], service.clock),
+        service.inbox,
+        web,
+        _mobile(),
+        requeue,
+        service.clock,
+        name_of,
     )
 
 
@@ -101,4 +210,4 @@ def default_publisher() -> Publisher:
     service = default_service()
     queue_url = os.environ.get("TIMER_QUEUE_URL")
     timers = TimerQueue(boto3.client("sqs"), queue_url) if queue_url else None
-    return Publisher(service, log=service.log, timers=timers)
+    return Publisher(service, log=service.log, timers=timers, outbox=default_outbox(service))

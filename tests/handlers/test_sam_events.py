@@ -261,7 +261,9 @@ def test_every_route_answers_sams_events_as_documented(api, sam_events):
             assert (reply.status, reply.body["error"]["code"]) == (404, "not_found"), reply.body
             continue
         names = PATH_PARAMETER.findall(resource)
-        values = {"tableId": table_id, "playerId": owner["playerId"], "seat": 0, "passkeyId": "x"}
+        values = {"tableId": table_id, "playerId": owner["playerId"], "seat": 0}
+        values |= {"passkeyId": "x", "id": "0" * 20}
+        values["game"] = "kastet"
         reply = call(method, resource, token=owner["token"], **{n: values[n] for n in names})
         documented = (200, 201, 202, 204, 400, 403, 404, 409, 422)
         assert reply.status in documented, (method, resource, reply.body)

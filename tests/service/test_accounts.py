@@ -310,6 +310,12 @@ def test_deleting_a_player_removes_everything_and_anonymises_their_seats(service
         if table_id == finished_id:
             text += json.dumps(service.replay(ali, table_id), ensure_ascii=False)
         assert ayse.player_id not in text and "Oyuncu1" not in text
+    from harftet.people import People  # profiles and leaderboards keep nothing of her either
+
+    for period in ("all", "week"):
+        board = People(service).leaderboard(ali.player_id, "kastet", period, 100, None)
+        assert [e["name"] for e in board["entries"]] == ["Oyuncu0"]
+    assert service.players.people.profile(ayse.player_id) is None
     running_view = service.view(veli, running)
     assert running_view["status"] == "paused" and running_view["seats"][1]["playerId"] is None
     finished = service.view(ali, finished_id)

@@ -219,14 +219,19 @@ class People:
         me = _maps(self.accounts._account(caller))
         if other not in me["friends"]:
             raise NotFoundError("you can invite only your friends")
-        service.tables.get(table_id)  # 404 for a table that does not exist
+        stored = service.tables.get(table_id)  # 404 for a table that does not exist
         message = {"type": "invitation", "tableId": table_id, "from": caller.player_id}
-        if other not in me["blockedBy"] and service.send is not None:
-            for connection in service.connections.for_player(other):
+        sockets = service.connections.for_player(other) if other not in me["blockedBy"] else []
+        if service.send is not None:
+            for connection in sockets:
                 try:
                     service.send(str(connection["connectionId"]), message)
                 except Exception:  # a gone socket misses it: the inbox keeps invitations
                     continue
+        if other not in me["blockedBy"] and not sockets:  # offline: a notification (notify)
+            from harftet.notify.outbox import queue_invitation
+
+            queue_invitation(other, stored, caller.name)
         return {"tableId": table_id, "playerId": other}
 
     def forget_everyone(self, player_id: str, account: dict[str, Any]) -> None:

@@ -466,6 +466,9 @@ class Accounts:
             forget_at_table(
                 self.service, caller.player_id, table_id, sleep=self.sleep, wait=self.log_wait
             )
+        people = getattr(self.service.players, "people", None)  # profile, boards (harftet.people)
+        if people is not None:
+            people.forget(caller.player_id, self.service.clock())
         code = account.get("transferCode")
         if code:
             self.store.drop(TRANSFER + str(code))

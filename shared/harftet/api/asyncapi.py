@@ -226,6 +226,27 @@ def document() -> dict[str, Any]:
     }
     channel_messages = {name: {"$ref": f"#/components/messages/{name}"} for name in messages}
     table_channel = "#/channels/table"
+    # Web Push (not the WebSocket): what the notifier sends a browser (RFC 8030, encrypted
+    # with RFC 8291) and sw-push.js shows; SNS mobile pushes carry the same payload.
+    messages["notification"] = _message(
+        "notification",
+        "A notification to a player (your turn at a correspondence table, 1 hour before your "
+        "deadline, a friend's invitation, a game's end): title and body in the player's "
+        "language (Turkish by default), and the table it opens.",
+        {
+            "type": "object",
+            "required": ["title", "body", "lang", "kind", "tableId", "url", "tag"],
+            "properties": {
+                "title": {"type": "string"},
+                "body": {"type": "string"},
+                "lang": {"type": "string", "enum": ["tr", "en"]},
+                "kind": {"type": "string", "enum": ["turn", "reminder", "invitation", "gameEnd"]},
+                "tableId": {"type": "string"},
+                "url": {"type": "string", "description": "the web client's link to the table"},
+                "tag": {"type": "string", "description": "a newer one of a tag replaces it"},
+            },
+        },
+    )
 
     def refs(*names: str) -> list[dict[str, str]]:
         return [{"$ref": f"{table_channel}/messages/{name}"} for name in names]
@@ -250,6 +271,13 @@ def document() -> dict[str, Any]:
                 "protocol": "ws",
                 "description": "make run (PORT, default 3000)",
             },
+            "push": {
+                "host": "{pushService}",
+                "protocol": "https",
+                "description": "a browser's push service (the endpoint of its subscription, "
+                "POST /players/me/push-subscriptions); Web Push, RFC 8030/8291/8292",
+                "variables": {"pushService": {"description": "the subscription's host"}},
+            },
             "aws": {
                 "host": "{apiId}.execute-api.{region}.amazonaws.com",
                 "pathname": "/{stage}",
@@ -263,6 +291,14 @@ def document() -> dict[str, Any]:
             },
         },
         "channels": {
+            "notifications": {
+                "address": None,
+                "title": "A player's notifications",
+                "description": "Web Push messages to each subscribed browser (and SNS mobile "
+                "pushes to each registered device), at most one per table, version and kind.",
+                "servers": [{"$ref": "#/servers/push"}],
+                "messages": {"notification": {"$ref": "#/components/messages/notification"}},
+            },
             "table": {
                 "address": None,
                 "title": "One table",
@@ -272,6 +308,7 @@ def document() -> dict[str, Any]:
                 "table or a table's 200. Nothing can be sent before the connect completes: a "
                 "client sends sync once the socket is open to get its whole view, and the first "
                 "push after that is whole too; every later push is a delta.",
+                "servers": [{"$ref": "#/servers/local"}, {"$ref": "#/servers/aws"}],
                 "messages": channel_messages,
                 "bindings": {
                     "ws": {
@@ -294,9 +331,15 @@ def document() -> dict[str, Any]:
                         "bindingVersion": "0.1.0",
                     }
                 },
-            }
+            },
         },
         "operations": {
+            "notify": {
+                "action": "send",
+                "channel": {"$ref": "#/channels/notifications"},
+                "summary": "The server notifies a player who is not at the table.",
+                "messages": [{"$ref": "#/channels/notifications/messages/notification"}],
+            },
             "ping": {
                 "action": "receive",
                 "channel": {"$ref": table_channel},

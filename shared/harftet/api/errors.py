@@ -55,7 +55,10 @@ def error_response(error: Exception, lang: str = "en") -> tuple[int, dict[str, A
         status, code, message = 401, "unauthorized", str(error)
     elif isinstance(error, BannedError):
         status, code, message = 403, "banned", str(error)
-        extra["bannedUntil"] = int(error.until)
+        reason = getattr(error, "reason", None)  # an operator's ban: no end (harftet.people)
+        if reason is not None:
+            message = illegal_message(reason, {}, lang)
+        extra["bannedUntil"] = int(error.until) if reason is None else None
     elif isinstance(error, NotFoundError):
         status, code, message = 404, "not_found", str(error)
     elif isinstance(error, StaleVersionError):

@@ -20,6 +20,10 @@ DEFAULT_LANGUAGE = "en"
 # reason → (Turkish, English); placeholders name params.
 MESSAGES: dict[str, tuple[str, str]] = {
     "illegal_move": ("Bu hamle kurallara uymuyor", "This move breaks a rule of the game"),
+    "banned_operator": (
+        "Oyuncun yöneticiler tarafından engellendi: masaya oturamaz, masa açamazsın",
+        "An operator has banned your player: you may not sit down or create tables",
+    ),
     "unknown_move": ("Böyle bir hamle yok", "There is no such move"),
     "must_draw_or_lay": (
         "Taş çek ya da aç: açmadan pas ancak elde 22 taş varken ya da deste bitince olur",

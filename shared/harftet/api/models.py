@@ -253,3 +253,10 @@ class WsMove(Strict):
 
     action: Literal["move"]
     tableId: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+
+
+class ReportRequest(Strict):
+    """``POST /tables/{id}/reports`` (harftet.people)."""
+
+    seat: Annotated[int, Field(ge=0, le=3, strict=True)]
+    kind: Literal["insult", "cheating", "other"]

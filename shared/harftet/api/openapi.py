@@ -156,11 +156,77 @@ class LobbyEntry(BaseModel):
     turnSeconds: int
     createdAt: float
     vacant: list[int] = Field(description="seat numbers anyone may take now")
+    pace: Literal["live", "correspondence"] = "live"
 
 
 class Lobby(BaseModel):
     tables: list[LobbyEntry] = Field(description="newest first")
     cursor: str | None = Field(description="the next page's cursor; null on the last page")
+
+
+class InboxEntry(BaseModel):
+    tableId: str
+    game: Literal["harftet", "kastet"]
+    pace: Literal["live", "correspondence"]
+    status: Literal["waiting", "playing", "paused", "finished"]
+    yourTurn: bool = Field(description="Sıra sende: the caller is to move")
+    deadline: float | None = Field(description="the caller's turn deadline; null unless yourTurn")
+    last: LogEvent | None = Field(description="the latest event at the table")
+    players: list[str | None] = Field(description="names by seat, null where empty")
+
+
+class Inbox(BaseModel):
+    tables: list[InboxEntry] = Field(
+        description="the caller's turn first, then the nearest deadline; then waiting tables, "
+        "then recently finished ones"
+    )
+    cursor: str | None = Field(description="the next page's cursor; null on the last page")
+    yourTurn: int = Field(description="how many tables on this page wait for the caller")
+
+
+class PushSubscriptionKeys(BaseModel):
+    model_config = {"extra": "forbid"}
+    p256dh: str = Field(max_length=200, description="base64url, an uncompressed P-256 key")
+    auth: str = Field(max_length=200, description="base64url, 16 bytes")
+
+
+class QuietHours(BaseModel):
+    model_config = {"extra": "forbid"}
+    start: str = Field(pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$")
+    end: str = Field(pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$")
+
+
+class PushSubscriptionBody(BaseModel):
+    """A browser's PushSubscription JSON (and, optionally, the player's notification
+    language and quiet hours, Europe/Istanbul; default 23:00-08:00, null for none)."""
+
+    model_config = {"extra": "forbid"}
+    endpoint: str = Field(
+        max_length=1024, description="https only, on a host with public addresses only"
+    )
+    expirationTime: float | None = None
+    keys: PushSubscriptionKeys
+    lang: Literal["tr", "en"] | None = Field(
+        None, description="default: Accept-Language when sent, else Turkish"
+    )
+    quietHours: QuietHours | None = None
+
+
+class Created(BaseModel):
+    id: str
+    publicKey: str | None = Field(None, description="the VAPID public key (applicationServerKey)")
+
+
+class DeviceBody(BaseModel):
+    model_config = {"extra": "forbid"}
+    platform: Literal["fcm", "apns"]
+    token: str = Field(max_length=4096, description="the FCM registration or APNs device token")
+
+
+class PushKey(BaseModel):
+    publicKey: str | None = Field(
+        description="the VAPID public key browsers subscribe with; null when Web Push is off"
+    )
 
 
 class DryRun(BaseModel):
@@ -282,6 +348,7 @@ PATH_PARAMETERS: dict[str, dict[str, Any]] = {
     "playerId": {"type": "string", "minLength": 1, "maxLength": 64},
     "tableId": {"type": "string", "minLength": 1, "maxLength": 64},
     "seat": {"type": "integer", "minimum": 0, "maximum": 3},
+    "id": {"type": "string", "minLength": 1, "maxLength": 64},
     "passkeyId": {"type": "string", "minLength": 1, "maxLength": 1400},
     "word": {  # the 29 letters in either case (circumflexes fold: â → A)
         "type": "string",
@@ -379,13 +446,163 @@ ROUTES: list[tuple[str, str, str, type[BaseModel] | None, str, type[BaseModel], 
         Replay,
         True,
     ),
+    (
+        "get",
+        "/players/me/tables",
+        "Your tables (the inbox): yours to play first, then the nearest deadline",
+        None,
+        "200",
+        Inbox,
+        True,
+    ),
+    (
+        "post",
+        "/players/me/push-subscriptions",
+        "Receive notifications in this browser (Web Push)",
+        PushSubscriptionBody,
+        "201",
+        Created,
+        True,
+    ),
+    (
+        "post",
+        "/players/me/devices",
+        "Receive notifications on this phone (FCM or APNs, through SNS)",
+        DeviceBody,
+        "201",
+        Created,
+        True,
+    ),
+    ("get", "/push/key", "The VAPID public key for Web Push", None, "200", PushKey, False),
 ]
+
+
+# -- profiles, leaderboards, reports, the operator API (harftet.people) -------------------------
+class GameRecord(BaseModel):
+    played: int
+    won: int = Field(description="games finished with the best points of the table")
+    abandoned: int
+
+
+class RatingChangeView(BaseModel):
+    at: int
+    delta: int
+    game: Literal["kastet", "harftet"]
+    tableId: str | None = Field(description="the finished game; null for a leave")
+
+
+class RecentGame(BaseModel):
+    tableId: str
+    game: Literal["kastet", "harftet"]
+    at: int
+    points: int
+    won: bool
+    replay: str = Field(description="the replay's path, /tables/{id}/replay")
+
+
+class Profile(BaseModel):
+    playerId: str
+    name: str
+    rating: int
+    games: dict[str, GameRecord] = Field(description="per game: kastet, harftet")
+    ratingChanges: list[RatingChangeView] = Field(description="the last 50, newest first")
+    recentGames: list[RecentGame] = Field(description="the last 20 finished, newest first")
+
+
+class BoardEntry(BaseModel):
+    rank: int | None = Field(description="null past the first 10,000")
+    playerId: str
+    name: str
+    score: int = Field(description="all: rating in this game; week: game points won")
+
+
+class BoardMe(BoardEntry):
+    above: list[BoardEntry] = Field(description="up to 2 players just above")
+    below: list[BoardEntry] = Field(description="up to 2 players just below")
+
+
+class Leaderboard(BaseModel):
+    entries: list[BoardEntry]
+    me: BoardMe | None
+    cursor: str | None
+
+
+class ReportAccepted(BaseModel):
+    reportId: str
+    tableId: str
+    version: int
+
+
+class ReportView(ReportAccepted):
+    seat: int
+    kind: Literal["insult", "cheating", "other"]
+    reported: str
+    reporter: str
+    at: int
+
+
+class Reports(BaseModel):
+    day: str
+    reports: list[ReportView]
+
+
+class BanView(BaseModel):
+    playerId: str
+    banned: bool
+
+
+class ClosedTable(BaseModel):
+    tableId: str
+    status: str
+
+
+def _people_routes() -> list[tuple[str, str, str, Any, str, type[BaseModel], bool]]:
+    from .models import ReportRequest
+
+    iam = " (operator API: AWS_IAM, never a player token)"
+    return [
+        ("get", "/players/{playerId}/profile", "A player's public profile", None, "200",
+         Profile, True),
+        ("get", "/leaderboards/{game}", "A leaderboard: top 100, your rank and neighbours",
+         None, "200", Leaderboard, True),
+        ("post", "/tables/{tableId}/reports", "Report a seat for review", ReportRequest, "202",
+         ReportAccepted, True),
+        ("get", "/operator/reports", "Reports of a day" + iam, None, "200", Reports, False),
+        ("post", "/operator/players/{playerId}/ban", "Ban a player" + iam, None, "200",
+         BanView, False),
+        ("delete", "/operator/players/{playerId}/ban", "Unban a player" + iam, None, "200",
+         BanView, False),
+        ("post", "/operator/tables/{tableId}/close", "Close a table" + iam, None, "200",
+         ClosedTable, False),
+    ]  # fmt: skip
+
+
+PEOPLE_QUERY: dict[str, list[dict[str, Any]]] = {
+    "/leaderboards/{game}": [
+        {"name": "period", "in": "query", "schema": {"type": "string", "enum": ["week", "all"]}},
+        {
+            "name": "limit",
+            "in": "query",
+            "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 100},
+        },
+        {"name": "cursor", "in": "query", "schema": {"type": "string", "maxLength": 600}},
+    ],
+    "/operator/reports": [
+        {"name": "day", "in": "query", "schema": {"type": "string", "format": "date"}},
+        {
+            "name": "limit",
+            "in": "query",
+            "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 50},
+        },
+    ],
+}
+PATH_PARAMETERS["game"] = {"type": "string", "enum": ["kastet", "harftet"]}
 
 
 def all_routes() -> list[tuple[str, str, str, Any, str, Any, bool]]:
     """Every route the REST API serves: (method, path, summary, request, status, response,
     auth)."""
-    return [*ROUTES, *_account_routes(), *_word_routes()]
+    return [*ROUTES, *_account_routes(), *_people_routes(), *_word_routes()]
 
 
 def _account_routes() -> list[tuple[str, str, str, Any, str, Any, bool]]:
@@ -524,6 +741,24 @@ def document() -> dict[str, Any]:
                     "schema": {"type": "string", "maxLength": 600},
                 },
             ]
+        if path == "/tables" and method == "get":
+            parameters.append(
+                {
+                    "name": "pace",
+                    "in": "query",
+                    "description": "live (default) or correspondence tables: separate lists",
+                    "schema": {"type": "string", "enum": ["live", "correspondence"]},
+                }
+            )
+        if path == "/players/me/tables":
+            parameters.append(
+                {
+                    "name": "cursor",
+                    "in": "query",
+                    "description": "the previous page's cursor (opaque)",
+                    "schema": {"type": "string", "maxLength": 600},
+                }
+            )
         if path.endswith("/hint"):
             parameters.append(
                 {
@@ -543,6 +778,7 @@ def document() -> dict[str, Any]:
                     "schema": {"type": "integer", "minimum": 0, "maximum": 999_999_999},
                 }
             )
+        parameters += PEOPLE_QUERY.get(path, [])
         if parameters:
             operation["parameters"] = parameters
         body = move_body if path.endswith("/moves") else (ref(request) if request else None)
@@ -553,6 +789,22 @@ def document() -> dict[str, Any]:
         if auth:
             operation["security"] = [{"bearer": []}]
         paths.setdefault(path, {})[method] = operation
+    paths["/players/me/push-subscriptions/{id}"] = {
+        "delete": {
+            "summary": "Stop notifications to that browser",
+            "parameters": [
+                {"name": "id", "in": "path", "required": True, "schema": PATH_PARAMETERS["id"]}
+            ],
+            "security": [{"bearer": []}],
+            "responses": {
+                "204": {"description": "removed"},
+                **{
+                    code: {"description": text, "content": _json(error)}
+                    for code, text in ERRORS.items()
+                },
+            },
+        }
+    }
     paths["/health"] = {
         "get": {"summary": "Ready check", "responses": {"200": {"description": "ready"}}}
     }

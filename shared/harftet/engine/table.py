@@ -280,6 +280,12 @@ def leave(table: Table, player_id: str, now: float) -> Outcome:
         new.status = "paused"
         new.deadline = None
         note(new, now, "leave", index, playerId=player_id, penalty=penalty)
+        if new.pace == "correspondence":  # RULES §6: no pause, no substitutes sought
+            new.status, new.deadline = table.status, table.deadline
+            _bot_takes_over(new, index, now)
+            if new.manager == player_id:
+                _hand_over_manager(new, index)
+            return changed(new, effects)
     else:
         note(new, now, "stand", index, playerId=player_id)
     chair.occupant = None
@@ -351,6 +357,8 @@ def disconnect(table: Table, player_id: str, now: float) -> Outcome:
     index = table.seat_of(player_id)
     if index is None or not table.seats[index].connected or table.status == "finished":
         return Outcome(table)
+    if table.pace == "correspondence":  # RULES §6: the seat is theirs, connected or not
+        return Outcome(table)
     new = begin(table.clone())
     chair = new.seats[index]
     chair.connected = False
@@ -361,8 +369,10 @@ def disconnect(table: Table, player_id: str, now: float) -> Outcome:
 
 def reconnect(table: Table, player_id: str, now: float) -> Outcome:
     """The player is back: their seat is theirs again, or they take it back if it is vacant
-    or a computer player holds it (a dropped player can always come back)."""
-    if table.status == "finished":
+    or a computer player holds it (a dropped player can always come back). At a
+    correspondence table opening it changes nothing: its owner takes a seat back by moving
+    or by sitting down (RULES §6)."""
+    if table.status == "finished" or table.pace == "correspondence":
         return Outcome(table)
     index = table.seat_of(player_id)
     if index is not None:
@@ -510,11 +520,60 @@ def _time_out(table: Table, now: float, rules: Rules | None = None) -> Outcome:
     if occupant is None or occupant.bot:  # a computer player never drops out
         return changed(new, list(outcome.effects))
     chair.timeouts += 1
+    if new.pace == "correspondence":
+        if chair.timeouts >= TIMEOUTS_FOR_DISCONNECT:  # RULES §6: a computer player plays on
+            _drop_to_bot(new, seat, now)
+        return changed(new, list(outcome.effects))
     if chair.timeouts >= TIMEOUTS_FOR_DISCONNECT and chair.connected:
         chair.connected = False
         chair.disconnected_at = now
         note(new, now, "disconnect", seat, playerId=occupant.player_id, reason="timeouts")
     return changed(new, list(outcome.effects))
+
+
+def _drop_to_bot(table: Table, index: int, now: float) -> None:
+    """Three timeouts in a row at a correspondence table: the owner counts as dropped (RULES
+    §4: they may come back, and a loss is theirs if they do not) and a computer player takes
+    the seat at once, so the game goes on (RULES §6)."""
+    chair = table.seats[index]
+    occupant = chair.occupant
+    assert occupant is not None
+    original = chair.original
+    if (
+        original is not None
+        and original.player_id == occupant.player_id
+        and chair.original_fate is None
+    ):
+        chair.original_fate = "dropped"
+    _remember(table, occupant.player_id, index)
+    note(table, now, "stand", index, playerId=occupant.player_id, reason="timeouts")
+    _bot_takes_over(table, index, now)
+    if table.manager == occupant.player_id:
+        _hand_over_manager(table, index)
+
+
+def _bot_takes_over(table: Table, index: int, now: float) -> None:
+    """A computer player sits on ``index`` of a running correspondence table (no pause)."""
+    chair = table.seats[index]
+    chair.occupant = bot_occupant(index)
+    chair.vacant_since = None
+    chair.disconnected_at = None
+    chair.connected = True
+    chair.timeouts = 0
+    _note_sit(table, now, "bot", index, chair.occupant)
+
+
+def take_back(table: Table, player_id: str, now: float) -> Outcome | None:
+    """At a correspondence table, the dropped owner of a seat a computer player holds takes
+    it back (their move does it: RULES §6); None when ``player_id`` has no such seat."""
+    if table.pace != "correspondence":
+        return None
+    for i in range(len(table.seats)):
+        if _returning(table, i, player_id):
+            original = table.seats[i].original
+            assert original is not None
+            return sit(table, i, original, now)
+    return None
 
 
 def _vacate_dropped(table: Table, index: int, now: float) -> None:

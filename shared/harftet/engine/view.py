@@ -186,4 +186,5 @@ def lobby_summary(table: Table) -> dict[str, Any]:
         "hints": shown_hints(table),
         "botSeconds": table.bot_seconds,
         "practice": table.practice,
+        "pace": table.pace,
     }

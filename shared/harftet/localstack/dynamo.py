@@ -16,6 +16,7 @@ DEFAULT_TABLE_NAMES = {
     "PlayersTable": "harftet-players",
     "ConnectionsTable": "harftet-connections",
     "LogTable": "harftet-log",
+    "MailTable": "harftet-mail",
 }
 
 Environ = dict[str, Any]

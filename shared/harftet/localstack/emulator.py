@@ -125,6 +125,7 @@ class Emulator:
         sweep_seconds: float,
         fanout: LambdaFunction | None = None,
         timer: LambdaFunction | None = None,
+        notifier: LambdaFunction | None = None,
         ws_route_response: bool,
         ready_check: Callable[[], bool] | None,
         settings: TemplateSettings | None,
@@ -139,6 +140,7 @@ class Emulator:
         self.sweeper = sweeper
         self.fanout = fanout
         self.timer = timer
+        self.notifier = notifier  # notifications (harftet.notify), from its queue
         self.sweep_seconds = sweep_seconds
         self.ws_route_response = ws_route_response
         self.ready_check = ready_check
@@ -152,7 +154,7 @@ class Emulator:
     @property
     def functions(self) -> list[LambdaFunction]:
         """The configured functions."""
-        every = (self.rest, self.ws, self.sweeper, self.fanout, self.timer)
+        every = (self.rest, self.ws, self.sweeper, self.fanout, self.timer, self.notifier)
         return [f for f in every if f is not None]
 
     def ready(self) -> bool:
@@ -426,6 +428,7 @@ def create_app(
     sweeper: str | Path | None = None,
     fanout: str | Path | None = None,
     timer: str | Path | None = None,
+    notifier: str | Path | None = None,
     event_sources: list[tuple[str, Any]] | None = None,
     env: Mapping[str, str] | None = None,
     sweep_seconds: float = 2.0,
@@ -464,6 +467,7 @@ def create_app(
         sweep_seconds=sweep_seconds,
         fanout=function("fanout", fanout),
         timer=function("timer", timer),
+        notifier=function("notifier", notifier),
         ws_route_response=ws_route_response,
         ready_check=ready_check,
         settings=settings,
@@ -480,12 +484,14 @@ def create_app(
 
         # What a client calls is warm before /health says ready; the event sources' functions
         # warm meanwhile (they are invoked once something is stored or due).
-        behind = [f for f in (emulator.fanout, emulator.timer) if f is not None]
+        behind = [f for f in (emulator.fanout, emulator.timer, emulator.notifier) if f is not None]
         warming = asyncio.create_task(warm(behind))
         await warm([f for f in emulator.functions if f not in behind])
         emulator.started = True
         tasks = [asyncio.create_task(emulator.sweep_forever())] if emulator.sweeper else []
-        targets = {"fanout": emulator.fanout, "timer": emulator.timer}
+        targets = {
+            "fanout": emulator.fanout, "timer": emulator.timer, "notifier": emulator.notifier,
+        }  # fmt: skip
         for key, source in event_sources or []:
             target = targets.get(key)
             if target is not None:
@@ -522,6 +528,12 @@ def create_app(
             *client_routes("/play/docs", Path(__file__).parents[3] / "docs"),
             *client_routes("/play", static_dir),
         ]
+    push_prefix = env.get("LOCAL_PUSH_PREFIX")
+    if push_prefix and env.get("TEST_MODE", "").lower() in ("1", "true", "yes"):
+        from harftet.localstack import push_receiver  # the local push service: test mode only
+
+        base = push_prefix.removesuffix(push_receiver.PREFIX)
+        routes += push_receiver.routes(base, env.get("VAPID_PRIVATE_KEY"))
     routes.append(Route("/{path:path}", emulator.rest_proxy, methods=list(HTTP_METHODS)))
 
     async def unrouted(request: Request, _: Exception) -> Response:

@@ -80,6 +80,12 @@ def env_vars(
         "AWS_ENDPOINT_URL_SSM": dynamodb,
         "TOKEN_SECRET_PARAM": secret_parameter_name(template),
         "SWEEP_WINDOW_SECONDS": _SWEEP_ONCE,
+        # Notifications under `sam local`: moto's SNS, no Web Push key, no mobile apps.
+        "AWS_ENDPOINT_URL_SNS": dynamodb,
+        "VAPID_PUBLIC_KEY": "",
+        "VAPID_PRIVATE_KEY_PARAM": "",
+        "FCM_APPLICATION_ARN": "",
+        "APNS_APPLICATION_ARN": "",
         "CELL_ID": stack.get("CELL_ID", ""),  # a stand-alone stack, not a cell (docs/SCALE.md)
         "DEADLINE_SHARDS": stack.get("DEADLINE_SHARDS", "32"),  # the template's default
     }

@@ -30,12 +30,15 @@ DEFAULT_HANDLERS = {
     "sweeper": FUNCTIONS / "sweeper" / "app.py",
     "fanout": FUNCTIONS / "fanout" / "app.py",
     "timer": FUNCTIONS / "timer" / "app.py",
+    "notifier": FUNCTIONS / "notifier" / "app.py",
 }
 # The template's queues, by logical id, as the local stack names them.
 QUEUE_NAMES = {
     "TimerQueue": "harftet-timers",
     "TimerDeadLetterQueue": "harftet-timers-dlq",
     "FanoutFailureQueue": "harftet-fanout-failures",
+    "NotifyQueue": "harftet-notify",
+    "NotifyDeadLetterQueue": "harftet-notify-dlq",
 }
 ACCOUNT = "123456789012"
 log = logging.getLogger("harftet.localstack")
@@ -79,6 +82,13 @@ def handler_env(
         "AWS_ENDPOINT_URL_DYNAMODB": dynamodb_endpoint,  # boto3 reads it for every DynamoDB client
         "AWS_ENDPOINT_URL_SQS": dynamodb_endpoint,  # moto's server serves SQS too
         "TIMER_QUEUE_URL": queue_url(dynamodb_endpoint, "TimerQueue"),
+        # The inbox and notifications: the mail table, the notify queue, a VAPID key pair
+        # made at start, and the stack's own push receiver (allowed in test mode only).
+        "MAIL_TABLE": tables["MailTable"],
+        "NOTIFY_QUEUE_URL": queue_url(dynamodb_endpoint, "NotifyQueue"),
+        "VAPID_PRIVATE_KEY": keep("VAPID_PRIVATE_KEY") or _vapid_key(),
+        "VAPID_SUBJECT": "mailto:push@harftet.invalid",
+        "LOCAL_PUSH_PREFIX": f"http://127.0.0.1:{port}/push-receiver/",
         "AWS_DEFAULT_REGION": "us-east-1",
         "AWS_REGION": "us-east-1",
         "AWS_ACCESS_KEY_ID": "local",
@@ -104,6 +114,12 @@ def handler_env(
     return env
 
 
+def _vapid_key() -> str:
+    from harftet.notify.vapid import generate
+
+    return generate()
+
+
 @dataclass
 class StackOptions:
     """How to run the stack; a handler of None is left out."""
@@ -115,6 +131,7 @@ class StackOptions:
     sweeper: Path | None = DEFAULT_HANDLERS["sweeper"]
     fanout: Path | None = DEFAULT_HANDLERS["fanout"]
     timer: Path | None = DEFAULT_HANDLERS["timer"]
+    notifier: Path | None = DEFAULT_HANDLERS["notifier"]
     template: Path | None = None
     sweep_seconds: float = 2.0
     max_concurrency: int = 8
@@ -168,6 +185,7 @@ def serve(options: StackOptions) -> None:
             options.sweeper,
             options.fanout,
             options.timer,
+            options.notifier,
         )
         if p
     ]
@@ -199,6 +217,7 @@ def serve(options: StackOptions) -> None:
             sweeper=options.sweeper,
             fanout=options.fanout,
             timer=options.timer,
+            notifier=options.notifier,
             event_sources=sources,
             env=env,
             sweep_seconds=options.sweep_seconds,

@@ -60,6 +60,9 @@ DUE_SHARDS = int(os.environ.get("DEADLINE_SHARDS", "8"))
 WAITING_SECONDS = 24 * 3600
 FINISHED_KEPT_SECONDS = 30 * 24 * 3600
 LOBBY = "waiting"
+# Correspondence tables have lists of their own (RULES §6): the same indexes, their key
+# values prefixed ("c:waiting", "c:open", "c:playing").
+CORRESPONDENCE_LOBBY = "c:"
 TX = "tx"  # the item attribute holding the last transaction's ClientRequestToken
 
 
@@ -185,7 +188,8 @@ def _index_fields(table: Table, now: float) -> tuple[dict[str, Any], list[str]]:
     listed = lobby_status(table)
     key = LOBBY_KEYS[listed] if listed is not None else None
     if listed is not None and key is not None:
-        sets[key] = {"S": listed}
+        prefix = CORRESPONDENCE_LOBBY if table.pace == "correspondence" else ""
+        sets[key] = {"S": prefix + listed}
         sets["createdAt"] = _number(int(table.created_at * 1000))
     removes += [k for k in sorted(set(LOBBY_KEYS.values())) if k != key]
     # -- end lobby
@@ -233,11 +237,13 @@ class LobbyPages:
     ) -> tuple[list[Table], LobbyKey | None]:
         """Up to ``limit`` listed tables of ``status``, newest first, after ``after``; and the
         key to start the next page from (None on the last page)."""
-        key = LOBBY_KEYS[status]
+        base = status.removeprefix(CORRESPONDENCE_LOBBY)
+        pace = "live" if base == status else "correspondence"
+        key = LOBBY_KEYS[base]
         condition = "#k = :k"
         names = {"#k": key}
         values: dict[str, Any] = {":k": {"S": status}}
-        if status == "waiting":  # a waiting table leaves the lobby after a day
+        if base == "waiting":  # a waiting table leaves the lobby after a day
             condition += " AND #c >= :since"
             names["#c"] = "createdAt"
             values[":since"] = _number(int((now - WAITING_SECONDS) * 1000))
@@ -270,7 +276,7 @@ class LobbyPages:
             tables = [codec.decode(i["state"]["B"]) for i in items]
         else:
             tables = self._tables([i["tableId"]["S"] for i in items])
-        return [t for t in tables if lobby_status(t) == status], last
+        return [t for t in tables if lobby_status(t) == base and t.pace == pace], last
 
     def _tables(self, ids: list[str], consistent: bool = False) -> list[Table]:
         """The tables of ``ids`` that exist, in that order (BatchGetItem)."""
@@ -567,6 +573,27 @@ class TableStore(LobbyPages):
 
         found = [entry for entries in self._shards(shard) for entry in entries]
         return [table_id for _, table_id in sorted(found)[:limit]]
+
+    def due_between(self, start: float, end: float, limit: int = 1000) -> list[tuple[float, str]]:
+        """(deadline, tableId) of the tables whose next timed event falls in (start, end]:
+        correspondence deadlines coming within SQS's reach (harftet.far_timers)."""
+
+        def shard(n: int) -> list[tuple[float, str]]:
+            page = self._client.query(
+                TableName=self._name,
+                IndexName="deadline-index",
+                KeyConditionExpression="#d = :due AND #t BETWEEN :a AND :b",
+                ExpressionAttributeNames={"#d": "due", "#t": "deadline"},
+                ExpressionAttributeValues={
+                    ":due": {"S": f"{DUE}#{n}"},
+                    ":a": _number(int(start * 1000) + 1),
+                    ":b": _number(int(end * 1000)),
+                },
+                Limit=limit,
+            )
+            return [(int(i["deadline"]["N"]) / 1000, i["tableId"]["S"]) for i in page["Items"]]
+
+        return sorted(entry for entries in self._shards(shard) for entry in entries)[:limit]
 
     def next_due(self) -> float | None:
         """When the earliest timed event of any table falls due (epoch seconds), or None."""

@@ -8,8 +8,10 @@ import { h, tileEl, meldEl, seatEl, seatNames, logLine, handEndEl, gameEndEl } f
 import * as Settings from "./settings.js";
 import * as Sound from "./sound.js";
 import * as Motion from "./motion.js";
+import { createInbox, onPushOpen, tableFromUrl } from "./inbox.js";
 import { initAccount } from "./account.js";
 import { initPhrases } from "./phrases.js";
+import { initPeople } from "./people.js";
 import { initWordCard } from "./wordcard.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -175,7 +177,9 @@ async function openLobby() {
   store.removeItem("harftet.table");
   history.replaceState(null, "", location.pathname);
   show("lobby");
+  initPeople(api, $("#lobby")); // profiles and leaderboards (people.js)
   refreshMe();
+  inbox.load(); // the player's tables first, "Sıra sende" on top (inbox.js)
   await loadLobby();
 }
 
@@ -1309,12 +1313,17 @@ function registerWorker() {
   navigator.serviceWorker.register("sw.js").catch(() => { /* the page works without it */ });
 }
 
+const inbox = createInbox({ api, screen: $("#lobby"), onOpen: (id) => openTable(id) });
+onPushOpen((id) => openTable(id)); // a notification clicked while the client is open
+
 async function boot() {
+  const asked = tableFromUrl(); // a notification's link: /play/?table=ID
   registerWorker();
   if (!navigator.onLine) setOffline(true);
   applySettings();
   wire();
   loadSession();
+  if (asked) S.tableId = asked;
   applyLang();
   S.configReady = loadConfig();
   phrases = initPhrases({ api, notify, openTable, tableId: () => S.tableId, mySeat,

@@ -1,0 +1,71 @@
+"""Notifications: deliver each queued one by Web Push and SNS mobile push (harftet.notify)."""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+from typing import Any
+
+from aws_lambda_powertools import Logger, Metrics
+from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from harftet.notify import Notification
+from harftet.notify.deliver import RetryLater
+from harftet.observability import traced
+from harftet.wiring import default_notifier
+
+logger = Logger()
+metrics = Metrics()
+notifier = default_notifier()
+QUEUE_URL = os.environ.get("NOTIFY_QUEUE_URL", "")
+FIRST_RETRY_SECONDS = 30  # then 60, 120, 240, 480: the fifth failure goes to dead letters
+
+
+@cache
+def _sqs() -> Any:
+    import boto3
+
+    return boto3.client("sqs")
+
+
+def back_off(record: dict[str, Any]) -> int:
+    """Retry a failed delivery later and later: the message comes back after 30 s, then 60,
+    120, 240 and 480 s (its receive count says which try this was)."""
+    tries = int((record.get("attributes") or {}).get("ApproximateReceiveCount", "1"))
+    delay = min(900, FIRST_RETRY_SECONDS * 2 ** max(0, tries - 1))
+    try:
+        _sqs().change_message_visibility(
+            QueueUrl=QUEUE_URL, ReceiptHandle=record["receiptHandle"], VisibilityTimeout=delay
+        )
+    except Exception:  # the queue's own visibility timeout (180 s) applies instead
+        logger.warning("could not delay a retry", extra={"delay": delay})
+    return delay
+
+
+@logger.inject_lambda_context
+@traced
+@metrics.log_metrics
+def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    failures = []
+    sent = held = 0
+    for record in event.get("Records") or []:
+        try:
+            notification = Notification.parse(record["body"])
+        except (KeyError, TypeError, ValueError):
+            logger.warning("not a notification: dropped")
+            continue
+        try:
+            done = notifier.deliver(notification)
+            sent += done.sent
+            held += done.held
+        except RetryLater as error:  # retried by SQS (visibility timeout), then dead letters
+            delay = back_off(record)
+            logger.warning("a delivery will be retried", extra={"reason": str(error), "in": delay})
+            failures.append({"itemIdentifier": record["messageId"]})
+        except Exception:
+            logger.exception("a notification failed", extra={"tableId": notification.table_id})
+            failures.append({"itemIdentifier": record["messageId"]})
+    metrics.add_metric(name="NotificationsSent", unit=MetricUnit.Count, value=sent)
+    metrics.add_metric(name="NotificationsHeld", unit=MetricUnit.Count, value=held)
+    return {"batchItemFailures": failures}

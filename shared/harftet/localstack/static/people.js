@@ -1,0 +1,96 @@
+// Profiles and leaderboards (API.md v3): a "Sıralama" button in the lobby opens a dialog with
+// the week's or all-time board of a game and the caller's rank; a name opens its profile card.
+// Everything shown is what the API gives anyone: names, scores, records, replay links.
+import { getLang } from "./i18n.js";
+import { h } from "./render.js";
+
+const WORDS = {
+  tr: {
+    open: "Sıralama", title: "Sıralama", week: "Bu hafta", all: "Tüm zamanlar", close: "Kapat",
+    you: "Sen", empty: "Henüz kimse yok.", rank: "{n}.", played: "Oynanan", won: "Kazanılan",
+    abandoned: "Terk", rating: "Puan", recent: "Son oyunlar", replay: "Tekrar izle",
+    back: "Sıralamaya dön", failed: "Yüklenemedi, sonra yeniden dene.",
+    kastet: "Kastet", harftet: "Harftet", points: "{n} puan",
+  },
+  en: {
+    open: "Leaderboard", title: "Leaderboard", week: "This week", all: "All time", close: "Close",
+    you: "You", empty: "Nobody yet.", rank: "{n}.", played: "Played", won: "Won",
+    abandoned: "Abandoned", rating: "Rating", recent: "Recent games", replay: "Watch replay",
+    back: "Back to the leaderboard", failed: "Could not load, try again later.",
+    kastet: "Kastet", harftet: "Harftet", points: "{n} points",
+  },
+};
+
+function w(key, params = {}) {
+  const table = WORDS[getLang()] || WORDS.tr;
+  return (table[key] || WORDS.tr[key] || key).replace(/\{(\w+)\}/g, (_, k) => String(params[k] ?? ""));
+}
+
+/** Adds the button to `host` (the lobby); `api.request` is the session's REST client. */
+export function initPeople(api, host) {
+  if (!host || host.querySelector(".people-open")) return;
+  const dialog = h("dialog", { class: "people card", "aria-labelledby": "people-h" });
+  document.body.append(dialog);
+  const state = { game: "harftet", period: "week" };
+  const open = h("button", { type: "button", class: "people-open", onclick: () => { dialog.showModal(); board(); } }, w("open"));
+  host.prepend(open);
+
+  function frame(...kids) {
+    dialog.replaceChildren(
+      h("h2", { id: "people-h" }, w("title")),
+      ...kids,
+      h("button", { type: "button", onclick: () => dialog.close() }, w("close")),
+    );
+  }
+
+  function choice(key, values) {
+    return h("div", { role: "group" }, ...values.map((v) =>
+      h("button", { type: "button", "aria-pressed": String(state[key] === v), onclick: () => { state[key] = v; board(); } }, w(v))));
+  }
+
+  function row(e, mine) {
+    return h("li", { class: mine ? "me" : null },
+      h("span", {}, e.rank == null ? "…" : w("rank", { n: e.rank })), " ",
+      h("button", { type: "button", class: "link", onclick: () => profile(e.playerId) }, mine ? `${e.name} (${w("you")})` : e.name),
+      " ", h("span", {}, String(e.score)));
+  }
+
+  async function board() {
+    let data;
+    try {
+      data = await api.request("GET", `/leaderboards/${state.game}?period=${state.period}&limit=100`);
+    } catch {
+      return frame(h("p", {}, w("failed")));
+    }
+    const mine = data.me && data.me.playerId;
+    const list = data.entries.length
+      ? h("ol", { class: "people-board" }, ...data.entries.map((e) => row(e, e.playerId === mine)))
+      : h("p", {}, w("empty"));
+    const me = data.me && !data.entries.some((e) => e.playerId === mine)
+      ? h("ol", { class: "people-me" }, ...data.me.above.map((e) => row(e, false)), row(data.me, true), ...data.me.below.map((e) => row(e, false)))
+      : null;
+    frame(choice("game", ["harftet", "kastet"]), choice("period", ["week", "all"]), list, me);
+  }
+
+  async function profile(playerId) {
+    let p;
+    try {
+      p = await api.request("GET", `/players/${encodeURIComponent(playerId)}/profile`);
+    } catch {
+      return frame(h("p", {}, w("failed")));
+    }
+    const records = ["harftet", "kastet"].map((g) => h("tr", {},
+      h("th", { scope: "row" }, w(g)),
+      ...["played", "won", "abandoned"].map((k) => h("td", {}, String(p.games[g][k])))));
+    frame(
+      h("h3", {}, p.name),
+      h("p", {}, `${w("rating")}: ${p.rating}`),
+      h("table", {}, h("tr", {}, h("th", {}, ""), ...["played", "won", "abandoned"].map((k) => h("th", { scope: "col" }, w(k)))), ...records),
+      h("h4", {}, w("recent")),
+      h("ul", {}, ...p.recentGames.map((g) => h("li", {},
+        `${w(g.game)} · ${w("points", { n: g.points })} `,
+        h("a", { href: `${g.replay}` }, w("replay"))))),
+      h("button", { type: "button", onclick: board }, w("back")),
+    );
+  }
+}

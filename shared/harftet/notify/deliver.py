@@ -1,0 +1,243 @@
+"""The notifier: one queued notification to every browser and device of its player, at most
+once each, in the player's language, outside their quiet hours (deadline reminders excepted).
+
+Web Push goes through ``pywebpush`` (RFC 8030 delivery, RFC 8291 message encryption, RFC
+8292 VAPID): a well-kept library, so no cryptography or protocol is written here. Its HTTP
+session never follows a redirect, and every endpoint is checked again before the call (a
+host may have been re-pointed since it was stored). Mobile devices go through SNS platform
+endpoints. A subscription the push service answers 404 or 410 (or an SNS endpoint that is
+disabled) is removed; other failures raise, so that the queue retries the message with
+backoff and, in the end, parks it in the dead-letter queue (alarmed).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from harftet.inbox import InboxStore
+from harftet.notify import Notification
+from harftet.notify.targets import Resolver, TargetError, Targets, check_endpoint, in_quiet_hours
+from harftet.notify.texts import render
+
+logger = logging.getLogger(__name__)
+PUSH_TTL_SECONDS = 24 * 3600  # how long a push service keeps a message for a sleeping device
+MAX_DELAY = 900  # SQS
+
+
+class RetryLater(Exception):
+    """A delivery that failed for a reason that may pass (the queue retries it)."""
+
+
+class Requeue(Protocol):
+    def __call__(self, notification: Notification, delay: int) -> None: ...
+
+
+class WebPush:
+    """Sends one Web Push message with pywebpush; "sent", "gone" (404/410) or "refused"."""
+
+    def __init__(
+        self,
+        private_key: Callable[[], str],
+        subject: str,
+        resolve: Resolver | None = None,
+        local_prefix: str | None = None,
+    ) -> None:
+        self._key = private_key
+        self._subject = subject
+        self._resolve = resolve
+        self._local = local_prefix
+
+    def __call__(self, sub: dict[str, str], payload: dict[str, Any]) -> str:
+        import requests
+        from pywebpush import WebPushException, webpush
+
+        from harftet.notify.targets import resolve_host
+
+        try:
+            check_endpoint(sub["endpoint"], self._resolve or resolve_host, self._local)
+        except TargetError:
+            return "gone"  # no longer a public address: never called, forgotten
+        session = _NoRedirects()
+        try:
+            webpush(
+                {
+                    "endpoint": sub["endpoint"],
+                    "keys": {"p256dh": sub["p256dh"], "auth": sub["auth"]},
+                },
+                data=json.dumps(payload, ensure_ascii=False),
+                vapid_private_key=self._key(),
+                vapid_claims={"sub": self._subject},
+                ttl=PUSH_TTL_SECONDS,
+                timeout=5,
+                requests_session=session,
+            )
+        except WebPushException as error:
+            status = error.response.status_code if error.response is not None else None
+            if status in (404, 410):
+                return "gone"
+            if status is None or status == 429 or status >= 500:
+                raise RetryLater(f"push service answered {status}") from error
+            logger.warning("a push service refused a message", extra={"status": status})
+            return "refused"
+        except requests.RequestException as error:
+            raise RetryLater(f"push service unreachable: {type(error).__name__}") from error
+        return "sent"
+
+
+def _NoRedirects() -> Any:
+    """A requests session that never follows a redirect (a 3xx is the answer)."""
+    import requests
+
+    class NoRedirects(requests.Session):
+        def request(self, *args: Any, **kwargs: Any) -> Any:
+            kwargs["allow_redirects"] = False
+            return super().request(*args, **kwargs)
+
+    return NoRedirects()
+
+
+class MobilePush:
+    """SNS mobile push (platform endpoints for FCM and APNs; boto3 ``sns`` client)."""
+
+    def __init__(self, client: Any, applications: dict[str, str]) -> None:
+        self._client = client
+        self.applications = {k: v for k, v in applications.items() if v}
+
+    def create_endpoint(self, platform: str, token: str) -> str:
+        arn = self.applications.get(platform)
+        if arn is None:
+            raise TargetError(f"{platform} notifications are not set up on this server")
+        answer = self._client.create_platform_endpoint(PlatformApplicationArn=arn, Token=token)
+        return str(answer["EndpointArn"])
+
+    def __call__(self, device: dict[str, str], payload: dict[str, Any]) -> str:
+        from botocore.exceptions import ClientError
+
+        text = json.dumps(payload, ensure_ascii=False)
+        notification = {"title": payload["title"], "body": payload["body"]}
+        message = {
+            "default": payload["body"],
+            "GCM": json.dumps({"notification": notification, "data": {"payload": text}}),
+            "APNS": json.dumps({"aps": {"alert": notification}, "payload": text}),
+        }
+        try:
+            self._client.publish(
+                TargetArn=device["endpointArn"],
+                MessageStructure="json",
+                Message=json.dumps(message, ensure_ascii=False),
+            )
+        except ClientError as error:
+            code = error.response.get("Error", {}).get("Code")
+            if code in ("EndpointDisabled", "EndpointDisabledException", "NotFound"):
+                return "gone"
+            if code in ("InvalidParameter", "InvalidParameterException"):
+                return "refused"
+            raise RetryLater(f"SNS answered {code}") from error
+        return "sent"
+
+
+@dataclass(slots=True)
+class Delivered:
+    sent: int = 0
+    gone: int = 0
+    held: bool = False
+    skipped: str | None = None
+    failures: list[str] = field(default_factory=list)
+
+
+class Notifier:
+    """Delivers queued notifications (the notifier function, and the local stack)."""
+
+    def __init__(
+        self,
+        targets: Targets,
+        inbox: InboxStore | None,
+        web: Callable[[dict[str, str], dict[str, Any]], str] | None,
+        mobile: MobilePush | None,
+        requeue: Requeue | None,
+        clock: Callable[[], float] = time.time,
+        names: Callable[[str], str | None] | None = None,
+    ) -> None:
+        self.targets = targets
+        self.inbox = inbox
+        self.web = web
+        self.mobile = mobile
+        self.requeue = requeue
+        self.clock = clock
+        self.names = names
+
+    def deliver(self, n: Notification) -> Delivered:
+        """Send ``n`` (RetryLater when some target must be tried again later)."""
+        now = self.clock()
+        out = Delivered()
+        lang, quiet = self.targets.prefs(n.player_id)
+        if n.kind != "reminder":
+            wait = in_quiet_hours(now, quiet)
+            if wait > 0 and self.requeue is not None:
+                self.requeue(n, int(min(MAX_DELAY, wait + 1)))
+                out.held = True
+                return out
+        stale = self._stale(n)
+        if stale is not None:
+            out.skipped = stale
+            return out
+        name = self.names(n.player_id) if self.names is not None else None
+        shown = render(n.kind, n.data, name, lang)
+        payload = {
+            **shown,
+            "kind": n.kind,
+            "tableId": n.table_id,
+            "url": f"/play/?table={n.table_id}",
+            "tag": f"{n.table_id}:{n.kind}",
+        }
+        targets: list[tuple[str, dict[str, str], Callable[..., str] | None]] = []
+        targets += [
+            (f"push#{s['id']}", s, self.web) for s in self.targets.subscriptions(n.player_id)
+        ]
+        if self.mobile is not None:
+            targets += [
+                (f"device#{d['id']}", d, self.mobile) for d in self.targets.devices(n.player_id)
+            ]
+        for sk, target, send in targets:
+            if send is None:
+                continue
+            key = f"{n.key}#{sk}"
+            if not self.targets.claim(n.player_id, key, now):
+                continue  # sent already (a retried or duplicated message)
+            try:
+                result = send(target, payload)
+            except RetryLater as error:
+                self.targets.release(n.player_id, key)
+                out.failures.append(f"{sk}: {error}")
+                continue
+            except Exception:
+                self.targets.release(n.player_id, key)
+                raise
+            if result == "gone":
+                self.targets.remove(n.player_id, sk)
+                out.gone += 1
+            elif result == "sent":
+                out.sent += 1
+            self.targets.sent(n.player_id, key)
+        if out.failures:
+            raise RetryLater("; ".join(out.failures))
+        return out
+
+    def _stale(self, n: Notification) -> str | None:
+        """Why ``n`` no longer needs saying (a held "your turn" the player has since played,
+        a reminder for a turn that is over), or None."""
+        if self.inbox is None or n.kind not in ("turn", "reminder"):
+            return None
+        item = self.inbox.item(n.player_id, n.table_id)
+        if item is None:
+            return "the table left the inbox"
+        if not item["rank"]["S"].startswith("0#"):
+            return "no longer the player's turn"
+        if n.kind == "reminder" and int(item["version"]["N"]) != n.version:
+            return "the turn is over"
+        return None

@@ -1,0 +1,315 @@
+"""Notifications: subscriptions refused unless public https, delivery at most once per
+(player, table, version, kind) and target, quiet hours, Turkish first, 404/410 cleanup,
+retries; Web Push through pywebpush into the local receiver (VAPID checked, payload
+decrypted); SNS mobile push against moto."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+import pytest
+
+from harftet.notify import Notification
+from harftet.notify.deliver import MobilePush, Notifier, RetryLater, WebPush
+from harftet.notify.targets import TargetError, Targets, check_endpoint, in_quiet_hours
+from harftet.notify.vapid import generate, public_key
+
+PUBLIC = {"push.example.com": ["142.250.74.78"], "fcm.googleapis.com": ["2a00:1450:4001::5f"]}
+P256 = "BN" + "A" * 85  # 65 bytes, 0x04 first (shape only; delivery tests use real keys)
+AUTH = "A" * 22
+
+
+def resolve(host: str) -> list[str]:
+    return {
+        **PUBLIC,
+        "evil.example.com": ["10.0.0.8"],
+        "meta.example.com": ["169.254.169.254"],
+        "mixed.example.com": ["142.250.74.78", "127.0.0.1"],
+    }.get(host, [])
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "reason"),
+    [
+        ("http://push.example.com/x", "https"),
+        ("https://127.0.0.1/x", "not a public address"),
+        ("https://[::1]/x", "not a public address"),
+        ("https://10.1.2.3/x", "not a public address"),
+        ("https://169.254.169.254/latest/meta-data", "not a public address"),
+        ("https://evil.example.com/x", "10.0.0.8"),
+        ("https://meta.example.com/x", "169.254.169.254"),
+        ("https://mixed.example.com/x", "127.0.0.1"),
+        ("https://nowhere.example.com/x", "does not resolve"),
+        ("https://user:pw@push.example.com/x", "credentials"),
+        ("https://push.example.com:8443/x", "443"),
+        ("https://push.example.com/" + "a" * 1100, "longer than"),
+        ("http://127.0.0.1:3000/push-receiver/ab", "https"),
+    ],
+)
+def test_a_push_endpoint_must_be_public_https(endpoint: str, reason: str) -> None:
+    with pytest.raises(TargetError, match=reason):
+        check_endpoint(endpoint, resolve)
+
+
+def test_public_endpoints_and_the_local_receiver_in_test_mode_are_accepted() -> None:
+    assert check_endpoint("https://push.example.com/wpush/v2/abc", resolve)
+    assert check_endpoint("https://fcm.googleapis.com/fcm/send/abc", resolve)
+    local = "http://127.0.0.1:3000/push-receiver/"
+    assert check_endpoint(local + "ab", resolve, local_prefix=local)
+
+
+def test_quiet_hours_default_to_23_to_8_in_istanbul() -> None:
+    def at(hour: int, minute: int = 0) -> float:
+        when = datetime.datetime(2026, 12, 2, hour, minute, tzinfo=datetime.UTC)
+        return when.timestamp()
+
+    quiet = ("23:00", "08:00")
+    assert in_quiet_hours(at(19, 59), quiet) == 0  # 22:59 in Istanbul (UTC+3)
+    assert in_quiet_hours(at(20, 0), quiet) == 9 * 3600  # 23:00 → 9 hours to wait
+    assert in_quiet_hours(at(4, 30), quiet) == 30 * 60  # 07:30 → half an hour
+    assert in_quiet_hours(at(5, 0), quiet) == 0  # 08:00
+    assert in_quiet_hours(at(20, 0), None) == 0
+
+
+@pytest.fixture
+def mail(dynamodb, clock):
+    from harftet.inbox import InboxStore
+    from harftet.store.schema import create_tables
+
+    create_tables(dynamodb, {"MailTable": "harftet-mail"})
+    return Targets(dynamodb, "harftet-mail", clock), InboxStore(dynamodb, "harftet-mail")
+
+
+def _sub(n: int = 0) -> dict[str, Any]:
+    return {"endpoint": f"https://push.example.com/s/{n}", "keys": {"p256dh": P256, "auth": AUTH}}
+
+
+def test_a_subscription_is_stored_once_per_endpoint_and_bad_keys_are_refused(mail) -> None:
+    targets, _ = mail
+    first = targets.add_subscription("p1", _sub(), lang="tr", resolve=resolve)
+    again = targets.add_subscription("p1", _sub(), lang="en", resolve=resolve)
+    assert first == again and len(targets.subscriptions("p1")) == 1
+    assert targets.prefs("p1") == ("en", ("23:00", "08:00"))
+    for bad in (
+        {**_sub(1), "keys": {"p256dh": "AAAA", "auth": AUTH}},
+        {**_sub(1), "keys": {"p256dh": P256, "auth": "A" * 40}},
+        {**_sub(1), "keys": {"p256dh": P256}},
+        {**_sub(1), "extra": 1},
+        {**_sub(1), "quietHours": {"start": "25:00", "end": "08:00"}},
+        [],
+    ):
+        with pytest.raises(TargetError):
+            targets.add_subscription("p1", bad, lang="tr", resolve=resolve)
+    assert len(targets.subscriptions("p1")) == 1  # nothing changed
+    assert targets.remove_subscription("p1", first) is True
+    assert targets.remove_subscription("p1", first) is False
+
+
+class FakeWeb:
+    def __init__(self, answers: list[str] | None = None) -> None:
+        self.answers = list(answers or [])
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+
+    def __call__(self, sub: dict[str, str], payload: dict[str, Any]) -> str:
+        answer = self.answers.pop(0) if self.answers else "sent"
+        if answer == "retry":
+            raise RetryLater("503")
+        self.sent.append((sub["endpoint"], payload))
+        return answer
+
+
+def _notifier(mail, clock, web, held=None):
+    targets, inbox = mail
+    return Notifier(
+        targets, inbox, web, None,
+        (lambda n, delay: held.append((n, delay))) if held is not None else None,
+        clock, lambda pid: "Ayşe",
+    )  # fmt: skip
+
+
+def _midday(clock) -> None:
+    clock.now = datetime.datetime(2026, 12, 2, 10, 0, tzinfo=datetime.UTC).timestamp()
+
+
+def test_each_notification_reaches_each_target_once_in_turkish(mail, clock) -> None:
+    targets, _ = mail
+    _midday(clock)
+    targets.add_subscription("p1", _sub(0), lang="tr", resolve=resolve)
+    targets.add_subscription("p1", _sub(1), lang="tr", resolve=resolve)
+    web = FakeWeb(["sent", "retry"])
+    notifier = _notifier(mail, clock, web)
+    end = Notification("p1", "T1", 40, "gameEnd", {"game": "harftet", "players": ["Ayşe", "Cem"],
+                                                   "points": 22})  # fmt: skip
+    with pytest.raises(RetryLater):  # one push service is down: the queue will retry
+        notifier.deliver(end)
+    assert len(web.sent) == 1
+    notifier.deliver(end)  # the retry: only the target that failed gets it
+    notifier.deliver(end)  # a duplicated message: nobody gets it again
+    assert len(web.sent) == 2
+    assert {endpoint for endpoint, _ in web.sent} == {_sub(0)["endpoint"], _sub(1)["endpoint"]}
+    payload = web.sent[0][1]
+    assert payload["title"] == "Oyun bitti"
+    assert payload["body"] == "Harftet: Cem ile oynadığın oyun bitti. Puanın: +22."
+    assert payload["url"] == "/play/?table=T1" and payload["tableId"] == "T1"
+    # Another version, or another kind, is another notification.
+    notifier.deliver(Notification("p1", "T1", 41, "gameEnd", end.data))
+    assert len(web.sent) == 4
+
+
+def test_english_for_players_who_chose_it(mail, clock) -> None:
+    targets, _ = mail
+    _midday(clock)
+    targets.add_subscription("p1", _sub(), lang="en", resolve=resolve)
+    web = FakeWeb()
+    _notifier(mail, clock, web).deliver(
+        Notification("p1", "T1", 3, "invitation", {"game": "kastet", "from": "Cem"})
+    )
+    [(_, payload)] = web.sent
+    assert payload["title"] == "Table invitation"
+    assert payload["body"] == "Cem invites you to a Kastet table."
+
+
+def test_quiet_hours_hold_all_but_deadline_reminders(mail, clock) -> None:
+    targets, _ = mail
+    targets.add_subscription("p1", _sub(), lang="tr", resolve=resolve)
+    clock.now = datetime.datetime(2026, 12, 2, 21, 0, tzinfo=datetime.UTC).timestamp()  # 00:00
+    web, held = FakeWeb(), []
+    notifier = _notifier(mail, clock, web, held)
+    notifier.inbox = None  # no inbox check here: only the hours
+    out = notifier.deliver(Notification("p1", "T1", 5, "turn", {"game": "harftet"}))
+    assert out.held and web.sent == [] and held[0][1] == 900  # re-queued, 15 min at most
+    notifier.deliver(Notification("p1", "T1", 5, "reminder", {"game": "harftet"}))
+    assert [p["kind"] for _, p in web.sent] == ["reminder"]
+    assert web.sent[0][1]["title"] == "Süren doluyor"
+    # Quiet hours are the player's: none at all.
+    targets.add_subscription("p1", {**_sub(), "quietHours": None}, lang="tr", resolve=resolve)
+    notifier.deliver(Notification("p1", "T1", 5, "turn", {"game": "harftet"}))
+    assert [p["kind"] for _, p in web.sent] == ["reminder", "turn"]
+
+
+def test_a_subscription_the_push_service_answers_gone_is_removed(mail, clock) -> None:
+    targets, _ = mail
+    _midday(clock)
+    targets.add_subscription("p1", _sub(), lang="tr", resolve=resolve)
+    notifier = _notifier(mail, clock, FakeWeb(["gone"]))
+    out = notifier.deliver(Notification("p1", "T1", 5, "gameEnd", {"game": "harftet"}))
+    assert out.gone == 1 and targets.subscriptions("p1") == []
+
+
+def test_web_push_goes_through_pywebpush_encrypted_and_signed(mail, clock, monkeypatch) -> None:
+    """pywebpush against the local receiver (its HTTP call handed over in-process): the
+    receiver verifies the VAPID signature and claims and decrypts the payload."""
+    import requests
+
+    from harftet.localstack.push_receiver import Receiver
+
+    key = generate()
+    base = "https://push.example.com"
+    receiver = Receiver(base, public_key(key))
+    sub = receiver.subscribe()
+    sub["endpoint"] = sub["endpoint"].replace("http://", "https://")
+    calls: list[dict[str, Any]] = []
+
+    def post(self, method, url, data=None, headers=None, **kwargs):  # the push service
+        calls.append(kwargs)
+        sub_id = url.rsplit("/", 1)[1]
+        status, _ = receiver.receive(sub_id, {k.lower(): v for k, v in headers.items()}, data)
+        response = requests.Response()
+        response.status_code = status
+        response._content = b""
+        return response
+
+    monkeypatch.setattr(requests.Session, "request", post)
+    web = WebPush(lambda: key, "mailto:ops@example.com", resolve=resolve)
+    flat = {"endpoint": sub["endpoint"], **sub["keys"]}
+    assert web(flat, {"title": "Sıra sende", "body": "Kastet: sıra sende."}) == "sent"
+    [stored] = receiver.subs.values()
+    [message] = stored["messages"]
+    assert message["title"] == "Sıra sende" and message["ttl"] == str(24 * 3600)
+    assert calls[0]["allow_redirects"] is False  # a redirect is never followed
+    # Signed with another key: refused by the receiver, a permanent refusal here.
+    other = WebPush(lambda: generate(), "mailto:ops@example.com", resolve=resolve)
+    assert other(flat, {"title": "x", "body": "y"}) == "refused"
+    assert stored["refused"] == 1
+    stored["status"] = 410
+    assert web(flat, {"title": "x", "body": "y"}) == "gone"
+    stored["status"] = 503
+    with pytest.raises(RetryLater):
+        web(flat, {"title": "x", "body": "y"})
+    # An endpoint that now resolves to a private address is never called.
+    calls.clear()
+    bad = WebPush(lambda: key, "mailto:ops@example.com", resolve=lambda host: ["10.0.0.1"])
+    assert bad(flat, {"title": "x", "body": "y"}) == "gone" and calls == []
+
+
+def test_mobile_devices_get_sns_platform_endpoints(mail, clock) -> None:
+    from moto.core import DEFAULT_ACCOUNT_ID
+    from moto.sns import sns_backends
+    from testkit import aws_session
+
+    targets, _ = mail
+    _midday(clock)
+    sns = aws_session().client("sns")
+    fcm = sns.create_platform_application(
+        Name="harftet-fcm", Platform="GCM", Attributes={"PlatformCredential": "x"}
+    )["PlatformApplicationArn"]
+    mobile = MobilePush(sns, {"fcm": fcm, "apns": ""})
+    token = "f" * 40 + ":APA91b" + "x" * 100
+    device = targets.add_device("p1", "fcm", token, mobile.create_endpoint)
+    assert targets.add_device("p1", "fcm", token, mobile.create_endpoint) == device
+    with pytest.raises(TargetError, match="not set up"):
+        targets.add_device("p1", "apns", "ab" * 32, mobile.create_endpoint)
+    with pytest.raises(TargetError, match="token"):
+        targets.add_device("p1", "fcm", "short", mobile.create_endpoint)
+    notifier = Notifier(targets, None, None, mobile, None, clock, lambda pid: "Ayşe")
+    note = Notification("p1", "T9", 7, "turn", {"game": "kastet", "players": ["Ayşe", "Cem"]})
+    assert notifier.deliver(note).sent == 1
+    assert notifier.deliver(note).sent == 0  # once
+    [arn] = [d["endpointArn"] for d in targets.devices("p1")]
+    backend = sns_backends[DEFAULT_ACCOUNT_ID]["us-east-1"]
+    messages = list(backend.platform_endpoints[arn].messages.values())
+    assert len(messages) == 1 and "Kastet: Cem ile oynadığın masada sıra sende." in messages[0]
+    # A device the platform disabled is forgotten.
+    sns.set_endpoint_attributes(EndpointArn=arn, Attributes={"Enabled": "false"})
+    out = notifier.deliver(Notification("p1", "T9", 9, "turn", note.data))
+    assert out.gone == 1 and targets.devices("p1") == []
+
+
+def test_a_live_table_notifies_only_players_with_no_open_socket() -> None:
+    from harftet.engine import table as life
+    from harftet.engine.state import Occupant
+    from harftet.notify import from_version
+
+    def invited(pace: str, online: set[str]) -> list[str]:
+        turn = 45 if pace == "live" else 86400
+        table = life.new_table(
+            "T", "kastet", Occupant("p1", "Ayşe"), seed=1, now=0.0, seats=2,
+            turn_seconds=turn, pace=pace,
+        )  # fmt: skip
+        table.recent = [{"seq": 2, "at": 1.0, "hand": 0, "seat": None, "type": "invitation",
+                         "to": "p2", "fromName": "Ayşe"}]  # fmt: skip
+        notes = from_version(table, 2, lambda table_id: online)
+        assert all(n.kind == "invitation" and n.data["from"] == "Ayşe" for n in notes)
+        return [n.player_id for n in notes]
+
+    assert invited("live", set()) == ["p2"]
+    assert invited("live", {"p2"}) == []  # at the table already: the socket tells them
+    assert invited("correspondence", {"p2"}) == ["p2"]
+
+
+def test_a_friends_invitation_to_an_offline_player_is_queued_once_per_version(monkeypatch):
+    from types import SimpleNamespace
+
+    from harftet import wiring
+    from harftet.engine import table as life
+    from harftet.engine.state import Occupant
+    from harftet.notify.outbox import queue_invitation
+
+    sent: list[Any] = []
+    monkeypatch.setattr(wiring, "_notify_queue", lambda: SimpleNamespace(send=sent.extend))
+    table = life.new_table("T", "harftet", Occupant("p1", "Ayşe"), seed=1, now=0.0, seats=2)
+    queue_invitation("p2", SimpleNamespace(table=table, version=3), "Ayşe")
+    [note] = sent
+    assert (note.player_id, note.table_id, note.version, note.kind) == ("p2", "T", 3, "invitation")
+    assert note.data["from"] == "Ayşe" and note.data["game"] == "harftet"

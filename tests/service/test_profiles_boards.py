@@ -1,0 +1,312 @@
+"""Profiles, leaderboards, reports and the operator's actions (harftet.people) over moto.
+
+Game ends go through the service's one write path (``_write``) with the engine's own
+settlement (`scoring.settle`) on chosen penalties, so the profile and board writes ride in
+the same transaction as the table, as in play.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+from service_helpers import full_table, player
+
+from harftet.api.errors import error_response
+from harftet.engine.effects import Outcome, RatingChange, changed
+from harftet.engine.scoring import settle
+from harftet.limits import Limits, RateLimitedError
+from harftet.people import BadPeopleRequest, People, game_end_updates
+from harftet.service import BadRequestError, OperatorBannedError
+from harftet.store.errors import NotFoundError
+from harftet.store.limits import LimitStore
+from harftet.store.people import GAMES_KEPT, RATINGS_KEPT, week_key
+
+SEED = 8675309412
+
+
+def finish(service, table_id: str, penalties: list[int]) -> None:
+    def change(table, now):
+        new = table.clone()
+        new.recent = []
+        for seat, penalty in zip(new.seats, penalties, strict=True):
+            seat.penalty = penalty
+        new.status = "finished"
+        return changed(new, settle(new))
+
+    service._write(table_id, change)
+
+
+@pytest.fixture
+def people(service):
+    return People(service)
+
+
+@pytest.fixture
+def game(service):
+    """A finished 5-hand Kastet game: seat 0 best (+5), then +2, −2, −5."""
+    table_id, callers = full_table(service, seats=4, hands=5, seed=SEED)
+    finish(service, table_id, [10, 20, 30, 40])
+    return table_id, callers
+
+
+def test_a_finished_game_is_on_every_players_profile_with_its_replay(service, people, game):
+    table_id, callers = game
+    first = people.profile(callers[0].player_id)
+    assert first["name"] == "Oyuncu0" and first["rating"] == 1005
+    assert first["games"]["kastet"] == {"played": 1, "won": 1, "abandoned": 0}
+    assert first["games"]["harftet"] == {"played": 0, "won": 0, "abandoned": 0}
+    assert first["ratingChanges"][0]["delta"] == 5
+    assert first["ratingChanges"][0]["tableId"] == table_id
+    (recent,) = first["recentGames"]
+    assert recent["replay"] == f"/tables/{table_id}/replay" and recent["won"] is True
+    assert service.replay(callers[1], table_id)["result"]["points"] == [5, 2, -2, -5]
+    last = people.profile(callers[3].player_id)
+    assert last["games"]["kastet"] == {"played": 1, "won": 0, "abandoned": 0}
+    assert last["rating"] == 995 and last["recentGames"][0]["points"] == -5
+
+
+def test_leaving_counts_as_abandoned_and_names_no_running_table(service, people):
+    table_id, callers = full_table(service, seats=3, hands=5, seed=SEED)
+    service.leave(callers[0], table_id, 0)
+    profile = people.profile(callers[0].player_id)
+    assert profile["games"]["kastet"]["abandoned"] == 1
+    assert profile["ratingChanges"][0]["delta"] == -10
+    assert profile["ratingChanges"][0]["tableId"] is None
+    assert profile["recentGames"] == []
+    raw = json.dumps(profile)
+    assert table_id not in raw and str(SEED) not in raw
+
+
+def test_profile_and_board_leak_nothing_hidden(service, people, game):
+    _, callers = game
+    running, others = full_table(service, seats=2, hands=3, seed=SEED + 1)
+    service.leave(others[0], running, 0)
+    for caller in [*callers, *others]:
+        shown = [
+            people.profile(caller.player_id),
+            people.leaderboard(caller.player_id, "kastet", "all", 100, None),
+            people.leaderboard(caller.player_id, "kastet", "week", 100, None),
+        ]
+        raw = json.dumps(shown)
+        assert str(SEED) not in raw and str(SEED + 1) not in raw and running not in raw
+        keys = set(_keys(shown))
+        assert not keys & {"hand", "pile", "seed", "deal", "tiles", "rack", "token"}
+
+
+def _keys(value):
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield k
+            yield from _keys(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _keys(v)
+
+
+def test_the_boards_rank_by_rating_and_by_weekly_points(service, people, game):
+    _, callers = game
+    ids = [c.player_id for c in callers]
+    board = people.leaderboard(ids[2], "kastet", "all", 100, None)
+    assert [(e["rank"], e["playerId"], e["score"]) for e in board["entries"]] == [
+        (1, ids[0], 1005), (2, ids[1], 1002), (3, ids[2], 998), (4, ids[3], 995),
+    ]  # fmt: skip
+    me = board["me"]
+    assert me["rank"] == 3 and me["score"] == 998
+    assert [e["playerId"] for e in me["above"]] == ids[:2]
+    assert [e["playerId"] for e in me["below"]] == [ids[3]]
+    week = people.leaderboard(ids[0], "kastet", "week", 100, None)
+    assert [e["score"] for e in week["entries"]] == [5, 2, -2, -5]
+    assert week["me"]["rank"] == 1 and week["cursor"] is None
+    assert people.leaderboard(ids[0], "harftet", "all", 100, None) == {
+        "entries": [], "me": None, "cursor": None,
+    }  # fmt: skip
+
+
+def test_a_board_pages_with_its_cursor_and_refuses_foreign_ones(service, people, game):
+    _, callers = game
+    ids = [c.player_id for c in callers]
+    first = people.leaderboard(ids[0], "kastet", "all", 2, None)
+    assert [e["rank"] for e in first["entries"]] == [1, 2] and first["cursor"]
+    second = people.leaderboard(ids[0], "kastet", "all", 2, first["cursor"])
+    assert [(e["rank"], e["playerId"]) for e in second["entries"]] == [(3, ids[2]), (4, ids[3])]
+    with pytest.raises(BadRequestError, match="cursor"):
+        people.leaderboard(ids[0], "kastet", "week", 2, first["cursor"])
+    with pytest.raises(BadRequestError, match="cursor"):
+        people.leaderboard(ids[0], "kastet", "all", 2, first["cursor"][:-2] + "AA")
+
+
+def test_a_new_week_starts_monday_midnight_in_istanbul(service, people, clock, game):
+    istanbul = ZoneInfo("Europe/Istanbul")
+    sunday = datetime(2026, 11, 29, 23, 59, tzinfo=istanbul).timestamp()
+    monday = datetime(2026, 11, 30, 0, 0, tzinfo=istanbul).timestamp()
+    assert week_key(sunday) == "w2026-11-23" and week_key(monday) == "w2026-11-30"
+    assert week_key(monday - 1) == week_key(sunday)
+    _, callers = game
+    clock.now = week_end_of(clock.now)
+    week = people.leaderboard(callers[0].player_id, "kastet", "week", 100, None)
+    assert week["entries"] == [] and week["me"] is None  # last week's points stay there
+    assert people.leaderboard(callers[0].player_id, "kastet", "all", 1, None)["entries"]
+
+
+def week_end_of(now: float) -> float:
+    from harftet.store.people import week_end
+
+    return week_end(now)
+
+
+def test_bad_board_requests_are_refused(service, people):
+    for game, period, limit, error in [
+        ("okey", "all", 10, NotFoundError),
+        ("kastet", "month", 10, BadPeopleRequest),
+        ("kastet", "all", 0, BadPeopleRequest),
+        ("kastet", "all", 101, BadPeopleRequest),
+    ]:
+        with pytest.raises(error):
+            people.leaderboard(None, game, period, limit, None)
+
+
+def test_histories_stay_bounded(service):
+    """A profile already full: the next game end keeps the last 50 changes, 20 games."""
+    people = service.players.people
+    table_id, callers = full_table(service, seats=2, hands=1, seed=SEED)
+    table = service.tables.get(table_id).table
+    table.status = "finished"
+    table.result = {"points": [1, -1]}
+    full = {
+        "n": 70,
+        "ratings": [f"{i}:1:kastet:" for i in range(RATINGS_KEPT)],
+        "games": [f"t{i}:kastet:{i}:1:1" for i in range(GAMES_KEPT)],
+    }
+    outcome = Outcome(table, [RatingChange(callers[0].player_id, 1, "game")])
+    updates = game_end_updates(people, outcome, 2e9, read=lambda p: full)
+    values = updates[0]["ExpressionAttributeValues"]
+    lists = [v["L"] for v in values.values() if "L" in v]
+    assert sorted(len(x) for x in lists) == [GAMES_KEPT, RATINGS_KEPT]
+    assert {x[-1]["S"].split(":")[0] for x in lists} >= {table_id}  # the newest game last
+    assert all(x[0]["S"] != "0:1:kastet:" and x[0]["S"] != "t0:kastet:0:1:1" for x in lists)
+    assert updates[0]["ConditionExpression"] == "#n = :read"
+
+
+def test_unknown_players_have_no_profile_and_board_items_are_no_players(service, people, game):
+    _, callers = game
+    with pytest.raises(NotFoundError):
+        people.profile("nobody")
+    for key in (f"profile#{callers[0].player_id}", f"board#kastet#all#{callers[0].player_id}"):
+        with pytest.raises(NotFoundError):
+            people.profile(key)
+        with pytest.raises(NotFoundError):
+            service.player(key)
+
+
+# -- reports and the operator ---------------------------------------------------------------
+def test_a_report_is_kept_with_the_table_and_version(service, people, clock):
+    table_id, callers = full_table(service, seats=2, hands=3, seed=SEED)
+    watcher = player(service, "İzleyici")
+    version = service.view(None, table_id)["version"]
+    kept = people.report(watcher.player_id, table_id, 1, "insult")
+    assert kept["tableId"] == table_id and kept["version"] == version
+    people.report(callers[0].player_id, table_id, 1, "cheating")
+    (second, first) = people.reports(None, 50)["reports"]
+    assert first["reported"] == callers[1].player_id and first["kind"] == "insult"
+    assert first["reporter"] == watcher.player_id and first["version"] == version
+    assert second["kind"] == "cheating"
+    assert people.reports("2000-01-01", 50)["reports"] == []
+
+
+def test_bad_reports_are_refused_and_keep_nothing(service, people):
+    table_id, callers = full_table(service, seats=2, hands=3, seed=SEED)
+    me = callers[0].player_id
+    with pytest.raises(NotFoundError):
+        people.report(me, "nosuchtable", 1, "other")
+    with pytest.raises(BadRequestError, match="yourself"):
+        people.report(me, table_id, 0, "other")
+    with pytest.raises(BadRequestError, match="seat"):
+        people.report(me, table_id, 3, "other")
+    with pytest.raises(BadRequestError, match="kind"):
+        people.report(me, table_id, 1, "rude")
+    with pytest.raises(BadRequestError, match="day"):
+        people.reports("yesterday", 50)
+    assert people.reports(None, 50)["reports"] == []
+
+
+def test_reports_are_rate_limited(service, dynamodb, clock):
+    limits = Limits(LimitStore(dynamodb, "harftet-connections"))
+    for _ in range(5):
+        limits.check("report", "p1", clock())
+    with pytest.raises(RateLimitedError):
+        limits.check("report", "p1", clock())
+
+
+def test_a_banned_player_cannot_sit_or_create_until_unbanned(service, people):
+    manager, banned = player(service, "Yönetici"), player(service, "Kural")
+    table = service.create_table(
+        manager, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45
+    )
+    assert people.ban(banned.player_id, True) == {"playerId": banned.player_id, "banned": True}
+    with pytest.raises(OperatorBannedError) as refused:
+        service.sit(banned, table["tableId"], 1)
+    status, body = error_response(refused.value, "tr")
+    assert status == 403 and body["error"]["code"] == "banned"
+    assert "engellendi" in body["error"]["message"]
+    assert "banned" in error_response(refused.value, "en")[1]["error"]["message"]
+    with pytest.raises(OperatorBannedError):
+        service.create_table(
+            banned, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45
+        )
+    assert service.view(None, table["tableId"])["seats"][1] is None
+    people.ban(banned.player_id, False)
+    assert service.sit(banned, table["tableId"], 1)["seats"][1]["playerId"] == banned.player_id
+    with pytest.raises(NotFoundError):
+        people.ban("nobody", True)
+
+
+def test_the_operator_closes_a_table_without_rating_anybody(service, people):
+    table_id, callers = full_table(service, seats=2, hands=3, seed=SEED)
+    assert people.close_table(table_id) == {"tableId": table_id, "status": "finished"}
+    assert people.close_table(table_id)["status"] == "finished"  # again: nothing changes
+    for caller in callers:
+        assert service.player(caller.player_id)["rating"] == 1000
+    with pytest.raises(NotFoundError):
+        people.close_table("nosuchtable")
+
+
+def test_a_profile_changed_under_a_game_end_is_redone_once_not_lost(service, people, monkeypatch):
+    """Another write lands on a profile between the game end's read and its transaction:
+    the transaction is cancelled and redone from a fresh read — counted once, nothing lost."""
+    from harftet.store import people as store
+
+    table_id, callers = full_table(service, seats=2, hands=1, seed=SEED)
+    target = callers[0].player_id
+    real = store.PeopleStore.profile
+    sneaked = []
+
+    def profile(self, player_id, consistent=False):
+        found = real(self, player_id, consistent)
+        if player_id == target and not sneaked:
+            sneaked.append(True)
+            self._client.put_item(
+                TableName=self.name,
+                Item={"playerId": {"S": f"profile#{target}"}, "n": {"N": "7"}},
+            )
+        return found
+
+    monkeypatch.setattr(store.PeopleStore, "profile", profile)
+    finish(service, table_id, [10, 20])
+    stored = real(service.players.people, target, True)
+    assert sneaked and int(stored["n"]) == 8
+    assert people.profile(target)["games"]["kastet"]["played"] == 1
+    assert service.player(target)["rating"] == 1001  # +1 (1 hand, 2 players) once, not twice
+
+
+def test_forgetting_a_player_removes_their_profile_and_board_entries(service, people, game):
+    """For DELETE /players/me (the identity work): nothing of the player stays readable here."""
+    _, callers = game
+    gone = callers[0].player_id
+    assert service.players.people.forget(gone, service.clock()) == 3  # profile, all, this week
+    assert people.profile(gone)["recentGames"] == []
+    for period in ("all", "week"):
+        board = people.leaderboard(callers[1].player_id, "kastet", period, 100, None)
+        assert gone not in json.dumps(board) and len(board["entries"]) == 3
