@@ -6,16 +6,17 @@ PY := $(VENV)/bin/python
 SAM_VENV := .venv-sam
 DICT := shared/harftet/words/data/words.txt.gz
 FREQ := shared/harftet/words/data/frequency.txt.gz
+INFO := shared/harftet/words/data/words.info.gz
 INDEX := shared/harftet/words/data/words.index.bin
 PORT ?= 3000
 export SAM_CLI_TELEMETRY := 0
 
 .PHONY: run test lint typecheck dictionary bench sam-validate sam-build ts-client clean web-deploy
 
-run: $(VENV)/.installed $(DICT) $(FREQ) $(INDEX)
+run: $(VENV)/.installed $(DICT) $(FREQ) $(INFO) $(INDEX)
 	PORT=$(PORT) $(PY) -m harftet.localstack $(if $(FRESH),--fresh)
 
-test: $(VENV)/.installed $(DICT) $(FREQ) $(INDEX) node_modules/.installed $(SAM_VENV)/.installed chromium
+test: $(VENV)/.installed $(DICT) $(FREQ) $(INFO) $(INDEX) node_modules/.installed $(SAM_VENV)/.installed chromium
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
@@ -28,9 +29,9 @@ lint: $(VENV)/.installed
 typecheck: $(VENV)/.installed
 	$(VENV)/bin/mypy
 
-dictionary: $(DICT) $(FREQ) $(INDEX)
+dictionary: $(DICT) $(FREQ) $(INFO) $(INDEX)
 
-bench: $(VENV)/.installed $(DICT) $(FREQ) $(INDEX) node_modules/.installed
+bench: $(VENV)/.installed $(DICT) $(FREQ) $(INFO) $(INDEX) node_modules/.installed
 	$(PY) -m bench
 
 $(VENV)/.installed: pyproject.toml
@@ -39,8 +40,8 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $@
 
-# One run writes both: the word list and its frequency ranking (grouped target, GNU make ≥ 4.3).
-$(DICT) $(FREQ) &: $(VENV)/.installed shared/harftet/words/build.py shared/harftet/words/allow.txt shared/harftet/words/deny.txt
+# One run writes all three: the word list, its frequency ranking and each word's kinds/sources (grouped target, GNU make ≥ 4.3).
+$(DICT) $(FREQ) $(INFO) &: $(VENV)/.installed shared/harftet/words/build.py shared/harftet/words/allow.txt shared/harftet/words/deny.txt
 	$(PY) -m harftet.words.build
 
 # The computer player's search index, built with the dictionary (never on a first search).
@@ -75,7 +76,7 @@ sam-validate: $(SAM_VENV)/.installed
 
 # The python3.12 runtime needs a python3.12 on PATH (no Docker here). Under pyenv, expose the
 # newest installed 3.12 next to the current version; elsewhere, install Python 3.12.
-sam-build: $(SAM_VENV)/.installed $(DICT) $(FREQ) $(INDEX)
+sam-build: $(SAM_VENV)/.installed $(DICT) $(FREQ) $(INFO) $(INDEX)
 	py312=$$(pyenv versions --bare 2>/dev/null | grep -E '^3\.12(\.[0-9]+)?$$' | sort -V | tail -n 1); \
 	if [ -n "$$py312" ]; then export PYENV_VERSION="$$(pyenv version-name):$$py312"; fi; \
 	$(SAM_VENV)/bin/sam build

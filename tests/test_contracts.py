@@ -43,6 +43,9 @@ API_MD_ROUTES = {
     ("GET", "/tables/{tableId}/log"),
     ("GET", "/tables/{tableId}/replay"),
     ("GET", "/health"),
+    # API.md v3 "Words"
+    ("GET", "/words/{word}"),
+    ("POST", "/words/{word}/reports"),
 }
 # API.md, "Errors": status → codes.
 API_MD_ERRORS = {

@@ -22,6 +22,8 @@ def test_every_documented_route_is_served_by_the_rest_handler():
     source = (DOC.parents[1] / "functions" / "rest" / "app.py").read_text(encoding="utf-8")
     accounts = DOC.parents[1] / "shared" / "harftet" / "accounts" / "routes.py"
     source += accounts.read_text(encoding="utf-8").replace("@router.", "@app.")  # included
+    words = DOC.parents[1] / "shared" / "harftet" / "words" / "routes.py"
+    source += words.read_text(encoding="utf-8").replace("@router.", "@app.")  # included
     for path, operations in document()["paths"].items():
         route = path.replace("{", "<").replace("}", ">").replace("playerId", "player_id")
         route = route.replace("tableId", "table_id").replace("passkeyId", "passkey_id")

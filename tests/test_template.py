@@ -75,6 +75,9 @@ ROUTES = {
     ("POST", "/players/me/blocks/{playerId}"),
     ("DELETE", "/players/me/blocks/{playerId}"),
     ("POST", "/tables/{tableId}/invitations"),
+    # words (harftet.words.routes; API.md v3)
+    ("GET", "/words/{word}"),
+    ("POST", "/words/{word}/reports"),
 }
 # The operator API (OperatorApi, AWS_IAM), served by the same function (harftet.people).
 OPERATOR_ROUTES = {

@@ -203,6 +203,15 @@ export class Harftet {
   sendPhrase(tableId: string, phrase: string): Promise<Schemas["PhraseSent"]> {
     return this.call("POST", `/tables/${encodeURIComponent(tableId)}/phrases`, { phrase });
   }
+
+  /** What the game knows of a word (no token needed): kinds, sources, or why it is refused. */
+  word(word: string): Promise<Schemas["WordInfo"]> {
+    return this.call("GET", `/words/${encodeURIComponent(word)}`);
+  }
+
+  reportWord(word: string, kind: "wrong" | "missing"): Promise<Schemas["WordReported"]> {
+    return this.call("POST", `/words/${encodeURIComponent(word)}/reports`, { kind });
+  }
 }
 
 // ------------------------------------------------------------------ WebSocket (docs/asyncapi.yaml)

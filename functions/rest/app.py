@@ -29,6 +29,7 @@ from harftet.observability import new_metrics, traced
 from harftet.service import BadRequestError
 from harftet.tickets import issue_ticket
 from harftet.wiring import default_service, dynamodb
+from harftet.words.routes import router as words_router
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.typing import LambdaContext
@@ -53,6 +54,7 @@ def _cors(origins: str) -> CORSConfig | None:
 
 app = APIGatewayRestResolver(cors=_cors(os.environ.get("ALLOWED_ORIGINS", "")))
 app.include_router(accounts_router)  # passkeys, sessions, export/delete, phrases (API.md v3)
+app.include_router(words_router)  # GET /words/{word}, POST /words/{word}/reports (API.md v3)
 service = default_service()
 limits = default_limits()
 SEAT = re.compile(r"[0-9]{1,2}")

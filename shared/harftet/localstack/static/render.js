@@ -3,6 +3,7 @@
 import { t, COLOR_MARKS } from "./i18n.js";
 import { meldWord } from "./draft.js";
 import { avatar } from "./avatar.js";
+import { wordButton } from "./wordcard.js";
 
 export function h(tag, props = {}, ...kids) {
   const el = document.createElement(tag);
@@ -77,7 +78,9 @@ export function meldEl(area, mi, meld, { game, editable, active, validity, sel, 
     face: e.as, placed: e.fromHand, selected: sel === e.id, last: last.has(e.id),
     tap: editable ? onTap : null, where: { area, mi, ti },
   })),
-  validity ? h("span", { class: `verdict ${validity}`, "aria-hidden": "true" }, validity === "valid" ? "✓" : "✗") : null);
+  validity ? h("span", { class: `verdict ${validity}`, "aria-hidden": "true" }, validity === "valid" ? "✓" : "✗") : null,
+  // a word already on the table (nothing of this turn in it) opens the word card (wordcard.js)
+  word && !word.includes("?") && !meld.some((e) => e.fromHand) ? wordButton(word) : null);
   if (editable) {
     li.addEventListener("click", (ev) => {
       if (ev.target.closest(".tile")) return;

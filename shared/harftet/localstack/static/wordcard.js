@@ -1,0 +1,115 @@
+// The word card (GET /words/{word}, POST /words/{word}/reports): tapping a word's "?" on the
+// table shows what the game knows of it — in the list or not (and why), its kinds, the lists
+// that hold it — and lets a player report it as wrong (or missing). Turkish first, English on
+// the switch; the server's own sentence says why a word is refused (Accept-Language).
+import { getLang, errorText } from "./i18n.js";
+
+const TEXT = {
+  "wc.title": ["Kelime", "Word"],
+  "wc.known": ["Sözlükte var", "In the dictionary"],
+  "wc.unknown": ["Sözlükte yok", "Not in the dictionary"],
+  "wc.kinds": ["Türü", "Kind"],
+  "wc.sources": ["Kaynak", "Source"],
+  "wc.none": ["belirtilmemiş", "not given"],
+  "wc.wrong": ["Yanlış kelime bildir", "Report a wrong word"],
+  "wc.missing": ["Eksik kelime bildir", "Report a missing word"],
+  "wc.thanks": ["Bildirimin alındı, teşekkürler", "Thanks, your report is in"],
+  "wc.close": ["Kapat", "Close"],
+  "wc.open": ["Bu kelime hakkında", "About this word"],
+  "wc.loading": ["Bakılıyor…", "Looking it up…"],
+};
+const tx = (key) => (TEXT[key] || [key, key])[getLang() === "en" ? 1 : 0];
+
+/** The small "?" button a word on the table carries (render.js adds it to Harftet melds). */
+export function wordButton(word) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "word-info";
+  b.dataset.word = word;
+  b.textContent = "?";
+  b.title = `${tx("wc.open")}: ${word}`;
+  b.setAttribute("aria-label", b.title);
+  return b;
+}
+
+/** app: { api } — the REST client of api.js (its `request` sends the token when there is one). */
+export function initWordCard(app) {
+  const card = document.createElement("div");
+  card.id = "word-card";
+  card.className = "word-card card";
+  card.setAttribute("role", "dialog");
+  card.setAttribute("aria-modal", "false");
+  card.hidden = true;
+  document.body.append(card);
+  const style = document.createElement("style"); // the card's few rules live with it
+  style.textContent = `
+    .word-card { position: fixed; left: 50%; bottom: 16px; transform: translateX(-50%); z-index: 50;
+      width: min(92vw, 360px); padding: 12px 14px; background: var(--card-bg, #fffdf6); color: #222;
+      border-radius: 12px; box-shadow: 0 8px 28px rgba(0,0,0,.35); }
+    .word-card h3 { margin: 0 0 4px; letter-spacing: .05em; }
+    .word-card p { margin: 4px 0; }
+    .word-card .known { color: #17702e; } .word-card .unknown { color: #a12020; }
+    .word-card .wc-actions { display: flex; gap: 8px; flex-wrap: wrap; margin-top: 8px; }
+    .word-info { margin-left: 4px; min-width: 28px; min-height: 28px; border-radius: 50%;
+      font-weight: bold; align-self: center; }`;
+  document.head.append(style);
+
+  const el = (tag, props = {}, ...kids) => {
+    const e = Object.assign(document.createElement(tag), props);
+    e.append(...kids.filter((k) => k != null));
+    return e;
+  };
+  const close = () => { card.hidden = true; card.replaceChildren(); };
+
+  async function show(word) {
+    card.replaceChildren(el("p", { className: "wc-loading" }, tx("wc.loading")));
+    card.setAttribute("aria-label", `${tx("wc.title")}: ${word}`);
+    card.hidden = false;
+    let info;
+    try {
+      info = await app.api.request("GET", `/words/${encodeURIComponent(word)}`);
+    } catch (e) {
+      card.replaceChildren(el("p", { className: "wc-error" }, errorText(e)), closeButton());
+      return;
+    }
+    const status = el("p", { className: `wc-status ${info.known ? "known" : "unknown"}` },
+      info.known ? `✓ ${tx("wc.known")}` : `✗ ${tx("wc.unknown")}`);
+    const why = info.known ? null : el("p", { className: "wc-reason" }, info.message || "");
+    const list = (label, items) => el("p", { className: "wc-row" },
+      el("b", {}, `${label}: `), items.length ? items.join(", ") : tx("wc.none"));
+    const kind = info.known ? "wrong" : "missing";
+    const note = el("p", { className: "wc-note", role: "status" });
+    const report = el("button", { type: "button", className: "wc-report", textContent: tx(`wc.${kind}`) });
+    report.onclick = async () => {
+      report.disabled = true;
+      try {
+        await app.api.request("POST", `/words/${encodeURIComponent(info.word)}/reports`, { kind });
+        note.textContent = tx("wc.thanks");
+      } catch (e) {
+        note.textContent = errorText(e);
+        report.disabled = false;
+      }
+    };
+    card.replaceChildren(...[
+      el("h3", { className: "wc-word" }, info.word), status, why,
+      info.known ? list(tx("wc.kinds"), info.kinds) : null,
+      info.known ? list(tx("wc.sources"), info.sources) : null,
+      el("div", { className: "wc-actions" }, report, closeButton()), note,
+    ].filter((k) => k != null));
+  }
+
+  function closeButton() {
+    return el("button", { type: "button", className: "wc-close", textContent: tx("wc.close"), onclick: close });
+  }
+
+  // One listener for every word button, wherever the table is redrawn (capture: before the meld's own click).
+  document.addEventListener("click", (ev) => {
+    const b = ev.target.closest && ev.target.closest("button.word-info");
+    if (!b) return;
+    ev.stopPropagation();
+    ev.preventDefault();
+    show(b.dataset.word);
+  }, true);
+  document.addEventListener("keydown", (ev) => { if (ev.key === "Escape" && !card.hidden) close(); });
+  return { show, close };
+}
