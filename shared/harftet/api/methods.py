@@ -10,7 +10,7 @@ from typing import Any
 
 
 @cache
-def _routes() -> list[tuple[re.Pattern[str], str]]:
+def _routes() -> list[tuple[re.Pattern[str], str, int]]:
     from harftet.api.openapi import document  # only on this rare path: its models cost a start
 
     found = [
@@ -19,7 +19,11 @@ def _routes() -> list[tuple[re.Pattern[str], str]]:
         for method in operations
     ]
     return [
-        (re.compile("^" + re.sub(r"\\\{[^}/]+\\\}", "[^/]+", re.escape(path)) + "$"), method)
+        (
+            re.compile("^" + re.sub(r"\\\{[^}/]+\\\}", "[^/]+", re.escape(path)) + "$"),
+            method,
+            path.count("{"),
+        )
         for path, method in found
     ]
 
@@ -27,7 +31,11 @@ def _routes() -> list[tuple[re.Pattern[str], str]]:
 def allowed_methods(path: str) -> list[str]:
     """The methods the API takes on ``path`` (sorted; empty for a path it does not know)."""
     path = path.rstrip("/") or "/"
-    return sorted({method for pattern, method in _routes() if pattern.match(path)})
+    matches = [(params, method) for pattern, method, params in _routes() if pattern.match(path)]
+    # A literal path wins over a template that also matches it, as in API Gateway: the methods
+    # of /players/me/passkeys/options are not those of /players/me/passkeys/{passkeyId}.
+    fewest = min((params for params, _ in matches), default=0)
+    return sorted({method for params, method in matches if params == fewest})
 
 
 def method_not_allowed(method: str, allowed: list[str]) -> tuple[int, dict[str, Any], str]:
