@@ -368,8 +368,7 @@ def small_search_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
     from harftet.engine.bots import harftet as bots
     from harftet.engine.search import harftet as harftet_search
 
-    for name in ("EASY_BUDGET_MS", "MEDIUM_BUDGET_MS", "HARD_BUDGET_MS"):
-        monkeypatch.setattr(bots, name, 2.0)
+    monkeypatch.setattr(bots, "EXPERT_BUDGET_MS", 2.0)  # every level's search: 2 ms (below)
     best = harftet_search.best_lay
     monkeypatch.setattr(
         harftet_search, "best_lay", lambda *a, **k: best(*a, **{**k, "budget_ms": 2.0})

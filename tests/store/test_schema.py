@@ -18,6 +18,7 @@ NAMES = {
     "PlayersTable": "schema-players",
     "ConnectionsTable": "schema-connections",
     "LogTable": "schema-log",
+    "MailTable": "schema-mail",
 }
 REPO = Path(__file__).resolve().parents[2]
 
@@ -56,12 +57,13 @@ def test_the_template_path_can_come_from_the_environment(
         schema.table_definitions()
 
 
-def test_the_template_declares_three_tables_named_by_the_functions_environment() -> None:
+def test_the_template_declares_its_tables_named_by_the_functions_environment() -> None:
     assert set(schema.table_definitions()) == set(NAMES)
     assert schema.table_env_vars() == {
         "TABLES_TABLE": "TablesTable",
         "PLAYERS_TABLE": "PlayersTable",
         "CONNECTIONS_TABLE": "ConnectionsTable",
+        "MAIL_TABLE": "MailTable",
     }
 
 
