@@ -100,6 +100,7 @@ def test_health_answers_ok_once_the_stack_is_ready(http: httpx.Client) -> None:
     assert {(s["function"], s["kind"]) for s in body["sources"]} == {
         ("fanout", "stream"),
         ("timer", "queue"),
+        ("notifier", "queue"),
     }
     assert all(not s["stuck"] and s["lagSeconds"] < 60 for s in body["sources"])
 
@@ -582,11 +583,13 @@ def test_a_hint_over_http_is_a_lay_the_move_accepts(local_stack: str) -> None:
         hint = mover.http.get(f"/tables/{table_id}/hint")
         assert hint.status_code == 200, hint.text
         body = hint.json()
-        assert set(body) == {"version", "lay", "shed", "tiles"}
-        if body["lay"] is not None:
-            laid = mover.move(table_id, body["version"], {"type": "lay", **body["lay"]})
-            assert laid.status_code == 200, laid.text
-            assert not set(body["tiles"]) & {t["id"] for t in laid.json()["hand"]}
+        assert {"version", "lay", "shed", "tiles", "meld", "hintsLeft"} <= set(body)
+        assert body["lay"] is None  # a table with a hint budget reveals one meld, not the lay
+        if body["meld"] is not None:
+            hand = {t["id"] for t in mover.http.get(f"/tables/{table_id}").json()["hand"]}
+            from_hand = {t["id"] for t in body["meld"] if t["from"] == "hand"}
+            assert from_hand and from_hand <= hand and set(body["tiles"]) == from_hand
+            assert body["shed"] > 0 and body["hintsLeft"] == 2  # one of the default 3 spent
         else:
             assert body["shed"] == 0 and body["tiles"] == []
         stranger = Player(local_stack, "Seyirci")
