@@ -53,7 +53,16 @@ print(json.dumps({
 
 
 # Empty values that are the documented default: no CORS origins, default budgets, no cell.
-EMPTY_MEANS_DEFAULT = {"ALLOWED_ORIGINS", "LIMIT_BUDGETS", "CELL_ID"}
+# Empty means the default, or (push credentials) that this kind of notification is not set up.
+EMPTY_MEANS_DEFAULT = {
+    "ALLOWED_ORIGINS",
+    "LIMIT_BUDGETS",
+    "CELL_ID",
+    "VAPID_PUBLIC_KEY",
+    "FCM_APPLICATION_ARN",
+    "APNS_APPLICATION_ARN",
+    "VAPID_PRIVATE_KEY_PARAM",
+}
 
 
 def _committed() -> dict[str, dict[str, str]]:

@@ -257,8 +257,9 @@ class Publisher:
                 posted[str(connection["connectionId"])] = float(connection.get("connectedAt", 0))
         seats = [c for c in connections if is_seated(c)]
         post(seats)
-        self._seats.put(table.table_id, seats)
         post([c for c in connections if not is_seated(c)])
+        # remembered for the next push, less any the gateway answered gone
+        self._seats.put(table.table_id, [c for c in seats if str(c["connectionId"]) not in gone])
         dropped = [c for c in gone if now - posted[c] >= YOUNG_SECONDS]
         for connection_id in dropped:
             self.service.disconnect(connection_id)
