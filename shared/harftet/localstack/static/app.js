@@ -1243,6 +1243,12 @@ function wire() {
   $("#lobby-more").onclick = () => loadLobby(1);
   $("#lobby-prev").onclick = () => loadLobby(-1);
   $("#quick-go").onclick = () => attempt(quickPlay);
+  // one sentence about the level chosen (all four would push "Hemen oyna" off a phone's screen)
+  const aboutLevel = () => {
+    for (const li of document.querySelectorAll(".level-about li")) li.hidden = li.dataset.level !== $("#quick-level").value;
+  };
+  $("#quick-level").addEventListener("change", aboutLevel);
+  aboutLevel();
   $("#create-form").onsubmit = (ev) => { ev.preventDefault(); attempt(() => createTable(ev.target)); };
   $("#btn-start").onclick = () => attempt(async () => setView(await api.start(S.tableId)));
   $("#btn-continue").onclick = () => attempt(async () => setView(await api.resume(S.tableId)));
