@@ -34,9 +34,13 @@ def position_mark(table: Table, seat: int) -> int:
 
 
 def melds_of(table: Table, lay: Lay) -> list[tuple[Placed, ...]]:
-    """The melds ``lay`` reveals one by one: the series melds it makes or changes (in order),
-    then its new pairs."""
-    return series_melds(table, lay) + list(lay.pairs)
+    """The melds ``lay`` reveals one by one: the series melds it makes or changes — first
+    those that take a tile from the hand (a meld only rearranged from table tiles helps least
+    as a first hint), each group in the lay's order — then its new pairs."""
+    on_table = {p.id for m in [*table.series, *table.pairs] for p in m}
+    melds = series_melds(table, lay)
+    takes = [m for m in melds if any(p.id not in on_table for p in m)]
+    return takes + [m for m in melds if m not in takes] + list(lay.pairs)
 
 
 def series_melds(table: Table, lay: Lay) -> list[tuple[Placed, ...]]:
