@@ -16,6 +16,14 @@ from harftet.engine import options
 
 pytestmark = pytest.mark.e2e
 
+
+@pytest.fixture(scope="module")
+def fuzz_stack(stack_factory: Any) -> str:
+    """A stack of its own: the fuzzer spends per-address budgets (transfer-code tries, passkey
+    challenges) that the other e2e tests, all from 127.0.0.1, need on the session's stack."""
+    return str(stack_factory("fuzz-stack").base_url)
+
+
 ROOT = Path(__file__).resolve().parents[2]
 CHECKS = ",".join(
     (
@@ -51,8 +59,9 @@ def _test_mode_document(folder: Path) -> Path:
 
 
 def test_generated_requests_never_get_a_server_error_and_match_the_openapi_document(
-    local_stack: str, tmp_path: Path
+    fuzz_stack: str, tmp_path: Path
 ) -> None:
+    local_stack = fuzz_stack
     token = httpx.post(f"{local_stack}/players", json={"name": "Fuzz"}).json()["token"]
     document = _test_mode_document(tmp_path)
     command = [

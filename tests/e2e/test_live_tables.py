@@ -323,7 +323,7 @@ def connections_of(stack: RunningStack, table_id: str) -> list[dict[str, Any]]:
     return [
         {k: next(iter(v.values())) for k, v in item.items()}
         for item in items
-        if item["tableId"]["S"] == table_id
+        if item.get("tableId", {}).get("S") == table_id  # (a player's own socket has none)
     ]
 
 

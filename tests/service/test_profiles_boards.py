@@ -208,6 +208,7 @@ def test_a_report_is_kept_with_the_table_and_version(service, people, clock):
     version = service.view(None, table_id)["version"]
     kept = people.report(watcher.player_id, table_id, 1, "insult")
     assert kept["tableId"] == table_id and kept["version"] == version
+    clock.now += 1  # newest first (two reports in one second have no order)
     people.report(callers[0].player_id, table_id, 1, "cheating")
     (second, first) = people.reports(None, 50)["reports"]
     assert first["reported"] == callers[1].player_id and first["kind"] == "insult"
