@@ -75,6 +75,8 @@ def error_response(error: Exception, lang: str = "en") -> tuple[int, dict[str, A
                 message = illegal_message(error.reason, error.params, lang)
     elif isinstance(error, RateLimitedError):  # the REST reply also says Retry-After
         status, code, message = 429, "rate_limited", str(error)
+        if lang == "tr":
+            message = illegal_message("rate_limited", {"seconds": error.retry_after}, lang)
         extra["retryAfter"] = error.retry_after
     elif isinstance(error, BusyError) or is_transient(error):  # DynamoDB: "try again later"
         status, code, message = 503, "busy", str(error)

@@ -25,6 +25,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "An operator has banned your player: you may not sit down or create tables",
     ),
     "unknown_move": ("Böyle bir hamle yok", "There is no such move"),
+    "rate_limited": (
+        "Çok sık denedin: {seconds} saniye sonra yeniden dene",
+        "Too many tries: try again in {seconds} s",
+    ),
     "must_draw_or_lay": (
         "Taş çek ya da aç: açmadan pas ancak elde 22 taş varken ya da deste bitince olur",
         "Draw or lay: you may pass without laying only with 22 tiles or an empty pile",
