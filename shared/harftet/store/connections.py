@@ -53,28 +53,20 @@ class ConnectionStore:
     def for_player(self, player_id: str) -> list[dict[str, Any]]:
         """Every live connection of a player, whatever table (player-index: the ids and
         ``tableId``)."""
-        items: list[dict[str, Any]] = []
-        kwargs: dict[str, Any] = {
-            "TableName": self._name,
-            "IndexName": "player-index",
-            "KeyConditionExpression": "playerId = :p",
-            "ExpressionAttributeValues": {":p": {"S": player_id}},
-        }
-        while True:
-            page = self._client.query(**kwargs)
-            items += [deserialize(i) for i in page.get("Items", [])]
-            if "LastEvaluatedKey" not in page:
-                return items
-            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        return self._on_index("player-index", "playerId", player_id)
 
     def for_table(self, table_id: str) -> list[dict[str, Any]]:
         """Every live connection watching a table (index query, never a Scan)."""
+        return self._on_index("table-index", "tableId", table_id)
+
+    def _on_index(self, index: str, key: str, value: str) -> list[dict[str, Any]]:
+        """Every item of ``index`` whose ``key`` is ``value``, all pages."""
         items: list[dict[str, Any]] = []
         kwargs: dict[str, Any] = {
             "TableName": self._name,
-            "IndexName": "table-index",
-            "KeyConditionExpression": "tableId = :t",
-            "ExpressionAttributeValues": {":t": {"S": table_id}},
+            "IndexName": index,
+            "KeyConditionExpression": f"{key} = :v",
+            "ExpressionAttributeValues": {":v": {"S": value}},
         }
         while True:
             page = self._client.query(**kwargs)
