@@ -49,6 +49,7 @@ COUNTS = ROOT / "bench" / "cost_counts.json"  # per stored change, read by bench
 HOOKS = ROOT / "bench" / "cost_hooks"
 TARGET_PER_MILLION = 10.0  # USD per million stored changes
 TARGET_PER_GAME = 0.0015  # USD per 11-hand Harftet game with two spectators
+PUSH_P99_TARGET = 2048  # bytes, as bench/bench_push.py
 ITEM_TYPICAL = 1024
 ITEM_WORST = 2048
 WS_UNIT = 32 * 1024
@@ -75,6 +76,8 @@ class Client:
     push_units: int = 0
     connections: int = 0
     human_moves: int = 0
+    deltas: int = 0
+    push_sizes: list[int] = field(default_factory=list)
     statuses: Counter[int] = field(default_factory=Counter)
 
 
@@ -90,6 +93,24 @@ class Game:
 
 
 # -- playing -------------------------------------------------------------------------------
+def _receive(view: dict[str, Any] | None, message: dict[str, Any]) -> tuple[Any, bool]:
+    """A client's view after one push (static/delta.js ``receive``): (view, must sync)."""
+    from harftet.api.delta import DeltaError, apply_delta
+
+    if message["type"] == "table":
+        whole = message["view"]
+        newer = view is None or whole["version"] >= view["version"]
+        return (whole if newer else view), False
+    if view is not None and message["version"] <= view["version"]:
+        return view, False
+    if view is None:
+        return view, True
+    try:
+        return apply_delta(view, message), False
+    except DeltaError:
+        return view, True
+
+
 async def _play(base_url: str, ws_url: str, game: Game, seed: int, limit: float) -> None:
     import httpx
     from websockets.asyncio.client import connect
@@ -150,15 +171,25 @@ async def _play(base_url: str, ws_url: str, game: Game, seed: int, limit: float)
                 latest["view"] = view
 
         async def listen(socket: Any, seat: int | None) -> None:
+            held: dict[str, Any] | None = None  # this socket's view, as a client holds it
             with contextlib.suppress(Exception):
                 async for message in socket:
                     size = len(message.encode() if isinstance(message, str) else message)
                     client.pushes += 1
                     client.push_bytes += size
                     client.push_units += max(1, math.ceil(size / WS_UNIT))
-                    view = json.loads(message).get("view")
-                    if view:
-                        seen(view, seat)
+                    client.push_sizes.append(size)
+                    data = json.loads(message)
+                    if data.get("type") not in ("table", "delta"):
+                        continue
+                    if data["type"] == "delta":
+                        client.deltas += 1
+                    held, sync = _receive(held, data)
+                    if sync:  # a missed push: ask for the whole view, as the clients do
+                        client.ws_sent += 1
+                        await socket.send(json.dumps({"action": "sync"}))
+                    if held is not None:
+                        seen(held, seat)
                         changed.set()
 
         seats: list[int | None] = [0, 1, None, None]
@@ -198,7 +229,9 @@ async def _play(base_url: str, ws_url: str, game: Game, seed: int, limit: float)
                 if not changed.is_set():  # no push for a while: read the table as a client would
                     who = seat if seat in (0, 1) else None
                     token = humans[who] if who is not None else watchers[0]
-                    seen((await call("GET", f"/tables/{table_id}", token)).json(), who)
+                    got = await call("GET", f"/tables/{table_id}", token)
+                    if got.status_code == 200:
+                        seen(got.json(), who)
             # people's last timers (turnSeconds after their last turn) still fire: wait them out
             await asyncio.sleep(TURN_SECONDS + 4)
         finally:
@@ -288,6 +321,7 @@ class Tally:
     table_wru: float
     sweeper_calls_per_run: float
     invocations: Counter[str]
+    by_function: Counter[tuple[str, str, str]] = field(default_factory=Counter)
     lambda_ms: float = 0.0
     other_write_units: float = 0.0
     read_units: float = 0.0
@@ -319,6 +353,7 @@ def tally(
         index_units += _index_writes(previous[1] if previous else None, now, size)
         previous = (size, now)
     calls: Counter[tuple[str, str]] = Counter()
+    by_function: Counter[tuple[str, str, str]] = Counter()  # (function, service, operation)
     invocations: Counter[str] = Counter()
     rru = wru = 0.0
     sqs = 0
@@ -341,9 +376,11 @@ def tally(
             delivered = op == "ReceiveMessage" and r.get("n")
             if svc == "sqs" and (delivered or op.startswith("DeleteMessage")):
                 calls[(svc, op)] += 1
+                by_function[("lambda poller", svc, op)] += 1
                 sqs += 1
             continue
         calls[(svc, op)] += 1
+        by_function[(_short(fn), svc, op)] += 1
         if svc == "dynamodb":
             rru += r.get("rru", 0)
             touches_tables = tables_table in str(r.get("table", "")).split(",")
@@ -392,10 +429,16 @@ def tally(
         table_wru=table_wru,
         sweeper_calls_per_run=sweeper_all / sweeper_runs,
         invocations=invocations,
+        by_function=by_function,
         lambda_ms=lambda_ms,
         other_write_units=wru,
         read_units=rru,
     )
+
+
+def _short(fn: str) -> str:
+    """A function's short name (``harftet-cell-FanoutFunction`` → ``FanoutFunction``)."""
+    return fn.split("-")[-1] if "-" in fn else fn
 
 
 def rates(game: Game, t: Tally) -> dict[str, float]:
@@ -491,8 +534,9 @@ def run(limit: float = 900.0) -> tuple[list[Result], list[str]]:
     price_date = json.loads(PRICES.read_text(encoding="utf-8"))["date"]
     notes.append(
         f"Prices: bench/prices.json (us-east-1 list prices of {price_date}, sources there). "
-        "Pushes are whole views in this branch (pushes as deltas come with the delta branch): "
-        "the WebSocket and data-out lines are what whole views cost."
+        "Pushes are deltas (`harftet.api.delta`), whole views to a socket that may lack the "
+        "version before; each socket applies them as the web client does and asks for a sync "
+        "when one does not fit."
     )
     counts: dict[str, Any] = {"date": time.strftime("%Y-%m-%d"), "source": "bench/bench_cost.py"}
     for game in measured["games"]:
@@ -524,6 +568,19 @@ def run(limit: float = 900.0) -> tuple[list[Result], list[str]]:
                     goal=1.0,
                 )
             )
+        pushed = game.client.push_sizes or [0]
+        rows.append(
+            Result(
+                name=f"push size on the local stack: {game.kind}, p99",
+                value=percentile(pushed, 0.99),
+                unit="B",
+                detail=f"median {statistics.median(pushed):.0f} B, largest {max(pushed)} B; "
+                f"{len(game.client.push_sizes)} pushes, {game.client.deltas} of them deltas",
+                baseline_name="target",
+                baseline=PUSH_P99_TARGET,
+                goal=1.0,
+            )
+        )
         typical = statistics.median(t.playing_sizes or t.item_sizes or [0])
         worst = max(t.item_sizes or [0])
         rows.append(
@@ -580,6 +637,13 @@ def run(limit: float = 900.0) -> tuple[list[Result], list[str]]:
             + "; ".join(f"{svc}: {', '.join(v)}" for svc, v in ops.items())
         )
         per = max(1, t.changes)
+        functions_calls: dict[str, list[str]] = defaultdict(list)
+        for (fn, svc, op), n in sorted(t.by_function.items()):
+            functions_calls[fn].append(f"{svc} {op} {n / per:.2f}")
+        notes.append(
+            "Per stored change, by function: "
+            + "; ".join(f"{fn}: {', '.join(v)}" for fn, v in functions_calls.items())
+        )
         functions = ", ".join(
             f"{fn.split('-')[-1] if '-' in fn else fn} {n}"
             for fn, n in sorted(t.invocations.items())

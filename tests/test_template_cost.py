@@ -107,6 +107,9 @@ def test_the_sweeper_sweeps_once_a_run_and_the_shards_are_a_parameter(
     variables = template["Globals"]["Function"]["Environment"]["Variables"]
     assert variables["DEADLINE_SHARDS"] == {"Ref": "DeadlineShards"}
     assert template["Parameters"]["DeadlineShards"]["Default"] == 32
+    # the deadline index holds deadlines rounded up to a step (store/tables.py)
+    assert variables["DEADLINE_STEP_SECONDS"] == {"Ref": "DeadlineStepSeconds"}
+    assert template["Parameters"]["DeadlineStepSeconds"]["Default"] == 60
 
 
 def test_a_stack_deploys_as_a_cell_the_router_finds_by_its_exports(

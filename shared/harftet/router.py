@@ -221,3 +221,43 @@ def handler(event: dict[str, Any], context: object = None) -> dict[str, Any]:
         player_key(headers.get("authorization")) or str(headers.get("x-client", "")),
     )
     return {"statusCode": status, "headers": answer_headers, "body": body}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``aws cloudformation list-exports --output json | python -m harftet.router``: the
+    ``Cells`` parameter of router/template.yaml (``HARFTET_CELLS``) from the cells' exports,
+    on one line. ``--closed c01,c02`` marks cells draining (no new players or tables)."""
+    import argparse
+    import json
+    import sys
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--closed", default="", help="comma-separated ids of draining cells")
+    args = parser.parse_args(argv)
+    listed = json.load(sys.stdin)
+    exports = {str(e["Name"]): str(e["Value"]) for e in listed.get("Exports", [])}
+    cells = cells_from_exports(exports)
+    if not cells:
+        print("no harftet-cell-<id>-rest/-ws exports found", file=sys.stderr)
+        return 1
+    closed = {c for c in args.closed.split(",") if c}
+    print(
+        json.dumps(
+            [
+                {
+                    "cellId": c.cell_id,
+                    "restUrl": c.rest_url,
+                    "webSocketUrl": c.ws_url,
+                    "capacity": c.capacity,
+                    "open": c.cell_id not in closed,
+                }
+                for c in cells
+            ],
+            separators=(",", ":"),
+        )
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -102,3 +102,33 @@ def test_an_item_of_the_former_shape_keeps_its_move_ids_and_sheds_the_old_map(dy
     assert "moves" not in item and move_digest("p0:old-move") in item["mv"]["M"]
     image = {**item, "state": {"B": base64.b64encode(item["state"]["B"]).decode()}}
     assert "p1:new" in from_stream_image(image).moves  # the stream's image reads the same
+
+
+def test_a_deadline_that_moves_within_the_index_step_writes_due_version_but_no_index_key(
+    dynamodb, monkeypatch
+):
+    import harftet.store.tables as tables
+
+    monkeypatch.setattr(tables, "DEADLINE_STEP_MS", 60_000)
+    store = TableStore(Recording(dynamodb), TABLE_NAMES["TablesTable"], TABLE_NAMES["PlayersTable"])
+    started = _started(store)  # the start at 1002 s: the first turn is due at 1032 s
+    client: Recording = store._client  # type: ignore[assignment]
+
+    def turn(stored: Any, at: float) -> Any:
+        seat = stored.table.turn_seat
+        player = stored.table.seats[seat].occupant.player_id
+        drawn = hand.apply_move(stored.table.clone(), seat, Draw(), at).table
+        assert next_due(drawn) != next_due(stored.table)
+        return store.save(stored, drawn, move_id=f"{player}:d{at}", now=at)
+
+    client.updates.clear()
+    same_step = turn(started, 1010)  # due at 1040 s: still within the step that ends at 1080 s
+    written = _set_names(client.updates[-1])
+    assert "dueV" in written and not written & {"due", "deadline"}
+    assert same_step.due_version == same_step.version  # its exact deadline gets a timer
+    # the sweeper (the safety net) finds the table once the step's end has passed, not before
+    assert store.due(1079.0) == [] and store.due(1080.0) == ["t-cost"]
+    next_step = turn(same_step, 1055)  # due at 1085 s: the next step
+    assert {"deadline", "dueV"} <= _set_names(client.updates[-1])
+    assert store.due(1080.0) == [] and store.due(1140.0) == ["t-cost"]
+    assert store.get("t-cost").due_version == next_step.version

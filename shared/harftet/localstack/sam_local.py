@@ -88,6 +88,7 @@ def env_vars(
         "APNS_APPLICATION_ARN": "",
         "CELL_ID": stack.get("CELL_ID", ""),  # a stand-alone stack, not a cell (docs/SCALE.md)
         "DEADLINE_SHARDS": stack.get("DEADLINE_SHARDS", "32"),  # the template's default
+        "DEADLINE_STEP_SECONDS": stack.get("DEADLINE_STEP_SECONDS", "60"),  # the template's
     }
     result: dict[str, dict[str, str]] = {}
     for logical_id, variables in _functions(template).items():

@@ -55,6 +55,15 @@ DUE = "due"
 # The template passes DeadlineShards (32 by default); without it (the local stack, tests) 8:
 # the local sweeper reads every shard every 2 s from one serialized emulator.
 DUE_SHARDS = int(os.environ.get("DEADLINE_SHARDS", "8"))
+# The deadline index's sort key is a live table's deadline rounded UP to DEADLINE_STEP_MS, so
+# that a turn that moves the deadline within the same step writes no index key (a moved key is
+# two index writes: most changes of a live game would make them). The timers do not read the
+# index (the stream sends each exact deadline to SQS); only the sweeper, the safety net for a
+# lost timer, does, and it finds a table once its rounded deadline has passed: at most one
+# step later than the exact one. A correspondence table keeps its exact deadline (its timer is
+# armed from the index: harftet.far_timers). The template passes DeadlineStepSeconds (60);
+# without it (the local stack, tests) 0: the exact deadline.
+DEADLINE_STEP_MS = int(float(os.environ.get("DEADLINE_STEP_SECONDS", "0")) * 1000)
 # DynamoDB's TTL removes what nobody will come back to: a table still waiting a day after it
 # was made (it leaves the lobby then too), and a finished game 30 days after its end.
 WAITING_SECONDS = 24 * 3600
@@ -180,6 +189,19 @@ def _due_key(table_id: str) -> str:
     return f"{DUE}#{zlib.crc32(table_id.encode()) % DUE_SHARDS}"
 
 
+def _index_deadline(due: float, exact: bool = False) -> int:
+    """The deadline index's sort key (ms) for a deadline: rounded up to DEADLINE_STEP_MS."""
+    ms = int(due * 1000)
+    step = DEADLINE_STEP_MS
+    return ms if exact or step <= 0 else -(-ms // step) * step
+
+
+def _exact_ms(table: Table) -> int | None:
+    """A table's exact next deadline (ms), None without one."""
+    due = next_due(table)
+    return None if due is None else int(due * 1000)
+
+
 def _index_fields(table: Table, now: float) -> tuple[dict[str, Any], list[str]]:
     """The sparse-index attributes to SET (as attribute values), and those to REMOVE."""
     sets: dict[str, Any] = {}
@@ -203,7 +225,7 @@ def _index_fields(table: Table, now: float) -> tuple[dict[str, Any], list[str]]:
     due = next_due(table)
     if due is not None:
         sets["due"] = {"S": _due_key(table.table_id)}
-        sets["deadline"] = _number(int(due * 1000))
+        sets["deadline"] = _number(_index_deadline(due, table.pace == "correspondence"))
     else:
         removes += ["due", "deadline", "dueV"]
     return sets, removes
@@ -442,15 +464,17 @@ class TableStore(LobbyPages):
         # (DynamoDB does not promise to skip it): write only what changed since the version
         # read, which holds exactly what that version wrote. A move leaves the lobby keys as
         # they are; a change that keeps the deadline (a draw, a chat, a reconnect) writes
-        # neither the deadline index (it projects keys only) nor dueV (so no timer is sent).
+        # neither the deadline index (it projects keys only) nor dueV (so no timer is sent);
+        # one that moves it within the index's step (DEADLINE_STEP_MS) writes dueV only.
         before, _ = _index_fields(stored.table, at)
         timed = "deadline" in sets
+        moved = timed and _exact_ms(table) != _exact_ms(stored.table)
         for key in [*LOBBY_KEYS.values(), "createdAt", "due", "deadline"]:
             if key in sets and before.get(key) == sets[key]:
                 del sets[key]
-        if "deadline" in sets:
+        if moved:
             sets["dueV"] = _number(version)
-        due_version = (version if "deadline" in sets else stored.due_version) if timed else None
+        due_version = (version if moved else stored.due_version) if timed else None
         values: dict[str, Any] = {
             ":expected": _number(stored.version),
             ":version": _number(version),
