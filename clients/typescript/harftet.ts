@@ -221,10 +221,14 @@ export type ClientMessage =
   | { action: "sync" }
   | ({ action: "move"; tableId: string; lang?: "tr" | "en" } & MoveBody);
 
-/** One operation of a delta: remove, set, or splice the array at a JSON Pointer (RFC 6901). */
+/**
+ * One operation of a delta: remove, set, set in the short tile form (the game's tiles with
+ * these ids), or splice the array at a JSON Pointer (RFC 6901).
+ */
 export type DeltaOp =
   | [pointer: string]
   | [pointer: string, value: unknown]
+  | [pointer: string, form: "tiles", ids: number[]]
   | [pointer: string, index: number, count: number, items: unknown[]];
 /** What changed in this connection's view since version `from`. */
 export type DeltaMessage = { type: "delta"; from: number; version: number; ops: DeltaOp[] };
@@ -272,7 +276,35 @@ function resolve(root: unknown, path: string[]): unknown {
   return node;
 }
 
-function applyOp(root: unknown, op: DeltaOp): unknown {
+// The tiles of both games by id, as a view writes a tile off the table (the server's
+// harftet.engine.tiles; tests/web/test_delta_js.py compares every one). Harftet: face and hand
+// value, "*n" for n tiles in a row; colours go round by id.
+const COLORS = ["red", "yellow", "blue", "black"] as const;
+const HARFTET: [string, number][] =
+  "A1*8 E1*7 İ1*8 K1*5 L1*5 N1*4 R1*6 T1*4 I2*4 M2*5 O2*3 S2*4 U2*3 B3*3 D3*3 Ü3*2 Y3*4 C4 Ç4 Ş4*2 Z4*2 G5*2 H5*2 P5 F7 Ö7 V7 Ğ8 J10 AR2 ER2 AN2 EN2 LA2 LE2 DA4 DE4 İN2 IN3"
+    .split(" ")
+    .flatMap((run): [string, number][] => {
+      const [, letter, value, count] = /^(\D+)(\d+)(?:\*(\d+))?$/u.exec(run) as RegExpExecArray;
+      return Array.from({ length: Number(count ?? 1) }, () => [letter as string, Number(value)]);
+    });
+
+/** The tile `id` of `game` ("kastet" or "harftet") as a view writes it off the table. */
+export function tileOf(game: unknown, id: unknown): Record<string, unknown> {
+  if (!Number.isInteger(id) || (id as number) < 0 || (id as number) > 105) throw new DeltaError(`not a tile id: ${id}`);
+  const n = id as number;
+  if (game !== "kastet" && game !== "harftet") throw new DeltaError(`no tiles of game ${game}`);
+  if (n >= 104) return { id: n, joker: true, as: null };
+  if (game === "kastet") return { id: n, color: COLORS[Math.floor((n % 52) / 13)], number: (n % 13) + 1 };
+  const [letter, value] = HARFTET[n] as [string, number];
+  return { id: n, letter, value, color: COLORS[n % 4] };
+}
+
+function applyOp(root: unknown, given: DeltaOp, game: unknown): unknown {
+  let op = given;
+  if (op.length === 3) {
+    if (op[1] !== "tiles" || !Array.isArray(op[2])) throw new DeltaError("not an operation");
+    op = [op[0], op[2].map((id) => tileOf(game, id))];
+  }
   const path = tokens(op[0]);
   if (op.length === 4) {
     const [, start, count, items] = op;
@@ -312,8 +344,8 @@ export function applyDelta(view: TableView, message: DeltaMessage): TableView {
   if (view.version !== message.from) throw new DeltaError(`the delta is from version ${message.from}`);
   let next: unknown = structuredClone(view);
   for (const op of message.ops) {
-    if (!Array.isArray(op) || ![1, 2, 4].includes(op.length)) throw new DeltaError("not an operation");
-    next = applyOp(next, op);
+    if (!Array.isArray(op) || ![1, 2, 3, 4].includes(op.length)) throw new DeltaError("not an operation");
+    next = applyOp(next, op, view.game);
   }
   if (!isNode(next) || Array.isArray(next)) throw new DeltaError("a delta turns a view into a view");
   return { ...(next as TableView), version: message.version };

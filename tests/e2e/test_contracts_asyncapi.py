@@ -152,6 +152,9 @@ def test_what_the_stack_sends_and_takes_over_the_websocket_matches_the_asyncapi_
     assert not validators["pong"].is_valid({"type": "pong", "view": {}})
     bad_op = {"type": "delta", "from": 1, "version": 2, "ops": [["/pile", 1, 2]]}
     assert not validators["delta"].is_valid(bad_op)
+    tiles_op = {"type": "delta", "from": 1, "version": 2, "ops": [["/hand", "tiles", [3, 104]]]}
+    assert validators["delta"].is_valid(tiles_op)  # the short tile form
+    assert not validators["delta"].is_valid({**tiles_op, "ops": [["/hand", "tiles", [106]]]})
     assert not validators["delta"].is_valid({"type": "delta", "version": 2, "ops": []})
     codes = {m["error"]["code"] for m in received if m["type"] == "error"}
     assert {"not_your_turn", "stale_version", "bad_request"} <= codes

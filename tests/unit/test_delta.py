@@ -148,3 +148,40 @@ def test_a_view_delta_carries_its_versions_and_applies_only_to_its_base():
 def test_a_delta_between_two_versions_with_nothing_else_changed_has_no_operations():
     view: dict[str, Any] = {"version": 3, "turn": {"seat": 1}}
     assert view_delta(view, {**view, "version": 4})["ops"] == []
+
+
+def test_racks_turned_over_and_new_melds_come_in_the_short_tile_form_and_apply_exactly():
+    from harftet.engine.tiles import tile_json, tiles_for
+
+    tiles = [tile_json(t) for t in tiles_for("harftet")]
+    old: dict[str, Any] = {"version": 3, "game": "harftet", "handResults": [], "series": []}
+    racks = {"0": tiles[0:22], "1": [tiles[30], tiles[104]], "2": []}  # a joker off the table
+    meld = [tiles[50], {"id": 105, "joker": True, "as": "A"}, tiles[60]]  # a joker with a face
+    new = {**old, "version": 4, "handResults": [{"hand": 1, "left": racks}], "series": [meld]}
+    delta = view_delta(old, new)
+    assert ["/handResults/0/left/0", "tiles", list(range(22))] in delta["ops"]
+    assert ["/handResults/0/left/1", "tiles", [30, 104]] in delta["ops"]
+    assert apply_delta(old, json.loads(json.dumps(delta))) == new
+    assert size(delta) * 3 < size({"type": "table", "view": new})  # ids, not whole tiles
+    # a faced joker is not its plain tile: that meld is written out whole
+    assert not any(len(op) == 3 and op[0].startswith("/series") for op in delta["ops"])
+
+
+@pytest.mark.parametrize(
+    "ops",
+    [
+        [["/l", "tiles", [106]]],  # no such tile
+        [["/l", "tiles", [True]]],
+        [["/l", "tiles", "1,2"]],
+        [["/l", "tile", [1]]],  # not the short tile form
+        [["/nothing/here", "tiles", [1]]],
+    ],
+)
+def test_a_short_tile_form_that_does_not_fit_is_refused(ops):
+    view = {"version": 1, "game": "kastet", "l": []}
+    with pytest.raises(DeltaError):
+        apply_delta(view, {"type": "delta", "from": 1, "version": 2, "ops": ops})
+    with pytest.raises(DeltaError):  # nor without a game that has tiles
+        apply_delta({**view, "game": "tavla"}, {"from": 1, "version": 2, "ops": ops[:1]})
+    with pytest.raises(DeltaError):  # the structural apply alone has no tiles to expand
+        apply(view, [["/l", "tiles", [1]]])

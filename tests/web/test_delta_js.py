@@ -77,3 +77,48 @@ def test_the_clients_rebuild_every_view_of_a_whole_game_from_the_servers_deltas(
     )
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout) == expected
+
+
+@pytest.mark.parametrize("client", ["apply_deltas.mjs", "apply_deltas_ts.mjs"])
+def test_the_clients_short_tile_form_names_every_tile_as_the_server_writes_it(client):
+    """``[p, "tiles", ids]``: each client's table of both games' 106 tiles is the engine's
+    (harftet.engine.tiles); an id beyond them or a game without tiles asks for the whole view."""
+    from harftet.engine.tiles import tile_json, tiles_for
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is missing: `apt-get install -y nodejs`", pytrace=False)
+    cases, expected = [], []
+    for name in ("kastet", "harftet"):
+        base = {"game": name, "version": 1, "racks": {"0": []}}
+        ids = list(range(106))
+        push = {"type": "delta", "from": 1, "version": 2, "ops": [["/racks/0", "tiles", ids]]}
+        cases.append({"base": base, "pushes": [push]})
+        tiles = [tile_json(t) for t in tiles_for(name)]
+        expected.append({"view": {**base, "version": 2, "racks": {"0": tiles}}, "syncs": 0})
+        for bad in ([["/racks/0", "tiles", [106]]], [["/racks/0", "tile", [1]]]):
+            cases.append({"base": base, "pushes": [{**push, "ops": bad}]})
+            expected.append({"view": base, "syncs": 1})
+    other = {"game": "tavla", "version": 1, "racks": {"0": []}}
+    push = {"type": "delta", "from": 1, "version": 2, "ops": [["/racks/0", "tiles", [1]]]}
+    cases.append({"base": other, "pushes": [push]})
+    expected.append({"view": other, "syncs": 1})
+    run = subprocess.run(
+        [node, str(HERE / client)],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=HERE.parents[1],
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == expected
+
+
+@pytest.mark.parametrize(("name", "seed"), [("kastet", 2), ("harftet", 4)])
+def test_the_games_replayed_above_carry_tiles_in_the_short_form(name, seed):
+    tables = game(name, seed)
+    views = [view(t, "p0", n) for n, t in enumerate(tables, start=1)]
+    ops = [op for a, b in pairwise(views) for op in view_delta(a, b)["ops"]]
+    assert any(len(op) == 3 and op[1] == "tiles" for op in ops)

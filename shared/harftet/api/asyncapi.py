@@ -23,8 +23,12 @@ DELTA_OPS = (
     "the later elements move down); `[p, v]` sets it to `v` (an object member is added or "
     "replaced; an array element is replaced, or appended when the index is the array's "
     "length); `[p, i, n, items]` replaces, in the array at `p`, the `n` elements from index "
-    "`i` with the array `items`. The view's `version` is not among them: after the last "
-    "operation it is the message's `version`."
+    '`i` with the array `items`; `[p, "tiles", ids]` sets it to the game\'s tiles with these '
+    "ids (0–105), each as the view writes a tile off the table (the short tile form: a tile's "
+    "id names its face; the game is the view's `game`) — a list of tiles in a value (a rack "
+    "turned over at a hand's end, a new meld) comes so, that value carrying `[]` in its place "
+    "and this operation right after it. The view's `version` is not among them: after the "
+    "last operation it is the message's `version`."
 )
 
 
@@ -35,8 +39,19 @@ def _delta_payload() -> dict[str, Any]:
         "title": "operation",
         "minItems": 1,
         "maxItems": 4,
-        "not": {"minItems": 3, "maxItems": 3},
+        # three items only in the short tile form: [pointer, "tiles", ids]
+        "anyOf": [
+            {"not": {"minItems": 3, "maxItems": 3}},
+            {
+                "prefixItems": [
+                    {"type": "string"},
+                    {"const": "tiles"},
+                    {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 105}},
+                ]
+            },
+        ],
         "description": "`[pointer]` remove, `[pointer, value]` set, "
+        '`[pointer, "tiles", ids]` set in the short tile form, '
         "`[pointer, index, count, items]` splice",
     }
     return {

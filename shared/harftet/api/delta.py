@@ -10,19 +10,30 @@ a JSON Pointer (RFC 6901) into the value:
 - ``[p, v]``: set — ``p``'s member becomes ``v`` (an object member is added or replaced; an
   array element is replaced, or appended when the index is the array's length);
 - ``[p, i, n, items]``: splice — in the array at ``p``, the ``n`` elements from index ``i``
-  are replaced by the array ``items``.
+  are replaced by the array ``items``;
+- ``[p, "tiles", ids]``: set, in the short tile form — ``p``'s member becomes the list of the
+  game's tiles with these ids, each as the view writes a tile (``harftet.engine.tiles``: a
+  tile's id names its face; the game is the view's ``game``). A view delta writes every list
+  of plain tiles so (a rack turned over at a hand's end, a new meld), hoisted out of the value
+  it was in: that value carries ``[]`` there and the tiles op follows it.
 
 Operations apply in order, each to the result of the one before. ``diff`` chooses, at every
-level, whichever is shorter: the changes inside a value or the whole new value.
+level, whichever is shorter: the changes inside a value or the whole new value. The structural
+part is standard library only; the short tile form is the views' (``view_delta``,
+``apply_delta``).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from difflib import SequenceMatcher
+from functools import cache
 from typing import Any
 
 Op = list[Any]
+TILES = "tiles"  # the short tile form's marker: [p, "tiles", ids]
+Expand = Callable[[Any], list[Any]]  # ids -> the tiles, as the view writes them
 
 
 class DeltaError(ValueError):
@@ -108,17 +119,22 @@ def _diff_list(old: list[Any], new: list[Any], path: list[str | int]) -> list[Op
     return ops
 
 
-def apply(value: Any, ops: list[Op]) -> Any:
-    """``value`` with ``ops`` applied (``value`` itself is left as it was)."""
+def apply(value: Any, ops: list[Op], expand: Expand | None = None) -> Any:
+    """``value`` with ``ops`` applied (``value`` itself is left as it was); ``expand`` turns
+    the ids of a short tile form into tiles (without it such an op does not apply)."""
     result = json.loads(_text(value))
     for op in ops:
-        result = _apply_one(result, op)
+        result = _apply_one(result, op, expand)
     return result
 
 
-def _apply_one(root: Any, op: Any) -> Any:
-    if not isinstance(op, list) or not op or not isinstance(op[0], str) or len(op) not in (1, 2, 4):
+def _apply_one(root: Any, op: Any, expand: Expand | None = None) -> Any:
+    if not isinstance(op, list) or not op or not isinstance(op[0], str) or len(op) > 4:
         raise DeltaError(f"not an operation: {_text(op)[:80]}")
+    if len(op) == 3:
+        if op[1] != TILES or expand is None:
+            raise DeltaError(f"not an operation: {_text(op)[:80]}")
+        op = [op[0], expand(op[2])]
     tokens = parse_pointer(op[0])
     if len(op) == 4:
         target = _resolve(root, tokens)
@@ -195,9 +211,100 @@ def _resolve(root: Any, tokens: list[str]) -> Any:
 
 def view_delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """The push that turns a connection's view ``old`` into ``new``: its ``version`` is not
-    among the operations (it is the message's own)."""
+    among the operations (it is the message's own); lists of plain tiles in the short form."""
     ops = diff(_unversioned(old), _unversioned(new))
+    game = new.get("game")
+    if isinstance(game, str) and game == old.get("game") and game in ("kastet", "harftet"):
+        ops = short_tiles(ops, _plain_tiles(game))
     return {"type": "delta", "from": old["version"], "version": new["version"], "ops": ops}
+
+
+@cache
+def _plain_tiles(game: str) -> tuple[dict[str, Any], ...]:
+    """The game's tiles by id, as a view writes a tile not on the table (no joker's face)."""
+    from harftet.engine.tiles import tile_json, tiles_for
+
+    return tuple(tile_json(tile) for tile in tiles_for(game))
+
+
+def tile_expander(game: Any) -> Expand:
+    """The short tile form's ids → tiles of ``game``; DeltaError for anything else."""
+    if game not in ("kastet", "harftet"):
+        raise DeltaError(f"no tiles of game {str(game)[:20]!r}")
+    tiles = _plain_tiles(game)
+
+    def expand(ids: Any) -> list[Any]:
+        if not isinstance(ids, list) or not all(
+            isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(tiles) for i in ids
+        ):
+            raise DeltaError("the short tile form carries a list of tile ids")
+        return [dict(tiles[i]) for i in ids]
+
+    return expand
+
+
+def short_tiles(ops: list[Op], tiles: tuple[dict[str, Any], ...]) -> list[Op]:
+    """``ops`` with every list of plain tiles in a set's value or a splice's items written in
+    the short tile form (where that is shorter): the list becomes ``[]`` in its value and a
+    ``[p, "tiles", ids]`` op right after it puts the tiles there."""
+
+    def ids_of(value: Any) -> list[int] | None:
+        if not isinstance(value, list) or not value:
+            return None
+        ids = []
+        for item in value:
+            key = item.get("id") if isinstance(item, dict) else None
+            if not isinstance(key, int) or isinstance(key, bool) or not 0 <= key < len(tiles):
+                return None
+            if not same(item, tiles[key]):
+                return None
+            ids.append(key)
+        return ids
+
+    def shortened(path: list[str | int], value: Any) -> tuple[Any, list[Op]]:
+        """(value with its tile lists emptied, the tiles ops that fill them)."""
+        ids = ids_of(value)
+        if ids is not None:
+            op: Op = [pointer(path), TILES, ids]
+            if size(op) + 2 < size(value):
+                return [], [op]
+        extra: list[Op] = []
+        if isinstance(value, dict):
+            out = {}
+            for k, v in value.items():
+                out[k], more = shortened([*path, k], v)
+                extra += more
+            return out, extra
+        if isinstance(value, list):
+            items = []
+            for n, v in enumerate(value):
+                item, more = shortened([*path, n], v)
+                items.append(item)
+                extra += more
+            return items, extra
+        return value, extra
+
+    result: list[Op] = []
+    for op in ops:
+        base: list[str | int] = [*parse_pointer(op[0])]
+        if len(op) == 2:
+            ids = ids_of(op[1])
+            whole: Op = [op[0], TILES, ids]
+            if ids is not None and size(whole) < size(op):
+                result.append(whole)
+                continue
+            value, extra = shortened(base, op[1])
+            result += [[op[0], value], *extra]
+        elif len(op) == 4:
+            items, extra = [], []
+            for n, item in enumerate(op[3]):
+                short, more = shortened([*base, op[1] + n], item)
+                items.append(short)
+                extra += more
+            result += [[op[0], op[1], op[2], items], *extra]
+        else:
+            result.append(op)
+    return result
 
 
 def apply_delta(view: dict[str, Any], message: dict[str, Any]) -> dict[str, Any]:
@@ -209,11 +316,15 @@ def apply_delta(view: dict[str, Any], message: dict[str, Any]) -> dict[str, Any]
     ops = message.get("ops")
     if not isinstance(ops, list):
         raise DeltaError("a delta carries a list of ops")
-    result = apply(view, ops)
+    result = apply(view, ops, tile_expander(view.get("game")) if _short(ops) else None)
     if not isinstance(result, dict):
         raise DeltaError("a delta turns a view into a view")
     result["version"] = message["version"]
     return result
+
+
+def _short(ops: list[Any]) -> bool:
+    return any(isinstance(op, list) and len(op) == 3 for op in ops)
 
 
 def _unversioned(view: dict[str, Any]) -> dict[str, Any]:

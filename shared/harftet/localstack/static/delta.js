@@ -1,9 +1,32 @@
 // Applying the WebSocket's pushes (docs/asyncapi.yaml, "delta" and "table"; the server side is
 // shared/harftet/api/delta.py). Pure: no DOM, no socket. Each operation is an array whose first
 // element is a JSON Pointer (RFC 6901) into the view: [p] removes, [p, v] sets (appends at an
-// array's length), [p, i, n, items] splices the array at p. The view's version is the message's.
+// array's length), [p, i, n, items] splices the array at p, [p, "tiles", ids] sets p to the
+// game's tiles with these ids (the short tile form: a tile's id names its face). The view's
+// version is the message's.
 
 export class DeltaError extends Error {}
+
+// The tiles of both games by id, as a view writes a tile off the table (harftet.engine.tiles;
+// tests/web/test_delta_js.py compares every one with the server's). Harftet: face and hand
+// value, "*n" for n tiles in a row; colours go round by id.
+const COLORS = ["red", "yellow", "blue", "black"];
+const HARFTET = "A1*8 E1*7 İ1*8 K1*5 L1*5 N1*4 R1*6 T1*4 I2*4 M2*5 O2*3 S2*4 U2*3 B3*3 D3*3 Ü3*2 Y3*4 C4 Ç4 Ş4*2 Z4*2 G5*2 H5*2 P5 F7 Ö7 V7 Ğ8 J10 AR2 ER2 AN2 EN2 LA2 LE2 DA4 DE4 İN2 IN3"
+  .split(" ")
+  .flatMap((run) => {
+    const [, letter, value, count] = /^(\D+)(\d+)(?:\*(\d+))?$/u.exec(run);
+    return Array(Number(count ?? 1)).fill([letter, Number(value)]);
+  });
+
+/** The tile `id` of `game` ("kastet" or "harftet") as the view writes it. */
+export function tileOf(game, id) {
+  if (!Number.isInteger(id) || id < 0 || id > 105) throw new DeltaError(`not a tile id: ${id}`);
+  if (game !== "kastet" && game !== "harftet") throw new DeltaError(`no tiles of game ${game}`);
+  if (id >= 104) return { id, joker: true, as: null };
+  if (game === "kastet") return { id, color: COLORS[Math.floor((id % 52) / 13)], number: (id % 13) + 1 };
+  const [letter, value] = HARFTET[id];
+  return { id, letter, value, color: COLORS[id % 4] };
+}
 
 const isIndex = (x) => Number.isInteger(x) && x >= 0;
 
@@ -36,8 +59,12 @@ function resolve(root, tokens) {
   return node;
 }
 
-function applyOne(root, op) {
-  if (!Array.isArray(op) || ![1, 2, 4].includes(op.length)) throw new DeltaError("not an operation");
+function applyOne(root, op, game) {
+  if (!Array.isArray(op) || ![1, 2, 3, 4].includes(op.length)) throw new DeltaError("not an operation");
+  if (op.length === 3) {
+    if (op[1] !== "tiles" || !Array.isArray(op[2])) throw new DeltaError("not an operation");
+    op = [op[0], op[2].map((id) => tileOf(game, id))];
+  }
   const tokens = parsePointer(op[0]);
   if (op.length === 4) {
     const [, start, count, items] = op;
@@ -80,7 +107,8 @@ function applyOne(root, op) {
 export function applyOps(value, ops) {
   if (!Array.isArray(ops)) throw new DeltaError("a delta carries a list of ops");
   let result = structuredClone(value);
-  for (const op of ops) result = applyOne(result, op);
+  const game = value?.game;
+  for (const op of ops) result = applyOne(result, op, game);
   return result;
 }
 
