@@ -31,7 +31,8 @@ from typing import Any
 _lock = threading.Lock()
 _files: dict[int, Any] = {}
 _directory = ""
-INDEX_ATTRIBUTES = ("lobby", "watch", "createdAt", "due", "deadline")
+# the indexes' keys, and dueV (the version that set the deadline: it alone sends a timer)
+INDEX_ATTRIBUTES = ("lobby", "watch", "createdAt", "due", "deadline", "dueV")
 TABLES_STREAM_OPS = {"GetRecords"}
 
 

@@ -31,6 +31,7 @@ import hashlib
 import hmac
 import json
 import zlib
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -50,6 +51,13 @@ REMIND = "remind"
 REMIND_SHARDS = 4
 REMIND_BEFORE_SECONDS = 3600  # "1 hour before your deadline"
 FAR = 10**15 - 1
+# A live table in play changes every few seconds, and its members are at the table: its inbox
+# items are written when what the inbox lists or orders them by changes (the status, the
+# players, whose turn it is), and otherwise at most once every LIVE_REFRESH_SECONDS (the
+# deadline and last move they show may lag that much). Each skipped write is two or three
+# write units (the item and its rank-index entry) of every member, at nearly every change.
+LIVE_REFRESH_SECONDS = 30.0
+MEMO_SIZE = 20_000
 
 
 def members(table: Table) -> list[str]:
@@ -84,6 +92,12 @@ def rank(table: Table, player_id: str) -> str:
     return f"{0 if your_turn(table, player_id) else 1}#{deadline:015d}"
 
 
+def _coarse(table: Table, player_id: str) -> tuple[Any, ...]:
+    """What a live table's inbox item lists and orders by, less the deadline and last move."""
+    players = tuple(s.occupant.name if s.occupant else None for s in table.seats)
+    return (table.status, your_turn(table, player_id), players)
+
+
 def your_turn(table: Table, player_id: str) -> bool:
     if table.status != "playing" or table.turn_seat is None:
         return False
@@ -112,6 +126,36 @@ class InboxStore:
     def __init__(self, client: Any, table_name: str) -> None:
         self._client = client
         self._name = table_name
+        # (tableId, playerId) -> (what the inbox shows coarsely, version, when): the items
+        # this process wrote for live tables in play (bounded; another process just writes)
+        self._written: OrderedDict[tuple[str, str], tuple[tuple[Any, ...], int, float]] = (
+            OrderedDict()
+        )
+
+    def _fresh(self, table: Table, version: int, player_id: str, now: float) -> bool:
+        """Whether this process wrote ``player_id``'s item of the live ``table`` lately with
+        the same status, players and turn, so that this version need not be written."""
+        if table.pace != "live" or table.status != "playing":
+            return False
+        key = (table.table_id, player_id)
+        seen = self._written.get(key)
+        coarse = _coarse(table, player_id)
+        return (
+            seen is not None
+            and seen[0] == coarse
+            and seen[1] < version
+            and now - seen[2] < LIVE_REFRESH_SECONDS
+        )
+
+    def _remember(self, table: Table, version: int, player_id: str, now: float) -> None:
+        key = (table.table_id, player_id)
+        if table.pace != "live" or table.status != "playing":
+            self._written.pop(key, None)
+            return
+        self._written[key] = (_coarse(table, player_id), version, now)
+        self._written.move_to_end(key)
+        while len(self._written) > MEMO_SIZE:
+            self._written.popitem(last=False)
 
     # -- written by the stream consumer -------------------------------------------------
     def record(self, table: Table, version: int, now: float, left: Iterable[str] = ()) -> int:
@@ -120,6 +164,8 @@ class InboxStore:
         the writes made."""
         writes = 0
         for pid in members(table):
+            if self._fresh(table, version, pid, now):
+                continue
             item = self._item(table, version, pid, now)
             names = {"#v": "version"}
             try:
@@ -134,6 +180,7 @@ class InboxStore:
             except ClientError as error:
                 if error.response.get("Error", {}).get("Code") != "ConditionalCheckFailedException":
                     raise
+            self._remember(table, version, pid, now)
         keep = set(members(table))
         for pid in dict.fromkeys(left):
             if pid in keep or pid.startswith(BOT_PREFIX):

@@ -1,0 +1,87 @@
+"""What the inbox costs at a live table: its members' items are written when what the inbox
+lists or orders by changes (status, players, whose turn), else at most once every
+LIVE_REFRESH_SECONDS; a correspondence table's items follow every version."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harftet.engine import table as life
+from harftet.engine.hand import apply_move
+from harftet.engine.moves import Draw
+from harftet.engine.state import Occupant, Table
+from harftet.inbox import LIVE_REFRESH_SECONDS, InboxStore
+
+
+class Counting:
+    """The DynamoDB client, counting the put_item calls it sends."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.puts = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.client, name)
+
+    def put_item(self, **kwargs: Any) -> Any:
+        self.puts += 1
+        return self.client.put_item(**kwargs)
+
+
+def _started(pace: str) -> Table:
+    seconds = 30 if pace == "live" else 3600
+    table = life.new_table(
+        "t-inbox",
+        "kastet",
+        Occupant("p0", "Ayşe"),
+        seed=5,
+        now=1000.0,
+        seats=2,
+        turn_seconds=seconds,
+        pace=pace,  # type: ignore[arg-type]
+    )
+    table = life.sit(table, 1, Occupant("p1", "Barış"), 1001).table
+    return life.start(table, "p0", 1002).table
+
+
+def _store(dynamodb: Any) -> tuple[InboxStore, Counting]:
+    from harftet.store.schema import create_tables
+
+    create_tables(dynamodb, {"MailTable": "harftet-mail"})
+    client = Counting(dynamodb)
+    return InboxStore(client, "harftet-mail"), client
+
+
+def _entry(store: InboxStore, player: str, now: float) -> dict[str, Any]:
+    [found] = [e for e in store.page(player, now)[0] if e["tableId"] == "t-inbox"]
+    return found
+
+
+def test_a_live_tables_inbox_follows_the_turn_but_not_every_version(dynamodb):
+    store, client = _store(dynamodb)
+    table, version, now = _started("live"), 3, 1002.0
+    store.record(table, version, now)
+    assert client.puts == 2  # both members
+    assert _entry(store, "p0", now)["yourTurn"] is (table.turn_seat == 0)
+    # a version that changes neither the turn nor the players within the refresh: no write
+    store.record(table, version + 1, now + 1)
+    assert client.puts == 2
+    # the turn passes: both members' items follow at once
+    seat = table.turn_seat
+    assert seat is not None
+    moved = apply_move(table, seat, Draw(), now + 2).table
+    store.record(moved, version + 2, now + 2)
+    assert client.puts == 4
+    for player, mine in (("p0", moved.turn_seat == 0), ("p1", moved.turn_seat == 1)):
+        assert _entry(store, player, now + 2)["yourTurn"] is mine
+    # what did not change is written again once the refresh is over (deadline, last move)
+    store.record(moved, version + 3, now + 2 + LIVE_REFRESH_SECONDS)
+    assert client.puts == 6
+
+
+def test_a_correspondence_tables_inbox_follows_every_version(dynamodb):
+    store, client = _store(dynamodb)
+    table = _started("correspondence")
+    store.record(table, 3, 1002.0)
+    store.record(table, 4, 1003.0)
+    assert client.puts == 4
