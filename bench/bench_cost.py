@@ -24,7 +24,8 @@ Also measured: timers' lateness (a person who never moves, turn after turn, with
 off, so only timers end the turns) — the time from each deadline to the push of the forced
 move, as the spectator's socket receives it.
 
-Run: ``.venv/bin/python -m bench.bench_cost`` (about 2–4 minutes).
+Run: ``.venv/bin/python -m bench.bench_cost`` (5–25 minutes, with the machine's load);
+``--hands 1 --dry`` for a quick look that writes nothing.
 """
 
 from __future__ import annotations

@@ -8,9 +8,16 @@ after, as compact JSON); the baseline is the push of the same run's whole view, 
 push was before (``{"type": "table", "view"}``).
 
 Targets (issue 19): median push ≤ 600 B, p99 ≤ 2 KB. The largest pushes are those at a hand's
-end: every rack turned over (RULES §5) and, in the same version, the next deal.
+end: every rack turned over (RULES §5) and, in the same version, the next deal — their tiles
+in the short tile form (``[p, "tiles", ids]``: a tile's id names its face).
 
-Run: ``.venv/bin/python -m bench.bench_push [--hands 11]``.
+Besides the medium players' games, a game like the cost benchmark's (bench/bench_cost.py): two
+people who draw until their racks hold 22 tiles (then pass) and two easy computer players, so
+that a hand often ends with the pile empty and four full racks turned over — the largest
+pushes there are.
+
+Run: ``.venv/bin/python -m bench.bench_push [--hands 11] [--write]`` (``--write``: its own
+section of bench/RESULTS.md).
 """
 
 from __future__ import annotations
@@ -33,6 +40,8 @@ MEDIAN_TARGET = 600
 P99_TARGET = 2048
 HANDS = 11  # a whole game with the tables' default options
 GAMES = (("kastet", 4, 3), ("harftet", 4, 8))  # (game, seats, seed)
+HOARDERS = (("kastet", 4, 1001), ("harftet", 4, 1000))  # people who draw to 22, easy players
+HAND_CAP = 22
 
 
 def versions(game: str, players: int, hands: int, seed: int) -> Iterator[Table]:
@@ -67,16 +76,53 @@ def versions(game: str, players: int, hands: int, seed: int) -> Iterator[Table]:
         yield table
 
 
+def hoarders(game: str, players: int, hands: int, seed: int) -> Iterator[Table]:
+    """Every stored version of a game like bench_cost's: seats 0 and 1 draw until they hold
+    22 tiles (then pass), the others are easy computer players."""
+    from harftet.engine.moves import Draw, Pass
+
+    now = 1_800_000_000.0
+    people = [Occupant(f"{i:032x}", f"Kişi {i}") for i in range(players)]
+    table = life.new_table(
+        "c1.AbCdEfGhIjKl", game, people[0], seed=seed, now=now, seats=players, hands=hands
+    )
+    yield table
+    for i in range(1, players):
+        table = life.sit(table, i, people[i], now).table
+        yield table
+    table = life.start(table, people[0].player_id, now).table
+    yield table
+    while table.status == "playing":
+        now += 2.0
+        if table.break_until is not None:
+            for ready in range(players):
+                table = hand.ready(table, ready, now).table
+                yield table
+            continue
+        seat = table.turn_seat
+        assert seat is not None
+        if seat in (0, 1):
+            full = len(table.seats[seat].hand) >= HAND_CAP or not table.pile
+            move: Any = Pass() if full else Draw()
+        else:
+            move = choose_move(table, seat, "easy")
+        table = apply_move(table, seat, move, now).table
+        yield table
+
+
 def measure(hands: int = HANDS) -> dict[str, Any]:
     """Push sizes (bytes) by game: every delta and every whole view, and the versions."""
     out: dict[str, Any] = {"hands": hands, "games": {}}
-    for game, players, seed in GAMES:
-        viewers: list[str | None] = [*(f"p{i}" for i in range(players)), None]
+    plays = [(g, p, s, versions, "") for g, p, s in GAMES]
+    plays += [(g, p, s, hoarders, " (people drawing to 22)") for g, p, s in HOARDERS]
+    for game, players, seed, play, label in plays:
+        ids = [f"{i:032x}" if play is hoarders else f"p{i}" for i in range(players)]
+        viewers: list[str | None] = [*ids, None]
         held: dict[str | None, dict[str, Any]] = {}
         deltas: list[int] = []
         wholes: list[int] = []
         count = 0
-        for version, table in enumerate(versions(game, players, hands, seed), start=1):
+        for version, table in enumerate(play(game, players, hands, seed), start=1):
             count += 1
             for viewer in viewers:
                 view = table_view(table, viewer)
@@ -85,7 +131,7 @@ def measure(hands: int = HANDS) -> dict[str, Any]:
                     deltas.append(size(view_delta(held[viewer], view)))
                     wholes.append(size({"type": "table", "view": view}))
                 held[viewer] = view
-        out["games"][game] = {"deltas": deltas, "wholes": wholes, "versions": count}
+        out["games"][game + label] = {"deltas": deltas, "wholes": wholes, "versions": count}
     return out
 
 
@@ -100,7 +146,7 @@ def to_results(summary: dict[str, Any]) -> list[Result]:
         )
         rows += [
             Result(
-                name=f"push size: median, whole {game.capitalize()} game",
+                name=f"push size: median, whole {game[0].upper() + game[1:]} game",
                 value=median(deltas),
                 unit="B",
                 detail=f"delta; {where}",
@@ -110,7 +156,7 @@ def to_results(summary: dict[str, Any]) -> list[Result]:
                 goal=1.0,
             ),
             Result(
-                name=f"push size: p99, whole {game.capitalize()} game",
+                name=f"push size: p99, whole {game[0].upper() + game[1:]} game",
                 value=percentile(deltas, 0.99),
                 unit="B",
                 detail=f"delta; largest {max(deltas)} B; "
@@ -132,10 +178,54 @@ def run(hands: int = HANDS) -> list[Result]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=HANDS)
+    parser.add_argument("--write", action="store_true", help="its own section of RESULTS.md")
     args = parser.parse_args()
-    for result in run(args.hands):
+    results = run(args.hands)
+    for result in results:
         verdict = {True: "PASS", False: "MISS", None: ""}[result.passed]
         print(f"{result.name}: {result.value:.0f} {result.unit} ({result.detail}) {verdict}")
+    if args.write:
+        write_section(results)
+
+
+SECTION = "## Push size (bench/bench_push.py)"
+
+
+def write_section(results: list[Result]) -> None:
+    """This run's rows as their own RESULTS.md section (replacing the last one), after the
+    cost section, so that the push sizes can be measured alone."""
+    import os
+    import platform
+    from datetime import UTC, datetime
+
+    from bench import ROOT
+    from bench.__main__ import _row
+
+    path = ROOT / "bench" / "RESULTS.md"
+    load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
+    block = [
+        SECTION,
+        "",
+        f"Run alone (`python -m bench.bench_push --write`) on {datetime.now(UTC):%Y-%m-%d %H:%M}"
+        f" UTC, {platform.system()} {platform.machine()}, load average {load}. Sizes are "
+        "bytes, not times: the load does not move them.",
+        "",
+        "| benchmark | measurement | baseline | ratio | goal | result |",
+        "|---|---|---|---|---|---|",
+        *(_row(r) for r in results),
+        "",
+    ]
+    text = path.read_text(encoding="utf-8")
+    if SECTION in text:
+        head, _, rest = text.partition(SECTION)
+        tail = rest[rest.index("\n## ") + 1 :] if "\n## " in rest else ""
+        text = head + "\n".join(block) + "\n" + tail
+    elif "## Codec" in text:
+        head, _, rest = text.partition("## Codec")
+        text = head + "\n".join(block) + "\n## Codec" + rest
+    else:
+        text += "\n" + "\n".join(block)
+    path.write_text(text, encoding="utf-8")
 
 
 if __name__ == "__main__":
