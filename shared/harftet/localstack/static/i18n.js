@@ -278,6 +278,7 @@ const STRINGS = {
     "login.hint": "Your player is kept in this browser: close the tab and you come back to your table.",
     "inbox.h": "Your tables",
     "inbox.waiting": "Your turn at {n} tables",
+    "inbox.waiting.one": "Your turn at 1 table",
     "inbox.none": "No table is waiting for you right now.",
     "inbox.yourTurn": "Your turn",
     "inbox.theirTurn": "Their turn",
@@ -647,7 +648,9 @@ function fill(s, params) {
 }
 
 export function t(key, params) {
-  const s = STRINGS[lang][key] ?? STRINGS.tr[key] ?? key;
+  // English says "1 table" but "2 tables": a key may have a ".one" form for n = 1 (Turkish needs none).
+  const one = params && params.n === 1 ? STRINGS[lang][`${key}.one`] : undefined;
+  const s = one ?? STRINGS[lang][key] ?? STRINGS.tr[key] ?? key;
   return fill(s, params);
 }
 
