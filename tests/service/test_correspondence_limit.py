@@ -7,7 +7,6 @@ atomic as DynamoDB's are), from threads; the table's life runs over in-process m
 
 from __future__ import annotations
 
-import os
 import threading
 import uuid
 from collections.abc import Iterator
@@ -18,18 +17,16 @@ import botocore.endpoint
 import pytest
 from botocore.config import Config
 from service_helpers import player
-from testkit import Clock, Fault, Faults, Sleeps, moto_server
+from testkit import Clock, Fault, Faults, Sleeps, moto_server, service_over
 
 from harftet.api.errors import error_response
 from harftet.engine import hand
-from harftet.identity import Caller, Tokens
+from harftet.identity import Caller
 from harftet.service import Service, TooManyHeldError, TooManyTablesError
 from harftet.store import holdings
-from harftet.store.connections import ConnectionStore
 from harftet.store.holdings import ADDS, HELD, MAX_HELD
-from harftet.store.players import PlayerStore
 from harftet.store.schema import create_tables
-from harftet.store.tables import WAITING_SECONDS, TableStore
+from harftet.store.tables import WAITING_SECONDS
 from harftet.wiring import DYNAMODB_CONFIG
 
 DAY = 86400.0
@@ -186,26 +183,27 @@ def endpoint() -> Iterator[str]:
         yield url
 
 
-def _service(endpoint: str, clock: Clock, config: Config | None = None) -> Service:
-    names = {k: f"{k.lower()}-{uuid.uuid4().hex[:6]}" for k in ("T", "P", "C")}
+def _service(
+    endpoint: str, clock: Clock, config: Config | None = None, like: Service | None = None
+) -> Service:
+    """A Service on moto's server at ``endpoint``: on fresh tables, or on those of ``like``
+    through a client of its own (``config``)."""
     client = boto3.client(
         "dynamodb",
         region_name="us-east-1",
         endpoint_url=endpoint,
         config=config or Config(max_pool_connections=16),
     )
-    create_tables(
-        client,
-        {"TablesTable": names["T"], "PlayersTable": names["P"], "ConnectionsTable": names["C"]},
-    )
-    return Service(
-        tables=TableStore(client, names["T"], names["P"]),
-        players=PlayerStore(client, names["P"]),
-        connections=ConnectionStore(client, names["C"]),
-        tokens=Tokens(os.environ["TOKEN_SECRET"]),
-        clock=clock,
-        test_mode=True,
-    )
+    if like is None:
+        kinds = ("TablesTable", "PlayersTable", "ConnectionsTable")
+        names = {k: f"{k.lower()}-{uuid.uuid4().hex[:6]}" for k in kinds}
+        create_tables(client, names)
+    else:
+        names = like.names  # type: ignore[attr-defined]
+    service: Service = service_over(client, names, clock)
+    service.names = names  # type: ignore[attr-defined]
+    service.client = client  # type: ignore[attr-defined]
+    return service
 
 
 def test_a_burst_of_joins_and_creates_at_19_lets_exactly_one_through(endpoint):
@@ -261,21 +259,8 @@ def test_a_join_whose_answer_was_lost_is_counted_once(endpoint, monkeypatch):
     plain = _service(endpoint, clock)
     me = player(plain, "Ayşe")
     _hold(plain, me, MAX_HELD - 2)
-    faulty = Service(
-        tables=TableStore(
-            boto3.client(
-                "dynamodb", region_name="us-east-1", endpoint_url=endpoint, config=DYNAMODB_CONFIG
-            ),
-            plain.tables._name,
-            plain.tables._players,
-        ),
-        players=plain.players,
-        connections=plain.connections,
-        tokens=plain.tokens,
-        clock=clock,
-        test_mode=True,
-    )
-    faults = Faults(faulty.tables._client)
+    faulty = _service(endpoint, clock, DYNAMODB_CONFIG, like=plain)  # production retries
+    faults = Faults(faulty.client)
     host = player(plain, "Ev")
     target = _corr(plain, host)
     adds = _adds(plain, me)

@@ -142,6 +142,17 @@ class HeldTables:
     _players: str
     _tables: Callable[..., list[Table]]  # LobbyPages'
 
+    def _player_item(self, player_id: str, names: dict[str, str]) -> dict[str, Any]:
+        """The attributes ``names`` of the player item, strongly consistent ({}: none)."""
+        item: dict[str, Any] = self._client.get_item(
+            TableName=self._players,
+            Key=_key(player_id),
+            ConsistentRead=True,
+            ProjectionExpression=", ".join(names),
+            ExpressionAttributeNames=names,
+        ).get("Item", {})
+        return item
+
     def held_count(self, player_id: str, now: float, limit: int = MAX_HELD) -> int:
         """How many correspondence tables the player holds (strongly consistent). Below
         ``limit`` the set is taken as it is; at the limit each id is checked against its table
@@ -149,13 +160,7 @@ class HeldTables:
         key = _key(player_id)
         names = {"#held": HELD, "#adds": ADDS}
         for _ in range(10):
-            item = self._client.get_item(
-                TableName=self._players,
-                Key=key,
-                ConsistentRead=True,
-                ProjectionExpression="#held, #adds",
-                ExpressionAttributeNames=names,
-            ).get("Item", {})
+            item = self._player_item(player_id, names)
             ids = sorted(item.get(HELD, {}).get("SS", []))
             if len(ids) < limit:
                 return len(ids)

@@ -227,6 +227,7 @@ class LobbyPages:
     _name: str
     _players: str
     held_count: Callable[..., int]  # HeldTables'
+    _player_item: Callable[..., dict[str, Any]]  # HeldTables'
 
     def _new_item(self, table: Table) -> dict[str, Any]:
         raise NotImplementedError
@@ -321,13 +322,7 @@ class LobbyPages:
                 count = self.held_count(manager, now)
                 if count >= MAX_HELD:
                     raise HeldLimitError(manager, count)
-            item = self._client.get_item(
-                TableName=self._players,
-                Key=key,
-                ConsistentRead=True,
-                ProjectionExpression="#w",
-                ExpressionAttributeNames=names,
-            ).get("Item", {})
+            item = self._player_item(manager, names)
             old = item.get("waitingTables")
             held = [v["S"] for v in old["L"]] if old else []
             waiting = [
