@@ -176,6 +176,22 @@ def test_tables_that_expire_waiting_stop_counting_at_the_limit(service, clock):
     assert holdings.WAITING_SECONDS == WAITING_SECONDS
 
 
+def test_the_in_memory_stores_count_as_dynamodb_does(clock):
+    from fakes import fake_service
+
+    service = fake_service(clock)
+    me = player(service, "Ayşe")
+    mine = _hold(service, me, MAX_HELD - 1)
+    own = _corr(service, me)
+    assert _held(service, me) == {*mine, own}
+    with pytest.raises(TooManyHeldError):
+        service.sit(me, _corr(service, player(service, "Son")), 1)
+    with pytest.raises(TooManyHeldError):
+        _corr(service, me)
+    service.leave(me, mine[0], 1)
+    assert _held(service, me) == {*mine[1:], own}
+
+
 # -- a burst, a retry: against moto's server from threads ---------------------------------
 @pytest.fixture(scope="module")
 def endpoint() -> Iterator[str]:
