@@ -54,7 +54,7 @@ from harftet.inbox import InboxStore
 from harftet.push import Sender
 from harftet.router import new_player_id, new_table_id
 from harftet.store.errors import HeldLimitError, NotFoundError, VersionConflictError
-from harftet.store.holdings import MAX_HELD, hold, holders, merged, release
+from harftet.store.holdings import HELD, MAX_HELD, hold, holders, merged, release
 from harftet.store.log import PAGE as LOG_PAGE
 from harftet.store.players import player_update
 from harftet.store.ports import ConnectionStore, LogStore, PlayerStore, TableStore
@@ -786,10 +786,12 @@ class Service:
         updates = [release(pid, after.table_id) for pid in sorted(was - held)]
         for pid in sorted(held - was):
             try:
-                name = str(self.players.get(pid)["name"])
+                item = self.players.get(pid)  # strongly consistent
             except NotFoundError:
                 continue  # not a player (an anonymous seat of a deleted one)
-            count = self.tables.held_count(pid, now, MAX_HELD)
+            name, count = str(item["name"]), len(item.get(HELD) or ())
+            if count >= MAX_HELD:  # full: are they all still theirs?
+                count = self.tables.held_count(pid, now, MAX_HELD)
             if count >= MAX_HELD:
                 raise TooManyHeldError(None if pid == viewer else name, count)
             updates.append(hold(pid, after.table_id, MAX_HELD))
