@@ -4,9 +4,10 @@ Every item here lives in the players table under a key that can never be a playe
 (player ids are ``<cell>.<hex>``; these start with a word and ``#``):
 
 - ``profile#<playerId>``: per-game counters and the bounded histories (the last 50 rating
-  changes, the last 20 finished games), rewritten whole at each game end in the table's own
-  transaction, on the condition that its counter ``n`` is still the one read (a lost race
-  redoes the whole write, like the leaver's abandons list).
+  changes, the last 20 finished games; one binary attribute, `harftet.history`), rewritten
+  whole at each game end in the table's own transaction, on the condition that its counter
+  ``n`` is still the one read (a lost race redoes the whole write, like the leaver's
+  abandons list).
 - ``board#<game>#<period>#<playerId>``: a player's score on one board (``all``: rating in
   that game, 1000 + the sum of its game points; ``w<monday>``: game points won that week).
   ``ADD score`` needs no read. Each carries ``board = <game>#<period>#<shard>`` and the
@@ -82,10 +83,14 @@ class PeopleStore:
         return deserialize(item) if item else None
 
     def profile_update(
-        self, player_id: str, old: dict[str, Any] | None, new: dict[str, Any]
+        self,
+        player_id: str,
+        old: dict[str, Any] | None,
+        new: dict[str, Any],
+        remove: list[str] | tuple[str, ...] = (),
     ) -> dict[str, Any]:
-        """A transaction Update that stores ``new`` (all fields but the key) if the profile is
-        still ``old`` (its counter ``n``)."""
+        """A transaction Update that stores ``new`` (all fields but the key) and drops the
+        attributes ``remove`` if the profile is still ``old`` (its counter ``n``)."""
         names: dict[str, str] = {}
         values: dict[str, Any] = {}
         sets = []
@@ -96,9 +101,12 @@ class PeopleStore:
         update: dict[str, Any] = {
             "TableName": self.name,
             "Key": {"playerId": {"S": profile_key(player_id)}},
-            "UpdateExpression": "SET " + ", ".join(sets),
+            "UpdateExpression": "SET "
+            + ", ".join(sets)
+            + (" REMOVE " + ", ".join(f"#r{i}" for i in range(len(remove))) if remove else ""),
             "ExpressionAttributeNames": names,
         }
+        names.update({f"#r{i}": key for i, key in enumerate(remove)})
         if old is None:
             update["ConditionExpression"] = "attribute_not_exists(playerId)"
         else:
