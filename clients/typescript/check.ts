@@ -53,6 +53,8 @@ export function describe(message: ServerMessage): string {
       return `seat ${message.seat} says ${message.phrase}`;
     case "invitation":
       return `${message.from} invites you to ${message.tableId}`;
+    case "presence":
+      return `${message.playerId} is ${message.status === "table" ? `playing ${message.game}` : message.status}`;
   }
 }
 

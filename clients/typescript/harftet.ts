@@ -234,6 +234,7 @@ export type ServerMessage =
   | { type: "pong" }
   | { type: "phrase"; seat: number; phrase: string }
   | { type: "invitation"; tableId: string; from: string }
+  | { type: "presence"; playerId: string; status: "online" | "table" | "away"; game?: "harftet" | "kastet" }
   | ({ type: "dryRun" } & Schemas["DryRun"])
   | { type: "error"; error: Schemas["ErrorDetail"]; view?: TableView | null };
 
