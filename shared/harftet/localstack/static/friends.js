@@ -69,10 +69,10 @@ export function initFriends({ api, host, token, wsBase = () => "", openTable }) 
   }
 
   function person(f, ...buttons) {
-    return h("li", { class: "friend", "data-player": f.playerId },
-      h("span", { class: "friend-name" }, f.name),
-      f.presence ? h("span", { class: `presence ${f.presence.status}` }, presenceText(f.presence)) : null,
-      h("span", { class: "friend-actions" }, ...buttons));
+    const kids = [h("span", { class: "friend-name" }, f.name)];
+    if (f.presence) kids.push(h("span", { class: `presence ${f.presence.status}` }, presenceText(f.presence)));
+    kids.push(h("span", { class: "friend-actions" }, ...buttons));
+    return h("li", { class: "friend", "data-player": f.playerId }, ...kids);
   }
 
   const btn = (label, onclick, cls = "") => h("button", { type: "button", class: `small ${cls}`, onclick }, label);
@@ -91,7 +91,7 @@ export function initFriends({ api, host, token, wsBase = () => "", openTable }) 
       ? h("div", { class: "friend-group" }, h("h3", {}, title), items.length ? h("ul", { class: "friend-list" }, ...items) : h("p", { class: "hint" }, empty))
       : null;
     const act = (fn) => async () => { try { await fn(); await load(); } catch { /* said */ } };
-    card.replaceChildren(
+    card.replaceChildren(...[
       h("h2", { id: "friends-h" }, w("h")),
       ...state.invitations.map((inv) => h("div", { class: "invitation", role: "alert" },
         h("span", {}, w("invitation", { name: state.names[inv.from] || "?" })),
@@ -112,7 +112,7 @@ export function initFriends({ api, host, token, wsBase = () => "", openTable }) 
         btn(w("block"), act(() => call("POST", `/players/me/blocks/${encodeURIComponent(f.playerId)}`))))), w("none")),
       section(w("blocked"), Object.keys(state.blocks).map((id) => person({ playerId: id, name: state.names[id] || id.slice(0, 8) },
         btn(w("unblock"), act(() => call("DELETE", `/players/me/blocks/${encodeURIComponent(id)}`))))), null),
-    );
+    ].filter(Boolean));
   }
 
   function onPush(msg) {
