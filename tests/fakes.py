@@ -213,6 +213,9 @@ class FakeConnections:
         found = {p: self.sockets(p) for p in set(player_ids)}
         return {p: s for p, s in found.items() if s}
 
+    def forget_presence(self, player_id: str) -> None:
+        self.presence.pop(player_id, None)
+
     def swap_presence(self, player_id: str, state: str, now: float) -> str | None:
         old = self.presence.get(player_id)
         self.presence[player_id] = state

@@ -197,3 +197,19 @@ def test_many_friends_cost_one_batch_read_per_hundred(service, people, outbox, m
         "dost-1",
         "dost-2",
     ]
+
+
+def test_a_deleted_player_leaves_no_presence_behind(service, people, outbox, dynamodb):
+    from testkit import TABLE_NAMES
+
+    ayse, ali = player(service, "Ayşe"), player(service, "Ali")
+    friends(people, ayse, ali)
+    Presence(service).open(ali, "ali-lobby")
+    people.accounts.delete(ali)
+    item = dynamodb.get_item(
+        TableName=TABLE_NAMES["ConnectionsTable"],
+        Key={"connectionId": {"S": f"presence#{ali.player_id}"}},
+    )
+    assert "Item" not in item
+    Presence(service).open(ayse, "ayse-lobby")  # Ali was told nothing: he is nobody's now
+    assert presence_pushes(outbox, "ali-lobby") == []

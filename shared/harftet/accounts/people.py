@@ -75,6 +75,7 @@ class People:
             "friends": listed,
             "incoming": _entries(maps["incoming"]),
             "outgoing": _entries(maps["outgoing"]),
+            "blocked": _entries(maps["blocks"]),  # whom the caller blocked (never blockedBy)
         }
 
     def _introduce(self, me: str, other: str) -> None:
@@ -177,14 +178,14 @@ class People:
 
             raise BadRequestError("you cannot block yourself")
         try:
-            self.store.account(other)
+            name = str(self.store.account(other).get("name", ""))
         except NotFoundError as error:
             raise NotFoundError(f"no player {other[:64]}") from error
         self._forget(caller.player_id, other)
         at = int(self.accounts.now())
 
         def mine(m: dict[str, dict[str, Any]]) -> dict[str, Any]:
-            m["blocks"][other] = {"at": at}
+            m["blocks"][other] = {"at": at, "name": name}  # named in the caller's list
             return {"blocks": m["blocks"]}
 
         def theirs(m: dict[str, dict[str, Any]]) -> dict[str, Any]:

@@ -475,6 +475,9 @@ class Accounts:
         code = account.get("transferCode")
         if code:
             self.store.drop(TRANSFER + str(code))
+        forget_presence = getattr(self.service.connections, "forget_presence", None)
+        if forget_presence is not None:  # the presence# item: open sockets, last state
+            forget_presence(caller.player_id)
         self.store.delete(caller.player_id)
 
 

@@ -101,6 +101,12 @@ class ConnectionStore:
                     break
         return found
 
+    def forget_presence(self, player_id: str) -> None:
+        """Drop the player's presence item (a deleted player: nothing of them is left)."""
+        self._client.delete_item(
+            TableName=self._name, Key={"connectionId": {"S": PRESENCE + player_id}}
+        )
+
     def swap_presence(self, player_id: str, state: str, now: float) -> str | None:
         """Store ``state`` as the presence last announced; answers the one before it."""
         response = self._client.update_item(

@@ -67,6 +67,8 @@ class ConnectionStorePort(Protocol):
 
     def swap_presence(self, player_id: str, state: str, now: float) -> str | None: ...
 
+    def forget_presence(self, player_id: str) -> None: ...
+
 
 class LogStorePort(Protocol):
     """A table's events, appended idempotently on seq."""

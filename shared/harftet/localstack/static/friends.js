@@ -41,7 +41,7 @@ let mounted = null;
 /** Mounts the friends card in `host` (the lobby) once; `openTable(id)` joins an invitation. */
 export function initFriends({ api, host, token, wsBase = () => "", openTable }) {
   if (mounted && host.contains(mounted.card)) { mounted.load(); mounted.listen(); return mounted; }
-  const state = { data: null, blocks: {}, names: {}, invitations: [] };
+  const state = { data: null, names: {}, invitations: [] };
   const card = h("section", { id: "friends", class: "card friends", "aria-labelledby": "friends-h" });
   host.querySelector(".lobby-grid")?.append(card) ?? host.append(card);
   let ws = null;
@@ -54,8 +54,7 @@ export function initFriends({ api, host, token, wsBase = () => "", openTable }) 
 
   async function load() {
     try { state.data = await api.request("GET", "/players/me/friends"); } catch { return; }
-    try { state.blocks = ((await api.request("GET", "/players/me/export")).player || {}).blocks || {}; } catch { /* optional */ }
-    for (const k of ["friends", "incoming", "outgoing"]) for (const f of state.data[k]) state.names[f.playerId] = f.name;
+    for (const k of ["friends", "incoming", "outgoing", "blocked"]) for (const f of state.data[k]) state.names[f.playerId] = f.name;
     render();
   }
 
@@ -110,8 +109,8 @@ export function initFriends({ api, host, token, wsBase = () => "", openTable }) 
         btn(w("invite"), (e) => inviteTo(f.playerId, e.target).catch(() => {}), "primary"),
         btn(w("remove"), act(() => call("DELETE", `/players/me/friends/${encodeURIComponent(f.playerId)}`))),
         btn(w("block"), act(() => call("POST", `/players/me/blocks/${encodeURIComponent(f.playerId)}`))))), w("none")),
-      section(w("blocked"), Object.keys(state.blocks).map((id) => person({ playerId: id, name: state.names[id] || id.slice(0, 8) },
-        btn(w("unblock"), act(() => call("DELETE", `/players/me/blocks/${encodeURIComponent(id)}`))))), null),
+      section(w("blocked"), (d.blocked || []).map((f) => person({ playerId: f.playerId, name: f.name || "?" },
+        btn(w("unblock"), act(() => call("DELETE", `/players/me/blocks/${encodeURIComponent(f.playerId)}`))))), null),
     ].filter(Boolean));
   }
 
