@@ -43,6 +43,12 @@ def test_two_friends_see_presence_and_an_invitation(browser, local_stack, size):
     ali.page.screenshot(path=str(SCREENS / f"friends-{name}.png"), full_page=False)
     ayse.page.locator("#friends").scroll_into_view_if_needed()
     ayse.page.screenshot(path=str(SCREENS / f"friends-{name}-presence.png"), full_page=False)
+    ayse.page.locator("#lang").click()  # English on the switch
+    expect(ayse.page.locator("#friends h2")).to_have_text("Friends")
+    expect(friend_of_ayse.locator(".presence")).to_have_text("Online")
+    expect(friend_of_ayse.get_by_role("button", name="Invited")).to_be_visible()
+    ayse.page.locator("#friends").scroll_into_view_if_needed()
+    ayse.page.screenshot(path=str(SCREENS / f"friends-{name}-en.png"), full_page=False)
     invitation.get_by_role("button", name="Katıl").click()
     expect(ali.page.locator("#table")).to_be_visible()
     assert not ayse.errors and not ali.errors, ayse.errors + ali.errors

@@ -12,7 +12,7 @@ import { createInbox, onPushOpen, tableFromUrl } from "./inbox.js";
 import { initAccount } from "./account.js";
 import { initPhrases } from "./phrases.js";
 import { initPeople } from "./people.js";
-import { initFriends, closeFriends } from "./friends.js";
+import { initFriends, closeFriends, renderFriends } from "./friends.js";
 import { initWordCard } from "./wordcard.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -1169,6 +1169,7 @@ function applyLang() {
   renderWs();
   render();
   if (!$("#lobby").hidden) loadLobby();
+  renderFriends(); // friends.js writes its own words
   // An open dialog is written again in the new language.
   if ($("#end-dialog").open && S.endShown) openEnd(S.endShown.kind, S.endShown.result);
   if ($("#face-dialog").open) $("#face-h").textContent = S.view && S.view.game === "kastet" ? t("face.kastet.h") : t("face.h");

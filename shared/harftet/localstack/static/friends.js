@@ -41,9 +41,9 @@ let mounted = null;
 /** Mounts the friends card in `host` (the lobby) once; `openTable(id)` joins an invitation. */
 export function initFriends({ api, host, token, wsBase = () => "", openTable }) {
   if (mounted && host.contains(mounted.card)) { mounted.load(); mounted.listen(); return mounted; }
-  const state = { data: null, names: {}, invitations: [] };
+  const state = { data: null, names: {}, invitations: [], invited: new Set() };
   const card = h("section", { id: "friends", class: "card friends", "aria-labelledby": "friends-h" });
-  host.querySelector(".lobby-grid")?.append(card) ?? host.append(card);
+  (host.querySelector(".lobby-grid .side") || host).append(card); // beside the new-table form
   let ws = null;
 
   const say = (text) => { const p = card.querySelector(".friends-msg"); if (p) p.textContent = text; };
@@ -63,6 +63,7 @@ export function initFriends({ api, host, token, wsBase = () => "", openTable }) 
     let table = (mine.tables || []).find((x) => x.status === "waiting");
     if (!table) table = await call("POST", "/tables", { game: "harftet", seats: 2, hands: 3, private: true });
     await call("POST", `/tables/${encodeURIComponent(table.tableId)}/invitations`, { playerId: friendId });
+    state.invited.add(friendId);
     button.textContent = w("invited");
     button.disabled = true;
   }
@@ -106,7 +107,9 @@ export function initFriends({ api, host, token, wsBase = () => "", openTable }) 
       section(w("outgoing"), d.outgoing.map((f) => person(f,
         btn(w("cancel"), act(() => call("DELETE", `/players/me/friends/${encodeURIComponent(f.playerId)}`))))), null),
       section(w("list"), d.friends.map((f) => person(f,
-        btn(w("invite"), (e) => inviteTo(f.playerId, e.target).catch(() => {}), "primary"),
+        state.invited.has(f.playerId)
+          ? h("button", { type: "button", class: "small primary", disabled: true }, w("invited"))
+          : btn(w("invite"), (e) => inviteTo(f.playerId, e.target).catch(() => {}), "primary"),
         btn(w("remove"), act(() => call("DELETE", `/players/me/friends/${encodeURIComponent(f.playerId)}`))),
         btn(w("block"), act(() => call("POST", `/players/me/blocks/${encodeURIComponent(f.playerId)}`))))), w("none")),
       section(w("blocked"), (d.blocked || []).map((f) => person({ playerId: f.playerId, name: f.name || "?" },
@@ -137,11 +140,14 @@ export function initFriends({ api, host, token, wsBase = () => "", openTable }) 
 
   function close() { if (ws) { const s = ws; ws = null; s.onclose = null; s.close(); } }
 
-  mounted = { card, load, listen, close, onPush };
+  mounted = { card, load, listen, close, onPush, render };
   load();
   listen();
   return mounted;
 }
+
+/** Write the screen again (the language switched). */
+export function renderFriends() { if (mounted) mounted.render(); }
 
 /** Close the lobby connection (a table's own connection brings pushes there). */
 export function closeFriends() { if (mounted) mounted.close(); }
