@@ -42,7 +42,8 @@ let mounted = null;
 export function initFriends({ api, host, token, wsBase = () => "", openTable }) {
   if (mounted && host.contains(mounted.card)) { mounted.load(); mounted.listen(); return mounted; }
   const state = { data: null, names: {}, invitations: [], invited: new Set() };
-  const card = h("section", { id: "friends", class: "card friends", "aria-labelledby": "friends-h" });
+  const card = h("section", { id: "friends", class: "card friends", role: "region", "aria-labelledby": "friends-h" },
+    h("h2", { id: "friends-h" }, w("h"))); // named before the list has loaded
   (host.querySelector(".lobby-grid .side") || host).append(card); // beside the new-table form
   let ws = null;
 
