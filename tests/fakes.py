@@ -224,14 +224,35 @@ class FakeTables:
 class FakeConnections:
     def __init__(self) -> None:
         self.items: dict[str, dict[str, Any]] = {}
+        self.presence: dict[str, str] = {}
 
     def add(self, connection_id: str, table_id: str, player_id: str, now: float) -> None:
         self.items[connection_id] = {
             "connectionId": connection_id,
-            "tableId": table_id,
             "playerId": player_id,
             "connectedAt": round(now, 3),
         }
+        if table_id:
+            self.items[connection_id]["tableId"] = table_id
+
+    def sockets(self, player_id: str) -> dict[str, str]:
+        return {
+            k: str(c.get("tableId", ""))
+            for k, c in self.items.items()
+            if c["playerId"] == player_id
+        }
+
+    def sockets_of(self, player_ids: list[str]) -> dict[str, dict[str, str]]:
+        found = {p: self.sockets(p) for p in set(player_ids)}
+        return {p: s for p, s in found.items() if s}
+
+    def forget_presence(self, player_id: str) -> None:
+        self.presence.pop(player_id, None)
+
+    def swap_presence(self, player_id: str, state: str, now: float) -> str | None:
+        old = self.presence.get(player_id)
+        self.presence[player_id] = state
+        return old
 
     def remove(self, connection_id: str) -> dict[str, Any] | None:
         return self.items.pop(connection_id, None)
@@ -241,11 +262,12 @@ class FakeConnections:
         return dict(item) if item else None
 
     def for_table(self, table_id: str) -> list[dict[str, Any]]:
-        return [dict(c) for c in self.items.values() if c["tableId"] == table_id]
+        return [dict(c) for c in self.items.values() if c.get("tableId") == table_id]
 
     def for_player(self, player_id: str) -> list[dict[str, Any]]:
         return [
-            {"connectionId": k, "playerId": player_id, "tableId": c["tableId"]}
+            {"connectionId": k, "playerId": player_id}
+            | ({"tableId": c["tableId"]} if "tableId" in c else {})
             for k, c in self.items.items()
             if c["playerId"] == player_id
         ]

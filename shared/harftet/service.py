@@ -232,6 +232,8 @@ class Service:
         self.log = log
         self.inbox = inbox  # the per-player list of tables (harftet.inbox), where deployed
         self.sleep: Callable[[float], None] = time.sleep  # the log read's short waits
+        # Told a player's connections changed (harftet.accounts.presence: friends' pushes).
+        self.presence: Callable[[str], object] | None = None
 
     # -- players ---------------------------------------------------------------------
     def create_player(self, name: str) -> dict[str, Any]:
@@ -624,6 +626,7 @@ class Service:
             s.original and s.original.player_id == caller.player_id for s in table.seats
         ):
             self._write(table_id, lambda t, now: life.reconnect(t, caller.player_id, now))
+        self.presence_changed(caller.player_id)
 
     def disconnect(self, connection_id: str) -> None:
         """A WebSocket closed (or was found gone): with no other connection of that player
@@ -631,11 +634,22 @@ class Service:
         old = self.connections.remove(connection_id)
         if old is None:
             return
-        table_id, player_id = str(old["tableId"]), str(old["playerId"])
-        if any(c["playerId"] == player_id for c in self.connections.for_table(table_id)):
+        table_id, player_id = str(old.get("tableId") or ""), str(old["playerId"])
+        if table_id and not any(
+            c["playerId"] == player_id for c in self.connections.for_table(table_id)
+        ):
+            with contextlib.suppress(NotFoundError):
+                self._write(table_id, lambda t, now: life.disconnect(t, player_id, now))
+        self.presence_changed(player_id)
+
+    def presence_changed(self, player_id: str) -> None:
+        """Let the player's friends know, where wired; never fails the caller's request."""
+        if self.presence is None:
             return
-        with contextlib.suppress(NotFoundError):
-            self._write(table_id, lambda t, now: life.disconnect(t, player_id, now))
+        try:
+            self.presence(player_id)
+        except Exception:
+            logger.warning("presence not announced", exc_info=True)
 
     def connection(self, connection_id: str) -> dict[str, Any] | None:
         """What a connection is watching."""
