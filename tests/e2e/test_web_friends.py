@@ -1,10 +1,11 @@
 """The friends screen of the web client (static/friends.js) in Chromium, at a phone's and a
 desktop's size: two players become friends by code, one sees the other's presence change
-live, one invites the other to a table and the other sees the invitation. Screenshots go to
-docs/screens/ (friends-<size>.png)."""
+live, one invites the other to a table and the other sees the invitation. Screenshots:
+friends-<size>*.png (see SCREENS)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,9 @@ from test_web_client import DESKTOP, PHONE, Tab, browser, expect  # noqa: F401 -
 
 pytestmark = pytest.mark.e2e
 
-SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
+ROOT = Path(__file__).resolve().parents[2]
+# In docs/screens/ when HARFTET_SCREENS=1 (to refresh the committed ones), else .artifacts/web/.
+SCREENS = ROOT / ("docs/screens" if os.environ.get("HARFTET_SCREENS") == "1" else ".artifacts/web")
 
 
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
@@ -47,6 +50,7 @@ def test_two_friends_see_presence_and_an_invitation(browser, local_stack, size):
     ayse.page.screenshot(path=str(SCREENS / f"friends-{name}-presence.png"), full_page=False)
     ayse.page.locator("#lang").click()  # English on the switch
     expect(ayse.page.locator("#friends h2")).to_have_text("Friends")
+    expect(ayse.page.locator(".people-open")).to_have_text("Leaderboard")
     expect(friend_of_ayse.locator(".presence")).to_have_text("Online")
     expect(friend_of_ayse.get_by_role("button", name="Invited")).to_be_visible()
     ayse.page.locator("#friends").scroll_into_view_if_needed()

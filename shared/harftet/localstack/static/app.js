@@ -11,7 +11,7 @@ import * as Motion from "./motion.js";
 import { createInbox, onPushOpen, tableFromUrl } from "./inbox.js";
 import { initAccount } from "./account.js";
 import { initPhrases } from "./phrases.js";
-import { initPeople } from "./people.js";
+import { initPeople, renderPeople } from "./people.js";
 import { initFriends, closeFriends, renderFriends } from "./friends.js";
 import { initWordCard } from "./wordcard.js";
 
@@ -1170,6 +1170,7 @@ function applyLang() {
   render();
   if (!$("#lobby").hidden) loadLobby();
   renderFriends(); // friends.js writes its own words
+  renderPeople(); // and people.js its own
   // An open dialog is written again in the new language.
   if ($("#end-dialog").open && S.endShown) openEnd(S.endShown.kind, S.endShown.result);
   if ($("#face-dialog").open) $("#face-h").textContent = S.view && S.view.game === "kastet" ? t("face.kastet.h") : t("face.h");
