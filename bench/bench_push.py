@@ -23,11 +23,11 @@ section of bench/RESULTS.md).
 from __future__ import annotations
 
 import argparse
-import random
 from collections.abc import Iterator
 from typing import Any
 
 from bench import Result, median, percentile
+from bench.whole_games import versions
 from harftet.api.delta import size, view_delta
 from harftet.engine import hand
 from harftet.engine import table as life
@@ -42,38 +42,6 @@ HANDS = 11  # a whole game with the tables' default options
 GAMES = (("kastet", 4, 3), ("harftet", 4, 8))  # (game, seats, seed)
 HOARDERS = (("kastet", 4, 1001), ("harftet", 4, 1000))  # people who draw to 22, easy players
 HAND_CAP = 22
-
-
-def versions(game: str, players: int, hands: int, seed: int) -> Iterator[Table]:
-    """Every stored version of one game between medium computer players (who all say ready
-    between hands, the last one dealing the next)."""
-    rng = random.Random(seed)
-    now = 1_800_000_000.0
-    people = [Occupant(f"p{i}", f"Oyuncu {i}") for i in range(players)]
-    table = life.new_table("t1", game, people[0], seed=seed, now=now, seats=players, hands=hands)  # type: ignore[arg-type]
-    yield table
-    for i in range(1, players):
-        table = life.sit(table, i, people[i], now).table
-        yield table
-    table = life.start(table, "p0", now).table
-    yield table
-    while table.status == "playing":
-        now += 5.0
-        if rng.random() < 0.03:
-            player_id = f"p{rng.randrange(players)}"
-            table = life.disconnect(table, player_id, now).table
-            yield table
-            table = life.reconnect(table, player_id, now + 2).table
-            yield table
-        if table.break_until is not None:  # between hands: each says ready, the last deals
-            for ready in range(players):
-                table = hand.ready(table, ready, now).table
-                yield table
-            continue
-        seat = table.turn_seat
-        assert seat is not None
-        table = apply_move(table, seat, choose_move(table, seat, "medium"), now).table
-        yield table
 
 
 def hoarders(game: str, players: int, hands: int, seed: int) -> Iterator[Table]:

@@ -17,7 +17,7 @@ os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
 os.environ.setdefault("POWERTOOLS_METRICS_NAMESPACE", "Harftet")
 os.environ.setdefault("POWERTOOLS_SERVICE_NAME", "harftet")
 
-from testkit import TABLE_NAMES, Clock, Outbox, aws_session
+from testkit import TABLE_NAMES, Clock, Outbox, aws_session, service_over
 
 
 @pytest.fixture
@@ -45,18 +45,4 @@ def dynamodb() -> Iterator[Any]:
 
 @pytest.fixture
 def service(dynamodb: Any, clock: Clock, outbox: Outbox) -> Any:
-    from harftet.identity import Tokens
-    from harftet.service import Service
-    from harftet.store.connections import ConnectionStore
-    from harftet.store.players import PlayerStore
-    from harftet.store.tables import TableStore
-
-    return Service(
-        tables=TableStore(dynamodb, TABLE_NAMES["TablesTable"], TABLE_NAMES["PlayersTable"]),
-        players=PlayerStore(dynamodb, TABLE_NAMES["PlayersTable"]),
-        connections=ConnectionStore(dynamodb, TABLE_NAMES["ConnectionsTable"]),
-        tokens=Tokens(os.environ["TOKEN_SECRET"]),
-        send=outbox,
-        clock=clock,
-        test_mode=True,
-    )
+    return service_over(dynamodb, TABLE_NAMES, clock, send=outbox)

@@ -15,7 +15,8 @@ from typing import Any
 from harftet.engine import codec
 from harftet.engine.state import Table
 from harftet.engine.view import lobby_status
-from harftet.store.errors import NotFoundError, VersionConflictError
+from harftet.store.errors import HeldLimitError, NotFoundError, VersionConflictError
+from harftet.store.holdings import HELD, MAX_HELD, holders
 from harftet.store.items import deserialize
 from harftet.store.players import DEFAULT_RATING
 from harftet.store.tables import MAX_ID, WAITING_SECONDS, LobbyKey, Moves, StoredTable
@@ -60,22 +61,34 @@ class FakePlayers:
         """The player and its item after ``update``, or None if its condition fails."""
         player_id = update["Key"]["playerId"]["S"]
         values = deserialize(update.get("ExpressionAttributeValues", {}))
+        names = update.get("ExpressionAttributeNames", {})
+        exists = player_id in self.items
         item = copy.deepcopy(self.items.get(player_id, {"playerId": player_id}))
-        condition = update.get("ConditionExpression")
-        if condition == "attribute_not_exists(abandons)" and "abandons" in item:
+        condition = update.get("ConditionExpression") or ""
+        if "attribute_not_exists(abandons)" in condition and "abandons" in item:
             return None
-        if condition == "abandons = :read" and item.get("abandons") != values[":read"]:
+        if "abandons = :read" in condition and item.get("abandons") != values[":read"]:
+            return None
+        if "size(#held) < :most" in condition and (  # harftet.store.holdings.hold
+            not exists or len(item.get(names["#held"]) or ()) >= values[":most"]
+        ):
             return None
         expression = update["UpdateExpression"]
-        parts = re.split(r"\s*(ADD|SET)\s+", " " + expression)
+        parts = re.split(r"\s*(ADD|SET|DELETE)\s+", " " + expression)
         for verb, body in zip(parts[1::2], parts[2::2], strict=True):
             for clause in body.split(","):
-                if verb == "ADD":
-                    name, value = clause.split()
-                    item[name] = item.get(name, 0) + values[value]
-                else:
+                if verb == "SET":
                     name, value = (s.strip() for s in clause.split("="))
-                    item[name] = values[value]
+                    item[names.get(name, name)] = values[value]
+                    continue
+                name, value = clause.split()
+                name = names.get(name, name)
+                if verb == "DELETE":
+                    item[name] = set(item.get(name) or ()) - values[value]
+                elif isinstance(values[value], set):
+                    item[name] = set(item.get(name) or ()) | values[value]
+                else:
+                    item[name] = item.get(name, 0) + values[value]
         return player_id, item
 
 
@@ -130,6 +143,15 @@ class FakeTables:
         ]
         if len(waiting) >= limit:
             return None
+        manager = table.manager
+        if manager is not None and manager in holders(table, now):  # as TableStore's
+            count = self.held_count(manager, now)
+            if count >= MAX_HELD:
+                raise HeldLimitError(manager, count)
+            self.players.items[manager][HELD] = {
+                *(self.players.items[manager].get(HELD) or ()),
+                table.table_id,
+            }
         return self.create(table)
 
     def save(
@@ -155,6 +177,17 @@ class FakeTables:
             self.players.items[player_id] = item
         self._store(StoredTable(table, version, moves), now or 0.0)
         return self._read(table.table_id)
+
+    def held_count(self, player_id: str, now: float, limit: int = MAX_HELD) -> int:
+        """As TableStore's: the player's held set, ids no longer held dropped at the limit."""
+        item = self.players.items.get(player_id, {})
+        ids = set(item.get(HELD) or ())
+        if len(ids) >= limit:
+            ids = {
+                i for i in ids if i in self.items and player_id in holders(self._read(i).table, now)
+            }
+            item[HELD] = ids
+        return len(ids)
 
     def due(self, now: float, limit: int = 100) -> list[str]:
         found = sorted(
@@ -191,14 +224,35 @@ class FakeTables:
 class FakeConnections:
     def __init__(self) -> None:
         self.items: dict[str, dict[str, Any]] = {}
+        self.presence: dict[str, str] = {}
 
     def add(self, connection_id: str, table_id: str, player_id: str, now: float) -> None:
         self.items[connection_id] = {
             "connectionId": connection_id,
-            "tableId": table_id,
             "playerId": player_id,
             "connectedAt": round(now, 3),
         }
+        if table_id:
+            self.items[connection_id]["tableId"] = table_id
+
+    def sockets(self, player_id: str) -> dict[str, str]:
+        return {
+            k: str(c.get("tableId", ""))
+            for k, c in self.items.items()
+            if c["playerId"] == player_id
+        }
+
+    def sockets_of(self, player_ids: list[str]) -> dict[str, dict[str, str]]:
+        found = {p: self.sockets(p) for p in set(player_ids)}
+        return {p: s for p, s in found.items() if s}
+
+    def forget_presence(self, player_id: str) -> None:
+        self.presence.pop(player_id, None)
+
+    def swap_presence(self, player_id: str, state: str, now: float) -> str | None:
+        old = self.presence.get(player_id)
+        self.presence[player_id] = state
+        return old
 
     def remove(self, connection_id: str) -> dict[str, Any] | None:
         return self.items.pop(connection_id, None)
@@ -208,11 +262,12 @@ class FakeConnections:
         return dict(item) if item else None
 
     def for_table(self, table_id: str) -> list[dict[str, Any]]:
-        return [dict(c) for c in self.items.values() if c["tableId"] == table_id]
+        return [dict(c) for c in self.items.values() if c.get("tableId") == table_id]
 
     def for_player(self, player_id: str) -> list[dict[str, Any]]:
         return [
-            {"connectionId": k, "playerId": player_id, "tableId": c["tableId"]}
+            {"connectionId": k, "playerId": player_id}
+            | ({"tableId": c["tableId"]} if "tableId" in c else {})
             for k, c in self.items.items()
             if c["playerId"] == player_id
         ]

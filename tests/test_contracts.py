@@ -139,6 +139,7 @@ def test_the_asyncapi_parser_accepts_the_document_with_every_message_of_the_prot
     assert result.returncode == 0 and not parsed["errors"], parsed["errors"]
     assert not parsed["warnings"], parsed["warnings"]
     protocol = {"ping", "move", "table", "pong", "dryRun", "error", "phrase", "invitation"}
+    protocol |= {"presence"}
     assert set(parsed["messages"]) == protocol | {"sync", "delta", "notification"}
     operations = parsed["operations"]
     received = {
@@ -147,7 +148,7 @@ def test_the_asyncapi_parser_accepts_the_document_with_every_message_of_the_prot
     sent = {m for op in operations.values() if op["action"] == "send" for m in op["messages"]}
     replies = {m for op in operations.values() for m in op["reply"]}
     assert received == {"ping", "sync", "move"}  # what clients send (API.md, "WebSocket")
-    pushed = {"table", "delta", "pong", "dryRun", "error", "phrase", "invitation"}
+    pushed = {"table", "delta", "pong", "dryRun", "error", "phrase", "invitation", "presence"}
     # what the server sends (a notification over Web Push, on its own channel)
     assert sent | replies == pushed | {"notification"}
     assert operations["notify"]["messages"] == ["notification"]
@@ -156,7 +157,8 @@ def test_the_asyncapi_parser_accepts_the_document_with_every_message_of_the_prot
 
     document = yaml.safe_load(ASYNCAPI.read_text(encoding="utf-8"))
     query = document["channels"]["table"]["bindings"]["ws"]["query"]
-    assert set(query["required"]) == {"tableId"}  # /ws?token=T&tableId=ID or ?ticket=T&...
+    # /ws?token=T&tableId=ID or ?ticket=T&...; without tableId: the player's own connection
+    assert "required" not in query
     assert {"token", "ticket", "tableId"} == set(query["properties"])
 
 

@@ -47,6 +47,28 @@ TABLE_NAMES = {
 }
 
 
+def service_over(client: Any, names: dict[str, str], clock: Any, **options: Any) -> Any:
+    """A Service (test mode) on the template's tables ``names`` reached through ``client``
+    (in-process moto or a server); ``options`` as Service takes them (send, log...)."""
+    import os
+
+    from harftet.identity import Tokens
+    from harftet.service import Service
+    from harftet.store.connections import ConnectionStore
+    from harftet.store.players import PlayerStore
+    from harftet.store.tables import TableStore
+
+    return Service(
+        tables=TableStore(client, names["TablesTable"], names["PlayersTable"]),
+        players=PlayerStore(client, names["PlayersTable"]),
+        connections=ConnectionStore(client, names["ConnectionsTable"]),
+        tokens=Tokens(os.environ["TOKEN_SECRET"]),
+        clock=clock,
+        test_mode=True,
+        **options,
+    )
+
+
 class Clock:
     """A clock that moves only when a test says so."""
 

@@ -3,6 +3,8 @@
 import {
   applyDelta,
   Harftet,
+  listen,
+  type PresenceMessage,
   type ClientMessage,
   type DeltaMessage,
   type DeltaOp,
@@ -53,6 +55,8 @@ export function describe(message: ServerMessage): string {
       return `seat ${message.seat} says ${message.phrase}`;
     case "invitation":
       return `${message.from} invites you to ${message.tableId}`;
+    case "presence":
+      return `${message.playerId} is ${message.status === "table" ? `playing ${message.game}` : message.status}`;
   }
 }
 
@@ -66,3 +70,8 @@ export const pileDrawn = (view: TableView): TableView =>
 export const threeElements: DeltaOp = ["/pile", 1, 2];
 // @ts-expect-error: a delta says which version it is from
 export const fromless: DeltaMessage = { type: "delta", version: 3, ops: [] };
+// A friend's presence: "table" comes with the game, never a table id.
+export const friendsOnline = (url: string, token: string, seen: Map<string, string>) =>
+  listen(url, token, (m) => seen.set(m.playerId, m.status === "table" ? `${m.status}:${m.game}` : m.status));
+// @ts-expect-error: a presence push has no "busy" status
+export const busy: PresenceMessage = { type: "presence", playerId: "p", status: "busy" };

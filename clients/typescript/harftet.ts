@@ -238,6 +238,7 @@ export type ServerMessage =
   | { type: "pong" }
   | { type: "phrase"; seat: number; phrase: string }
   | { type: "invitation"; tableId: string; from: string }
+  | { type: "presence"; playerId: string; status: "online" | "table" | "away"; game?: "harftet" | "kastet" }
   | ({ type: "dryRun" } & Schemas["DryRun"])
   | { type: "error"; error: Schemas["ErrorDetail"]; view?: TableView | null };
 
@@ -387,4 +388,26 @@ export function watch(
     } else if (message.type === "error") onError(message.error);
   };
   return { send, close: () => socket.close() };
+}
+
+export type PresenceMessage = Extract<ServerMessage, { type: "presence" }>;
+export type InvitationMessage = Extract<ServerMessage, { type: "invitation" }>;
+
+/**
+ * The player's own connection (no table): friends' presence as it changes and invitations to
+ * a table. At most 4 per player; it watches no table (sync and moves are refused).
+ */
+export function listen(
+  wsUrl: string,
+  token: string,
+  onPresence: (message: PresenceMessage) => void,
+  onInvitation: (message: InvitationMessage) => void = () => {},
+): { close: () => void } {
+  const socket = new WebSocket(`${wsUrl}?${new URLSearchParams({ token })}`);
+  socket.onmessage = (event: MessageEvent<string>) => {
+    const message = JSON.parse(event.data) as ServerMessage;
+    if (message.type === "presence") onPresence(message);
+    else if (message.type === "invitation") onInvitation(message);
+  };
+  return { close: () => socket.close() };
 }

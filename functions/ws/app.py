@@ -8,6 +8,7 @@ from typing import Any
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from harftet.accounts.presence import Presence
 from harftet.api.errors import BodyError, error_response, language, parse_json
 from harftet.api.events import body_text
 from harftet.api.models import MoveRequest, WsMove
@@ -35,8 +36,9 @@ def _connect(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
             caller = verify_ticket(service.tokens, ticket, table_id)
         else:
             caller = service.tokens.verify(query.get("token"))
-        if not table_id:
-            return {"statusCode": 400, "body": "tableId is required"}
+        if not table_id:  # the player's own connection: invitations, friends' presence
+            Presence(service).open(caller, connection_id)
+            return OK
         service.connect(caller, table_id, connection_id)
     except UnauthorizedError:
         return {"statusCode": 401, "body": "unauthorized"}
@@ -72,6 +74,8 @@ def _message(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
         if connection is None:
             raise UnauthorizedError("this connection is not registered: reconnect")
         caller = Caller(str(connection["playerId"]), "")
+        if not connection.get("tableId"):
+            raise BodyError("this connection watches no table: open one with ?tableId=")
         if action == "sync":  # the whole view, for a client that missed a push
             view = service.view(caller, str(connection["tableId"]))
             send(connection_id, {"type": "table", "view": view})

@@ -41,7 +41,6 @@ from harftet.engine.state import Table
 from harftet.engine.table import BOT_PREFIX
 from harftet.store.tables import WAITING_SECONDS
 
-MAX_CORRESPONDENCE_TABLES = 20  # RULES §6
 PAGE = 20
 TABLE = "table#"
 FINISHED_KEPT_SECONDS = 3 * 24 * 3600  # a finished game stays in the inbox this long
@@ -251,30 +250,6 @@ class InboxStore:
                 continue  # TTL removes it within a day or two; the inbox no longer shows it
             entries.append(json.loads(item["entry"]["S"]))
         return entries, answer.get("LastEvaluatedKey")
-
-    def running_correspondence(self, player_id: str, now: float) -> int:
-        """How many correspondence tables the player holds that are waiting or running."""
-        kwargs: dict[str, Any] = {
-            "TableName": self._name,
-            "IndexName": "rank-index",
-            "KeyConditionExpression": "playerId = :p AND #r < :done",
-            "FilterExpression": "pace = :c AND (attribute_not_exists(#e) OR #e > :now)",
-            "ExpressionAttributeNames": {"#r": "rank", "#e": "expiresAt"},
-            "ExpressionAttributeValues": {
-                ":p": {"S": player_id},
-                ":done": {"S": "3"},
-                ":c": {"S": "correspondence"},
-                ":now": {"N": str(int(now))},
-            },
-            "Select": "COUNT",
-        }
-        count = 0
-        while True:
-            answer = self._client.query(**kwargs)
-            count += int(answer.get("Count", 0))
-            if "LastEvaluatedKey" not in answer:
-                return count
-            kwargs["ExclusiveStartKey"] = answer["LastEvaluatedKey"]
 
     def item(self, player_id: str, table_id: str) -> dict[str, Any] | None:
         """The raw inbox item (the notifier checks a held "your turn" is still true)."""

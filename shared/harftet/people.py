@@ -19,6 +19,7 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
+from harftet import history
 from harftet.engine.effects import Outcome, RatingChange, changed, note
 from harftet.engine.errors import EngineError
 from harftet.engine.state import Table
@@ -79,31 +80,26 @@ def game_end_updates(
     expires = int(week_end(now)) + WEEK_TTL
     for player_id, changes in by_player.items():
         old = (read or (lambda p: people.profile(p, consistent=True)))(player_id)
-        new = dict(old or {"n": 0, "ratings": [], "games": []})
+        entries = history.of_profile(old)
+        new = {k: v for k, v in (old or {"n": 0}).items() if k not in history.LEGACY}
         new.pop("playerId", None)
         new["n"] = int(new.get("n", 0)) + 1
-        ratings = list(new.get("ratings") or [])
-        games = list(new.get("games") or [])
         total = week_total = 0
         for change in changes:
             total += change.delta
-            table_ref = ""
             if change.reason == "game":
                 won = change.delta > 0 and change.delta == best
                 week_total += change.delta
-                table_ref = table.table_id
                 _count(new, game, "played")
                 if won:
                     _count(new, game, "won")
-                # Compact "tableId:game:at:points:won" (ids never hold ":"): the profile is
-                # rewritten at each game end, and its size is its write cost.
-                games.append(f"{table.table_id}:{game}:{int(now)}:{change.delta}:{int(won)}")
-            else:
+                entries.append(history.Entry(int(now), change.delta, game, table.table_id, won))
+            else:  # a leave: the game is still running (maybe at a private table): no id
                 _count(new, game, "abandoned")
-            ratings.append(f"{int(now)}:{change.delta}:{game}:{table_ref}")
-        new["ratings"] = ratings[-RATINGS_KEPT:]
-        new["games"] = games[-GAMES_KEPT:]
-        updates.append(people.profile_update(player_id, old, new))
+                entries.append(history.Entry(int(now), change.delta, game))
+        new["h"] = history.pack(history.trimmed(entries))
+        legacy = [k for k in history.LEGACY if k in (old or {})]
+        updates.append(people.profile_update(player_id, old, new, remove=legacy))
         name = _name_in(table, player_id)
         updates.append(people.board_update(game, "all", player_id, name, total, None))
         if any(c.reason == "game" for c in changes):
@@ -125,25 +121,22 @@ def public_profile(player: dict[str, Any], profile: dict[str, Any] | None) -> di
         }
         for game in GAMES
     }
-    ratings = []
-    for text in profile.get("ratings") or []:
-        at, delta, game, table_id = str(text).split(":", 3)
-        ratings.append(
-            {"at": int(at), "delta": int(delta), "game": game, "tableId": table_id or None}
-        )
-    recent = []
-    for text in reversed(profile.get("games") or []):
-        table_id, game, at, points, won = str(text).split(":", 4)
-        recent.append(
-            {
-                "tableId": table_id,
-                "game": game,
-                "at": int(at),
-                "points": int(points),
-                "won": won == "1",
-                "replay": f"/tables/{table_id}/replay",
-            }
-        )
+    entries = history.of_profile(profile)
+    ratings = [
+        {"at": e.at, "delta": e.delta, "game": e.game, "tableId": e.table_id or None}
+        for e in entries[-RATINGS_KEPT:]
+    ]
+    recent = [
+        {
+            "tableId": e.table_id,
+            "game": e.game,
+            "at": e.at,
+            "points": e.delta,
+            "won": e.won,
+            "replay": f"/tables/{e.table_id}/replay",
+        }
+        for e in reversed([e for e in entries if e.is_game][-GAMES_KEPT:])
+    ]
     return {
         "playerId": str(player["playerId"]),
         "name": str(player["name"]),

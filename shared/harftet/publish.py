@@ -204,7 +204,22 @@ class Publisher:
             self.log.append(table.table_id, events)
         if self.outbox is not None:
             self.outbox.publish([(c.stored.table, c.stored.version) for c in versions])
+        self._presence(base.table if base else None, table)
         return pushed, gone
+
+    def _presence(self, before: Any, after: Any) -> None:
+        """Players who sat down, stood up or whose game ended here: their friends may be
+        told (harftet.accounts.presence). One index query, only when the seating changed."""
+        if self.service.presence is None or before is None:
+            return
+        from harftet.accounts.presence import seated
+
+        moved = seated(before) ^ seated(after)
+        if not moved:
+            return
+        here = {str(c["playerId"]) for c in self.service.connections.for_table(after.table_id)}
+        for player_id in sorted(moved & here):
+            self.service.presence_changed(player_id)
 
     def _push(self, stored: StoredTable, base: StoredTable | None) -> tuple[int, list[str]]:
         """Send every connection of the table what changed in its own player's view since

@@ -50,10 +50,11 @@ from harftet.engine.state import (
 )
 from harftet.engine.view import hints_left, lobby_summary, table_view
 from harftet.identity import Caller, Tokens
-from harftet.inbox import MAX_CORRESPONDENCE_TABLES, InboxStore
+from harftet.inbox import InboxStore
 from harftet.push import Sender
 from harftet.router import new_player_id, new_table_id
-from harftet.store.errors import NotFoundError, VersionConflictError
+from harftet.store.errors import HeldLimitError, NotFoundError, VersionConflictError
+from harftet.store.holdings import HELD, MAX_HELD, hold, holders, merged, release
 from harftet.store.log import PAGE as LOG_PAGE
 from harftet.store.players import player_update
 from harftet.store.ports import ConnectionStore, LogStore, PlayerStore, TableStore
@@ -161,6 +162,21 @@ class TooManyTablesError(EngineError):
     status = 409
 
 
+class TooManyHeldError(TooManyTablesError):
+    """The player already holds as many running correspondence tables as anybody may
+    (RULES §6; counted exactly by ``harftet.store.holdings``)."""
+
+    reason = "too_many_correspondence"
+
+    def __init__(self, who: str | None, held: int) -> None:
+        subject = "you already play" if who is None else f"{who} already plays"
+        super().__init__(
+            f"{subject} {held} correspondence tables: at most {MAX_HELD} may "
+            "run at once, finish or leave one first"
+        )
+        self.params = {"max": MAX_HELD}
+
+
 class HintsOffError(EngineError):
     """The table was created with hints off."""
 
@@ -216,6 +232,8 @@ class Service:
         self.log = log
         self.inbox = inbox  # the per-player list of tables (harftet.inbox), where deployed
         self.sleep: Callable[[float], None] = time.sleep  # the log read's short waits
+        # Told a player's connections changed (harftet.accounts.presence: friends' pushes).
+        self.presence: Callable[[str], object] | None = None
 
     # -- players ---------------------------------------------------------------------
     def create_player(self, name: str) -> dict[str, Any]:
@@ -270,8 +288,6 @@ class Service:
         if seed is not None and not self.test_mode:
             raise BadRequestError("seed is accepted only when the operator enables test mode")
         creator = self._occupant(caller)
-        if pace == "correspondence":
-            self._check_correspondence_limit(caller.player_id)
         table = life.new_table(
             new_table_id(),  # <cellId>.<random> in a cell (harftet.router)
             game,
@@ -295,6 +311,8 @@ class Service:
         )
         try:
             version = self.tables.create_within_limit(table, MAX_WAITING_TABLES, self.clock())
+        except HeldLimitError as full:
+            raise TooManyHeldError(None, full.held) from full
         except VersionConflictError as error:  # raced by the manager's own writes too often
             raise BusyError("too many requests at once: try again") from error
         if version is None:
@@ -372,15 +390,8 @@ class Service:
         else:
             occupant = self._occupant(caller)
             change = lambda t, now: life.sit(t, seat, occupant, now)  # noqa: E731
-            if self.inbox is not None:
-                table = self.tables.get(table_id).table
-                if (
-                    table.pace == "correspondence"
-                    and table.status == "waiting"
-                    and table.seat_of(caller.player_id) is None
-                ):
-                    self._check_correspondence_limit(caller.player_id)
-        return self._view(self._write(table_id, change).stored, caller.player_id)
+        written = self._write(table_id, change, viewer=caller.player_id)  # held: see _save
+        return self._view(written.stored, caller.player_id)
 
     def leave(self, caller: Caller, table_id: str, seat: int) -> dict[str, Any]:
         """Stand up from ``seat`` (the manager may also remove a computer player before start)."""
@@ -391,7 +402,9 @@ class Service:
 
     def start(self, caller: Caller, table_id: str) -> dict[str, Any]:
         """The manager starts the game."""
-        written = self._write(table_id, lambda t, now: life.start(t, caller.player_id, now))
+        written = self._write(
+            table_id, lambda t, now: life.start(t, caller.player_id, now), viewer=caller.player_id
+        )
         return self._view(written.stored, caller.player_id)
 
     def continue_game(self, caller: Caller, table_id: str) -> dict[str, Any]:
@@ -593,18 +606,6 @@ class Service:
         events = [{k: v for k, v in e.items() if k != "version"} for e in events]
         return replay.document(table, events)
 
-    def _check_correspondence_limit(self, player_id: str) -> None:
-        """409 too_many_tables for a player who already holds the most running
-        correspondence tables anybody may (RULES §6)."""
-        if self.inbox is None:
-            return
-        held = self.inbox.running_correspondence(player_id, self.clock())
-        if held >= MAX_CORRESPONDENCE_TABLES:
-            raise TooManyTablesError(
-                f"you already play {held} correspondence tables: at most "
-                f"{MAX_CORRESPONDENCE_TABLES} may run at once, finish or leave one first"
-            )
-
     # -- live ------------------------------------------------------------------------
     def connect(self, caller: Caller, table_id: str, connection_id: str) -> None:
         """A WebSocket opened on a table: a seated player is connected again. Refused beyond
@@ -625,6 +626,7 @@ class Service:
             s.original and s.original.player_id == caller.player_id for s in table.seats
         ):
             self._write(table_id, lambda t, now: life.reconnect(t, caller.player_id, now))
+        self.presence_changed(caller.player_id)
 
     def disconnect(self, connection_id: str) -> None:
         """A WebSocket closed (or was found gone): with no other connection of that player
@@ -632,11 +634,22 @@ class Service:
         old = self.connections.remove(connection_id)
         if old is None:
             return
-        table_id, player_id = str(old["tableId"]), str(old["playerId"])
-        if any(c["playerId"] == player_id for c in self.connections.for_table(table_id)):
+        table_id, player_id = str(old.get("tableId") or ""), str(old["playerId"])
+        if table_id and not any(
+            c["playerId"] == player_id for c in self.connections.for_table(table_id)
+        ):
+            with contextlib.suppress(NotFoundError):
+                self._write(table_id, lambda t, now: life.disconnect(t, player_id, now))
+        self.presence_changed(player_id)
+
+    def presence_changed(self, player_id: str) -> None:
+        """Let the player's friends know, where wired; never fails the caller's request."""
+        if self.presence is None:
             return
-        with contextlib.suppress(NotFoundError):
-            self._write(table_id, lambda t, now: life.disconnect(t, player_id, now))
+        try:
+            self.presence(player_id)
+        except Exception:
+            logger.warning("presence not announced", exc_info=True)
 
     def connection(self, connection_id: str) -> dict[str, Any] | None:
         """What a connection is watching."""
@@ -737,7 +750,7 @@ class Service:
                     return Written(stored, status)
             assert outcome is not None
             try:
-                new = self._save(stored, outcome, move_key if decided else None, now)
+                new = self._save(stored, outcome, move_key if decided else None, now, viewer)
             except VersionConflictError as conflict:
                 stored = conflict.current  # None: read it again
                 if decided and stored is not None and expected_version is not None:
@@ -751,10 +764,15 @@ class Service:
         raise BusyError("the table is too busy right now: try again")
 
     def _save(
-        self, stored: StoredTable, outcome: Outcome, move_key: str | None, now: float
+        self,
+        stored: StoredTable,
+        outcome: Outcome,
+        move_key: str | None,
+        now: float,
+        viewer: str | None = None,
     ) -> StoredTable:
-        """One conditional write of the outcome, with its rating changes in the same
-        transaction."""
+        """One conditional write of the outcome, with its rating changes and the changes to
+        who holds the table (``harftet.store.holdings``) in the same transaction."""
         updates = []
         for change in outcome.effects:
             player = self.players.get(change.player_id) if change.reason == "leave" else None
@@ -764,9 +782,34 @@ class Service:
             from harftet.people import game_end_updates
 
             updates += game_end_updates(people, outcome, now)
+        updates += self._held_updates(stored.table, outcome.table, now, viewer)
         return self.tables.save(
-            stored, outcome.table, move_id=move_key, player_updates=updates, now=now
+            stored, outcome.table, move_id=move_key, player_updates=merged(updates), now=now
         )
+
+    def _held_updates(
+        self, before: Table, after: Table, now: float, viewer: str | None
+    ) -> list[dict[str, Any]]:
+        """The players whose held correspondence tables this change adds or takes ``after``
+        to or from: an ADD each (409 TooManyHeldError for one who holds the most already;
+        their item's size condition refuses a burst's extra ones, and the redo ends here) and
+        a DELETE each."""
+        was, held = holders(before, now), holders(after, now)
+        if was == held:
+            return []
+        updates = [release(pid, after.table_id) for pid in sorted(was - held)]
+        for pid in sorted(held - was):
+            try:
+                item = self.players.get(pid)  # strongly consistent
+            except NotFoundError:
+                continue  # not a player (an anonymous seat of a deleted one)
+            name, count = str(item["name"]), len(item.get(HELD) or ())
+            if count >= MAX_HELD:  # full: are they all still theirs?
+                count = self.tables.held_count(pid, now, MAX_HELD)
+            if count >= MAX_HELD:
+                raise TooManyHeldError(None if pid == viewer else name, count)
+            updates.append(hold(pid, after.table_id, MAX_HELD))
+        return updates
 
     # -- views -----------------------------------------------------------------------
     def view_of(self, stored: StoredTable, viewer: str | None) -> dict[str, Any]:
@@ -857,6 +900,7 @@ __all__ = [
     "Service",
     "StaleVersionError",
     "TooManyConnectionsError",
+    "TooManyHeldError",
     "TooManyTablesError",
     "Written",
     "is_transient",

@@ -80,7 +80,7 @@ def default_service() -> Service:
     players_table = os.environ["PLAYERS_TABLE"]
     endpoint = os.environ.get("WS_ENDPOINT")
     log_table = os.environ.get("LOG_TABLE")
-    return Service(
+    service = Service(
         tables=TableStore(client, os.environ["TABLES_TABLE"], players_table),
         players=PlayerStore(client, players_table),
         connections=ConnectionStore(client, os.environ["CONNECTIONS_TABLE"]),
@@ -90,6 +90,10 @@ def default_service() -> Service:
         log=LogStore(client, log_table) if log_table else None,
         inbox=_inbox(),
     )
+    from harftet.accounts.presence import Presence
+
+    service.presence = Presence(service).changed  # friends are told (API.md v3 "presence")
+    return service
 
 
 def _inbox() -> Any:

@@ -6,6 +6,7 @@ notification with the server's Turkish title and body and the table it opens; th
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,7 @@ import pytest
 
 pytestmark = pytest.mark.e2e
 CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = Path(__file__).resolve().parents[2] / ".artifacts" / "web"
 
 
 @pytest.fixture(scope="module")
@@ -114,7 +116,7 @@ def test_the_inbox_shows_the_players_tables_and_how_many_wait(
     while not http.get("/players/me/tables", headers=auth).json()["tables"]:
         assert time.monotonic() < end
         time.sleep(0.1)
-    context = chromium.new_context(base_url=local_stack)
+    context = chromium.new_context(base_url=local_stack, viewport={"width": 390, "height": 844})
     context.add_init_script(
         "localStorage.setItem('harftet.session', JSON.stringify("
         + json.dumps({"token": me["token"], "playerId": me["playerId"], "name": "Ayşe"})
@@ -123,8 +125,13 @@ def test_the_inbox_shows_the_players_tables_and_how_many_wait(
     page = context.new_page()
     page.goto("/play/")
     page.wait_for_selector("#inbox:not([hidden]) .inbox-item.your-turn", timeout=10_000)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "inbox-390x844.png"))
     assert page.text_content("#inbox .inbox-count") == "1 masada sıra sende"
-    assert "Barış" in page.text_content("#inbox .inbox-item")
+    row = page.text_content("#inbox .inbox-item") or ""
+    assert "Barış" in row and "Kastet · Yazışmalı" in row
+    assert "Oyun başladı" in row, row  # the table's last event, in the log's words
+    assert re.search(r"2[34] saat \d+ dakika kaldı", row), row  # the caller's deadline
     page.click("#inbox .inbox-open")  # opens the table in place: no page load
     page.wait_for_selector("#table:not([hidden])", timeout=10_000)
     assert page.url.endswith(f"#t={table['tableId']}")

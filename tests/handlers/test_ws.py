@@ -103,13 +103,20 @@ def test_a_socket_that_meets_throttling_past_the_retries_is_busy_not_a_server_er
     assert stored_connection(dynamodb, table_names, "c1") is None
 
 
-def test_a_socket_without_a_table_is_refused(api, ws, dynamodb, table_names):
+def test_a_socket_without_a_table_is_the_players_own_and_watches_nothing(
+    api, ws, dynamodb, table_names, outbox
+):
     player = api.player()
     event = api.event("ws/connect", token=player.token, tableId="t", connectionId="c1")
     del event["queryStringParameters"]["tableId"]
     del event["multiValueQueryStringParameters"]["tableId"]
-    answer = ws.invoke(event)
-    assert answer["statusCode"] == 400
+    assert ws.invoke(event) == OK  # invitations and friends' presence reach it
+    item = stored_connection(dynamodb, table_names, "c1")
+    assert item is not None and item["playerId"] == player.id and "tableId" not in item
+    ws("sync", connectionId="c1")
+    (answer,) = outbox.to("c1")
+    assert answer["type"] == "error" and "no table" in answer["error"]["message"]
+    ws("disconnect", connectionId="c1")
     assert stored_connection(dynamodb, table_names, "c1") is None
 
 

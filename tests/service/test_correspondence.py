@@ -435,7 +435,8 @@ def test_a_table_left_waiting_leaves_the_inbox_and_the_count_after_a_day(service
     )  # fmt: skip
     corr.pump()
     assert len(corr.inbox.page(a.player_id, clock.now)[0]) == 1
-    assert corr.inbox.running_correspondence(a.player_id, clock.now) == 1
+    assert service.tables.held_count(a.player_id, clock.now) == 1
     clock.advance(DAY + 1)  # the table item's TTL has it removed (no stream record is kept)
     assert corr.inbox.page(a.player_id, clock.now)[0] == []
-    assert corr.inbox.running_correspondence(a.player_id, clock.now) == 0
+    # At the limit (here 1) a held table that expired waiting is dropped from the count.
+    assert service.tables.held_count(a.player_id, clock.now, limit=1) == 0

@@ -13,7 +13,6 @@ answered 200 is in the table and its log exactly once, ratings changed exactly o
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -34,21 +33,19 @@ from testkit import (
     Sleeps,
     cancelled,
     moto_server,
+    service_over,
 )
 
 from harftet.api.errors import error_response
 from harftet.engine.moves import Draw, Pass
-from harftet.identity import Caller, Tokens
+from harftet.identity import Caller
 from harftet.localstack.lambda_events import dynamodb_stream_event
 from harftet.localstack.sources import StreamSource
 from harftet.publish import Published, Publisher, changes_from_stream
 from harftet.push import CLIENT_CONFIG, ManagementApiSender
 from harftet.service import Service
-from harftet.store.connections import ConnectionStore
 from harftet.store.log import LogStore
-from harftet.store.players import PlayerStore
 from harftet.store.schema import create_tables
-from harftet.store.tables import TableStore
 from harftet.wiring import DYNAMODB_CONFIG
 
 ATTEMPTS = 4  # DYNAMODB_CONFIG: botocore's standard mode, 4 attempts in all
@@ -88,15 +85,8 @@ def world() -> Iterator[World]:
 
 
 def _services(client: Any, names: dict[str, str], clock: Clock) -> Service:
-    return Service(
-        tables=TableStore(client, names["TablesTable"], names["PlayersTable"]),
-        players=PlayerStore(client, names["PlayersTable"]),
-        connections=ConnectionStore(client, names["ConnectionsTable"]),
-        tokens=Tokens(os.environ["TOKEN_SECRET"]),
-        clock=clock,
-        test_mode=True,
-        log=LogStore(client, names["LogTable"]),
-    )
+    service: Service = service_over(client, names, clock, log=LogStore(client, names["LogTable"]))
+    return service
 
 
 @dataclass

@@ -138,3 +138,13 @@ def test_presence_is_shown_to_friends_only_and_never_a_table_id(service, people)
     assert "presence" not in str(service.player(veli.player_id))  # the public profile
     service.disconnect("ali-sock")
     assert people.friends(ayse)["friends"][0]["presence"] == {"status": "away"}
+
+
+def test_the_friends_list_names_whom_the_caller_blocked_and_nothing_to_the_blocked(service, people):
+    ayse, troll = player(service, "Ayşe"), player(service, "Trol")
+    people.block(ayse, troll.player_id)
+    assert people.friends(ayse)["blocked"] == [{"playerId": troll.player_id, "name": "Trol"}]
+    assert people.friends(troll)["blocked"] == []
+    assert ayse.player_id not in str(people.friends(troll))  # blockedBy stays unseen
+    people.unblock(ayse, troll.player_id)
+    assert people.friends(ayse)["blocked"] == []

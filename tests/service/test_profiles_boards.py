@@ -17,8 +17,9 @@ from service_helpers import full_table, player
 from harftet.api.errors import error_response
 from harftet.engine.effects import Outcome, RatingChange, changed
 from harftet.engine.scoring import settle
+from harftet.history import Entry, of_profile, pack, trimmed, unpack
 from harftet.limits import Limits, RateLimitedError
-from harftet.people import BadPeopleRequest, People, game_end_updates
+from harftet.people import BadPeopleRequest, People, game_end_updates, public_profile
 from harftet.service import BadRequestError, OperatorBannedError
 from harftet.store.errors import NotFoundError
 from harftet.store.limits import LimitStore
@@ -175,19 +176,40 @@ def test_histories_stay_bounded(service):
     table = service.tables.get(table_id).table
     table.status = "finished"
     table.result = {"points": [1, -1]}
-    full = {
-        "n": 70,
-        "ratings": [f"{i}:1:kastet:" for i in range(RATINGS_KEPT)],
-        "games": [f"t{i}:kastet:{i}:1:1" for i in range(GAMES_KEPT)],
-    }
+    # 40 games, then 40 leaves: the 20 games survive behind the 50 changes
+    entries = [Entry(i, 1, "kastet", f"{i:016x}", True) for i in range(40)]
+    entries += [Entry(100 + i, -4, "harftet") for i in range(40)]
+    full = {"n": 80, "h": pack(entries)}
     outcome = Outcome(table, [RatingChange(callers[0].player_id, 1, "game")])
     updates = game_end_updates(people, outcome, 2e9, read=lambda p: full)
-    values = updates[0]["ExpressionAttributeValues"]
-    lists = [v["L"] for v in values.values() if "L" in v]
-    assert sorted(len(x) for x in lists) == [GAMES_KEPT, RATINGS_KEPT]
-    assert {x[-1]["S"].split(":")[0] for x in lists} >= {table_id}  # the newest game last
-    assert all(x[0]["S"] != "0:1:kastet:" and x[0]["S"] != "t0:kastet:0:1:1" for x in lists)
+    stored = next(v["B"] for v in updates[0]["ExpressionAttributeValues"].values() if "B" in v)
+    profile = public_profile({"playerId": "p", "name": "Ayşe"}, {"h": stored})
+    changes, games = profile["ratingChanges"], profile["recentGames"]
+    assert len(changes) == RATINGS_KEPT and len(games) == GAMES_KEPT
+    assert changes[0]["tableId"] == games[0]["tableId"] == table_id  # the newest first
+    assert [g["at"] for g in games[1:]] == list(range(39, 20, -1))  # the last 19 before it
+    assert changes[1] == {"at": 139, "delta": -4, "game": "harftet", "tableId": None}
+    assert changes[-1] == {"at": 31, "delta": 1, "game": "kastet", "tableId": f"{31:016x}"}
     assert updates[0]["ConditionExpression"] == "#n = :read"
+
+
+def test_a_history_is_compact_and_reads_back_the_same():
+    """The compact form keeps every field; a full profile stays under 1 KB (one write
+    unit per KB); the earlier string lists are read as before."""
+    entries = [Entry(1_800_000_000 + i, (-1) ** i * i * 37, "harftet", f"{i:016x}", i % 3 == 0)
+               for i in range(RATINGS_KEPT)]  # fmt: skip
+    entries += [Entry(1_900_000_000, -22, "kastet"), Entry(1_900_000_001, 5, "kastet", "t-9")]
+    assert unpack(pack(entries)) == entries
+    assert len(pack(trimmed(entries))) < 1024 - 200  # room for the key and the counters
+    legacy = {
+        "ratings": ["10:5:kastet:aaaa", "20:-10:harftet:"],
+        "games": ["old1:kastet:5:3:1", "aaaa:kastet:10:5:1"],
+    }
+    assert of_profile(legacy) == [
+        Entry(5, 3, "kastet", "old1", True),
+        Entry(10, 5, "kastet", "aaaa", True),
+        Entry(20, -10, "harftet"),
+    ]
 
 
 def test_unknown_players_have_no_profile_and_board_items_are_no_players(service, people, game):

@@ -5,55 +5,31 @@ full view — and a delta never names a tile its receiver may not see (RULES §5
 from __future__ import annotations
 
 import json
-import random
+import sys
 from collections.abc import Iterator
 from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 import pytest
 from engine_helpers import WORDS, rules_of
 from leaks import tile_ids
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repo: bench is a folder in it
+
+from bench import whole_games
 from harftet.api.delta import apply_delta, size, view_delta
-from harftet.engine import hand
-from harftet.engine import table as life
-from harftet.engine.bot import choose_move
-from harftet.engine.hand import apply_move
-from harftet.engine.state import Occupant, Table
+from harftet.engine.state import Table
 from harftet.engine.view import table_view
 
 
 def versions(game: str, players: int, hands: int, seed: int) -> Iterator[Table]:
-    """Every stored version of a game: seats taken, the start, every move, each player ready
-    between hands, and now and then a player's connection dropping and coming back."""
-    rng = random.Random(seed)
-    now = 1_000_000.0
-    people = [Occupant(f"p{i}", f"Oyuncu {i}") for i in range(players)]
-    table = life.new_table("t1", game, people[0], seed=seed, now=now, seats=players, hands=hands)  # type: ignore[arg-type]
-    yield table
-    for i in range(1, players):
-        table = life.sit(table, i, people[i], now).table
-        yield table
-    table = life.start(table, "p0", now).table
-    yield table
-    while table.status == "playing":
-        now += 2.0
-        if rng.random() < 0.03:
-            player_id = f"p{rng.randrange(players)}"
-            table = life.disconnect(table, player_id, now).table
-            yield table
-            table = life.reconnect(table, player_id, now + 1).table
-            yield table
-        if table.break_until is not None:  # between hands: each says ready, the last deals
-            for ready in range(players):
-                table = hand.ready(table, ready, now).table
-                yield table
-            continue
-        seat = table.turn_seat
-        assert seat is not None
-        move = choose_move(table, seat, "medium", WORDS)
-        table = apply_move(table, seat, move, now, rules=rules_of(game)).table
-        yield table
+    """Every stored version of a game (bench.whole_games: the push-size bench plays the same),
+    on the unit tests' small dictionary."""
+    return whole_games.versions(
+        game, players, hands, seed, now=1_000_000.0, step=2.0, back_after=1.0, words=WORDS,
+        rules=rules_of(game),
+    )  # fmt: skip
 
 
 def view(table: Table, viewer: str | None, version: int) -> dict[str, Any]:

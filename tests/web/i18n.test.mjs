@@ -40,3 +40,12 @@ test("the numbers a rule's sentence quotes are the view's rule limits", () => {
   assert.equal(errorText({ code: "illegal_move", reason: "hand_full", params: { max: 22 } }, undefined, limits), "Elinde 22 taş var: taş çekemezsin, aç ya da pas geç");
   assert.equal(t("area.pairs.open", { n: limits.maxSeries }), "açık: 26 seri yerde");
 });
+
+test("English counts tables as English does; Turkish keeps one form after a number", () => {
+  setLang("en");
+  assert.equal(t("inbox.waiting", { n: 1 }), "Your turn at 1 table");
+  assert.equal(t("inbox.waiting", { n: 3 }), "Your turn at 3 tables");
+  setLang("tr");
+  assert.equal(t("inbox.waiting", { n: 1 }), "1 masada sıra sende");
+  assert.equal(t("inbox.waiting", { n: 3 }), "3 masada sıra sende");
+});

@@ -119,6 +119,9 @@ class Friends(BaseModel):
     friends: list[Friend]
     incoming: list[PersonEntry]
     outgoing: list[PersonEntry]
+    blocked: list[PersonEntry] = Field(
+        default_factory=list, description="the players the caller blocked (to unblock)"
+    )
 
 
 class Invited(BaseModel):

@@ -7,8 +7,9 @@ or an invitation is held back with one read of the sender). ``friendcode#<CODE>`
 a player by code. A request changes both players' items, one after the other, each behind the
 account counter (harftet.store.accounts). A blocked player learns nothing: their request to
 the blocker answers as if the code were unknown, their invitations and phrases reach nobody.
-Presence (online, at a table of which game, away) is shown in one's friends list only:
-read when the list is read, not pushed.
+Presence (online, at a table of which game, away) is shown to friends only: in one's friends
+list, and pushed live as it changes (harftet.accounts.presence); two players who become
+friends are each told the other's at once.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import contextlib
 import secrets
 from typing import TYPE_CHECKING, Any
 
+from harftet.accounts.presence import Presence
 from harftet.identity import Caller, UnauthorizedError
 from harftet.store.accounts import FRIEND_CODE
 from harftet.store.errors import NotFoundError
@@ -58,31 +60,30 @@ class People:
     def presence(self, player_id: str) -> dict[str, Any]:
         """``{"status": "online"|"table"|"away", "game"?}`` — for friends' eyes only: a
         table's game, never its id (a private table's id is its invitation)."""
-        service = self.accounts.service
-        sockets = service.connections.for_player(player_id)
-        if not sockets:
-            return {"status": "away"}
-        for table_id in sorted({str(s["tableId"]) for s in sockets if s.get("tableId")}):
-            try:
-                table = service.tables.get(table_id).table
-            except NotFoundError:
-                continue
-            if table.seat_of(player_id) is not None and table.status != "finished":
-                return {"status": "table", "game": table.game}
-        return {"status": "online"}
+        return Presence(self.accounts.service).of(player_id)
 
     def friends(self, caller: Caller) -> dict[str, Any]:
         code = self._code(caller)
         maps = _maps(self.accounts._account(caller))
         listed = _entries(maps["friends"])
-        for entry in listed[:PRESENCE_SHOWN]:
-            entry["presence"] = self.presence(entry["playerId"])
+        shown = listed[:PRESENCE_SHOWN]
+        found = Presence(self.accounts.service).of_many([e["playerId"] for e in shown])
+        for entry in shown:
+            entry["presence"] = found[entry["playerId"]]
         return {
             "code": code,
             "friends": listed,
             "incoming": _entries(maps["incoming"]),
             "outgoing": _entries(maps["outgoing"]),
+            "blocked": _entries(maps["blocks"]),  # whom the caller blocked (never blockedBy)
         }
+
+    def _introduce(self, me: str, other: str) -> None:
+        """New friends: each one's open connections are told the other's presence."""
+        presence = Presence(self.accounts.service)
+        for one, two in ((me, other), (other, me)):
+            with contextlib.suppress(Exception):  # a push lost: the list shows it on reading
+                presence.tell_friends(one, presence.of(one), only={two})
 
     def _both(self, me: str, other: str, mine: Any, theirs: Any) -> None:
         """Change my maps, then theirs (``mine``/``theirs``: maps → maps to write)."""
@@ -127,6 +128,8 @@ class People:
             return {k: m[k] for k in ("friends", "incoming", "outgoing")}
 
         self._both(caller.player_id, other, mine, theirs)
+        if mutual or other in (me.get("incoming") or {}):
+            self._introduce(caller.player_id, other)
         return self.friends(caller)
 
     def accept(self, caller: Caller, other: str) -> dict[str, Any]:
@@ -148,6 +151,7 @@ class People:
             return {"outgoing": m["outgoing"], "friends": m["friends"]}
 
         self._both(caller.player_id, other, mine, theirs)
+        self._introduce(caller.player_id, other)
         return self.friends(caller)
 
     def remove(self, caller: Caller, other: str) -> None:
@@ -174,14 +178,14 @@ class People:
 
             raise BadRequestError("you cannot block yourself")
         try:
-            self.store.account(other)
+            name = str(self.store.account(other).get("name", ""))
         except NotFoundError as error:
             raise NotFoundError(f"no player {other[:64]}") from error
         self._forget(caller.player_id, other)
         at = int(self.accounts.now())
 
         def mine(m: dict[str, dict[str, Any]]) -> dict[str, Any]:
-            m["blocks"][other] = {"at": at}
+            m["blocks"][other] = {"at": at, "name": name}  # named in the caller's list
             return {"blocks": m["blocks"]}
 
         def theirs(m: dict[str, dict[str, Any]]) -> dict[str, Any]:

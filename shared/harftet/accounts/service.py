@@ -431,7 +431,9 @@ class Accounts:
 
     def export(self, caller: Caller) -> dict[str, Any]:
         """Everything stored about the caller, as JSON (the refresh nonces, which are key
-        material and not about the player, are left out)."""
+        material and not about the player, are left out; harftet.accounts.export)."""
+        from harftet.accounts.export import stored_about
+
         account = self._account(caller)
         sessions = account.get("sessions") or {}
         return {
@@ -452,6 +454,7 @@ class Accounts:
             "tables": sorted(account.get("tables") or []),
             "transferCode": account.get("transferCode"),
             "current": {"session": caller.session},
+            **stored_about(self.service, caller.player_id),  # profile, boards, mail, ...
         }
 
     def delete(self, caller: Caller) -> None:
@@ -472,6 +475,9 @@ class Accounts:
         code = account.get("transferCode")
         if code:
             self.store.drop(TRANSFER + str(code))
+        forget_presence = getattr(self.service.connections, "forget_presence", None)
+        if forget_presence is not None:  # the presence# item: open sockets, last state
+            forget_presence(caller.player_id)
         self.store.delete(caller.player_id)
 
 

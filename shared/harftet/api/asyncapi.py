@@ -238,6 +238,30 @@ def document() -> dict[str, Any]:
                 },
             },
         ),
+        "presence": _message(
+            "presence",
+            "A friend's presence changed (RULES §7): they came online (an open connection), "
+            "sat down at a table that has not finished while connected to it (status table, "
+            "with its game, never its id), stood up or saw the game end (online), or closed "
+            "their last connection (away). Sent to every open socket of every friend, only "
+            "when it changed; never to a player either of them blocked. A player's own "
+            "connection (no tableId) receives it too. New friends get each other's at once.",
+            {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["type", "playerId", "status"],
+                "properties": {
+                    "type": {"type": "string", "const": "presence"},
+                    "playerId": {"type": "string", "description": "the friend's id"},
+                    "status": {"type": "string", "enum": ["online", "table", "away"]},
+                    "game": {
+                        "type": "string",
+                        "enum": ["harftet", "kastet"],
+                        "description": "the game at the table, with status table only",
+                    },
+                },
+            },
+        ),
     }
     channel_messages = {name: {"$ref": f"#/components/messages/{name}"} for name in messages}
     table_channel = "#/channels/table"
@@ -322,7 +346,10 @@ def document() -> dict[str, Any]:
                 "table is refused at connect; so is a connection beyond a player's 4 to one "
                 "table or a table's 200. Nothing can be sent before the connect completes: a "
                 "client sends sync once the socket is open to get its whole view, and the first "
-                "push after that is whole too; every later push is a delta.",
+                "push after that is whole too; every later push is a delta. Without tableId "
+                "(?token=T) the connection is the player's own: it watches no table (sync and "
+                "moves are refused) and receives invitations and friends' presence; at most 4 "
+                "of them per player.",
                 "servers": [{"$ref": "#/servers/local"}, {"$ref": "#/servers/aws"}],
                 "messages": channel_messages,
                 "bindings": {
@@ -330,7 +357,6 @@ def document() -> dict[str, Any]:
                         "method": "GET",
                         "query": {
                             "type": "object",
-                            "required": ["tableId"],
                             "properties": {
                                 "token": {
                                     "type": "string",
@@ -394,6 +420,12 @@ def document() -> dict[str, Any]:
                 "channel": {"$ref": table_channel},
                 "summary": "The server passes on a friend's invitation to a table.",
                 "messages": refs("invitation"),
+            },
+            "presence": {
+                "action": "send",
+                "channel": {"$ref": table_channel},
+                "summary": "The server tells a player that a friend's presence changed.",
+                "messages": refs("presence"),
             },
             "error": {
                 "action": "send",

@@ -73,6 +73,11 @@ def error_response(error: Exception, lang: str = "en") -> tuple[int, dict[str, A
             extra["reason"] = error.reason
             if lang == "tr":
                 message = illegal_message(error.reason, error.params, lang)
+        elif getattr(error, "reason", None) is not None:  # which limit: too_many_correspondence
+            params = getattr(error, "params", {})
+            extra |= {**params, "reason": error.reason}
+            if lang == "tr":
+                message = illegal_message(error.reason, params, lang)
     elif isinstance(error, RateLimitedError):  # the REST reply also says Retry-After
         status, code, message = 429, "rate_limited", str(error)
         if lang == "tr":

@@ -25,6 +25,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "An operator has banned your player: you may not sit down or create tables",
     ),
     "unknown_move": ("Böyle bir hamle yok", "There is no such move"),
+    "too_many_correspondence": (
+        "Aynı anda en çok {max} yazışmalı masada oynayabilirsin: önce birini bitir ya da bırak",
+        "You may play at most {max} correspondence tables at once: finish or leave one first",
+    ),
     "rate_limited": (
         "Çok sık denedin: {seconds} saniye sonra yeniden dene",
         "Too many tries: try again in {seconds} s",

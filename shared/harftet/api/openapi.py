@@ -312,6 +312,13 @@ class ErrorDetail(BaseModel):
     message: str
     meld: int | None = Field(None, description="illegal_move: index of the offending meld")
     bannedUntil: int | None = None
+    reason: str | None = Field(
+        None,
+        description="illegal_move: why (API.md); too_many_tables: too_many_correspondence when "
+        "the caller (or, on a start, a seated player) holds the most running correspondence "
+        "tables (RULES §6), absent for the manager's limit of waiting tables",
+    )
+    max: int | None = Field(None, description="too_many_correspondence: the limit (20)")
 
 
 class Error(BaseModel):

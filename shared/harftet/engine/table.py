@@ -535,6 +535,18 @@ def _drop_to_bot(table: Table, index: int, now: float) -> None:
     """Three timeouts in a row at a correspondence table: the owner counts as dropped (RULES
     §4: they may come back, and a loss is theirs if they do not) and a computer player takes
     the seat at once, so the game goes on (RULES §6)."""
+    occupant = _drop_out(table, index)
+    note(table, now, "stand", index, playerId=occupant.player_id, reason="timeouts")
+    _bot_takes_over(table, index, now)
+    if table.manager == occupant.player_id:
+        _hand_over_manager(table, index)
+
+
+def _drop_out(table: Table, index: int) -> Occupant:
+    """The occupant of ``index`` drops out (a grace period or three timeouts ran out): the
+    seat's owner counts as dropped (RULES §4: they may come back, and a loss is theirs if
+    they do not; one who left before stays "left"), and a person may sit again only there.
+    Returns who dropped; the seat is the caller's to fill or vacate."""
     chair = table.seats[index]
     occupant = chair.occupant
     assert occupant is not None
@@ -545,11 +557,9 @@ def _drop_to_bot(table: Table, index: int, now: float) -> None:
         and chair.original_fate is None
     ):
         chair.original_fate = "dropped"
-    _remember(table, occupant.player_id, index)
-    note(table, now, "stand", index, playerId=occupant.player_id, reason="timeouts")
-    _bot_takes_over(table, index, now)
-    if table.manager == occupant.player_id:
-        _hand_over_manager(table, index)
+    if not occupant.bot:
+        _remember(table, occupant.player_id, index)
+    return occupant
 
 
 def _bot_takes_over(table: Table, index: int, now: float) -> None:
@@ -579,18 +589,8 @@ def take_back(table: Table, player_id: str, now: float) -> Outcome | None:
 def _vacate_dropped(table: Table, index: int, now: float) -> None:
     """The grace period ran out: offer the seat to substitutes and pause the game. A player
     who left voluntarily before stays "left" (they paid 2·N once: RULES §4)."""
+    occupant = _drop_out(table, index)
     chair = table.seats[index]
-    occupant = chair.occupant
-    assert occupant is not None
-    original = chair.original
-    if (
-        original is not None
-        and original.player_id == occupant.player_id
-        and chair.original_fate is None
-    ):
-        chair.original_fate = "dropped"
-    if not occupant.bot:
-        _remember(table, occupant.player_id, index)
     chair.occupant = None
     chair.disconnected_at = None
     chair.connected = True

@@ -1,4 +1,11 @@
-"""The WebSocket connections table: who is connected to which table (index by table)."""
+"""The WebSocket connections table: who is connected to which table (index by table).
+
+Beside each connection's item, a player's ``presence#<playerId>`` item lists their open
+connections (one attribute ``c:<connectionId>`` = the table, "" for a player's own lobby
+connection) and the presence last announced to their friends (``st``). It has neither
+``tableId`` nor ``playerId``, so the two indexes never hold it. It makes a player's own
+connections a consistent GetItem (the indexes lag) and every friend's a BatchGetItem of 100
+players (harftet.accounts.presence): one more write per connect and per disconnect."""
 
 from __future__ import annotations
 
@@ -8,6 +15,9 @@ from typing import Any
 from .items import deserialize, serialize
 
 CONNECTION_TTL = 3 * 3600  # API Gateway closes a WebSocket after 2 hours at the latest
+PRESENCE = "presence#"
+SOCKET = "c:"
+BATCH = 100  # BatchGetItem's most keys
 
 
 class ConnectionStore:
@@ -22,15 +32,23 @@ class ConnectionStore:
 
     def add(self, connection_id: str, table_id: str, player_id: str, now: float) -> None:
         """Remember a live connection."""
-        item = {
+        item: dict[str, Any] = {
             "connectionId": connection_id,
-            "tableId": table_id,
             "playerId": player_id,
             # to the millisecond: the fan-out compares it with when a table version was stored
             "connectedAt": Decimal(f"{now:.3f}"),
             "expiresAt": int(now) + CONNECTION_TTL,
         }
+        if table_id:  # none: a player's own (lobby) connection, in no table's index
+            item["tableId"] = table_id
         self._client.put_item(TableName=self._name, Item=serialize(item))
+        self._client.update_item(
+            TableName=self._name,
+            Key={"connectionId": {"S": PRESENCE + player_id}},
+            UpdateExpression="SET #c = :t, expiresAt = :e",
+            ExpressionAttributeNames={"#c": SOCKET + connection_id},
+            ExpressionAttributeValues=serialize({":t": table_id, ":e": int(now) + CONNECTION_TTL}),
+        )
 
     def remove(self, connection_id: str) -> dict[str, Any] | None:
         """Forget a connection; returns what it was, or None if it was already gone."""
@@ -40,7 +58,66 @@ class ConnectionStore:
             ReturnValues="ALL_OLD",
         )
         old = response.get("Attributes")
-        return deserialize(old) if old else None
+        if not old:
+            return None
+        found = deserialize(old)
+        if "playerId" in found:
+            self._client.update_item(
+                TableName=self._name,
+                Key={"connectionId": {"S": PRESENCE + str(found["playerId"])}},
+                UpdateExpression="REMOVE #c",
+                ExpressionAttributeNames={"#c": SOCKET + connection_id},
+            )
+        return found
+
+    # -- presence (harftet.accounts.presence) --------------------------------------------
+    def sockets(self, player_id: str) -> dict[str, str]:
+        """A player's open connections → their table ("" for a lobby connection), read
+        consistently (what a connect just wrote is in it)."""
+        item = self._client.get_item(
+            TableName=self._name,
+            Key={"connectionId": {"S": PRESENCE + player_id}},
+            ConsistentRead=True,
+        ).get("Item")
+        return _sockets(deserialize(item)) if item else {}
+
+    def sockets_of(self, player_ids: list[str]) -> dict[str, dict[str, str]]:
+        """``sockets`` of many players: one BatchGetItem per 100 (players with no open
+        connection are left out)."""
+        found: dict[str, dict[str, str]] = {}
+        ids = sorted(set(player_ids))
+        for start in range(0, len(ids), BATCH):
+            keys = [{"connectionId": {"S": PRESENCE + p}} for p in ids[start : start + BATCH]]
+            request: dict[str, Any] = {self._name: {"Keys": keys, "ConsistentRead": True}}
+            for _ in range(8):  # unprocessed keys (throttling): asked again
+                response = self._client.batch_get_item(RequestItems=request)
+                for raw in response.get("Responses", {}).get(self._name, []):
+                    item = deserialize(raw)
+                    sockets = _sockets(item)
+                    if sockets:
+                        found[str(item["connectionId"])[len(PRESENCE) :]] = sockets
+                request = response.get("UnprocessedKeys") or {}
+                if not request:
+                    break
+        return found
+
+    def forget_presence(self, player_id: str) -> None:
+        """Drop the player's presence item (a deleted player: nothing of them is left)."""
+        self._client.delete_item(
+            TableName=self._name, Key={"connectionId": {"S": PRESENCE + player_id}}
+        )
+
+    def swap_presence(self, player_id: str, state: str, now: float) -> str | None:
+        """Store ``state`` as the presence last announced; answers the one before it."""
+        response = self._client.update_item(
+            TableName=self._name,
+            Key={"connectionId": {"S": PRESENCE + player_id}},
+            UpdateExpression="SET st = :s, expiresAt = :e",
+            ExpressionAttributeValues=serialize({":s": state, ":e": int(now) + CONNECTION_TTL}),
+            ReturnValues="ALL_OLD",  # (moto leaves an unchanged value out of UPDATED_OLD)
+        )
+        old = response.get("Attributes", {}).get("st")
+        return str(old["S"]) if old else None
 
     def get(self, connection_id: str) -> dict[str, Any] | None:
         """One connection, or None."""
@@ -74,3 +151,7 @@ class ConnectionStore:
             if "LastEvaluatedKey" not in page:
                 return items
             kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+
+def _sockets(item: dict[str, Any]) -> dict[str, str]:
+    return {k[len(SOCKET) :]: str(v) for k, v in item.items() if k.startswith(SOCKET)}

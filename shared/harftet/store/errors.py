@@ -18,3 +18,13 @@ class VersionConflictError(Exception):
     def __init__(self, current: StoredTable | None) -> None:
         super().__init__("the table changed since it was read")
         self.current = current
+
+
+class HeldLimitError(Exception):
+    """The player already holds as many running correspondence tables as anybody may
+    (``harftet.store.holdings``); nothing was written."""
+
+    def __init__(self, player_id: str, held: int) -> None:
+        super().__init__(f"{player_id} already holds {held} correspondence tables")
+        self.player_id = player_id
+        self.held = held

@@ -4,16 +4,18 @@ Every item here lives in the players table under a key that can never be a playe
 (player ids are ``<cell>.<hex>``; these start with a word and ``#``):
 
 - ``profile#<playerId>``: per-game counters and the bounded histories (the last 50 rating
-  changes, the last 20 finished games), rewritten whole at each game end in the table's own
-  transaction, on the condition that its counter ``n`` is still the one read (a lost race
-  redoes the whole write, like the leaver's abandons list).
+  changes, the last 20 finished games; one binary attribute, `harftet.history`), rewritten
+  whole at each game end in the table's own transaction, on the condition that its counter
+  ``n`` is still the one read (a lost race redoes the whole write, like the leaver's
+  abandons list).
 - ``board#<game>#<period>#<playerId>``: a player's score on one board (``all``: rating in
   that game, 1000 + the sum of its game points; ``w<monday>``: game points won that week).
   ``ADD score`` needs no read. Each carries ``board = <game>#<period>#<shard>`` and the
   sparse ``board-index`` (HASH board, RANGE score) sorts each shard: a board is spread over
   ``SHARDS`` index partitions (no hot partition on write), merged on read (no scan).
 - ``report#<tableId>#<at>#<rand>``: a player report, listed by day through the same index
-  (``board = reports#<day>``, ``score = at``).
+  (``board = reports#<day>``, ``score = at``); ``filed#<reporter>`` lists the reports a
+  player filed (their export shows them).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ RANK_COUNT_CAP = 10_000  # beyond this many players ahead the rank is not counte
 WEEK_TTL = 8 * 7 * 24 * 3600  # a weekly board's items expire eight weeks after its end
 ISTANBUL = ZoneInfo("Europe/Istanbul")
 BASE_RATING = 1000
+FILED = "filed#"  # the reports a player filed: one list per player, read by the export
 _ser = TypeSerializer()
 
 
@@ -82,10 +85,14 @@ class PeopleStore:
         return deserialize(item) if item else None
 
     def profile_update(
-        self, player_id: str, old: dict[str, Any] | None, new: dict[str, Any]
+        self,
+        player_id: str,
+        old: dict[str, Any] | None,
+        new: dict[str, Any],
+        remove: list[str] | tuple[str, ...] = (),
     ) -> dict[str, Any]:
-        """A transaction Update that stores ``new`` (all fields but the key) if the profile is
-        still ``old`` (its counter ``n``)."""
+        """A transaction Update that stores ``new`` (all fields but the key) and drops the
+        attributes ``remove`` if the profile is still ``old`` (its counter ``n``)."""
         names: dict[str, str] = {}
         values: dict[str, Any] = {}
         sets = []
@@ -96,9 +103,12 @@ class PeopleStore:
         update: dict[str, Any] = {
             "TableName": self.name,
             "Key": {"playerId": {"S": profile_key(player_id)}},
-            "UpdateExpression": "SET " + ", ".join(sets),
+            "UpdateExpression": "SET "
+            + ", ".join(sets)
+            + (" REMOVE " + ", ".join(f"#r{i}" for i in range(len(remove))) if remove else ""),
             "ExpressionAttributeNames": names,
         }
+        names.update({f"#r{i}": key for i, key in enumerate(remove)})
         if old is None:
             update["ConditionExpression"] = "attribute_not_exists(playerId)"
         else:
@@ -207,14 +217,44 @@ class PeopleStore:
         below.sort(key=_order)
         return above[-n:], below[:n]
 
-    def forget(self, player_id: str, now: float) -> int:
-        """Delete the player's profile and every board entry that may still exist (all-time,
-        and the weeks whose entries have not expired): for ``DELETE /players/me``. Returns how
-        many items were deleted."""
-        keys = [profile_key(player_id)]
+    def _board_keys(self, player_id: str, now: float) -> list[str]:
+        """Every board entry of the player that may still exist (all-time, and the weeks
+        whose entries have not expired)."""
+        keys = []
         weeks = {week_key(now - 7 * 24 * 3600 * k) for k in range(WEEK_TTL // (7 * 24 * 3600) + 2)}
         for game in ("kastet", "harftet"):
             keys += [board_key(game, period, player_id) for period in ("all", *sorted(weeks))]
+        return keys
+
+    def entries_of(self, player_id: str, now: float) -> list[dict[str, Any]]:
+        """The player's board entries (``game``, ``period`` added): BatchGetItem by key."""
+        keys = self._board_keys(player_id, now)
+        found = []
+        for start in range(0, len(keys), 100):
+            request: dict[str, Any] = {
+                self.name: {"Keys": [{"playerId": {"S": k}} for k in keys[start : start + 100]]}
+            }
+            while request:
+                response = self._client.batch_get_item(RequestItems=request)
+                for raw in response.get("Responses", {}).get(self.name, []):
+                    item = deserialize(raw)
+                    _, game, period, _ = str(item["playerId"]).split("#", 3)
+                    found.append({**item, "game": game, "period": period})
+                request = response.get("UnprocessedKeys") or {}
+        return sorted(found, key=lambda i: (i["game"], i["period"]))
+
+    def filed(self, player_id: str) -> list[dict[str, Any]]:
+        """The reports the player filed (``filed#<playerId>``), oldest first."""
+        item = self._client.get_item(
+            TableName=self.name, Key={"playerId": {"S": FILED + player_id}}, ConsistentRead=True
+        ).get("Item")
+        return list(deserialize(item).get("r") or []) if item else []
+
+    def forget(self, player_id: str, now: float) -> int:
+        """Delete the player's profile, every board entry that may still exist and the list
+        of reports they filed: for ``DELETE /players/me``. Returns how many items were
+        deleted."""
+        keys = [profile_key(player_id), FILED + player_id, *self._board_keys(player_id, now)]
         deleted = 0
         for key in keys:
             old = self._client.delete_item(
@@ -227,6 +267,13 @@ class PeopleStore:
     def add_report(self, report: dict[str, Any], key: str, day: str, at: int) -> None:
         item = {**report, "playerId": key, "board": f"reports#{day}", "score": at}
         self._client.put_item(TableName=self.name, Item=serialize(item))
+        filed = {k: v for k, v in report.items() if k != "reporter"}  # for the export
+        self._client.update_item(
+            TableName=self.name,
+            Key={"playerId": {"S": FILED + str(report["reporter"])}},
+            UpdateExpression="SET r = list_append(if_not_exists(r, :none), :one)",
+            ExpressionAttributeValues=serialize({":none": [], ":one": [filed]}),
+        )
 
     def reports(self, day: str, limit: int) -> list[dict[str, Any]]:
         items = self._query(f"reports#{day}", "", {}, ScanIndexForward=False, Limit=limit)

@@ -26,7 +26,7 @@ import os
 import secrets
 import time
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,7 +38,8 @@ from harftet.engine.state import Table
 from harftet.engine.view import lobby_status
 from harftet.timing import next_due
 
-from .errors import NotFoundError, VersionConflictError
+from .errors import HeldLimitError, NotFoundError, VersionConflictError
+from .holdings import ADDS, HELD, MAX_HELD, HeldTables, holders
 
 # Per player, the move ids kept for idempotency: a client retries only the move it has no
 # answer for (API.md), so its last two cover a retry racing the next move from another device.
@@ -247,6 +248,8 @@ class LobbyPages:
     _client: Any
     _name: str
     _players: str
+    held_count: Callable[..., int]  # HeldTables'
+    _player_item: Callable[..., dict[str, Any]]  # HeldTables'
 
     def _new_item(self, table: Table) -> dict[str, Any]:
         raise NotImplementedError
@@ -328,19 +331,20 @@ class LobbyPages:
         """Create ``table`` unless its manager already holds ``limit`` waiting tables (None
         then). The player item lists the tables they made; each is checked against the table
         itself, and the list is written in the same transaction as the new table, on the list
-        read, so that no burst of requests gets past the limit."""
+        read, so that no burst of requests gets past the limit. A correspondence table also
+        joins the manager's held tables in that write (HeldLimitError when they hold the most
+        anybody may: ``harftet.store.holdings``)."""
         manager = table.manager
         assert manager is not None
         key = {"playerId": {"S": manager}}
         names = {"#w": "waitingTables"}
+        holds_it = manager in holders(table, now)
         for _ in range(10):
-            item = self._client.get_item(
-                TableName=self._players,
-                Key=key,
-                ConsistentRead=True,
-                ProjectionExpression="#w",
-                ExpressionAttributeNames=names,
-            ).get("Item", {})
+            if holds_it:
+                count = self.held_count(manager, now)
+                if count >= MAX_HELD:
+                    raise HeldLimitError(manager, count)
+            item = self._player_item(manager, names)
             old = item.get("waitingTables")
             held = [v["S"] for v in old["L"]] if old else []
             waiting = [
@@ -365,6 +369,18 @@ class LobbyPages:
             else:
                 update["ConditionExpression"] = "#w = :old"
                 update["ExpressionAttributeValues"][":old"] = old
+            if holds_it:  # the held set's ADD, on its size (a failure: counted again above)
+                update["UpdateExpression"] += " ADD #held :held, #adds :one"
+                update["ConditionExpression"] += (
+                    " AND (attribute_not_exists(#held) OR size(#held) < :most)"
+                )
+                names_held = {"#held": HELD, "#adds": ADDS}
+                update["ExpressionAttributeNames"] = {**names, **names_held}
+                update["ExpressionAttributeValues"] |= {
+                    ":held": {"SS": [table.table_id]},
+                    ":one": {"N": "1"},
+                    ":most": {"N": str(MAX_HELD)},
+                }
             put = self._new_item(table)
             try:
                 self._client.transact_write_items(
@@ -394,7 +410,7 @@ class LobbyPages:
 # -- end of the lobby (api) ----------------------------------------------------------------
 
 
-class TableStore(LobbyPages):
+class TableStore(LobbyPages, HeldTables):
     """Reads and writes table items with optimistic locking."""
 
     def __init__(self, client: Any, table_name: str, players_table: str) -> None:

@@ -11,7 +11,8 @@ import * as Motion from "./motion.js";
 import { createInbox, onPushOpen, tableFromUrl } from "./inbox.js";
 import { initAccount } from "./account.js";
 import { initPhrases } from "./phrases.js";
-import { initPeople } from "./people.js";
+import { initPeople, renderPeople } from "./people.js";
+import { initFriends, closeFriends, renderFriends } from "./friends.js";
 import { initWordCard } from "./wordcard.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -178,6 +179,7 @@ async function openLobby() {
   history.replaceState(null, "", location.pathname);
   show("lobby");
   initPeople(api, $("#lobby")); // profiles and leaderboards (people.js)
+  initFriends({ api, host: $("#lobby"), token: () => S.token, wsBase: () => CONFIG.ws || "", openTable: (id) => attempt(() => openTable(id)) }); // friends.js
   refreshMe();
   inbox.load(); // the player's tables first, "Sıra sende" on top (inbox.js)
   await loadLobby();
@@ -290,6 +292,7 @@ async function quickPlay() {
 // ---------------------------------------------------------------- table & live updates
 
 async function openTable(id) {
+  closeFriends(); // the table's own connection brings invitations there
   try { enterTable(await api.table(id)); } catch (e) {
     if (e.status === 401) return;
     if (e.code === "network") return setOffline(true);
@@ -1166,6 +1169,8 @@ function applyLang() {
   renderWs();
   render();
   if (!$("#lobby").hidden) loadLobby();
+  renderFriends(); // friends.js writes its own words
+  renderPeople(); // and people.js its own
   // An open dialog is written again in the new language.
   if ($("#end-dialog").open && S.endShown) openEnd(S.endShown.kind, S.endShown.result);
   if ($("#face-dialog").open) $("#face-h").textContent = S.view && S.view.game === "kastet" ? t("face.kastet.h") : t("face.h");

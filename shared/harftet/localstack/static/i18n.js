@@ -278,6 +278,7 @@ const STRINGS = {
     "login.hint": "Your player is kept in this browser: close the tab and you come back to your table.",
     "inbox.h": "Your tables",
     "inbox.waiting": "Your turn at {n} tables",
+    "inbox.waiting.one": "Your turn at 1 table",
     "inbox.none": "No table is waiting for you right now.",
     "inbox.yourTurn": "Your turn",
     "inbox.theirTurn": "Their turn",
@@ -369,6 +370,7 @@ const STRINGS = {
     "rack": "Rack",
     "rack.label": "Your tiles",
     "rack.count": "{n} tiles",
+    "rack.count.one": "1 tile",
     "rack.countOf": "{n} of {of} tiles",
     "draft.flag": "draft — not laid yet",
     "draft.valid": "valid",
@@ -386,6 +388,7 @@ const STRINGS = {
     "seat.manager": "Table manager",
     "seat.bot": "Computer",
     "seat.tiles": "{n} tiles",
+    "seat.tiles.one": "1 tile",
     "seat.penalty": "Penalty {n}",
     "seat.on": "connected",
     "seat.off": "not connected",
@@ -414,6 +417,7 @@ const STRINGS = {
     "log.draw": "{who} drew a tile",
     "log.lay": "{who} laid {words}",
     "log.lay.n": "{who} laid {n} tiles: {tiles}",
+    "log.lay.n.one": "{who} laid 1 tile: {tiles}",
     "log.pass": "{who} passed",
     "log.timeout": "{who} ran out of time",
     "log.leave": "{who} left the table",
@@ -457,6 +461,7 @@ const STRINGS = {
     "tile.joker.as": "joker as {face}",
     "tile.joker.open": "joker, face not declared",
     "tile.points": "{letter}, {n} points",
+    "tile.points.one": "{letter}, 1 point",
     "tile.last": "last move",
     "notice.stale": "The table moved on while your move was on its way; it is up to date now.",
     "notice.stale.kept": "The table moved on while your move was on its way; it is up to date now and your draft is kept.",
@@ -499,6 +504,7 @@ const STRINGS = {
     "status.paused.ready.mgr": "Paused: a substitute has taken the vacant seat. Press Continue to play on.",
     "pile": "Pile",
     "pile.label": "{n} tiles in the pile",
+    "pile.label.one": "1 tile in the pile",
     "err.name_long": "A name has at most {max} characters; this one has {n}.",
     "err.name_bad": "That name cannot be used: it holds invisible or special characters.",
     "err.partners4": "A partner game is played by 4: set the players to 4 or untick partners.",
@@ -572,6 +578,7 @@ const REASONS = {
     seat_taken: "Bu koltuk dolu",
     wrong_status: "Masa şu an buna uygun değil",
     too_many_tables: "Aynı anda en çok 3 bekleyen masa kurabilirsin",
+    too_many_correspondence: "Aynı anda en çok 20 yazışmalı masada oynayabilirsin: önce birini bitir ya da bırak",
     rate_limited: "Çok hızlı: biraz bekle",
     busy: "Sunucu meşgul: tekrar dene",
     bad_request: "Gönderilen bilgilerden biri kabul edilmedi: formu kontrol edip yeniden dene",
@@ -619,6 +626,7 @@ const REASONS = {
     seat_taken: "That seat is taken",
     wrong_status: "The table is not in a state for that",
     too_many_tables: "You may run at most 3 waiting tables at once",
+    too_many_correspondence: "You may play at most 20 correspondence tables at once: finish or leave one first",
     rate_limited: "Too fast: wait a moment",
     busy: "The server is busy: try again",
     bad_request: "One of the values sent was not accepted: check the form and try again",
@@ -647,7 +655,9 @@ function fill(s, params) {
 }
 
 export function t(key, params) {
-  const s = STRINGS[lang][key] ?? STRINGS.tr[key] ?? key;
+  // English says "1 table" but "2 tables": a key may have a ".one" form for n = 1 (Turkish needs none).
+  const one = params && params.n === 1 ? STRINGS[lang][`${key}.one`] : undefined;
+  const s = one ?? STRINGS[lang][key] ?? STRINGS.tr[key] ?? key;
   return fill(s, params);
 }
 

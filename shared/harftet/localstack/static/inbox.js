@@ -1,7 +1,7 @@
 // The inbox: the player's tables, theirs to play first ("Sıra sende"), then the nearest
 // deadline (GET /players/me/tables); opening one switches tables without a page load. Also
 // the browser's push subscription (Web Push: sw-push.js shows what arrives).
-import { h } from "./render.js";
+import { h, logLine } from "./render.js";
 import { t } from "./i18n.js";
 
 /** The table a notification or a shared link asks for: `?table=ID`. */
@@ -22,13 +22,18 @@ function item(x, onOpen) {
   const state = x.yourTurn ? t("inbox.yourTurn")
     : x.status === "waiting" ? t("inbox.waitingTable")
     : x.status === "finished" ? t("inbox.finished") : t("inbox.theirTurn");
-  const names = x.players.filter(Boolean).join(", ");
+  const names = x.players.map((n, i) => n || t("seat", { n: i + 1 }));
   const facts = [x.game === "kastet" ? "Kastet" : "Harftet", t(`inbox.pace.${x.pace}`)];
-  if (x.yourTurn && x.deadline) facts.push(left(x.deadline));
-  return h("li", { class: `inbox-item${x.yourTurn ? " your-turn" : ""}`, "data-table": x.tableId },
+  const last = x.last ? logLine(x.last, names, {}, x.game) : null;
+  const cls = x.yourTurn ? "your-turn" : x.status === "finished" ? "over" : "";
+  return h("li", { class: `inbox-item ${cls}`.trim(), "data-table": x.tableId },
     h("button", { type: "button", class: "inbox-open", onclick: () => onOpen(x.tableId) },
-      h("strong", {}, state), " ", h("span", {}, names)),
-    h("small", {}, facts.join(" · ")));
+      h("span", { class: "inbox-top" },
+        h("strong", { class: "inbox-state" }, state),
+        h("span", { class: "inbox-facts" }, facts.join(" · "))),
+      h("span", { class: "inbox-names" }, x.players.filter(Boolean).join(", ")),
+      last || (x.yourTurn && x.deadline) ? h("span", { class: "inbox-last" },
+        [last, x.yourTurn && x.deadline ? left(x.deadline) : null].filter(Boolean).join(" · ")) : null));
 }
 
 /** Mounts the inbox at the top of `screen`; `load()` fills it (hidden when there is none). */
@@ -37,8 +42,8 @@ export function createInbox({ api, screen, onOpen }) {
   const count = h("p", { class: "inbox-count", role: "status" });
   const more = h("button", { type: "button", hidden: true }, t("inbox.more"));
   const push = h("button", { type: "button", class: "inbox-push", hidden: !("PushManager" in globalThis) }, t("inbox.notify"));
-  const box = h("section", { id: "inbox", class: "inbox", hidden: true, "aria-label": t("inbox.h") },
-    h("h2", {}, t("inbox.h")), count, list, more, push);
+  const box = h("section", { id: "inbox", class: "card inbox", hidden: true, "aria-label": t("inbox.h") },
+    h("h2", {}, t("inbox.h")), count, list, h("div", { class: "row inbox-actions" }, more, push));
   screen.prepend(box);
   let cursor = null;
 

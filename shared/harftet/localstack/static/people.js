@@ -26,6 +26,13 @@ function w(key, params = {}) {
   return (table[key] || WORDS.tr[key] || key).replace(/\{(\w+)\}/g, (_, k) => String(params[k] ?? ""));
 }
 
+let openButton = null;
+
+/** Writes the lobby's button again in the language just chosen. */
+export function renderPeople() {
+  if (openButton) openButton.textContent = w("open");
+}
+
 /** Adds the button to `host` (the lobby); `api.request` is the session's REST client. */
 export function initPeople(api, host) {
   if (!host || host.querySelector(".people-open")) return;
@@ -34,6 +41,7 @@ export function initPeople(api, host) {
   const state = { game: "harftet", period: "week" };
   const open = h("button", { type: "button", class: "people-open", onclick: () => { dialog.showModal(); board(); } }, w("open"));
   host.prepend(open);
+  openButton = open;
 
   function frame(...kids) {
     dialog.replaceChildren(

@@ -8,12 +8,12 @@
 //   const EXTENSIONS = ["sw-push.js"];
 // Each such file only adds its own event listeners; bump VERSION when the shell list changes.
 
-const VERSION = "harftet-shell-v4";
+const VERSION = "harftet-shell-v5";
 const EXTENSIONS = ["sw-push.js"]; // Web Push: shows notifications, opens their table
 const SHELL = [
   "./", "index.html", "style.css", "app.js", "api.js", "live.js", "delta.js", "draft.js", "i18n.js", "render.js",
   "settings.js", "sound.js", "avatar.js", "motion.js", "markdown.js", "rules.html", "rules.js",
-  "account.js", "phrases.js", "inbox.js", "sw-push.js", "people.js", "wordcard.js",
+  "account.js", "phrases.js", "inbox.js", "sw-push.js", "people.js", "wordcard.js", "friends.js",
   "manifest.webmanifest", "config.json", "icons/icon.svg", "icons/icon-192.png", "icons/icon-512.png",
 ];
 

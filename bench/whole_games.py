@@ -1,0 +1,63 @@
+"""Every stored version of one whole game between computer players: what the push-size
+bench (bench_push) measures and the delta tests (tests/unit/test_delta_games.py) replay.
+
+Seats taken, the start, every move of a medium computer player, each player ready between
+hands (the last one dealing the next), and now and then a connection dropping and coming
+back (3 % of the turns, from the game's own seeded random).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection, Iterator
+
+from harftet.engine import hand
+from harftet.engine import table as life
+from harftet.engine.bot import choose_move
+from harftet.engine.hand import apply_move
+from harftet.engine.rules import Rules
+from harftet.engine.state import Occupant, Table
+
+
+def versions(
+    game: str,
+    players: int,
+    hands: int,
+    seed: int,
+    *,
+    now: float = 1_800_000_000.0,
+    step: float = 5.0,
+    back_after: float = 2.0,
+    words: Collection[str] | None = None,
+    rules: Rules | None = None,
+) -> Iterator[Table]:
+    """The versions of one game: ``step`` seconds between turns, a dropped connection back
+    ``back_after`` seconds later; ``words`` and ``rules`` as ``choose_move`` and
+    ``apply_move`` take them (None: the game's own dictionary)."""
+    rng = random.Random(seed)
+    people = [Occupant(f"p{i}", f"Oyuncu {i}") for i in range(players)]
+    table = life.new_table("t1", game, people[0], seed=seed, now=now, seats=players, hands=hands)  # type: ignore[arg-type]
+    yield table
+    for i in range(1, players):
+        table = life.sit(table, i, people[i], now).table
+        yield table
+    table = life.start(table, "p0", now).table
+    yield table
+    while table.status == "playing":
+        now += step
+        if rng.random() < 0.03:
+            player_id = f"p{rng.randrange(players)}"
+            table = life.disconnect(table, player_id, now).table
+            yield table
+            table = life.reconnect(table, player_id, now + back_after).table
+            yield table
+        if table.break_until is not None:  # between hands: each says ready, the last deals
+            for ready in range(players):
+                table = hand.ready(table, ready, now).table
+                yield table
+            continue
+        seat = table.turn_seat
+        assert seat is not None
+        move = choose_move(table, seat, "medium", words)
+        table = apply_move(table, seat, move, now, rules=rules).table
+        yield table

@@ -1,0 +1,155 @@
+"""``GET /players/me/export`` holds everything stored about the caller (KVKK / GDPR): a
+player plays a game, reports a seat, has a friend and a block, a push subscription, a device,
+an inbox and an open socket; then every item of every DynamoDB table that names them is
+found by a scan here and must show up in their export — except what is deliberately out,
+each with its reason."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from service_helpers import full_table, player
+
+from harftet.accounts.passkeys import PasskeyConfig
+from harftet.accounts.people import People
+from harftet.accounts.service import ACCOUNT_BUDGETS, Accounts
+from harftet.engine.effects import changed
+from harftet.engine.scoring import settle
+from harftet.inbox import InboxStore
+from harftet.limits import Limits
+from harftet.notify.targets import Targets
+from harftet.people import People as Profiles
+from harftet.store.accounts import AccountStore
+from harftet.store.items import deserialize
+from harftet.store.limits import LimitStore
+from harftet.store.schema import create_tables
+
+P256, AUTH = "BN" + "A" * 85, "A" * 22  # a PushSubscription's keys (shape only)
+
+
+def _scan(dynamodb: Any, table: str) -> list[dict[str, Any]]:
+    items, kwargs = [], {"TableName": table}
+    while True:
+        page = dynamodb.scan(**kwargs)
+        items += [deserialize(i) for i in page["Items"]]
+        if "LastEvaluatedKey" not in page:
+            return items
+        kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+
+def test_every_item_stored_about_a_player_is_in_their_export(service, dynamodb, clock):
+    from testkit import TABLE_NAMES
+
+    create_tables(dynamodb, {"MailTable": "harftet-mail"})
+    service.inbox = InboxStore(dynamodb, "harftet-mail")
+    accounts = Accounts(
+        service,
+        AccountStore(dynamodb, TABLE_NAMES["PlayersTable"]),
+        Limits(LimitStore(dynamodb, TABLE_NAMES["ConnectionsTable"]), ACCOUNT_BUDGETS),
+        PasskeyConfig("localhost", ("http://localhost:3000",)),
+        log_wait=0,
+    )
+    people = People(accounts)
+    table_id, (ayse, ali) = full_table(service, seats=2, hands=1)
+    for caller in (ayse, ali):
+        accounts.remember_table(caller, table_id)  # as the sit route does
+
+    def finish(table, now):
+        new = table.clone()
+        new.recent = []
+        for seat, penalty in zip(new.seats, [10, 40], strict=True):
+            seat.penalty = penalty
+        new.status = "finished"
+        return changed(new, settle(new))
+
+    service._write(table_id, finish)  # profile and board entries, in the table's transaction
+    stored = service.tables.get(table_id)
+    service.inbox.record(stored.table, stored.version, clock.now)
+    Profiles(service).report(ayse.player_id, table_id, 1, "insult")
+    Profiles(service).report(ali.player_id, table_id, 0, "other")  # about Ayşe, by Ali
+    veli, trol = player(service, "Veli"), player(service, "Trol")
+    people.request(ayse, people.friends(veli)["code"])
+    people.accept(veli, ayse.player_id)
+    people.block(ayse, trol.player_id)
+    people.block(trol, ayse.player_id)  # Trol's choice: not Ayşe's to read
+    targets = Targets(dynamodb, "harftet-mail", clock)
+    sub = {"endpoint": "https://push.example.com/s/1", "keys": {"p256dh": P256, "auth": AUTH}}
+    targets.add_subscription(ayse.player_id, sub, lang="tr", resolve=lambda host: ["1.2.3.4"])
+    targets.add_device(
+        ayse.player_id, "fcm", "device-token-0123456789abcdef", lambda p, t: "arn:sns:x"
+    )
+    service.connect(ayse, table_id, "ayse-socket")
+    accounts.transfer_code(ayse)
+
+    export = accounts.export(ayse)
+    text = json.dumps(export, ensure_ascii=False)
+    me = ayse.player_id
+    found: list[tuple[str, str]] = []
+    for logical, name in [*TABLE_NAMES.items(), ("MailTable", "harftet-mail")]:
+        for item in _scan(dynamodb, name):
+            if me in json.dumps(item, default=repr):
+                key = {"ConnectionsTable": "connectionId", "MailTable": "sk"}.get(
+                    logical, "playerId" if logical == "PlayersTable" else "tableId"
+                )
+                found.append((logical, str(item[key])))
+    kinds: set[str] = set()
+    for logical, key in found:
+        if logical == "PlayersTable":
+            if key == me:
+                assert export["player"]["name"] == "Oyuncu0" and export["player"]["friends"]
+                kinds.add("player")
+            elif key.startswith("profile#"):
+                assert export["profile"]["history"][0]["tableId"] == table_id
+                assert export["profile"]["counters"]["played_kastet"] == 1
+                kinds.add("profile")
+            elif key.startswith("board#"):
+                _, game, period, _ = key.split("#")
+                assert {"game": game, "period": period} in [
+                    {k: b[k] for k in ("game", "period")} for b in export["boards"]
+                ]
+                kinds.add("board")
+            elif key.startswith("filed#"):
+                (filed,) = export["reportsFiled"]
+                assert filed["tableId"] == table_id and filed["kind"] == "insult"
+                kinds.add("filed")
+            elif key.startswith("report#"):
+                item = next(
+                    i for i in _scan(dynamodb, TABLE_NAMES["PlayersTable"]) if i["playerId"] == key
+                )
+                if item["reporter"] == me:
+                    assert item["reportId"] in text
+                    kinds.add("report filed")
+                else:  # about her, filed by Ali: the operator's record, never shown to her
+                    assert item["reported"] == me and item["reportId"] not in text
+            elif key.startswith(("friendcode#", "transfer#")):
+                assert key.split("#", 1)[1] in text  # her friend code, her transfer code
+                kinds.add(key.split("#")[0])
+            elif key in (veli.player_id, trol.player_id):
+                assert key in text if key == veli.player_id else True  # friends, blocks
+                kinds.add("others' lists")
+            else:
+                raise AssertionError(f"an item the export does not know: {key}")
+        elif logical == "ConnectionsTable":
+            if key.startswith("presence#"):
+                continue  # derived from her connections, which the export lists
+            if key == "ayse-socket":
+                assert export["connections"] == [{"tableId": table_id, "connectedAt": clock.now}]
+                kinds.add("connection")
+            # else a rate-limit counter (transfer codes asked for): a few minutes' budget
+        elif logical == "MailTable":
+            prefix = key.split("#")[0]
+            section = {"table": "inbox", "push": "pushSubscriptions", "device": "devices"}
+            section |= {"prefs": "notificationPrefs"}
+            assert key in [e["key"] for e in export[section[prefix]]], key
+            kinds.add(section[prefix])
+        else:  # the table itself and its log: the export lists the table
+            assert logical in ("TablesTable", "LogTable") and table_id in export["tables"]
+            kinds.add("table")
+    assert kinds >= {
+        "player", "profile", "board", "filed", "report filed", "friendcode", "transfer",
+        "connection", "inbox", "pushSubscriptions", "devices", "notificationPrefs",
+    }  # fmt: skip
+    assert export["tables"] == [table_id]  # the table's item is encoded: no id to scan for
+    assert P256 not in text and AUTH not in text and "device-token-0123456789abcdef" not in text
+    assert "arn:sns" not in text  # a push credential is not data about her

@@ -1,0 +1,215 @@
+"""Friends' presence pushed live (RULES §7, API.md v3 "WebSocket pushes"): a friend's open
+sockets are told when a player comes online, sits at or leaves a table, or goes away —
+only friends, never a blocked player, never a table's id, and only when it changed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from service_helpers import player
+
+from harftet.accounts.passkeys import PasskeyConfig
+from harftet.accounts.people import People
+from harftet.accounts.presence import MAX_LOBBY_CONNECTIONS, Presence
+from harftet.accounts.service import ACCOUNT_BUDGETS, Accounts
+from harftet.limits import Limits
+from harftet.service import TooManyConnectionsError
+from harftet.store.accounts import AccountStore
+from harftet.store.limits import LimitStore
+
+
+@pytest.fixture
+def people(service: Any, dynamodb: Any) -> People:
+    from testkit import TABLE_NAMES
+
+    service.presence = Presence(service).changed  # as wiring.default_service does
+    accounts = Accounts(
+        service,
+        AccountStore(dynamodb, TABLE_NAMES["PlayersTable"]),
+        Limits(LimitStore(dynamodb, TABLE_NAMES["ConnectionsTable"]), ACCOUNT_BUDGETS),
+        PasskeyConfig("localhost", ("http://localhost:3000",)),
+        log_wait=0,
+    )
+    return People(accounts)
+
+
+@pytest.fixture
+def live(service, dynamodb):
+    """The stream's publisher, pumped by hand (sit, leave and game ends reach it)."""
+    from streams import TableStream
+
+    from harftet.publish import Publisher, changes_from_stream
+
+    publisher = Publisher(service, sleep=lambda s: None)
+    stream = TableStream(dynamodb, "harftet-tables")
+    return lambda: stream.deliver(lambda event: publisher.publish(changes_from_stream(event)))
+
+
+def friends(people: People, one: Any, two: Any) -> None:
+    people.request(one, people.friends(two)["code"])
+    people.accept(two, one.player_id)
+
+
+def presence_pushes(outbox: Any, connection_id: str) -> list[dict[str, Any]]:
+    return [p for p in outbox.to(connection_id) if p["type"] == "presence"]
+
+
+def waiting_table(service: Any, manager: Any, seats: int = 2) -> str:
+    view = service.create_table(
+        manager, game="harftet", seats=seats, hands=1, partners=False, turn_seconds=45
+    )
+    return str(view["tableId"])
+
+
+def test_a_friend_sees_online_at_a_table_and_away_as_they_happen(service, people, outbox, live):
+    ayse, ali = player(service, "Ayşe"), player(service, "Ali")
+    friends(people, ayse, ali)
+    Presence(service).open(ayse, "ayse-lobby")
+    outbox.sent.clear()
+    Presence(service).open(ali, "ali-lobby")  # Ali comes online
+    assert presence_pushes(outbox, "ayse-lobby") == [
+        {"type": "presence", "playerId": ali.player_id, "status": "online"}
+    ]
+    table_id = waiting_table(service, ali)
+    service.connect(ali, table_id, "ali-table")  # at his own table (seated at creation)
+    service.disconnect("ali-lobby")
+    live()
+    guest = player(service, "Misafir")
+    service.sit(guest, table_id, 1)
+    service.start(ali, table_id)
+    live()
+    service.leave(ali, table_id, 0)  # stands up: still connected, so online
+    live()
+    service.disconnect("ali-table")  # gone
+    seen = [{k: v for k, v in p.items() if k != "type"} for p in outbox.to("ayse-lobby")]
+    mine = {"playerId": ali.player_id}
+    assert seen == [
+        {**mine, "status": "online"},
+        {**mine, "status": "table", "game": "harftet"},
+        {**mine, "status": "online"},
+        {**mine, "status": "away"},
+    ]
+    assert table_id not in str(outbox.to("ayse-lobby"))  # which game, never which table
+    assert presence_pushes(outbox, "ali-table") == []  # Ayşe's presence did not change
+
+
+def test_sitting_down_at_a_table_one_watches_is_announced_by_the_publisher(
+    service, people, outbox, live
+):
+    ayse, ali, host = player(service, "Ayşe"), player(service, "Ali"), player(service, "Ev")
+    friends(people, ayse, ali)
+    Presence(service).open(ayse, "ayse-lobby")
+    table_id = waiting_table(service, host)
+    service.connect(ali, table_id, "ali-watch")  # watching: online, not at a table
+    live()
+    service.sit(ali, table_id, 1)
+    live()
+    statuses = [p["status"] for p in presence_pushes(outbox, "ayse-lobby")]
+    assert statuses == ["online", "table"]
+    service.leave(ali, table_id, 1)  # before the start: leaves freely
+    live()
+    assert [p["status"] for p in presence_pushes(outbox, "ayse-lobby")][-1] == "online"
+
+
+def test_a_second_socket_changes_nothing_and_pushes_nothing(service, people, outbox):
+    ayse, ali = player(service, "Ayşe"), player(service, "Ali")
+    friends(people, ayse, ali)
+    Presence(service).open(ayse, "ayse-lobby")
+    Presence(service).open(ali, "ali-1")
+    before = len(presence_pushes(outbox, "ayse-lobby"))
+    Presence(service).open(ali, "ali-2")
+    service.disconnect("ali-1")  # one left: still online
+    assert len(presence_pushes(outbox, "ayse-lobby")) == before
+    service.disconnect("ali-2")
+    assert presence_pushes(outbox, "ayse-lobby")[-1]["status"] == "away"
+
+
+def test_strangers_and_blocked_players_are_never_told(service, people, outbox):
+    ayse, troll, stranger = player(service, "Ayşe"), player(service, "Trol"), player(service, "X")
+    friends(people, ayse, troll)
+    people.block(ayse, troll.player_id)  # a block ends the friendship
+    Presence(service).open(troll, "troll-lobby")
+    Presence(service).open(stranger, "stranger-lobby")
+    outbox.sent.clear()
+    Presence(service).open(ayse, "ayse-lobby")
+    service.disconnect("ayse-lobby")
+    Presence(service).open(ayse, "ayse-lobby-2")
+    assert presence_pushes(outbox, "troll-lobby") == []
+    assert presence_pushes(outbox, "stranger-lobby") == []
+    service.disconnect("troll-lobby")  # and the blocker hears nothing of the blocked
+    Presence(service).open(troll, "troll-lobby-2")
+    assert presence_pushes(outbox, "ayse-lobby-2") == []
+    assert all(p["type"] != "presence" for c, p in outbox.sent if c.startswith("stranger"))
+
+
+def test_new_friends_are_told_each_others_presence_at_once(service, people, outbox):
+    ayse, ali = player(service, "Ayşe"), player(service, "Ali")
+    Presence(service).open(ayse, "ayse-lobby")
+    Presence(service).open(ali, "ali-lobby")
+    people.request(ayse, people.friends(ali)["code"])
+    assert presence_pushes(outbox, "ali-lobby") == []  # a request is not a friendship
+    people.accept(ali, ayse.player_id)
+    assert presence_pushes(outbox, "ali-lobby") == [
+        {"type": "presence", "playerId": ayse.player_id, "status": "online"}
+    ]
+    assert presence_pushes(outbox, "ayse-lobby") == [
+        {"type": "presence", "playerId": ali.player_id, "status": "online"}
+    ]
+    listed = people.friends(ayse)["friends"]
+    assert listed[0]["presence"] == {"status": "online"}
+
+
+def test_a_lobby_socket_gets_invitations_and_is_bounded(service, people, outbox):
+    ayse, ali = player(service, "Ayşe"), player(service, "Ali")
+    friends(people, ayse, ali)
+    for i in range(MAX_LOBBY_CONNECTIONS):
+        Presence(service).open(ali, f"ali-{i}")
+    with pytest.raises(TooManyConnectionsError):
+        Presence(service).open(ali, "ali-extra")
+    assert service.connection("ali-extra") is None
+    table_id = waiting_table(service, ayse)
+    people.invite(ayse, table_id, ali.player_id)
+    invitation = {"type": "invitation", "tableId": table_id, "from": ayse.player_id}
+    assert all(invitation in outbox.to(f"ali-{i}") for i in range(MAX_LOBBY_CONNECTIONS))
+    assert service.connections.for_table(table_id) == []  # a lobby socket watches no table
+
+
+def test_many_friends_cost_one_batch_read_per_hundred(service, people, outbox, monkeypatch):
+    ayse = player(service, "Ayşe")
+    others = [player(service, f"Dost{i}") for i in range(101)]
+    for other in others:
+        friends(people, ayse, other)
+    for i, other in enumerate(others[:3]):
+        Presence(service).open(other, f"dost-{i}")
+    calls: list[str] = []
+    client = service.connections._client
+    for op in ("query", "scan", "batch_get_item"):
+        real = getattr(client, op)
+        monkeypatch.setattr(
+            client, op, lambda *a, _op=op, _real=real, **k: calls.append(_op) or _real(*a, **k)
+        )
+    outbox.sent.clear()
+    Presence(service).open(ayse, "ayse-lobby")
+    assert calls == ["batch_get_item", "batch_get_item"]  # 101 friends: two batches, no query
+    assert sorted(c for c, p in outbox.sent if p["type"] == "presence") == [
+        "dost-0",
+        "dost-1",
+        "dost-2",
+    ]
+
+
+def test_a_deleted_player_leaves_no_presence_behind(service, people, outbox, dynamodb):
+    from testkit import TABLE_NAMES
+
+    ayse, ali = player(service, "Ayşe"), player(service, "Ali")
+    friends(people, ayse, ali)
+    Presence(service).open(ali, "ali-lobby")
+    people.accounts.delete(ali)
+    item = dynamodb.get_item(
+        TableName=TABLE_NAMES["ConnectionsTable"],
+        Key={"connectionId": {"S": f"presence#{ali.player_id}"}},
+    )
+    assert "Item" not in item
+    Presence(service).open(ayse, "ayse-lobby")  # Ali was told nothing: he is nobody's now
+    assert presence_pushes(outbox, "ali-lobby") == []
