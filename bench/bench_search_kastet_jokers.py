@@ -1,9 +1,10 @@
 """Kastet search exactness on in-game positions with jokers on the table (issue 15).
 
 Run: ``nice -n 10 .venv/bin/python -m bench.bench_search_kastet_jokers [--positions N]
-[--first-seed S] [--mip-seconds T] [--out FILE]`` (``--out``: one JSON line per position as
-it is checked; a run on the same file resumes where it stopped; ``--summary`` only
-summarises the file).
+[--first-seed S] [--mip-seconds T] [--out FILE]... [--shard k/n] [--cache FILE]
+[--retry-limits]`` (``--out``: one JSON line per position as it is checked, to the first
+file; every file given is read, so a run resumes where it stopped and shards run as
+separate processes skip each other's positions; ``--summary`` only summarises the files).
 
 Positions: the start of every turn of seeded 4-player hands between ``medium`` players
 (seeds from ``--first-seed`` on, until ``--positions`` positions are collected) where a joker
@@ -28,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pickle
 import sys
 import time
 from pathlib import Path
@@ -131,44 +133,91 @@ def summarise(rows: list[dict]) -> list[str]:  # type: ignore[type-arg]
     return lines
 
 
+def _read(paths: list[str]) -> list[dict]:  # type: ignore[type-arg]
+    """The rows of every file, the last row of a position winning (a re-check of one that
+    hit the MIP's limit)."""
+    rows: dict[tuple[int, int], dict] = {}  # type: ignore[type-arg]
+    for path in paths:
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                for line in f:
+                    if line.strip():
+                        row = json.loads(line)
+                        rows[(row["seed"], row["index"])] = row
+    return list(rows.values())
+
+
 def run(
-    count: int, first_seed: int, mip_seconds: float, out: str | None, reach: bool = False
+    count: int,
+    first_seed: int,
+    mip_seconds: float,
+    outs: list[str],
+    reach: bool = False,
+    shard: tuple[int, int] = (0, 1),
+    cache: str | None = None,
+    retry: bool = False,
 ) -> list[str]:
-    done: list[dict] = []  # type: ignore[type-arg]
-    if out and os.path.exists(out):
-        with open(out, encoding="utf-8") as f:
-            done = [json.loads(line) for line in f if line.strip()]
-    have = {(r["seed"], r["index"]) for r in done}
-    sink = open(out, "a", encoding="utf-8") if out else None  # noqa: SIM115
+    """Check the positions of shard ``k`` of ``n`` (every n-th, from the k-th) not in any of
+    ``outs`` yet (with ``retry``: also those where the MIP hit its limit), writing each row
+    to the first of ``outs``; the summary is over all of ``outs``."""
+    done = _read(outs)
+    have = {(r["seed"], r["index"]) for r in done if not (retry and r["verdict"] == "limit")}
+    if cache and os.path.exists(cache):
+        with open(cache, "rb") as f:
+            found = pickle.load(f)  # this bench's own file
+    else:
+        found = positions(count, first_seed)
+        if cache:
+            with open(cache, "wb") as f:
+                pickle.dump(found, f)
+    k, n = shard
+    sink = open(outs[0], "a", encoding="utf-8") if outs else None  # noqa: SIM115
     try:
-        for seed, index, series, hand in positions(count, first_seed):
-            if (seed, index) in have:
+        for i, (seed, index, series, hand) in enumerate(found[:count]):
+            if i % n != k or (seed, index) in have:
                 continue
             row = check(seed, index, series, hand, mip_seconds, reach)
-            done.append(row)
+            row["mip_seconds"] = mip_seconds
             if sink is not None:
                 sink.write(json.dumps(row) + "\n")
                 sink.flush()
     finally:
         if sink is not None:
             sink.close()
-    return summarise(done)
+    return summarise(_read(outs))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=2000)
     parser.add_argument("--first-seed", type=int, default=1)
-    parser.add_argument("--mip-seconds", type=float, default=20.0)
-    parser.add_argument("--out", help="JSON lines of every position (resumed if it exists)")
+    parser.add_argument("--mip-seconds", type=float, default=120.0)
+    parser.add_argument(
+        "--out",
+        action="append",
+        default=[],
+        help="JSON lines of every position, written to the first, all read (resumed)",
+    )
     parser.add_argument("--summary", action="store_true", help="only summarise --out")
     parser.add_argument("--reach", action="store_true", help="also: a lay sheds as much")
+    parser.add_argument("--shard", default="0/1", help="k/n: every n-th position from the k-th")
+    parser.add_argument("--cache", help="the positions, pickled (made once, then read)")
+    parser.add_argument("--retry-limits", action="store_true", help="re-check MIP limits")
     args = parser.parse_args()
     if args.summary:
-        with open(args.out, encoding="utf-8") as f:
-            lines = summarise([json.loads(line) for line in f if line.strip()])
+        lines = summarise(_read(args.out))
     else:
-        lines = run(args.positions, args.first_seed, args.mip_seconds, args.out, args.reach)
+        k, n = (int(x) for x in args.shard.split("/"))
+        lines = run(
+            args.positions,
+            args.first_seed,
+            args.mip_seconds,
+            args.out,
+            args.reach,
+            (k, n),
+            args.cache,
+            args.retry_limits,
+        )
     for line in lines:
         print("-", line, flush=True)
 
