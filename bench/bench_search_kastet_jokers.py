@@ -156,6 +156,7 @@ def run(
     shard: tuple[int, int] = (0, 1),
     cache: str | None = None,
     retry: bool = False,
+    reverse: bool = False,
 ) -> list[str]:
     """Check the positions of shard ``k`` of ``n`` (every n-th, from the k-th) not in any of
     ``outs`` yet (with ``retry``: also those where the MIP hit its limit), writing each row
@@ -173,7 +174,8 @@ def run(
     k, n = shard
     sink = open(outs[0], "a", encoding="utf-8") if outs else None  # noqa: SIM115
     try:
-        for i, (seed, index, series, hand) in enumerate(found[:count]):
+        order = list(enumerate(found[:count]))
+        for i, (seed, index, series, hand) in reversed(order) if reverse else order:
             if i % n != k or (seed, index) in have:
                 continue
             row = check(seed, index, series, hand, mip_seconds, reach)
@@ -203,6 +205,7 @@ def main() -> None:
     parser.add_argument("--shard", default="0/1", help="k/n: every n-th position from the k-th")
     parser.add_argument("--cache", help="the positions, pickled (made once, then read)")
     parser.add_argument("--retry-limits", action="store_true", help="re-check MIP limits")
+    parser.add_argument("--reverse", action="store_true", help="from the last position back")
     args = parser.parse_args()
     if args.summary:
         lines = summarise(_read(args.out))
@@ -217,6 +220,7 @@ def main() -> None:
             (k, n),
             args.cache,
             args.retry_limits,
+            args.reverse,
         )
     for line in lines:
         print("-", line, flush=True)
