@@ -1,8 +1,10 @@
 """The computer players' ladder (RULES §4a, issue 15): seeded one-hand, 4-player games.
 
 Run: ``nice -n 10 .venv/bin/python -m bench.bench_levels [--games N] [--workers W]
-[--game harftet|kastet] [--out FILE]`` (one command; every hand's outcome is written as a
-JSON line to ``--out`` as it finishes, so a run cut short still counts what it played).
+[--game harftet|kastet] [--out FILE] [--shard k/n --also FILE]`` (one command; every
+hand's outcome is written as a JSON line to ``--out`` as it finishes, so a run cut short
+still counts what it played; ``--also``: other shards' files, read so that their hands are
+neither played again nor left out of the summary).
 
 Rows, each over seeds ``1..N`` per game (the deal is ``bench_strength.new_hand(game, seed)``;
 the strong seat is ``seed % 4``, so it rotates through the four seats):
@@ -158,19 +160,33 @@ def summarise(outcomes: list[dict[str, object]]) -> tuple[list[Result], list[str
     return rows, notes
 
 
+def _read(paths: Iterable[str]) -> list[dict[str, object]]:
+    """The outcomes in every file, each hand once."""
+    found: dict[tuple[object, ...], dict[str, object]] = {}
+    for path in paths:
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                for line in f:
+                    if line.strip():
+                        o = json.loads(line)
+                        found[(o["game"], o["strong"], o["weak"], o["seed"])] = o
+    return list(found.values())
+
+
 def run(
     games: int = GAMES,
     workers: int | None = None,
     game_names: tuple[str, ...] = GAME_NAMES,
     out: str | None = None,
+    also: tuple[str, ...] = (),
+    shard: tuple[int, int] = (0, 1),
 ) -> tuple[list[Result], list[str]]:
-    todo = tasks(games, game_names)
-    done: list[dict[str, object]] = []
-    if out and os.path.exists(out):  # resume: what an earlier run of the same file played
-        with open(out, encoding="utf-8") as f:
-            done = [json.loads(line) for line in f if line.strip()]
-        have = {(o["game"], o["strong"], o["weak"], o["seed"]) for o in done}
-        todo = [t for t in todo if t not in have]
+    """Play what is not in ``out`` or ``also`` yet (resume; with ``shard`` (k, n): only the
+    seeds s with s % n == k, so that shards run as separate processes) and summarise all."""
+    todo = [t for t in tasks(games, game_names) if t[3] % shard[1] == shard[0]]
+    done = _read([out, *also] if out else also)
+    have = {(o["game"], o["strong"], o["weak"], o["seed"]) for o in done}
+    todo = [t for t in todo if t not in have]
     workers = workers or 1
     sink = open(out, "a", encoding="utf-8") if out else None  # noqa: SIM115
     try:
@@ -193,13 +209,17 @@ def main() -> None:
     parser.add_argument("--game", choices=GAME_NAMES, action="append", help="only this game")
     parser.add_argument("--out", help="JSON lines of every hand (resumed if it exists)")
     parser.add_argument("--summary", action="store_true", help="only summarise --out")
+    parser.add_argument(
+        "--also", action="append", default=[], help="another shard's --out, read, not written"
+    )
+    parser.add_argument("--shard", default="0/1", help="k/n: only the seeds s with s % n == k")
     args = parser.parse_args()
     names = tuple(args.game) if args.game else GAME_NAMES
     if args.summary:
-        with open(args.out, encoding="utf-8") as f:
-            rows, notes = summarise([json.loads(line) for line in f if line.strip()])
+        rows, notes = summarise(_read([args.out, *args.also]))
     else:
-        rows, notes = run(args.games, args.workers, names, args.out)
+        k, n = (int(x) for x in args.shard.split("/"))
+        rows, notes = run(args.games, args.workers, names, args.out, tuple(args.also), (k, n))
     for r in rows:
         print(f"| {r.name} | {r.value:.1f} {r.unit} | {r.detail} |")
     for n in notes:

@@ -1,13 +1,16 @@
 """How strong the computer players are: seeded one-hand, 4-player games of each game.
 
-Run: ``.venv/bin/python -m bench.bench_strength [--games N] [--workers W]`` (part of
-``make bench``; about a few minutes on 2 cores).
+Run: ``.venv/bin/python -m bench.bench_strength [--games N] [--workers W] [--game G]
+[--matchup STRONG:WEAK] [--out FILE]`` (part of ``make bench``; about a few minutes on 2
+cores; ``--out``: one JSON line per hand as it ends, resumed by a run on the same file).
 
 Matchups, each over ``--games`` seeded one-hand games per game (the strong seat rotates
 through the four seats): ``expert`` and ``hard`` against three greedy players (a greedy
 player lays the most valuable new meld or word from its own hand alone, else draws). The
 figure is the share of hands where the strong seat has the strictly lowest penalty (an
-equal player gets 25 %; the goal for expert against greedy is ≥ 60 %). Every ``expert``
+equal player gets 25 %; the goal for expert against greedy is ≥ 60 %), and ``expert``
+against three ``hard`` (today's full search against the level that models a person). Every
+``expert``
 and ``hard`` draw is checked: would a lay that sheds value have existed (the hint's
 search, on a larger budget)? Players act through ``bot.choose_move``, so
 Kastet uses its own computer players once they are there.
@@ -16,12 +19,13 @@ Kastet uses its own computer players once they are there.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from bench import Result
 from harftet.engine import bot
@@ -32,7 +36,7 @@ from harftet.engine.state import Occupant, Placed, Seat, Table
 from harftet.engine.tiles import KASTET_TILES
 
 GAMES = 400
-MATCHUPS = (("expert", "greedy"), ("hard", "greedy"))
+MATCHUPS = (("expert", "greedy"), ("expert", "hard"), ("hard", "greedy"))
 """``expert`` (the full search, what ``hard`` was before the levels modelled people) against
 the greedy baseline, whose rows before the levels read ``hard vs 3 × greedy``; the ladder
 between the levels is bench/bench_levels.py."""
@@ -195,24 +199,55 @@ def _task(args: tuple[str, str, str, int]) -> tuple[tuple[str, str, str], HandOu
 
 
 def run(
-    games: int = GAMES, workers: int | None = None, game_names: tuple[str, ...] = GAME_NAMES
+    games: int = GAMES,
+    workers: int | None = None,
+    game_names: tuple[str, ...] = GAME_NAMES,
+    matchups: tuple[tuple[str, str], ...] = MATCHUPS,
+    out: str | None = None,
 ) -> tuple[list[Result], list[str]]:
-    """Every matchup of every game; rows (informational, the goal in the detail) and notes."""
+    """Every matchup of every game; rows (informational, the goal in the detail) and notes.
+    With ``out``, every hand's outcome is a JSON line there as it ends, and the hands an
+    earlier run wrote to it are not played again."""
     tasks = [
         (game, strong, weak, seed)
         for game in game_names
-        for strong, weak in MATCHUPS
+        for strong, weak in matchups
         for seed in range(1, games + 1)
     ]
     results: dict[tuple[str, str, str], list[HandOutcome]] = {}
+    played: set[tuple[str, str, str, int]] = set()
+    if out and os.path.exists(out):  # resume: the hands an earlier run wrote
+        with open(out, encoding="utf-8") as f:
+            for line in f:
+                if not line.strip():
+                    continue
+                row = json.loads(line)
+                task = (row.pop("game"), row.pop("strong"), row.pop("weak"), row.pop("seed"))
+                if task in tasks and task not in played:
+                    played.add(task)
+                    row["penalties"] = tuple(row["penalties"])
+                    results.setdefault(task[:3], []).append(HandOutcome(**row))
+    todo = [t for t in tasks if t not in played]
     workers = workers or min(2, os.cpu_count() or 1)
     started = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for key, outcome in pool.map(_task, tasks, chunksize=8):
-            results.setdefault(key, []).append(outcome)
+    sink = open(out, "a", encoding="utf-8") if out else None  # noqa: SIM115
+    try:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for (key, outcome), task in zip(pool.map(_task, todo, chunksize=8), todo, strict=True):
+                results.setdefault(key, []).append(outcome)
+                if sink is not None:
+                    line = {"game": key[0], "strong": key[1], "weak": key[2], "seed": task[3]}
+                    sink.write(json.dumps({**line, **asdict(outcome)}) + "\n")
+                    sink.flush()
+    finally:
+        if sink is not None:
+            sink.close()
     elapsed = time.perf_counter() - started
     rows: list[Result] = []
-    notes: list[str] = [f"{len(tasks)} hands on {workers} processes in {elapsed:.0f} s"]
+    notes: list[str] = [
+        f"{len(todo)} hands on {workers} processes in {elapsed:.0f} s"
+        + (f" ({len(tasks) - len(todo)} more from an earlier run, {out})" if played else "")
+    ]
     for (game, strong, weak), outs in results.items():
         share = 100 * sum(o.strong_lowest for o in outs) / len(outs)
         goal = 60.0 if (strong, weak) == ("expert", "greedy") else None
@@ -222,7 +257,7 @@ def run(
         detail = f"{len(outs)} hands, par 25 %" + (f", goal ≥ {goal:.0f} %" if goal else "")
         if strong in STRONG:
             detail += (
-                f"; hard drew {draws}×, {with_lay}× when a lay existed "
+                f"; {strong} drew {draws}×, {with_lay}× when a lay existed "
                 f"({with_letters}× one shedding more than jokers)"
             )
         rows.append(
@@ -243,7 +278,7 @@ def run(
             f"(each other); {100 * sum(o.finished for o in outs) / len(outs):.0f} % of hands "
             f"finished; {statistics.mean(o.seconds for o in outs):.2f} s a hand"
             + (
-                f"; hard draws {draws}, of which with a lay that sheds value {with_lay} "
+                f"; {strong} draws {draws}, of which with a lay that sheds value {with_lay} "
                 f"(one shedding more than a kept joker: {with_letters})"
                 if strong in STRONG
                 else ""
@@ -257,9 +292,18 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=GAMES, help="hands per matchup and game")
     parser.add_argument("--workers", type=int, default=None, help="processes (default 2)")
     parser.add_argument("--game", choices=GAME_NAMES, action="append", help="only this game")
+    parser.add_argument(
+        "--matchup", action="append", help="only this matchup, as strong:weak (expert:hard)"
+    )
+    parser.add_argument("--out", help="JSON lines of every hand (resumed if it exists)")
     args = parser.parse_args()
     names = tuple(args.game) if args.game else GAME_NAMES
-    rows, notes = run(args.games, args.workers, names)
+    matchups = (
+        tuple((m.split(":")[0], m.split(":")[1]) for m in args.matchup)
+        if args.matchup
+        else MATCHUPS
+    )
+    rows, notes = run(args.games, args.workers, names, matchups, args.out)
     for r in rows:
         print(f"{r.name}: {r.value:.1f} % ({r.detail})")
     for n in notes:

@@ -89,9 +89,9 @@ def table_of(series: list[list[Placed]], hand: list[int], pile: int = 10) -> Tab
 # --- the independent exact method -------------------------------------------------------------
 
 
-def mip_best(series: list[list[Placed]], hand: list[int], seconds: float | None = None) -> int:
-    """The most hand value any lay can shed, by integer programming (HiGHS); with a time
-    limit, an upper bound on it (HiGHS's dual bound) when the limit stops the solve."""
+def mip_model(series: list[list[Placed]], hand: list[int]) -> highspy.Highs:
+    """The integer programme (HiGHS, model passed, not run) whose optimum is the most hand
+    value any lay can shed."""
     req: dict[Face, int] = {}
     have: dict[Face, int] = {}
     tj = sum(KASTET_TILES[p.id].joker for m in series for p in m)
@@ -178,15 +178,68 @@ def mip_best(series: list[list[Placed]], hand: list[int], seconds: float | None 
     lp.a_matrix_.index_ = index
     lp.a_matrix_.value_ = value
     lp.integrality_ = [highspy.HighsVarType.kInteger] * len(cols)
+    h.passModel(lp)
+    return h
+
+
+def mip_best(series: list[list[Placed]], hand: list[int], seconds: float | None = None) -> int:
+    """The most hand value any lay can shed, by integer programming (HiGHS); with a time
+    limit, an upper bound on it (HiGHS's dual bound) when the limit stops the solve."""
+    h = mip_model(series, hand)
     if seconds is not None:
         h.setOptionValue("time_limit", seconds)
-    h.passModel(lp)
     h.run()
     if h.getModelStatus() == highspy.HighsModelStatus.kOptimal:
         return round(h.getInfo().objective_function_value)
     bound = h.getInfo().mip_dual_bound  # infinite when stopped before the root: the hand
     total = _value(hand)
     return total if not bound < total else int(bound + 1e-6)
+
+
+def _mip_with_floor(
+    series: list[list[Placed]], hand: list[int], floor: int, seconds: float | None
+) -> highspy.HighsModelStatus:
+    """Whether some lay sheds at least ``floor``: the MIP's status with its objective made a
+    row (shed >= ``floor``) and nothing to maximise (a feasibility problem, far faster to
+    prove infeasible than the optimum is to prove optimal)."""
+    h = mip_model(series, hand)
+    lp = h.getLp()
+    gains = [i for i, c in enumerate(lp.col_cost_) if c]
+    h.addRow(floor, highspy.kHighsInf, len(gains), gains, [lp.col_cost_[i] for i in gains])
+    for i in gains:
+        h.changeColCost(i, 0.0)
+    if seconds is not None:
+        h.setOptionValue("time_limit", seconds)
+    h.run()
+    return h.getModelStatus()
+
+
+def mip_confirms(
+    series: list[list[Placed]],
+    hand: list[int],
+    shed: int,
+    seconds: float | None = None,
+    reach: bool = True,
+) -> str:
+    """The MIP's verdict on a lay shedding ``shed``: "equal" (the MIP finds a lay shedding
+    ``shed`` and proves none sheds more: its optimum is ``shed``), "above" (a lay sheds
+    more), "below" (the MIP finds no lay shedding ``shed``) or "limit" (the time limit
+    stopped a solve before it decided). With ``reach`` False only the first question is
+    asked (nine tenths of the work on large tables): "none above" when no lay sheds more —
+    where the engine accepted a lay shedding ``shed``, that too makes ``shed`` the optimum."""
+    ok = highspy.HighsModelStatus.kOptimal
+    infeasible = highspy.HighsModelStatus.kInfeasible
+    more = _mip_with_floor(series, hand, shed + 1, seconds)
+    if more == ok:
+        return "above"
+    if more != infeasible:
+        return "limit"
+    if not reach:
+        return "none above"
+    if shed == 0:  # laying nothing is always a solution
+        return "equal"
+    this = _mip_with_floor(series, hand, shed, seconds)
+    return "equal" if this == ok else "below" if this == infeasible else "limit"
 
 
 # --- the rules' example and small cases ---------------------------------------------------------

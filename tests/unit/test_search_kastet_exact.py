@@ -267,3 +267,34 @@ def test_in_game_positions_with_jokers_on_the_table_are_proven() -> None:
         assert found.exact, (series, hand)
         if found.proposal is not None:
             apply_move(table, 0, found.proposal.lay, NOW)
+
+
+def test_in_game_joker_positions_agree_with_the_mip() -> None:
+    """The turns with a joker on the table of two seeded hands of medium players, hands of
+    any size: all 24 of seed 6 (16–22-meld tables) and the first 30 of seed 8 (2–8 melds).
+    The engine accepts the search's lay and its shed, and the MIP proves no lay sheds more
+    — on the small tables it also finds a lay shedding as much (its own optimum is the
+    shed). The ≥ 2,000-position run is bench/bench_search_kastet_jokers.py."""
+    from test_search_kastet import mip_confirms
+
+    checked = 0
+    for seed, most in ((6, 24), (8, 30)):
+        positions = in_game_positions(range(seed, seed + 1), 22, "medium")[:most]
+        assert len(positions) >= 20
+        for series, hand in positions:
+            table = table_of(series, hand)
+            found = search(table, 0)
+            shed = 0 if found.proposal is None else found.proposal.shed
+            if found.proposal is not None:
+                out = apply_move(table, 0, found.proposal.lay, NOW + 1).table
+                assert _value(sorted(set(hand) - set(out.seats[0].hand))) == shed
+            small = len(series) <= 12
+            verdict = mip_confirms(series, hand, shed, reach=small)
+            assert found.exact and verdict == ("equal" if small else "none above"), (
+                series,
+                hand,
+                shed,
+                verdict,
+            )
+            checked += 1
+    assert checked >= 50
