@@ -212,7 +212,7 @@ def main() -> None:
     parser.add_argument(
         "--also", action="append", default=[], help="another shard's --out, read, not written"
     )
-    parser.add_argument("--shard", default="0/1", help="k/n: only the seeds s with s % n == k")
+    parser.add_argument("--shard", default="0/1", help="k/n: only the seeds s with s %% n == k")
     args = parser.parse_args()
     names = tuple(args.game) if args.game else GAME_NAMES
     if args.summary:
