@@ -16,6 +16,14 @@ one worker of an executor breaks the whole pool and every invocation in flight i
 Workers are forked from a forkserver that has already imported boto3 and powertools, so a cold
 start costs the handler's own module code only. Events and results cross the process boundary
 as JSON, as they do in AWS: a handler returning something JSON can't encode fails here too.
+
+Each worker talks to the emulator over a socket pair, one length-prefixed frame per message. The
+emulator's end is non-blocking and read through the event loop (`sock_recv`/`sock_sendall`), so
+a message that arrives in pieces — a large result, or a worker descheduled between two writes
+on a loaded machine — is awaited, never mistaken for a dead environment. (It used to be a
+multiprocessing Connection read with a blocking `recv()` after `add_reader`: uvloop, which
+uvicorn runs, makes any fd it watches non-blocking, so `recv()` of a message not yet whole raised
+BlockingIOError, answered as "Runtime.ExitError" — a 502 from a healthy stack.)
 """
 
 from __future__ import annotations
@@ -29,6 +37,8 @@ import logging
 import multiprocessing
 import os
 import signal
+import socket
+import struct
 import sys
 import threading
 import time
@@ -37,7 +47,6 @@ import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from multiprocessing import forkserver
-from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -170,40 +179,116 @@ INIT_SECONDS = 60.0
 DUMP_SECONDS = 0.3
 
 
-def _serve(spec: FunctionSpec, conn: Connection) -> None:
+# One frame: its length (8 bytes, big-endian), a kind byte, the data (UTF-8 JSON or text).
+_LENGTH = struct.Struct("!Q")
+INVOKE, QUIT = b"I", b"Q"  # to a worker
+READY, OK, ERROR, EXIT = b"R", b"O", b"E", b"X"  # from a worker
+
+
+def _frame(kind: bytes, data: bytes = b"") -> bytes:
+    return _LENGTH.pack(len(kind) + len(data)) + kind + data
+
+
+def _read_exactly(sock: socket.socket, size: int) -> bytes | None:
+    """`size` bytes from a blocking socket; None at end of file."""
+    data = bytearray()
+    while len(data) < size:
+        chunk = sock.recv(min(size - len(data), 1 << 20))
+        if not chunk:
+            return None
+        data += chunk
+    return bytes(data)
+
+
+def _read_frame(sock: socket.socket) -> tuple[bytes, bytes] | None:
+    """The next (kind, data) from a blocking socket; None once the other end closed it."""
+    header = _read_exactly(sock, _LENGTH.size)
+    if header is None:
+        return None
+    (size,) = _LENGTH.unpack(header)
+    body = _read_exactly(sock, size)
+    if not body:
+        return None
+    return body[:1], body[1:]
+
+
+def _serve(spec: FunctionSpec, sock: socket.socket) -> None:
     """A worker's life: load the handler, say so, then answer invocations one by one."""
     faulthandler.register(signal.SIGUSR1, all_threads=True)  # where it hung, on a timeout
+    sock.setblocking(True)
     _init_worker(spec)
-    conn.send(("ready", _ping()))
+    sock.sendall(_frame(READY, b"1" if _ping() else b"0"))
     while True:
         try:
-            request = conn.recv()
-        except (EOFError, OSError):
+            request = _read_frame(sock)
+        except OSError:
             return
-        if request is None:
+        if request is None or request[0] != INVOKE:
             return
         try:
-            conn.send(("ok", _invoke_in_worker(request)))
+            reply = _frame(OK, _invoke_in_worker(request[1].decode()).encode())
         except HandlerError as error:
-            conn.send(("error", str(error)))
+            reply = _frame(ERROR, str(error).encode())
         except BaseException as error:
             with contextlib.suppress(Exception):
-                conn.send(("exit", f"Runtime.ExitError: {type(error).__name__}: {error}"))
+                text = f"Runtime.ExitError: {type(error).__name__}: {error}"
+                sock.sendall(_frame(EXIT, text.encode()))
+            return
+        try:
+            sock.sendall(reply)
+        except OSError:
             return
 
 
 class _Worker:
-    """One execution environment: a process and the pipe to it."""
+    """One execution environment: a process and the (non-blocking) socket to it."""
 
     def __init__(self, spec: FunctionSpec) -> None:
-        parent, child = multiprocessing.get_context("forkserver").Pipe()
-        self.conn = parent
+        parent, child = socket.socketpair()
+        self.sock = parent
         self.process = multiprocessing.get_context("forkserver").Process(
             target=_serve, args=(spec, child), name=spec.name, daemon=True
         )
-        self.process.start()
-        child.close()
+        try:
+            self.process.start()
+        except BaseException:
+            parent.close()
+            raise
+        finally:
+            child.close()
+        parent.setblocking(False)
         self.ready = False
+        self._buffer = bytearray()
+
+    async def send(self, kind: bytes, data: bytes = b"") -> None:
+        """Hand the worker a frame (OSError if its end is closed: it died)."""
+        await asyncio.get_running_loop().sock_sendall(self.sock, _frame(kind, data))
+
+    async def receive(self) -> tuple[bytes, bytes]:
+        """The worker's next (kind, data), however many pieces it arrives in (EOFError if the
+        worker died first)."""
+        loop = asyncio.get_running_loop()
+        buffer = self._buffer
+        while True:
+            if len(buffer) >= _LENGTH.size:
+                (size,) = _LENGTH.unpack_from(buffer)
+                end = _LENGTH.size + size
+                if len(buffer) >= end:
+                    body = bytes(buffer[_LENGTH.size : end])
+                    del buffer[:end]
+                    return body[:1], body[1:]
+                wanted = end - len(buffer)
+            else:
+                wanted = _LENGTH.size - len(buffer)
+            chunk = await loop.sock_recv(self.sock, min(max(wanted, 1 << 16), 1 << 22))
+            if not chunk:
+                raise EOFError("the worker closed its end")
+            buffer += chunk
+
+    def quit(self) -> None:
+        """Ask the worker to exit once it is idle (best effort: it may be gone already)."""
+        with contextlib.suppress(OSError):
+            self.sock.send(_frame(QUIT))
 
     def kill(self, dump: bool = False) -> None:
         """End the environment (after printing its threads' stacks when `dump`)."""
@@ -217,26 +302,7 @@ class _Worker:
         with contextlib.suppress(Exception):
             self.process.join(1)
         with contextlib.suppress(OSError):
-            self.conn.close()
-
-
-async def _receive(conn: Connection, seconds: float) -> Any:
-    """The worker's next message, or TimeoutError after `seconds` (EOFError if it died)."""
-    loop = asyncio.get_running_loop()
-    readable = loop.create_future()
-
-    def wake() -> None:
-        if not readable.done():
-            readable.set_result(None)
-
-    fd = conn.fileno()
-    loop.add_reader(fd, wake)
-    try:
-        if not conn.poll():
-            await asyncio.wait_for(readable, seconds)
-    finally:
-        loop.remove_reader(fd)
-    return conn.recv()
+            self.sock.close()
 
 
 class LambdaFunction:
@@ -269,6 +335,21 @@ class LambdaFunction:
             self._all.add(worker)
             return worker
 
+    async def _take_here(self) -> _Worker:
+        """`_take` off the event loop; a caller cancelled meanwhile leaks no worker (the one
+        taken for it goes back to the idle list)."""
+        taking = asyncio.ensure_future(asyncio.to_thread(self._take))
+        try:
+            return await asyncio.shield(taking)
+        except asyncio.CancelledError:
+
+            def give_back(done: asyncio.Future[_Worker]) -> None:
+                if not done.cancelled() and done.exception() is None:
+                    self._give_back(done.result())
+
+            taking.add_done_callback(give_back)
+            raise
+
     def _give_back(self, worker: _Worker) -> None:
         with self._lock:
             if self._closed:
@@ -283,20 +364,52 @@ class LambdaFunction:
 
     async def _start(self, worker: _Worker) -> bool:
         """Wait for a new worker's init; whether the handler loaded."""
-        kind, loaded = await _receive(worker.conn, INIT_SECONDS)
+        async with asyncio.timeout(INIT_SECONDS):
+            kind, loaded = await worker.receive()
         worker.ready = True
-        return kind == "ready" and bool(loaded)
+        return kind == READY and loaded == b"1"
 
     async def warm(self) -> bool:
         """Start one execution environment and load the handler; True if it loaded."""
-        worker = await asyncio.to_thread(self._take)
+        worker = await self._take_here()
         try:
             loaded = await self._start(worker) if not worker.ready else True
         except (TimeoutError, EOFError, OSError):
             self._drop(worker)
             return False
+        except BaseException:
+            self._drop(worker)
+            raise
         self._give_back(worker)
         return loaded
+
+    async def _hand(self, request: bytes) -> _Worker:
+        """A worker that has taken `request` (a worker that fails meanwhile is dropped).
+
+        A worker that died while idle (its end of the socket is closed, so the request
+        cannot be sent) is replaced and the request handed to another one: Lambda never
+        gives an invocation to a dead environment. Only a worker that was serving before is
+        retried so; a new one that dies during its init fails the invocation."""
+        for _ in range(self.max_concurrency + 2):
+            worker = await self._take_here()
+            new = not worker.ready
+            try:
+                if new:
+                    await self._start(worker)
+                await worker.send(INVOKE, request)
+            except OSError:
+                self._drop(worker)
+                if new:
+                    raise
+                log.warning(
+                    "%s: an idle execution environment had exited; replaced", self.spec.name
+                )
+                continue
+            except BaseException:
+                self._drop(worker)
+                raise
+            return worker
+        raise HandlerError("Runtime.ExitError: no execution environment would start")
 
     async def invoke(self, event: dict[str, Any]) -> Any:
         """Invoke the function with an event and return its (JSON round-tripped) result.
@@ -305,15 +418,15 @@ class LambdaFunction:
         the function's timeout (Lambda's "Task timed out after N seconds")."""
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.max_concurrency)
+        request = json.dumps(event).encode()
         async with self._slots:
-            worker = await asyncio.to_thread(self._take)
             self.invocations += 1
+            worker: _Worker | None = None
             try:
-                if not worker.ready:
-                    await self._start(worker)
-                worker.conn.send(json.dumps(event))
-                kind, result = await _receive(worker.conn, self.spec.timeout_seconds)
-            except TimeoutError:
+                worker = await self._hand(request)
+                async with asyncio.timeout(self.spec.timeout_seconds):
+                    kind, data = await worker.receive()
+            except TimeoutError:  # the handler ran too long (or its init did: then it's dropped)
                 self.timeouts += 1
                 log.error(
                     "%s: Task timed out after %.2f seconds (its stacks are above; the "
@@ -321,24 +434,27 @@ class LambdaFunction:
                     self.spec.name,
                     self.spec.timeout_seconds,
                 )
-                await asyncio.to_thread(self._drop, worker, True)
+                if worker is not None:
+                    await asyncio.to_thread(self._drop, worker, True)
                 raise HandlerError(
                     f"Task timed out after {self.spec.timeout_seconds:.2f} seconds"
                 ) from None
             except (EOFError, OSError):
-                self._drop(worker)
+                if worker is not None:
+                    self._drop(worker)
                 raise HandlerError("Runtime.ExitError: the execution environment exited") from None
             except BaseException:
                 # Cancelled (the caller went away): the worker may be mid-invocation.
-                self._drop(worker)
+                if worker is not None:
+                    self._drop(worker)
                 raise
-            if kind == "exit":
+            if kind not in (OK, ERROR):
                 self._drop(worker)
-                raise HandlerError(str(result))
+                raise HandlerError(data.decode(errors="replace") or "Runtime.ExitError")
             self._give_back(worker)
-        if kind == "error":
-            raise HandlerError(str(result))
-        return json.loads(result)
+        if kind == ERROR:
+            raise HandlerError(data.decode(errors="replace"))
+        return json.loads(data)
 
     def close(self) -> None:
         """Stop every execution environment of this function."""
@@ -346,8 +462,7 @@ class LambdaFunction:
             self._closed = True
             workers, self._all, self._idle = list(self._all), set(), []
         for worker in workers:
-            with contextlib.suppress(Exception):
-                worker.conn.send(None)
+            worker.quit()
         deadline = time.monotonic() + 2
         for worker in workers:
             worker.process.join(max(0.0, deadline - time.monotonic()))
