@@ -68,3 +68,19 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+def put_section(path: Path, heading: str, block: list[str]) -> None:
+    """Puts `block` (lines starting with `heading`) into bench/RESULTS.md at `path`: in place
+    of the section under `heading`, else before "## Codec", else at the end."""
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    if heading in text:
+        head, _, rest = text.partition(heading)
+        tail = rest[rest.index("\n## ") + 1 :] if "\n## " in rest else ""
+        text = head + "\n".join(block) + "\n" + tail
+    elif "## Codec" in text:
+        head, _, rest = text.partition("## Codec")
+        text = head + "\n".join(block) + "\n## Codec" + rest
+    else:
+        text += "\n" + "\n".join(block)
+    path.write_text(text, encoding="utf-8")

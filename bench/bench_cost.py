@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench import ROOT, Result, percentile
+from bench import ROOT, Result, percentile, put_section
 
 PRICES = ROOT / "bench" / "prices.json"
 COUNTS = ROOT / "bench" / "cost_counts.json"  # per stored change, read by bench/scale_model.py
@@ -821,17 +821,7 @@ def write_section(rows: list[Result], notes: list[str], results: Path) -> None:
         *(f"- {n}" for n in notes),
         "",
     ]
-    text = results.read_text(encoding="utf-8") if results.exists() else ""
-    if SECTION in text:
-        head, _, rest = text.partition(SECTION)
-        tail = rest[rest.index("\n## ") + 1 :] if "\n## " in rest else ""
-        text = head + "\n".join(block) + "\n" + tail
-    elif "## Codec" in text:
-        head, _, rest = text.partition("## Codec")
-        text = head + "\n".join(block) + "\n## Codec" + rest
-    else:
-        text += "\n" + "\n".join(block)
-    results.write_text(text, encoding="utf-8")
+    put_section(results, SECTION, block)
 
 
 def main() -> None:

@@ -26,7 +26,7 @@ import argparse
 from collections.abc import Iterator
 from typing import Any
 
-from bench import Result, median, percentile
+from bench import Result, median, percentile, put_section
 from bench.whole_games import versions
 from harftet.api.delta import size, view_delta
 from harftet.engine import hand
@@ -183,17 +183,7 @@ def write_section(results: list[Result]) -> None:
         *(_row(r) for r in results),
         "",
     ]
-    text = path.read_text(encoding="utf-8")
-    if SECTION in text:
-        head, _, rest = text.partition(SECTION)
-        tail = rest[rest.index("\n## ") + 1 :] if "\n## " in rest else ""
-        text = head + "\n".join(block) + "\n" + tail
-    elif "## Codec" in text:
-        head, _, rest = text.partition("## Codec")
-        text = head + "\n".join(block) + "\n## Codec" + rest
-    else:
-        text += "\n" + "\n".join(block)
-    path.write_text(text, encoding="utf-8")
+    put_section(path, SECTION, block)
 
 
 if __name__ == "__main__":
