@@ -6,7 +6,8 @@
 - `local_stack_info`: the same stack as a `RunningStack`: `.ws_url`, `.dynamodb_endpoint`,
   `.env` (the handlers' environment, TOKEN_SECRET included) and `.log_tail()`.
 - `stack_factory`: start another stack, e.g. `stack_factory(rest_handler=path, env={...})`
-  (arguments of `harftet.localstack.stack.launch`); every stack started is stopped at the end.
+  (arguments of `harftet.localstack.stack.launch`); its stacks are stopped when the module
+  ends.
 
 Each stack is a child process (`python -m harftet.localstack --port 0`) so that its moto state
 never meets the in-process `mock_aws` of other tests. When an e2e test fails, the end of each
@@ -16,6 +17,7 @@ stack's log is attached to the report.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -27,9 +29,9 @@ _started: list[RunningStack] = []
 StackFactory = Callable[..., RunningStack]
 
 
-@pytest.fixture(scope="session")
-def stack_factory(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StackFactory]:
-    """Start local stacks on free ports; all are stopped when the session ends."""
+@contextmanager
+def _stacks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StackFactory]:
+    """A launcher of local stacks on free ports; all it started are stopped on exit."""
     mine: list[RunningStack] = []
 
     def start(name: str = "stack", **options: Any) -> RunningStack:
@@ -38,16 +40,31 @@ def stack_factory(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StackFac
         _started.append(stack)
         return stack
 
-    yield start
-    for stack in mine:
-        stack.stop()
-        _started.remove(stack)
+    try:
+        yield start
+    finally:
+        for stack in mine:
+            stack.stop()
+            _started.remove(stack)
+
+
+@pytest.fixture(scope="module")
+def stack_factory(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StackFactory]:
+    """Start local stacks; they are stopped when the module's tests are done.
+
+    Why not at the end of the session: an idle stack still polls its stream and queues (a
+    tenth of a core each), and a session keeping every module's stacks ran six of them at
+    once on CI's two cores.
+    """
+    with _stacks(tmp_path_factory) as start:
+        yield start
 
 
 @pytest.fixture(scope="session")
-def local_stack_info(stack_factory: StackFactory) -> RunningStack:
+def local_stack_info(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningStack]:
     """The session's stack with the real handlers and template.yaml's routes."""
-    return stack_factory("local-stack")
+    with _stacks(tmp_path_factory) as start:
+        yield start("local-stack")
 
 
 @pytest.fixture(scope="session")
