@@ -199,6 +199,7 @@ def test_a_poller_survives_every_kind_of_error_and_hands_on_every_record(
     monkeypatch.setattr(sources, "ERROR_PAUSE", (0.001, 0.01))
     monkeypatch.setattr(sources, "POLL_SECONDS", 0.001)
     monkeypatch.setattr(sources, "IDLE_POLL_SECONDS", 0.005)
+    monkeypatch.setattr(sources, "IDLE_STREAM_SECONDS", 0.005)
     monkeypatch.setattr(sources.asyncio, "sleep", _quick(asyncio.sleep))
     stream = _FlakyStream()
     source = StreamSource(

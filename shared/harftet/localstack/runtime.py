@@ -44,6 +44,7 @@ import threading
 import time
 import traceback
 import warnings
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from multiprocessing import forkserver
@@ -171,6 +172,23 @@ def _invoke_in_worker(event_json: str) -> str:
 
 
 # --- in the emulator -------------------------------------------------------------------------
+
+# Event sources wait on these while idle: every invocation that ends sets them all, since
+# only the stack's functions write what a poller reads (a stream record, a timer message).
+_woken: weakref.WeakSet[asyncio.Event] = weakref.WeakSet()
+
+
+def on_invocations() -> asyncio.Event:
+    """An event set each time an invocation of any function ends (the caller clears it)."""
+    event = asyncio.Event()
+    _woken.add(event)
+    return event
+
+
+def _invocation_ended() -> None:
+    for event in list(_woken):
+        event.set()
+
 
 # Lambda gives an execution environment 10 s to initialise; a loaded developer machine (or a
 # test suite starting several stacks on two cores) gets more here, apart from the timeout.
@@ -419,6 +437,13 @@ class LambdaFunction:
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.max_concurrency)
         request = json.dumps(event).encode()
+        try:
+            return await self._invoke(request)
+        finally:
+            _invocation_ended()
+
+    async def _invoke(self, request: bytes) -> Any:
+        assert self._slots is not None
         async with self._slots:
             self.invocations += 1
             worker: _Worker | None = None

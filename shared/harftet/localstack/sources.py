@@ -30,15 +30,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from harftet.localstack import lambda_events
-from harftet.localstack.runtime import HandlerError
+from harftet.localstack.runtime import HandlerError, on_invocations
 
 log = logging.getLogger("harftet.localstack")
 Invoke = Callable[[dict[str, Any]], Awaitable[Any]]
 # Lambda polls a stream shard about four times a second. We poll every 50 ms while records
-# flow and back off to that 250 ms while idle: an idle stack (and a test suite running several
-# stacks on two cores) then costs a few requests a second, not forty.
+# flow; idle, a poller waits for the end of any invocation (only the stack's functions write
+# what it reads) or, at the longest, its idle pause: a second for a stream (a write from
+# outside the stack is read within it), 250 ms for a queue (a delayed timer message becomes
+# visible with no write at all, and timers fire within 2 s of their deadline).
 POLL_SECONDS = 0.05
 IDLE_POLL_SECONDS = 0.25
+IDLE_STREAM_SECONDS = 1.0
 
 
 # After an unexpected error in the poll loop itself: wait this long, doubling up to the cap.
@@ -46,17 +49,26 @@ ERROR_PAUSE = (0.2, 5.0)
 
 
 class _Backoff:
-    """The pause before the next poll: short while busy, doubling up to the idle pause."""
+    """The pause before the next poll: short while busy; idle, until an invocation ends or
+    the pause (doubling up to the stream's or the queue's idle pause) runs out."""
 
-    def __init__(self) -> None:
+    def __init__(self, stream: bool = False) -> None:
         self.seconds = POLL_SECONDS
+        self.stream = stream
+        self.woken = on_invocations()
 
     def busy(self) -> None:
         self.seconds = POLL_SECONDS
 
     async def idle(self) -> None:
-        await asyncio.sleep(self.seconds)
-        self.seconds = min(IDLE_POLL_SECONDS, self.seconds * 2)
+        self.woken.clear()
+        try:
+            await asyncio.wait_for(self.woken.wait(), self.seconds)
+        except TimeoutError:
+            longest = IDLE_STREAM_SECONDS if self.stream else IDLE_POLL_SECONDS
+            self.seconds = min(longest, self.seconds * 2)
+        else:
+            self.seconds = POLL_SECONDS
 
 
 @dataclass
@@ -176,7 +188,7 @@ class StreamSource:
 
     async def run(self, invoke: Invoke) -> None:
         """Poll forever, handing each shard's records on in batches, in order per key."""
-        backoff = _Backoff()
+        backoff = _Backoff(stream=True)
         failures = 0
         while True:
             self.health.last_poll = read_at = time.time()
