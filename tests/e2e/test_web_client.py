@@ -110,6 +110,20 @@ def expect(target: Any) -> Any:
     return playwright_expect(target)
 
 
+def check_steadily(box: Any) -> None:
+    """Check a checkbox or radio of the lobby's form, which moves while the table list above
+    it loads (a click may land where the box was a moment before): up to three tries."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    for _ in range(3):
+        try:
+            box.check(timeout=5000)
+            break
+        except PlaywrightError:
+            continue
+    expect(box).to_be_checked()
+
+
 class Tab:
     """One browser context (its own localStorage, so its own player) and the errors it logged."""
 
@@ -181,21 +195,12 @@ class Tab:
     ) -> None:
         page = self.page
         label = "Kastet (okey taşları)" if game == "kastet" else "Harftet (harf taşları)"
-        page.get_by_label(label).check()
+        check_steadily(page.get_by_label(label))
         page.get_by_label("Oyuncu sayısı").select_option(str(seats))
         page.get_by_label("El sayısı").fill(str(hands))
         page.get_by_label("Hamle süresi (sn)").fill(str(turn_seconds))
         if bots:
-            from playwright.sync_api import Error as PlaywrightError
-
-            box = page.get_by_label("Boş koltuklara bilgisayar")
-            for _ in range(3):  # the lobby's list may still grow above the form and move it
-                try:
-                    box.check(timeout=5000)
-                    break
-                except PlaywrightError:
-                    continue
-            expect(box).to_be_checked()
+            check_steadily(page.get_by_label("Boş koltuklara bilgisayar"))
         page.get_by_role("button", name="Masayı kur ve otur").click()
         expect(page.locator("#table")).to_be_visible()
         expect(page.locator("#ws-state")).to_have_text("canlı")
@@ -737,7 +742,7 @@ def test_a_private_table_by_invitation_and_a_running_one_to_watch_from_the_lobby
 ) -> None:
     host = Tab(browser, local_stack, DESKTOP)
     host.sign_in("Gizem")
-    host.page.get_by_label("Özel masa (yalnız davetle)").check()
+    check_steadily(host.page.get_by_label("Özel masa (yalnız davetle)"))
     host.create_table("harftet", seats=2)
     host.page.get_by_role("button", name="Davet bağlantısı").click()
     table_id = host.table_id()

@@ -20,6 +20,7 @@ from test_web_client import (  # the browser fixture and the tab helper are shar
     SHOTS,
     Tab,
     browser,
+    check_steadily,
     expect,
     kastet_seed_with_two_melds,
     lay_something,
@@ -192,7 +193,7 @@ def test_every_refusal_says_why_in_plain_turkish_and_goes_away_on_the_next_succe
 
     # Partners with two seats: the client's own sentence, not a generic refusal.
     page.get_by_label("Oyuncu sayısı").select_option("2")
-    page.get_by_label("Eşli (4 oyuncu)").check()
+    check_steadily(page.get_by_label("Eşli (4 oyuncu)"))
     page.get_by_role("button", name="Masayı kur ve otur").click()
     expect(notice).to_have_text(
         "Eşli oyun 4 oyuncuyla oynanır: oyuncu sayısını 4 yap ya da eşliyi kaldır."
@@ -219,7 +220,7 @@ def test_table_texts_stay_true_an_invitation_opens_in_an_open_tab_and_dialogs_fo
 ) -> None:
     host = Tab(browser, local_stack, PHONE)
     host.sign_in("Ece")
-    host.page.get_by_label("Özel masa (yalnız davetle)").check()
+    check_steadily(host.page.get_by_label("Özel masa (yalnız davetle)"))
     host.create_table("kastet", seats=2)
     table_id = host.table_id()
 

@@ -113,7 +113,11 @@ def test_the_inbox_shows_the_players_tables_and_how_many_wait(
     )  # fmt: skip
     assert http.post(f"/tables/{table['tableId']}/start", headers=auth).status_code == 200
     end = time.monotonic() + 10
-    while not http.get("/players/me/tables", headers=auth).json()["tables"]:
+    # The inbox has the table from the first seat on; wait for the start's update (written
+    # from the stream), which the page then reads.
+    while not [
+        t for t in http.get("/players/me/tables", headers=auth).json()["tables"] if t["yourTurn"]
+    ]:
         assert time.monotonic() < end
         time.sleep(0.1)
     context = chromium.new_context(base_url=local_stack, viewport={"width": 390, "height": 844})

@@ -232,6 +232,10 @@ def serve(options: StackOptions) -> None:
             access_log=options.access_log,
             ws_max_size=MAX_WS_MESSAGE,
             timeout_graceful_shutdown=5,
+            # uvicorn closes an idle keep-alive connection after 5 s by default; a client that
+            # reuses it at that moment gets a reset (the soak test's drivers did, under load).
+            # A longer idle time than any client's keeps the closing on the client's side.
+            timeout_keep_alive=75,
             # uvicorn believes X-Forwarded-For from 127.0.0.1 by default: on a local stack
             # that is every client, and a header would move a guest to any address.
             proxy_headers=options.trust_proxy is not None,
