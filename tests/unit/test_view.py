@@ -357,6 +357,10 @@ def positions(draw: st.DrawFn) -> Table:
     for step in range(draw(st.integers(0, 60))):
         if table.status != "playing":
             break
+        if table.break_until is not None:  # the break between hands (RULES §2a)
+            if draw(st.booleans()):
+                return table  # a position too: the hand's racks turned over, no turn
+            table = past_break(table)
         seat = table.turn_seat
         assert seat is not None
         move = choose_move(table, seat, WORDS)
