@@ -125,7 +125,7 @@ async def _play(base_url: str, ws_url: str, game: Game, seed: int, limit: float)
             reply = await http.send(request)
             client.rest += 1
             client.rest_in += len(request.content or b"")
-            client.rest_out += len(reply.content or b"")
+            client.rest_out += reply.num_bytes_downloaded  # on the wire: gzipped when large
             client.statuses[reply.status_code] += 1
             return reply
 

@@ -55,6 +55,10 @@ FAR = 10**15 - 1
 # players, whose turn it is), and otherwise at most once every LIVE_REFRESH_SECONDS (the
 # deadline and last move they show may lag that much). Each skipped write is two or three
 # write units (the item and its rank-index entry) of every member, at nearly every change.
+# A member with a socket open on the table sees its turn there, pushed: their item follows
+# only the status and the players, so a turn that passes at a live table (every change or
+# two) writes nothing for the people watching it. Once they close the socket, the next version
+# brings their item up to date (a live table changes within its turn time).
 LIVE_REFRESH_SECONDS = 30.0
 MEMO_SIZE = 20_000
 
@@ -92,9 +96,10 @@ def rank(table: Table, player_id: str) -> str:
 
 
 def _coarse(table: Table, player_id: str) -> tuple[Any, ...]:
-    """What a live table's inbox item lists and orders by, less the deadline and last move."""
+    """What a live table's inbox item lists and orders by, less the deadline and last move:
+    (status, players, whose turn)."""
     players = tuple(s.occupant.name if s.occupant else None for s in table.seats)
-    return (table.status, your_turn(table, player_id), players)
+    return (table.status, players, your_turn(table, player_id))
 
 
 def your_turn(table: Table, player_id: str) -> bool:
@@ -131,17 +136,21 @@ class InboxStore:
             OrderedDict()
         )
 
-    def _fresh(self, table: Table, version: int, player_id: str, now: float) -> bool:
+    def _fresh(
+        self, table: Table, version: int, player_id: str, now: float, watching: bool
+    ) -> bool:
         """Whether this process wrote ``player_id``'s item of the live ``table`` lately with
-        the same status, players and turn, so that this version need not be written."""
+        the same status, players and turn (the turn aside when they are ``watching`` the
+        table), so that this version need not be written."""
         if table.pace != "live" or table.status != "playing":
             return False
         key = (table.table_id, player_id)
         seen = self._written.get(key)
         coarse = _coarse(table, player_id)
+        same = 2 if watching else 3  # how much of the coarse state must be the same
         return (
             seen is not None
-            and seen[0] == coarse
+            and seen[0][:same] == coarse[:same]
             and seen[1] < version
             and now - seen[2] < LIVE_REFRESH_SECONDS
         )
@@ -157,13 +166,22 @@ class InboxStore:
             self._written.popitem(last=False)
 
     # -- written by the stream consumer -------------------------------------------------
-    def record(self, table: Table, version: int, now: float, left: Iterable[str] = ()) -> int:
+    def record(
+        self,
+        table: Table,
+        version: int,
+        now: float,
+        left: Iterable[str] = (),
+        watching: Iterable[str] = (),
+    ) -> int:
         """Bring every member's item to ``version`` (older versions never overwrite newer
-        ones); remove the items of ``left`` (people who stood up before the start). Returns
-        the writes made."""
+        ones; at a live table in play, only as often as the module says, ``watching`` the
+        players with a socket open on the table); remove the items of ``left`` (people who
+        stood up before the start). Returns the writes made."""
         writes = 0
+        here = set(watching)
         for pid in members(table):
-            if self._fresh(table, version, pid, now):
+            if self._fresh(table, version, pid, now, pid in here):
                 continue
             item = self._item(table, version, pid, now)
             names = {"#v": "version"}

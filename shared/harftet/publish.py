@@ -54,7 +54,7 @@ class LogAppender(Protocol):
 class Outbox(Protocol):
     """``harftet.notify.outbox.Outbox``: inbox items and notifications of table versions."""
 
-    def publish(self, versions: list[tuple[Any, int]]) -> None: ...
+    def publish(self, versions: list[tuple[Any, int]], watching: Iterable[str] = ()) -> None: ...
 
 
 class TimerScheduler(Protocol):
@@ -187,7 +187,9 @@ class Publisher:
         stored = versions[-1].stored
         table = stored.table
         base = versions[0].old
-        pushed, gone = self._push(stored, base if base and base.version < stored.version else None)
+        pushed, gone, watching = self._push(
+            stored, base if base and base.version < stored.version else None
+        )
         due = timing.next_due(table)
         if (
             due is not None
@@ -203,7 +205,7 @@ class Publisher:
         if events and self.log is not None:
             self.log.append(table.table_id, events)
         if self.outbox is not None:
-            self.outbox.publish([(c.stored.table, c.stored.version) for c in versions])
+            self.outbox.publish([(c.stored.table, c.stored.version) for c in versions], watching)
         self._presence(base.table if base else None, table)
         return pushed, gone
 
@@ -221,15 +223,18 @@ class Publisher:
         for player_id in sorted(moved & here):
             self.service.presence_changed(player_id)
 
-    def _push(self, stored: StoredTable, base: StoredTable | None) -> tuple[int, list[str]]:
+    def _push(
+        self, stored: StoredTable, base: StoredTable | None
+    ) -> tuple[int, list[str], set[str]]:
         """Send every connection of the table what changed in its own player's view since
         ``base`` (the whole view without one) — seated players first: those this process
         posted to last time before it even reads the table's connections, then any other
         seat, then spectators; drop the gone ones (their players' presence is lost through
-        the write path, whose record pushes)."""
+        the write path, whose record pushes). (posts, dropped connections, the players the
+        posts reached.)"""
         send: Sender | None = self.service.send  # the process's one WebSocket sender
         if send is None:
-            return 0, []
+            return 0, [], set()
         table = stored.table
         since = _stored_at(base) if base is not None else None
         now = self.service.clock()
@@ -278,7 +283,8 @@ class Publisher:
         dropped = [c for c in gone if now - posted[c] >= YOUNG_SECONDS]
         for connection_id in dropped:
             self.service.disconnect(connection_id)
-        return len(posted) - len(gone) - failed, dropped
+        reached = {str(c["playerId"]) for c in connections if str(c["connectionId"]) not in gone}
+        return len(posted) - len(gone) - failed, dropped, reached
 
     def _payloads(
         self, stored: StoredTable, base: StoredTable | None, viewer: str | None

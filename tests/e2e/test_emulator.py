@@ -599,3 +599,37 @@ def test_a_hint_over_http_is_a_lay_the_move_accepts(local_stack: str) -> None:
     finally:
         for player in players:
             player.close()
+
+
+def test_large_answers_are_gzipped_for_clients_that_accept_it_as_the_template_says(
+    local_stack: str,
+) -> None:
+    """template.yaml's MinimumCompressionSize, as API Gateway applies it: a table view (over
+    the size) comes gzipped to a client that accepts gzip and plain to one that does not; a
+    small answer (an error) comes plain either way."""
+    minimum = read_template().min_compression
+    assert minimum is not None
+    players, seated = seated_table(local_stack, "harftet", ["Ayşe", "Mehmet"], seed=77)
+    try:
+        first = players[0]
+        table_id = seated["tableId"]
+        first.start(table_id)
+        auth = first.http.headers["Authorization"]
+        with httpx.Client(base_url=local_stack, timeout=20) as raw:
+            asked = {"Authorization": auth, "Accept-Encoding": "gzip"}
+            zipped = raw.get(f"/tables/{table_id}", headers=asked)
+            plain = raw.get(
+                f"/tables/{table_id}",
+                headers={"Authorization": auth, "Accept-Encoding": "identity"},
+            )
+            missing = raw.get("/tables/no-such-table", headers=asked)
+        assert zipped.status_code == plain.status_code == 200
+        assert zipped.headers["content-encoding"] == "gzip"
+        assert zipped.num_bytes_downloaded < len(plain.content) / 2  # a view shrinks well
+        assert zipped.json() == plain.json()  # the same view, decoded
+        assert len(plain.content) >= minimum and "content-encoding" not in plain.headers
+        assert missing.status_code == 404 and "content-encoding" not in missing.headers
+        assert len(missing.content) < minimum
+    finally:
+        for player in players:
+            player.close()

@@ -85,3 +85,27 @@ def test_a_correspondence_tables_inbox_follows_every_version(dynamodb):
     store.record(table, 3, 1002.0)
     store.record(table, 4, 1003.0)
     assert client.puts == 4
+
+
+def test_the_turn_passing_writes_nothing_for_players_watching_the_table(dynamodb):
+    store, client = _store(dynamodb)
+    table, version, now = _started("live"), 3, 1002.0
+    store.record(table, version, now, watching=["p0", "p1"])
+    assert client.puts == 2  # the first version is written for everyone
+    seat = table.turn_seat
+    assert seat is not None
+    moved = apply_move(table, seat, Draw(), now + 1).table
+    assert moved.turn_seat != seat
+    # both watch the table: its pushes show them the turn, their inbox items wait
+    store.record(moved, version + 1, now + 1, watching=["p0", "p1"])
+    assert client.puts == 2
+    # p1 closes the socket: the next version brings p1's item to the turn, not p0's
+    store.record(moved, version + 2, now + 2, watching=["p0"])
+    assert client.puts == 3
+    mine = moved.turn_seat == 1
+    assert _entry(store, "p1", now + 2)["yourTurn"] is mine
+    assert _entry(store, "p0", now + 2)["yourTurn"] is (table.turn_seat == 0)  # as it was
+    # the refresh brings a watcher's item to the turn all the same
+    store.record(moved, version + 3, now + 1 + LIVE_REFRESH_SECONDS, watching=["p0"])
+    assert client.puts == 4
+    assert _entry(store, "p0", now + 2)["yourTurn"] is (moved.turn_seat == 0)

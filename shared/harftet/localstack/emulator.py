@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import gzip
 import json
 import logging
 import os
@@ -99,6 +100,26 @@ def proxy_response(result: Any) -> Response | None:
     return response
 
 
+def compressed(response: Response, accept: str, minimum: int | None) -> Response:
+    """API Gateway's payload compression (the REST API's MinimumCompressionSize): an answer of
+    at least ``minimum`` bytes is gzipped when the request accepts gzip."""
+    body = bytes(response.body)
+    if (
+        minimum is None
+        or len(body) < minimum
+        or "gzip" not in accept.lower()
+        or "content-encoding" in response.headers
+    ):
+        return response
+    packed = gzip.compress(body, compresslevel=6, mtime=0)
+    headers = [(k, v) for k, v in response.headers.items() if k.lower() != "content-length"]
+    zipped = Response(packed, status_code=response.status_code)
+    for name, value in headers:
+        zipped.headers.append(name, value)
+    zipped.headers["content-encoding"] = "gzip"
+    return zipped
+
+
 @dataclass
 class Connection:
     """A live WebSocket client, as the Management API sees it."""
@@ -135,6 +156,7 @@ class Emulator:
         # API Gateway's stage throttling (an operator setting): off unless asked for.
         self.throttle = TokenBucket(*throttle) if throttle else None
         self.routes = settings.rest_routes if settings else None
+        self.min_compression = settings.min_compression if settings else None
         self.gateway = settings.gateway_responses if settings else GatewayResponses()
         self.ws = ws
         self.sweeper = sweeper
@@ -253,6 +275,9 @@ class Emulator:
             response = None
         if response is None:
             response = self.gateway.render("DEFAULT_5XX", "Internal server error", 502)
+        response = compressed(
+            response, request.headers.get("accept-encoding", ""), self.min_compression
+        )
         response.headers["x-amzn-RequestId"] = event["requestContext"]["requestId"]
         _access(request.method, request.url.path, response.status_code, began)
         return response

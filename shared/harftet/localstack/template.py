@@ -115,6 +115,9 @@ class TemplateSettings:
     memory: dict[str, int]
     mappings: list[Mapping] = field(default_factory=list)  # the event source mappings
     queues: dict[str, dict[str, Any]] = field(default_factory=dict)  # SQS queues' Properties
+    # the REST API's MinimumCompressionSize: larger answers are gzipped for clients that
+    # accept it (None: never)
+    min_compression: int | None = None
 
 
 def read_template(template_path: str | os.PathLike[str] | None = None) -> TemplateSettings:
@@ -129,6 +132,8 @@ def read_template(template_path: str | os.PathLike[str] | None = None) -> Templa
     timeouts: dict[str, float] = {}
     memory: dict[str, int] = {}
     folders: dict[str, str] = {}
+    rest_api = (resources.get("RestApi") or {}).get("Properties") or {}
+    min_compression = rest_api.get("MinimumCompressionSize")
     for logical_id, resource in resources.items():
         props = resource.get("Properties") or {}
         if resource.get("Type") == "AWS::Serverless::Function":
@@ -157,7 +162,13 @@ def read_template(template_path: str | os.PathLike[str] | None = None) -> Templa
         if r.get("Type") == "AWS::SQS::Queue"
     }
     return TemplateSettings(
-        routes, GatewayResponses(gateway), timeouts, memory, [m for m in mappings if m], queues
+        routes,
+        GatewayResponses(gateway),
+        timeouts,
+        memory,
+        [m for m in mappings if m],
+        queues,
+        None if min_compression is None else int(min_compression),
     )
 
 

@@ -4,7 +4,7 @@ the versions notify (the notifier delivers them)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from harftet.engine.state import Table
@@ -25,14 +25,15 @@ class Outbox:
         self.connected = connected
         self.clock = clock
 
-    def publish(self, versions: list[tuple[Table, int]]) -> None:
-        """``versions``: one table's stored versions in this batch, oldest first."""
+    def publish(self, versions: list[tuple[Table, int]], watching: Iterable[str] = ()) -> None:
+        """``versions``: one table's stored versions in this batch, oldest first;
+        ``watching``: the players with a socket open on the table (its pushes reach them)."""
         if not versions:
             return
         table, version = versions[-1]
         if self.inbox is not None:
             left = left_before_start(e for t, _ in versions for e in t.recent)
-            self.inbox.record(table, version, self.clock(), left)
+            self.inbox.record(table, version, self.clock(), left, watching)
         if self.queue is not None:
             notes = from_versions(versions, self.connected)
             if notes:
