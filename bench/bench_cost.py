@@ -181,6 +181,8 @@ async def _play(base_url: str, ws_url: str, game: Game, seed: int, limit: float)
                     client.push_units += max(1, math.ceil(size / WS_UNIT))
                     client.push_sizes.append(size)
                     data = json.loads(message)
+                    if data.get("type") in ("table", "delta") and data.get("moveId"):
+                        client.human_moves += 1  # the answer to a person's move
                     if data.get("type") not in ("table", "delta"):
                         continue
                     if data["type"] == "delta":
@@ -215,12 +217,16 @@ async def _play(base_url: str, ws_url: str, game: Game, seed: int, limit: float)
                     acted.add(version)
                     tiles = len(mine.get("hand") or [])
                     kind = "draw" if tiles < HAND_CAP and mine.get("pile", 0) > 0 else "pass"
+                    # on the person's own socket, as the web client sends it: answered there
                     move = {"type": kind, "version": version, "moveId": f"m{version}"}
-                    answer = await call("POST", f"/tables/{table_id}/moves", humans[seat], move)
-                    if answer.status_code == 200:
-                        client.human_moves += 1
-                        seen(answer.json(), seat)
-                        continue
+                    sent = json.dumps({"action": "move", "tableId": table_id, **move})
+                    client.ws_sent += 1
+                    client.ws_sent_bytes += len(sent.encode())
+                    changed.clear()
+                    await sockets[seat].send(sent)
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(changed.wait(), 5.0)
+                    continue
                 elif version not in acted and view["status"] == "paused":
                     acted.add(version)
                     await call("POST", f"/tables/{table_id}/continue", humans[0])
@@ -598,9 +604,9 @@ def run(
             notes.append(
                 f"**The per-game target's floor**: this game's {least['posts']:.0f} pushes at "
                 f"${prices['apigw_ws_message'] * 1e6:.2f} per million WebSocket messages cost "
-                f"${least['ws']:.4f} and its {least['moves']:.0f} people's moves at "
-                f"${prices['apigw_rest_request'] * 1e6:.2f} per million REST requests "
-                f"${least['rest']:.4f}: ${least['ws'] + least['rest']:.4f} for these two alone, "
+                f"${least['ws']:.4f} and its {least['moves']:.0f} people's moves, sent on their "
+                f"sockets, ${least['rest']:.4f}: ${least['ws'] + least['rest']:.4f} for "
+                "these two alone, "
                 f"{(least['ws'] + least['rest']) / TARGET_PER_GAME:.1f}× the $0.0015 target "
                 "(MISS by arithmetic: a push per socket per stored change is the product)."
             )
@@ -743,13 +749,14 @@ DEPLOY_END = "<!-- bench-cost:end -->"
 
 def floor(game: Game, t: Tally, prices: dict[str, float]) -> dict[str, float]:
     """What a game costs at the least, whatever else is cut: a WebSocket message for every
-    push the game's sockets get and a REST request for every person's move (USD)."""
+    push the game's sockets get (a move's answer included) and one for every person's move
+    sent on a socket (USD)."""
     posts = sum(n for (_, op), n in t.calls.items() if op == "PostToConnection")
     return {
         "posts": posts,
         "moves": game.client.human_moves,
         "ws": posts * prices["apigw_ws_message"],
-        "rest": game.client.human_moves * prices["apigw_rest_request"],
+        "rest": game.client.human_moves * prices["apigw_ws_message"],
     }
 
 
@@ -782,9 +789,9 @@ def write_deploy(game: Game, t: Tally, prices: dict[str, float], price_date: str
         f"The game: **${total:.4f}** (target $0.0015: "
         f"{'PASS' if total <= TARGET_PER_GAME else 'MISS'}). Its floor, whatever else is cut: "
         f"{least['posts']:.0f} pushes × ${prices['apigw_ws_message'] * 1e6:.2f} per million "
-        f"WebSocket messages = ${least['ws']:.4f}, and {least['moves']:.0f} people's moves × "
-        f"${prices['apigw_rest_request'] * 1e6:.2f} per million REST requests = "
-        f"${least['rest']:.4f}: ${least['ws'] + least['rest']:.4f} for these two lines alone, "
+        f"WebSocket messages = ${least['ws']:.4f}, and {least['moves']:.0f} people's moves "
+        f"sent on their sockets = ${least['rest']:.4f}: ${least['ws'] + least['rest']:.4f} for "
+        "these two lines alone, "
         f"{(least['ws'] + least['rest']) / TARGET_PER_GAME:.1f}× the target. The target "
         "would need fewer pushes a game (fewer stored changes, or spectators pushed less "
         "often than every change), not cheaper ones.",

@@ -162,6 +162,7 @@ class FakeTables:
         move_id: str | None = None,
         player_updates: list[dict[str, Any]] | None = None,
         now: float | None = None,
+        answered: str | None = None,
     ) -> StoredTable:
         current = self.items.get(table.table_id)
         if current is None or current.version != stored.version:

@@ -230,17 +230,18 @@ export type DeltaOp =
   | [pointer: string, value: unknown]
   | [pointer: string, form: "tiles", ids: number[]]
   | [pointer: string, index: number, count: number, items: unknown[]];
-/** What changed in this connection's view since version `from`. */
-export type DeltaMessage = { type: "delta"; from: number; version: number; ops: DeltaOp[] };
+/** What changed in this connection's view since version `from`; `moveId` on the answer to a
+ * move this socket sent (that socket gets no other push of the version). */
+export type DeltaMessage = { type: "delta"; from: number; version: number; ops: DeltaOp[]; moveId?: string };
 export type ServerMessage =
-  | { type: "table"; view: TableView }
+  | { type: "table"; view: TableView; moveId?: string }
   | DeltaMessage
   | { type: "pong" }
   | { type: "phrase"; seat: number; phrase: string }
   | { type: "invitation"; tableId: string; from: string }
   | { type: "presence"; playerId: string; status: "online" | "table" | "away"; game?: "harftet" | "kastet" }
   | ({ type: "dryRun" } & Schemas["DryRun"])
-  | { type: "error"; error: Schemas["ErrorDetail"]; view?: TableView | null };
+  | { type: "error"; error: Schemas["ErrorDetail"]; view?: TableView | null; moveId?: string; status?: number };
 
 /** A delta that does not fit the view at hand: ask for the whole view ({"action": "sync"}). */
 export class DeltaError extends Error {}
@@ -385,7 +386,10 @@ export function watch(
         if (!(error instanceof DeltaError)) throw error;
         send({ action: "sync" });
       }
-    } else if (message.type === "error") onError(message.error);
+    } else if (message.type === "error") {
+      if (message.view && (view === null || message.view.version >= view.version)) hold(message.view); // stale_version
+      onError(message.error);
+    }
   };
   return { send, close: () => socket.close() };
 }

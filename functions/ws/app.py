@@ -3,6 +3,7 @@ move."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from aws_lambda_powertools import Logger
@@ -54,11 +55,15 @@ def _connect(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
     return OK
 
 
+MOVE_ID = re.compile(r"[\w.:-]{1,64}")  # an error names the move it refuses (its moveId)
+
+
 def _message(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
     """Handle one client message; rejections are answered on the socket."""
     send = service.send
     assert send is not None
     lang = language(event.get("headers"))  # a socket's messages carry no headers on AWS
+    message: Any = None
     try:
         message = parse_json(body_text(event, limit=MAX_MESSAGE_BYTES), limit=MAX_MESSAGE_BYTES)
         action = message.get("action") if isinstance(message, dict) else None
@@ -97,19 +102,31 @@ def _message(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
             send(connection_id, {"type": "dryRun", **checked})
             return OK
         assert request.body.moveId is not None  # the model requires it for a real move
-        service.move(
+        # answered here, at once: what changed for this player (the fan-out's push of this
+        # version leaves this socket out)
+        answer = service.move_on_socket(
             caller,
             target.tableId,
             request.body.version,
             request.body.moveId,
             request.move(),
-            on_replay=lambda view: send(connection_id, {"type": "table", "view": view}),
+            connection_id,
         )
     except Exception as error:  # every rejection is answered on the socket
         status, payload = error_response(error, lang)
         if status >= 500:
             logger.exception("unexpected error")
-        send(connection_id, {"type": "error", **payload})
+        move_id = message.get("moveId") if isinstance(message, dict) else None
+        about = (
+            {"moveId": move_id} if isinstance(move_id, str) and MOVE_ID.fullmatch(move_id) else {}
+        )
+        # the REST API's status for the same refusal, so a client handles both alike
+        send(connection_id, {"type": "error", "status": status, **payload, **about})
+    else:
+        try:
+            send(connection_id, answer)
+        except Exception:  # the move stands; a client with no answer asks again (same moveId)
+            logger.warning("the answer to a move could not be sent", exc_info=True)
     return OK
 
 

@@ -10,7 +10,9 @@ one invocation at a time, in order); the log gets the events of every version.
 A push is a delta (``harftet.api.delta``) from the version before the batch — the oldest
 record's old image — to the newest, computed once per seat and once for all spectators; a
 record without an old image, or a connection opened since that version was stored (it may not
-hold it), gets the whole view. Seated players' connections are posted first, spectators' after:
+hold it), gets the whole view; a socket that sent the newest version's move over the WebSocket
+was answered with its delta by the handler and gets no push of it. Seated players'
+connections are posted first, spectators' after:
 those the process posted to at the table's last push even before the table's connections are
 read (a query that grows with the spectators).
 """
@@ -238,6 +240,8 @@ class Publisher:
         table = stored.table
         since = _stored_at(base) if base is not None else None
         now = self.service.clock()
+        # the socket that sent the newest version's move got it as its answer already
+        answered = stored.answered
         payloads: dict[str | None, tuple[dict[str, Any], dict[str, Any]]] = {}
         posted: dict[str, float] = {}  # connection id -> when it was opened
         gone: list[str] = []
@@ -260,7 +264,11 @@ class Publisher:
 
         def post(group: list[dict[str, Any]]) -> None:
             nonlocal failed
-            group = [c for c in group if str(c["connectionId"]) not in posted]
+            group = [
+                c
+                for c in group
+                if str(c["connectionId"]) not in posted and str(c["connectionId"]) != answered
+            ]
             batch = [message(c) for c in group]
             posted.update((str(c["connectionId"]), float(c.get("connectedAt", 0))) for c in group)
             lost, errors = fan_out(send, batch)

@@ -29,6 +29,7 @@ from botocore.exceptions import (
 )
 
 from harftet import timing
+from harftet.api.delta import view_delta
 from harftet.engine import hand, proof
 from harftet.engine import table as life
 from harftet.engine.effects import Outcome
@@ -118,6 +119,7 @@ class Written:
 
     stored: StoredTable
     status: WriteStatus
+    base: StoredTable | None = None  # a committed change: the version it was decided on
 
 
 class StaleVersionError(Exception):
@@ -423,6 +425,47 @@ class Service:
     ) -> dict[str, Any]:
         """Apply one move at ``version``; a repeated ``move_id`` returns the same answer
         (and, as nothing is published then, is handed to ``on_replay`` too)."""
+        written = self._write(
+            table_id,
+            self._moving(caller, move),
+            expected_version=version,
+            move_key=f"{caller.player_id}:{move_id}",
+            viewer=caller.player_id,
+        )
+        view = self._view(written.stored, caller.player_id)
+        if written.status == "replayed" and on_replay is not None:
+            on_replay(view)
+        return view
+
+    def move_on_socket(
+        self,
+        caller: Caller,
+        table_id: str,
+        version: int,
+        move_id: str,
+        move: Move,
+        connection_id: str,
+    ) -> dict[str, Any]:
+        """A move sent on the table's WebSocket, and its answer for that socket: what changed
+        in the caller's view since ``version`` (a delta carrying ``moveId``), the fan-out
+        leaving that socket out of the version's push; a repeated ``move_id``: the whole
+        view (nothing is stored or pushed then)."""
+        written = self._write(
+            table_id,
+            self._moving(caller, move),
+            expected_version=version,
+            move_key=f"{caller.player_id}:{move_id}",
+            viewer=caller.player_id,
+            answered=connection_id,
+        )
+        view = self._view(written.stored, caller.player_id)
+        if written.status != "committed" or written.base is None:
+            return {"type": "table", "view": view, "moveId": move_id}
+        before = self._view(written.base, caller.player_id)
+        return {**view_delta(before, view), "moveId": move_id}
+
+    def _moving(self, caller: Caller, move: Move) -> Change:
+        """The change that applies ``caller``'s ``move``."""
 
         def change(table: Table, now: float) -> Outcome:
             seat = table.seat_of(caller.player_id)
@@ -439,17 +482,7 @@ class Service:
                 return Outcome(out.table, [*back.effects, *out.effects], out.table.recent)
             return hand.apply_move(table, seat, move, now)
 
-        written = self._write(
-            table_id,
-            change,
-            expected_version=version,
-            move_key=f"{caller.player_id}:{move_id}",
-            viewer=caller.player_id,
-        )
-        view = self._view(written.stored, caller.player_id)
-        if written.status == "replayed" and on_replay is not None:
-            on_replay(view)
-        return view
+        return change
 
     # -- reading ahead: dry runs, hints, the log, replays (api) -----------------------
     def dry_run(self, caller: Caller, table_id: str, version: int, move: Move) -> dict[str, Any]:
@@ -703,6 +736,7 @@ class Service:
         move_key: str | None = None,
         viewer: str | None = None,
         only_at: int | None = None,
+        answered: str | None = None,
     ) -> Written:
         """Read, decide, write once, and say what happened; nothing is published here.
 
@@ -712,10 +746,13 @@ class Service:
         StaleVersionError (with ``viewer``'s view); ``only_at`` (a timer's version) changes
         nothing once the table moved on; else ``change`` decides and one conditional write
         stores it. A lost race is retried from the item DynamoDB returned; BusyError after
-        ``retries``.
+        ``retries``. ``answered``: the connection the change's answer goes to (its sender's
+        socket), stored with the change's version only.
         """
         try:
-            return self._write_once(table_id, change, expected_version, move_key, viewer, only_at)
+            return self._write_once(
+                table_id, change, expected_version, move_key, viewer, only_at, answered
+            )
         except ClientError as error:  # still throttled (or failing) after the SDK's retries
             if is_transient(error):
                 raise BusyError("the table is too busy right now: try again") from error
@@ -729,6 +766,7 @@ class Service:
         move_key: str | None,
         viewer: str | None,
         only_at: int | None,
+        answered: str | None = None,
     ) -> Written:
         status: WriteStatus = "unchanged"
         stored: StoredTable | None = None
@@ -750,7 +788,14 @@ class Service:
                     return Written(stored, status)
             assert outcome is not None
             try:
-                new = self._save(stored, outcome, move_key if decided else None, now, viewer)
+                new = self._save(
+                    stored,
+                    outcome,
+                    move_key if decided else None,
+                    now,
+                    viewer,
+                    answered if decided else None,
+                )
             except VersionConflictError as conflict:
                 stored = conflict.current  # None: read it again
                 if decided and stored is not None and expected_version is not None:
@@ -759,7 +804,7 @@ class Service:
                     raise StaleVersionError(self._view(stored, viewer)) from conflict
                 continue
             if decided:
-                return Written(new, "committed")
+                return Written(new, "committed", base=stored)
             status, stored = "committed", new
         raise BusyError("the table is too busy right now: try again")
 
@@ -770,6 +815,7 @@ class Service:
         move_key: str | None,
         now: float,
         viewer: str | None = None,
+        answered: str | None = None,
     ) -> StoredTable:
         """One conditional write of the outcome, with its rating changes and the changes to
         who holds the table (``harftet.store.holdings``) in the same transaction."""
@@ -784,7 +830,12 @@ class Service:
             updates += game_end_updates(people, outcome, now)
         updates += self._held_updates(stored.table, outcome.table, now, viewer)
         return self.tables.save(
-            stored, outcome.table, move_id=move_key, player_updates=merged(updates), now=now
+            stored,
+            outcome.table,
+            move_id=move_key,
+            player_updates=merged(updates),
+            now=now,
+            answered=answered,
         )
 
     def _held_updates(

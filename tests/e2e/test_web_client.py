@@ -885,6 +885,38 @@ def test_a_closed_tab_comes_back_to_its_seat(local_stack: str, browser: Any) -> 
     again.close()
 
 
+def test_a_move_goes_out_on_the_tables_socket_and_its_answer_shows_it(
+    local_stack: str, browser: Any
+) -> None:
+    tab = Tab(browser, local_stack, DESKTOP)
+    page = tab.page
+    sent: list[dict[str, Any]] = []
+    answers: list[dict[str, Any]] = []
+    posted: list[str] = []
+
+    def watch(ws: Any) -> None:
+        ws.on("framesent", lambda payload: sent.append(json.loads(payload)))
+        ws.on("framereceived", lambda payload: answers.append(json.loads(payload)))
+
+    page.on("websocket", watch)
+    page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
+    tab.sign_in("Deniz")
+    tab.create_table("kastet", seats=2, bots=True)
+    tab.start()
+    tab.wait_for_my_turn_or_end()
+    expect(tab.seat(0).locator(".tiles")).to_have_text("14")
+    tab.button("Taş çek").click()
+    expect(tab.seat(0).locator(".tiles")).to_have_text("15")
+    expect(tab.rack()).to_have_count(15)
+    [move] = [m for m in sent if m.get("action") == "move"]
+    assert move["type"] == "draw" and move["tableId"] == tab.table_id() and move["lang"] == "tr"
+    assert not [url for url in posted if url.endswith("/moves")]  # no REST move at all
+    [answer] = [a for a in answers if a.get("moveId") == move["moveId"]]
+    assert answer["type"] == "delta" and answer["from"] == move["version"]
+    assert tab.unexpected_errors() == [], tab.errors
+    tab.close()
+
+
 def test_a_client_that_missed_pushes_catches_up_from_the_409_view(
     local_stack: str, browser: Any
 ) -> None:
@@ -914,8 +946,12 @@ def test_a_client_that_missed_pushes_catches_up_from_the_409_view(
     assert moved["status"] == 200
     expect(tab.seat(0).locator(".tiles")).to_have_text("14")  # still the old view
 
+    # The draw goes out on the socket, whose answer (a stale_version) is lost too: after 3 s
+    # without one the client sends the same move over REST and its 409 brings the view.
     tab.button("Taş çek").click()
-    expect(page.locator("#notice")).to_contain_text("Masa sen hamleni gönderirken değişti")
+    expect(page.locator("#notice")).to_contain_text(
+        "Masa sen hamleni gönderirken değişti", timeout=15_000
+    )
     expect(tab.seat(0).locator(".tiles")).to_have_text("15")
     expect(tab.rack()).to_have_count(15)
     assert tab.unexpected_errors() == [], tab.errors

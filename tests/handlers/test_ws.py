@@ -10,6 +10,7 @@ import pytest
 from botocore.exceptions import ClientError
 from testkit import rebuilt
 
+from harftet.api.delta import apply_delta
 from harftet.identity import Tokens
 from harftet.push import ManagementApiSender
 
@@ -213,10 +214,18 @@ def test_a_move_over_the_socket_changes_the_table_and_each_socket_gets_its_own_v
     assert send_move(ws, mover_socket, game.table_id, view["version"]) == OK
     for i, player in enumerate(game.players):
         pushed = outbox.to(f"c{i}")
-        assert [p["type"] for p in pushed] == ["table"]
         mine = api.view(player, game.table_id)
-        assert pushed[0]["view"] == mine and mine["seat"] == i
-        assert mine["version"] == view["version"] + 1
+        assert mine["version"] == view["version"] + 1 and mine["seat"] == i
+        if f"c{i}" == mover_socket:
+            # the mover's socket is answered at once with what changed since the version it
+            # sent, naming the move; the fan-out's push of the version leaves it out
+            [answer] = pushed
+            assert answer["type"] == "delta" and answer["moveId"] == "m1"
+            assert answer["from"] == view["version"]
+            assert apply_delta(view, answer) == mine
+        else:
+            assert [p["type"] for p in pushed] == ["table"]
+            assert pushed[0]["view"] == mine
     watched = outbox.to("watch")
     assert len(watched) == 1 and "hand" not in watched[0]["view"]
     assert len(api.view(mover, game.table_id)["hand"]) == 15
@@ -274,6 +283,12 @@ def test_a_rejected_move_is_answered_on_that_socket_only_and_nothing_changes(api
     [(to, payload)] = outbox.sent
     assert to == who and payload["type"] == "error"
     assert payload["error"]["code"] == case.split(":")[0] and payload["error"]["message"]
+    # the refusal names the move it refuses, so a client knows which of its moves failed
+    try:
+        named = "m1" if body is ... else json.loads(body).get("moveId")
+    except ValueError:
+        named = None  # not JSON: no move to name
+    assert payload.get("moveId") == named
     if case == "stale_version":
         assert payload["view"] == view  # the mover's own view to resync from
 
@@ -379,13 +394,15 @@ def test_a_repeated_move_over_the_socket_answers_again_and_changes_nothing(api, 
     connect(ws, mover, game.table_id, "mover")
     connect(ws, other, game.table_id, "other")
     send_move(ws, "mover", game.table_id, view["version"], "draw-1")
-    first = outbox.to("mover")[-1]
+    [first] = outbox.to("mover")
+    assert first["type"] == "delta" and first["moveId"] == "draw-1"
+    after = api.view(mover, game.table_id)
     outbox.sent.clear()
     with api.unchanged(mover, game.table_id):
         assert send_move(ws, "mover", game.table_id, view["version"], "draw-1") == OK
-    # API.md: a moveId already applied returns the same answer again; over the socket the
-    # answer to a move is the caller's table view, so the resending client is not left waiting.
-    assert outbox.sent == [("mover", first)]
+    # API.md: a moveId already applied returns the same answer again; over the socket that is
+    # the caller's whole view (the resending client may hold any version), naming the move.
+    assert outbox.sent == [("mover", {"type": "table", "view": after, "moveId": "draw-1"})]
 
 
 def test_every_sample_websocket_event_names_its_route_and_connection(api):

@@ -32,6 +32,12 @@ DELTA_OPS = (
 )
 
 
+MOVE_ANSWERED = {
+    "type": "string",
+    "description": "present on the answer to a move sent on this socket: that move's moveId",
+}
+
+
 def _delta_payload() -> dict[str, Any]:
     """{"type": "delta", "from", "version", "ops"}."""
     op = {
@@ -71,6 +77,7 @@ def _delta_payload() -> dict[str, Any]:
                 "description": "the view's version once applied",
             },
             "ops": {"type": "array", "items": op, "description": DELTA_OPS},
+            "moveId": MOVE_ANSWERED,
         },
     }
 
@@ -143,8 +150,11 @@ def document() -> dict[str, Any]:
         ),
         "move": _message(
             "move",
-            "A move, exactly as POST /tables/{tableId}/moves takes it. Success is the table "
-            "message every connection of the table gets; a rejection is an error message.",
+            "A move, exactly as POST /tables/{tableId}/moves takes it. Success is answered on "
+            "this socket at once: a delta from the move's version carrying its moveId (a "
+            "moveId already applied: the table message, with the moveId), and this socket "
+            "gets no other push of that version; every other connection of the table gets "
+            "the usual push. A rejection is an error message carrying the moveId.",
             _move_payload(schemas),
         ),
         "table": _message(
@@ -158,6 +168,7 @@ def document() -> dict[str, Any]:
                 "properties": {
                     "type": {"type": "string", "const": "table"},
                     "view": _ref("TableView"),
+                    "moveId": MOVE_ANSWERED,
                 },
             },
         ),
@@ -203,6 +214,14 @@ def document() -> dict[str, Any]:
                     "type": {"type": "string", "const": "error"},
                     "error": _ref("ErrorDetail"),
                     "view": {"anyOf": [_ref("TableView"), {"type": "null"}]},
+                    "moveId": {
+                        "type": "string",
+                        "description": "the refused move's moveId, when the message was a move",
+                    },
+                    "status": {
+                        "type": "integer",
+                        "description": "the HTTP status the REST API answers the same refusal with",
+                    },
                 },
             },
         ),

@@ -29,6 +29,7 @@ class TableStorePort(Protocol):
         move_id: str | None = None,
         player_updates: list[dict[str, Any]] | None = None,
         now: float | None = None,
+        answered: str | None = None,
     ) -> StoredTable: ...
 
     def held_count(self, player_id: str, now: float, limit: int = ...) -> int: ...

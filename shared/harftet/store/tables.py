@@ -74,6 +74,7 @@ LOBBY = "waiting"
 # values prefixed ("c:waiting", "c:open", "c:playing").
 CORRESPONDENCE_LOBBY = "c:"
 TX = "tx"  # the item attribute holding the last transaction's ClientRequestToken
+ANSWERED = "ans"  # the connection answered on the spot for this version (StoredTable.answered)
 
 
 def request_token() -> str:
@@ -150,6 +151,9 @@ class StoredTable:
     version: int
     moves: Moves = field(default_factory=Moves)  # the move ids kept -> version each produced
     due_version: int | None = None  # the version that set the current deadline (dueV)
+    # the WebSocket connection that sent this version's move and got its answer on the spot
+    # (``ans``): the fan-out leaves it out of this version's push
+    answered: str | None = None
 
 
 # The move path reads and writes a handful of fixed attributes, so it builds DynamoDB's
@@ -160,11 +164,13 @@ def _from_item(item: dict[str, Any]) -> StoredTable:
     for key, value in item.get(OLD_MOVES, {}).get("M", {}).items():  # an item written before
         moves[move_digest(key)] = int(value["N"])
     due_version = item.get("dueV")
+    answered = item.get(ANSWERED)
     return StoredTable(
         table=codec.decode(item["state"]["B"]),
         version=int(item["version"]["N"]),
         moves=Moves(moves),
         due_version=int(due_version["N"]) if due_version else None,
+        answered=answered["S"] if answered else None,
     )
 
 
@@ -467,9 +473,12 @@ class TableStore(LobbyPages, HeldTables):
         move_id: str | None = None,
         player_updates: list[dict[str, Any]] | None = None,
         now: float | None = None,
+        answered: str | None = None,
     ) -> StoredTable:
         """Write ``table`` over ``stored`` if nobody wrote in between, with any player updates
-        in the same transaction. Raises VersionConflictError carrying the current item."""
+        in the same transaction; ``answered``: the connection that sent the move and is
+        answered by its sender (kept for this version only). Raises VersionConflictError
+        carrying the current item."""
         version = stored.version + 1
         moves = stored.moves
         if move_id is not None:
@@ -504,6 +513,12 @@ class TableStore(LobbyPages, HeldTables):
         values[":moves"] = _moves(moves)
         assignments.append("#m = :moves")
         removes.append(OLD_MOVES)  # free on items without it
+        if answered is not None:
+            names["#ans"] = ANSWERED
+            values[":ans"] = {"S": answered}
+            assignments.append("#ans = :ans")
+        else:
+            removes.append(ANSWERED)  # free on items without it
         token = request_token() if player_updates else None
         if token is not None:  # a transaction: it marks the item, to know it again
             names["#tx"] = TX
@@ -538,9 +553,11 @@ class TableStore(LobbyPages, HeldTables):
                 self._client.update_item(**update)
         except ClientError as error:
             if token is not None and self._landed(error, table.table_id, token, version):
-                return StoredTable(table=table, version=version, moves=moves)
+                return StoredTable(table=table, version=version, moves=moves, answered=answered)
             raise self._conflict(error, table.table_id) from error
-        return StoredTable(table=table, version=version, moves=moves, due_version=due_version)
+        return StoredTable(
+            table=table, version=version, moves=moves, due_version=due_version, answered=answered
+        )
 
     def _landed(self, error: ClientError, table_id: str, token: str, version: int) -> bool:
         """Whether a cancelled transaction is our own, already written: its answer was lost

@@ -1,6 +1,6 @@
 // The Harftet / Kastet web client: state and events. REST and the WebSocket on the same host
 // (API.md); api.js, live.js, draft.js, render.js and i18n.js hold the rest. No build step.
-import { createApi, newMoveId } from "./api.js";
+import { ApiError, createApi, newMoveId } from "./api.js";
 import { Live } from "./live.js";
 import * as D from "./draft.js";
 import { t, errorText, getLang, setLang, NAME_MAX, nameLength } from "./i18n.js";
@@ -914,11 +914,20 @@ function renderBreak() {
 
 // ---------------------------------------------------------------- moves
 
+const SOCKET_TROUBLE = new Set(["unauthorized", "not_found", "bad_request", "busy", "internal"]);
+
 async function sendMove(type, extra = {}) {
   const v = S.view;
   const body = { version: v.version, moveId: newMoveId(), type, ...extra };
   try {
-    const view = await api.move(v.tableId, body);
+    // on the table's socket when it is open (answered there at once); else, or when no answer
+    // comes, over REST: the same moveId is never applied twice
+    const answered = await live.move(body, getLang()).catch((refused) => {
+      // the socket's own trouble (its registration, a busy moment): REST gives the answer
+      if (SOCKET_TROUBLE.has(refused.error?.code)) return null;
+      throw new ApiError(refused.status || 400, refused);
+    });
+    const view = answered ?? (await api.move(v.tableId, body));
     S.sel = null;
     if (view.version > S.view.version) {
       S.draft = null; // start the next arrangement from the table as it now stands

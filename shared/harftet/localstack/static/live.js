@@ -1,6 +1,8 @@
 // The live connection (API.md "WebSocket"): pushes of what changed in the table view (delta.js
 // applies them; a gap asks for the whole view with {"action": "sync"}), reconnect with backoff,
-// and a resync after every (re)connect so a missed push is never missed for long.
+// and a resync after every (re)connect so a missed push is never missed for long. Moves go out
+// on it too (move()): the answer names the move's moveId; without one in time the caller sends
+// the same move over REST (the same moveId is never applied twice).
 import { receive } from "./delta.js";
 
 export class Live {
@@ -13,6 +15,7 @@ export class Live {
     this.ping = 0;
     this.want = null;
     this.view = null; // the view the pushes are applied to
+    this.pending = new Map(); // moveId -> { resolve, reject, timer }: moves awaiting their answer
   }
 
   connect(token, tableId) {
@@ -41,15 +44,23 @@ export class Live {
     ws.onmessage = (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
+      const waiting = typeof msg.moveId === "string" ? this.pending.get(msg.moveId) : undefined;
+      if (waiting) {
+        this.pending.delete(msg.moveId);
+        clearTimeout(waiting.timer);
+      }
+      if (msg.type === "error" && waiting) return waiting.reject(msg);
       if (msg.type !== "table" && msg.type !== "delta") return this.onMessage(msg); // phrases, invitations (phrases.js)
       const { view, sync } = receive(this.view, msg);
       if (sync && ws.readyState === 1) ws.send(JSON.stringify({ action: "sync" }));
-      if (view === this.view) return;
+      if (view === this.view) return waiting && waiting.resolve(null); // not applied: the caller asks REST
       this.view = view;
+      if (waiting) return waiting.resolve(structuredClone(view)); // the mover sets it as its answer
       this.onView(structuredClone(view)); // the app may change its copy; ours stays the base
     };
     ws.onclose = () => {
       clearInterval(this.ping);
+      this.settle();
       if (this.ws !== ws) return;
       this.ws = null;
       this.onState("offline");
@@ -69,7 +80,37 @@ export class Live {
 
   get connected() { return !!(this.ws && this.ws.readyState === 1); }
 
+  /**
+   * Send a move (the REST move body, moveId included; `lang` that of a refusal's message) on the
+   * socket. Resolves with the view its
+   * answer brings, rejects with the refusal ({type: "error", error, view?}), or resolves null when
+   * the socket cannot take it (closed, or its view is not at the move's version) or no answer came
+   * within `ms`: the caller then sends the same body over REST.
+   */
+  move(body, lang, ms = 3000) {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== 1 || !this.want || !this.view || this.view.version !== body.version) {
+      return Promise.resolve(null);
+    }
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => { this.pending.delete(body.moveId); resolve(null); }, ms);
+      this.pending.set(body.moveId, { resolve, reject, timer });
+      const lang_ = lang === "tr" || lang === "en" ? { lang } : {};
+      ws.send(JSON.stringify({ action: "move", tableId: this.want.tableId, ...lang_, ...body }));
+    });
+  }
+
+  /** Moves still awaiting an answer go to REST (the socket closed). */
+  settle() {
+    for (const { resolve, timer } of this.pending.values()) {
+      clearTimeout(timer);
+      resolve(null);
+    }
+    this.pending.clear();
+  }
+
   close() {
+    this.settle();
     this.want = null;
     clearTimeout(this.timer);
     clearInterval(this.ping);
