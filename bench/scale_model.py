@@ -80,8 +80,9 @@ def quotas(c: dict[str, float], shards: int = 32) -> list[Quota]:
             "Service Quotas L-8A5B8E43; the burst (5,000) follows it",
         ),
         Quota(
-            "The template's own stage throttle (ThrottleRateLimit per REST method: the moves)",
-            r * c["rest_requests"],
+            "The template's own stage throttle (ThrottleRateLimit per REST method and per "
+            "WebSocket route: the moves, sent on the socket)",
+            r * max(c["rest_requests"], c["ws_client_messages"]),
             "requests/s",
             50,
             5_000,
