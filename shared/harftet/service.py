@@ -415,27 +415,12 @@ class Service:
         return self._view(written.stored, caller.player_id)
 
     def move(
-        self,
-        caller: Caller,
-        table_id: str,
-        version: int,
-        move_id: str,
-        move: Move,
-        on_replay: Callable[[dict[str, Any]], None] | None = None,
+        self, caller: Caller, table_id: str, version: int, move_id: str, move: Move
     ) -> dict[str, Any]:
-        """Apply one move at ``version``; a repeated ``move_id`` returns the same answer
-        (and, as nothing is published then, is handed to ``on_replay`` too)."""
-        written = self._write(
-            table_id,
-            self._moving(caller, move),
-            expected_version=version,
-            move_key=f"{caller.player_id}:{move_id}",
-            viewer=caller.player_id,
-        )
-        view = self._view(written.stored, caller.player_id)
-        if written.status == "replayed" and on_replay is not None:
-            on_replay(view)
-        return view
+        """Apply one move at ``version`` (REST); a repeated ``move_id`` returns the same answer:
+        the caller's view."""
+        written = self._move(caller, table_id, version, move_id, move)
+        return self._view(written.stored, caller.player_id)
 
     def move_on_socket(
         self,
@@ -450,19 +435,30 @@ class Service:
         in the caller's view since ``version`` (a delta carrying ``moveId``), the fan-out
         leaving that socket out of the version's push; a repeated ``move_id``: the whole
         view (nothing is stored or pushed then)."""
-        written = self._write(
-            table_id,
-            self._moving(caller, move),
-            expected_version=version,
-            move_key=f"{caller.player_id}:{move_id}",
-            viewer=caller.player_id,
-            answered=connection_id,
-        )
+        written = self._move(caller, table_id, version, move_id, move, connection_id)
         view = self._view(written.stored, caller.player_id)
         if written.status != "committed" or written.base is None:
             return {"type": "table", "view": view, "moveId": move_id}
         before = self._view(written.base, caller.player_id)
         return {**view_delta(before, view), "moveId": move_id}
+
+    def _move(
+        self,
+        caller: Caller,
+        table_id: str,
+        version: int,
+        move_id: str,
+        move: Move,
+        answered: str | None = None,
+    ) -> Written:
+        return self._write(
+            table_id,
+            self._moving(caller, move),
+            expected_version=version,
+            move_key=f"{caller.player_id}:{move_id}",
+            viewer=caller.player_id,
+            answered=answered,
+        )
 
     def _moving(self, caller: Caller, move: Move) -> Change:
         """The change that applies ``caller``'s ``move``."""
