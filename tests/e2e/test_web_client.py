@@ -191,14 +191,24 @@ class Tab:
         expect(page.locator("#me-rating")).to_have_text(re.compile(r"^\d+$"))
 
     def create_table(
-        self, game: str, seats: int, hands: int = 1, bots: bool = False, turn_seconds: int = 120
+        self,
+        game: str,
+        seats: int,
+        hands: int = 1,
+        bots: bool = False,
+        turn_seconds: int = 120,
+        pace: str | None = None,
     ) -> None:
+        """Fill in and send the new-table form; ``pace`` picks the computer players' pace by its
+        label ("Hızlı": no pause between their moves, for whole hands played in a test)."""
         page = self.page
         label = "Kastet (okey taşları)" if game == "kastet" else "Harftet (harf taşları)"
         check_steadily(page.get_by_label(label))
         page.get_by_label("Oyuncu sayısı").select_option(str(seats))
         page.get_by_label("El sayısı").fill(str(hands))
         page.get_by_label("Hamle süresi (sn)").fill(str(turn_seconds))
+        if pace is not None:
+            page.get_by_label("Bilgisayarın hızı").select_option(label=pace)
         if bots:
             check_steadily(page.get_by_label("Boş koltuklara bilgisayar"))
         page.get_by_role("button", name="Masayı kur ve otur").click()
@@ -593,7 +603,7 @@ def test_the_end_of_a_hand_shows_every_rack_then_the_next_hand(
     tab = Tab(browser, local_stack, PHONE, seed=11)
     page = tab.page
     tab.sign_in("Berk")
-    tab.create_table("harftet", seats=4, hands=2, bots=True)
+    tab.create_table("harftet", seats=4, hands=2, bots=True, pace="Hızlı")
     tab.start()
     dialog = page.locator("#end-dialog")
     deadline = time.monotonic() + 60
@@ -644,7 +654,8 @@ def test_a_kastet_hand_against_three_computers_on_a_desktop(local_stack: str, br
     tab = Tab(browser, local_stack, DESKTOP, seed=kastet_seed_with_two_melds())
     page = tab.page
     tab.sign_in("Mehmet")
-    tab.create_table("kastet", seats=4, bots=True)
+    tab.create_table("kastet", seats=4, bots=True, pace="Hızlı")
+    assert tab.api("GET", f"/tables/{tab.table_id()}")["body"]["botSeconds"] == 0
     tab.start()
     tab.shot("kastet-start")
 

@@ -245,6 +245,7 @@ function createBody(f) {
     partners: f.get("partners") === "on", turnSeconds: Number(f.get("turnSeconds")),
   };
   if (f.get("private") === "on") body.private = true;
+  if (f.get("botSeconds") != null) body.botSeconds = Number(f.get("botSeconds")); // their moves' pace
   return body;
 }
 
@@ -313,6 +314,7 @@ function enterTable(view) {
   // or the log would show a needless "bağlantı koptu / geri döndü".
   const w = live.want;
   if (!(w && w.tableId === view.tableId && w.token === S.token)) live.connect(S.token, view.tableId);
+  live.adopt(view);
   loadLog();
 }
 
@@ -330,6 +332,7 @@ function setView(v, force = false) {
   if (!force && old && old.tableId === v.tableId && v.version <= old.version) return old.version === v.version;
   if (old && old.tableId !== v.tableId) return false;
   S.view = v;
+  live.adopt(v);
   const sameHand = old && old.handNumber === v.handNumber;
   const oldHand = new Set(((sameHand && old.hand) || []).map((x) => x.id));
   const hand = v.hand || [];

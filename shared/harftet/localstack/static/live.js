@@ -78,6 +78,16 @@ export class Live {
     }
   }
 
+  /**
+   * Take a newer view of this table from elsewhere (a REST answer) as the base the pushes are applied
+   * to: a move sent right after it then goes on the socket instead of waiting for a push to catch up.
+   */
+  adopt(view) {
+    if (!this.want || !view || view.tableId !== this.want.tableId) return;
+    if (this.view && this.view.tableId === view.tableId && view.version <= this.view.version) return;
+    this.view = structuredClone(view);
+  }
+
   get connected() { return !!(this.ws && this.ws.readyState === 1); }
 
   /**
