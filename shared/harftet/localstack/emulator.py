@@ -202,6 +202,7 @@ class Emulator:
                 "function": function,
                 "source": mapping.source,
                 "kind": mapping.kind,
+                "doorbell": bool(getattr(source, "doorbell", False)),
                 **report,
             }
             task = self.source_tasks.get(id(source))

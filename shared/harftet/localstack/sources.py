@@ -48,6 +48,77 @@ IDLE_STREAM_SECONDS = 1.0
 ERROR_PAUSE = (0.2, 5.0)
 
 
+def _arn_parts(arn: str) -> tuple[str, str, str]:
+    """(region, account, resource) of an ARN."""
+    parts = arn.split(":", 5)
+    return parts[3], parts[4], parts[5]
+
+
+def _moto_stream_mark(stream_arn: str) -> Callable[[], object] | None:
+    """A doorbell for a stream served by moto in this process: a mark (the shard object and its
+    record count) that changes whenever a record is written, read without a request. None when
+    moto does not hold that table here (another process's moto, dynalite): the poller then
+    polls over HTTP only. Why: while records flow every source polls 20 times a second, and an
+    empty GetShardIterator + GetRecords pair through botocore and moto's server costs ~100
+    times more than this look; on a two-core test machine those empty polls took a good part
+    of a core."""
+    try:
+        from moto.dynamodb.models import dynamodb_backends
+
+        region, account, resource = _arn_parts(stream_arn)
+        tables = dynamodb_backends[account][region].tables
+        name = resource.split("/")[1]
+        if name not in tables:
+            return None
+    except Exception:
+        return None
+
+    def mark() -> object:
+        # Looked up each time (a table may be replaced); the last record itself, not its count
+        # alone: a cancelled transaction's records are dropped (dynamo._ItemUndo) and the next
+        # write brings the count back, but never the same record object.
+        shard = tables[name].stream_shard
+        items = shard.items if shard is not None else []
+        return _Mark((shard, len(items), items[-1] if items else None))
+
+    return mark
+
+
+class _Mark(tuple[Any, ...]):
+    """A doorbell mark: equal only when every part is the very same object (or count)."""
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, _Mark)
+            and len(self) == len(other)
+            and all(a is b or (type(a) is int and a == b) for a, b in zip(self, other, strict=True))
+        )
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = tuple.__hash__
+
+
+def _moto_queue_ready(queue_arn: str) -> Callable[[], bool] | None:
+    """A doorbell for a queue served by moto in this process: whether a message can be received
+    now (visible and past its delay), read without a request; None as for streams."""
+    try:
+        from moto.sqs.models import sqs_backends
+
+        region, account, name = _arn_parts(queue_arn)
+        queues = sqs_backends[account][region].queues
+        if name not in queues:
+            return None
+    except Exception:
+        return None
+
+    def ready() -> bool:
+        return any(m.visible and not m.delayed for m in list(queues[name]._messages))
+
+    return ready
+
+
 class _Backoff:
     """The pause before the next poll: short while busy; idle, until an invocation ends or
     the pause (doubling up to the stream's or the queue's idle pause) runs out."""
@@ -132,6 +203,21 @@ class StreamSource:
         self.shards: list[str] = []
         self.position: dict[str, str] = {}  # shard → the last sequence number read
         self.health = _Health()
+        self._mark = _moto_stream_mark(stream_arn)
+        self._read_up_to: object = None  # the doorbell's mark when the last poll began
+
+    @property
+    def doorbell(self) -> bool:
+        """Whether ``quiet`` can tell without a request (moto runs in this process)."""
+        return self._mark is not None
+
+    def quiet(self) -> bool:
+        """Nothing was written to the stream since the last poll began (known without a
+        request only where moto runs in this process; elsewhere always False)."""
+        try:
+            return self._mark is not None and self._mark() == self._read_up_to
+        except Exception:
+            return False
 
     def _iterator(self, shard_id: str) -> str:
         """A fresh iterator: after the last record read, or from the start of the shard."""
@@ -162,6 +248,11 @@ class StreamSource:
         cancelled transaction wrote before it was rolled back. A fresh iterator is always
         taken from the table's current shard.
         """
+        if self._mark is not None:
+            try:
+                self._read_up_to = self._mark()  # taken first: a record written meanwhile rings
+            except Exception:
+                self._read_up_to = None
         if not self.shards:
             described = self.client.describe_stream(StreamArn=self.arn)["StreamDescription"]
             self.shards = [shard["ShardId"] for shard in described["Shards"]]
@@ -192,6 +283,9 @@ class StreamSource:
         failures = 0
         while True:
             self.health.last_poll = read_at = time.time()
+            if self.quiet():
+                await backoff.idle()
+                continue
             try:
                 shards = await asyncio.to_thread(self.poll)
                 failures = 0
@@ -278,6 +372,20 @@ class QueueSource:
         self.arn = queue_arn
         self.mapping = mapping
         self.health = _Health()
+        self._ready = _moto_queue_ready(queue_arn)
+
+    @property
+    def doorbell(self) -> bool:
+        """Whether ``quiet`` can tell without a request (moto runs in this process)."""
+        return self._ready is not None
+
+    def quiet(self) -> bool:
+        """No message can be received now (known without a request only where moto runs in
+        this process; elsewhere always False)."""
+        try:
+            return self._ready is not None and not self._ready()
+        except Exception:
+            return False
 
     def receive(self) -> list[dict[str, Any]]:
         """Up to BatchSize visible messages (a short poll: never holds the server)."""
@@ -312,6 +420,9 @@ class QueueSource:
         failures = 0
         while True:
             self.health.last_poll = time.time()
+            if self.quiet():
+                await backoff.idle()
+                continue
             try:
                 messages = await asyncio.to_thread(self.receive)
                 failures = 0
