@@ -1,0 +1,89 @@
+"""The local stack's moto serialises AttributeValues by plain key lookups
+(``dynamo.quick_attribute_values``): every answer must be what moto's own path gives."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from testkit import aws_session
+
+ITEM: dict[str, Any] = {
+    "id": {"S": "t1"},
+    "n": {"N": "-12.5"},
+    "empty": {"S": ""},
+    "blob": {"B": b"\x00\xffstate"},
+    "names": {"SS": ["Ayşe", "Çağrı"]},
+    "numbers": {"NS": ["1", "2"]},
+    "blobs": {"BS": [b"a", b"\x01"]},
+    "yes": {"BOOL": True},
+    "no": {"BOOL": False},
+    "none": {"NULL": True},
+    "friends": {
+        "M": {
+            f"p{i}": {"M": {"since": {"N": str(i)}, "seen": {"L": [{"S": "x"}, {"BOOL": False}]}}}
+            for i in range(30)
+        }
+    },
+    "deep": {"L": [{"L": [{"M": {"a": {"B": b"z"}}}]}, {"NULL": True}]},
+}
+
+
+def _answers(client: Any, streams: Any) -> list[Any]:
+    """What several operations answer, as the JSON a client receives (blobs as bytes)."""
+    found = [
+        client.get_item(TableName="t", Key={"id": {"S": "t1"}})["Item"],
+        client.query(
+            TableName="t",
+            KeyConditionExpression="id = :i",
+            ExpressionAttributeValues={":i": {"S": "t1"}},
+        )["Items"],
+        client.scan(TableName="t")["Items"],
+        client.batch_get_item(RequestItems={"t": {"Keys": [{"id": {"S": "t1"}}]}})["Responses"],
+        client.update_item(
+            TableName="t",
+            Key={"id": {"S": "t1"}},
+            UpdateExpression="SET n = n",
+            ReturnValues="ALL_NEW",
+        )["Attributes"],
+    ]
+    arn = client.describe_table(TableName="t")["Table"]["LatestStreamArn"]
+    shard = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"][0]["ShardId"]
+    iterator = streams.get_shard_iterator(
+        StreamArn=arn, ShardId=shard, ShardIteratorType="TRIM_HORIZON"
+    )["ShardIterator"]
+    first = streams.get_records(ShardIterator=iterator)["Records"][0]["dynamodb"]  # the put
+    found.append({key: first[key] for key in ("Keys", "NewImage", "SequenceNumber")})
+    return json.loads(json.dumps(found, default=repr))
+
+
+def test_quick_attribute_values_answer_exactly_as_moto_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from moto import mock_aws
+    from moto.core.serialize import ResponseSerializer
+
+    from harftet.localstack.dynamo import quick_attribute_values
+
+    quick_attribute_values()
+    quick = ResponseSerializer._serialize_type_structure
+    assert getattr(quick, "quick", False)
+    with mock_aws():
+        client = aws_session().client("dynamodb")
+        streams = aws_session().client(
+            "dynamodbstreams", endpoint_url="https://streams.dynamodb.us-east-1.amazonaws.com"
+        )
+        client.create_table(
+            TableName="t",
+            KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+            AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
+            BillingMode="PAY_PER_REQUEST",
+            StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"},
+        )
+        client.put_item(TableName="t", Item=ITEM)
+        fast = _answers(client, streams)
+        monkeypatch.setattr(ResponseSerializer, "_serialize_type_structure", quick.original)
+        slow = _answers(client, streams)
+    assert fast == slow
+    assert fast[0] == json.loads(json.dumps(ITEM, default=repr))  # and both are the item
