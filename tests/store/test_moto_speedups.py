@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 import pytest
+from streams import STREAMS_ENDPOINT
 from testkit import aws_session
 
 ITEM: dict[str, Any] = {
@@ -64,16 +65,11 @@ def test_quick_attribute_values_answer_exactly_as_moto_does(
     from moto import mock_aws
     from moto.core.serialize import ResponseSerializer
 
-    from harftet.localstack.dynamo import quick_attribute_values
-
-    quick_attribute_values()
     quick = ResponseSerializer._serialize_type_structure
-    assert getattr(quick, "quick", False)
+    assert getattr(quick, "quick", False)  # installed for every test (tests/conftest.py)
     with mock_aws():
         client = aws_session().client("dynamodb")
-        streams = aws_session().client(
-            "dynamodbstreams", endpoint_url="https://streams.dynamodb.us-east-1.amazonaws.com"
-        )
+        streams = aws_session().client("dynamodbstreams", endpoint_url=STREAMS_ENDPOINT)
         client.create_table(
             TableName="t",
             KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],

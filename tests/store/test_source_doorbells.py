@@ -5,34 +5,23 @@ left unread until some later write — and stay silent otherwise."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from streams import FANOUT, STREAMS_ENDPOINT
 from testkit import TABLE_NAMES, aws_session
 
 from harftet.localstack.sources import Mapping, QueueSource, StreamSource
 
-STREAMS_ENDPOINT = "https://streams.dynamodb.us-east-1.amazonaws.com"
-FANOUT = Mapping("fanout", "TablesTable", "stream", event_names=("INSERT", "MODIFY"))
 TIMER = Mapping("timer", "TimerQueue", "queue", batch_size=10)
 
 
 @pytest.fixture
-def world() -> Iterator[tuple[Any, StreamSource]]:
-    from moto import mock_aws
-
-    from harftet.localstack.dynamo import cheap_transactions
-    from harftet.store.schema import create_tables
-
-    cheap_transactions()
-    with mock_aws():
-        client = aws_session().client("dynamodb")
-        create_tables(client, TABLE_NAMES)
-        name = TABLE_NAMES["TablesTable"]
-        arn = client.describe_table(TableName=name)["Table"]["LatestStreamArn"]
-        streams = aws_session().client("dynamodbstreams", endpoint_url=STREAMS_ENDPOINT)
-        yield client, StreamSource(streams, arn, FANOUT)
+def world(dynamodb: Any) -> tuple[Any, StreamSource]:
+    """The template's tables in in-process moto (the root fixture) and a source on the stream."""
+    arn = dynamodb.describe_table(TableName=TABLE_NAMES["TablesTable"])["Table"]["LatestStreamArn"]
+    streams = aws_session().client("dynamodbstreams", endpoint_url=STREAMS_ENDPOINT)
+    return dynamodb, StreamSource(streams, arn, FANOUT)
 
 
 def _put(client: Any, table_id: str, version: int) -> None:

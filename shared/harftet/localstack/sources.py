@@ -54,9 +54,10 @@ def _arn_parts(arn: str) -> tuple[str, str, str]:
     return parts[3], parts[4], parts[5]
 
 
-def _moto_stream_mark(stream_arn: str) -> Callable[[], object] | None:
-    """A doorbell for a stream served by moto in this process: a mark (the shard object and its
-    record count) that changes whenever a record is written, read without a request. None when
+def _moto_stream_mark(stream_arn: str) -> Callable[[], Any] | None:
+    """A doorbell for a stream served by moto in this process: a mark (the shard, its record
+    count and its last record) that changes whenever a record is written, read without a
+    request (compare two with ``_same``). None when
     moto does not hold that table here (another process's moto, dynalite): the poller then
     polls over HTTP only. Why: while records flow every source polls 20 times a second, and an
     empty GetShardIterator + GetRecords pair through botocore and moto's server costs ~100
@@ -79,25 +80,20 @@ def _moto_stream_mark(stream_arn: str) -> Callable[[], object] | None:
         # write brings the count back, but never the same record object.
         shard = tables[name].stream_shard
         items = shard.items if shard is not None else []
-        return _Mark((shard, len(items), items[-1] if items else None))
+        return (shard, len(items), items[-1] if items else None)
 
     return mark
 
 
-class _Mark(tuple[Any, ...]):
-    """A doorbell mark: equal only when every part is the very same object (or count)."""
-
-    def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, _Mark)
-            and len(self) == len(other)
-            and all(a is b or (type(a) is int and a == b) for a, b in zip(self, other, strict=True))
-        )
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    __hash__ = tuple.__hash__
+def _same(one: Any, other: Any) -> bool:
+    """Two stream marks name the very same shard and last record, at the same count."""
+    return (
+        one is not None
+        and other is not None
+        and one[0] is other[0]
+        and one[1] == other[1]
+        and one[2] is other[2]
+    )
 
 
 def _moto_queue_ready(queue_arn: str) -> Callable[[], bool] | None:
@@ -204,7 +200,7 @@ class StreamSource:
         self.position: dict[str, str] = {}  # shard → the last sequence number read
         self.health = _Health()
         self._mark = _moto_stream_mark(stream_arn)
-        self._read_up_to: object = None  # the doorbell's mark when the last poll began
+        self._read_up_to: Any = None  # the doorbell's mark when the last poll began
 
     @property
     def doorbell(self) -> bool:
@@ -215,7 +211,7 @@ class StreamSource:
         """Nothing was written to the stream since the last poll began (known without a
         request only where moto runs in this process; elsewhere always False)."""
         try:
-            return self._mark is not None and self._mark() == self._read_up_to
+            return self._mark is not None and _same(self._mark(), self._read_up_to)
         except Exception:
             return False
 

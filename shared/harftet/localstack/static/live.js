@@ -84,7 +84,7 @@ export class Live {
    */
   adopt(view) {
     if (!this.want || !view || view.tableId !== this.want.tableId) return;
-    if (this.view && this.view.tableId === view.tableId && view.version <= this.view.version) return;
+    if (this.view && view.version <= this.view.version) return; // connect() cleared another table's
     this.view = structuredClone(view);
   }
 
