@@ -153,11 +153,18 @@ class _ColourMoves:
         jokers = prob.table_jokers + prob.hand_jokers
         js, jp, pf = _junpack(j)
         free = jokers - js - jp
-        avail = [prob.req[c][k] + prob.hand[c][k] for k in range(15)]
-        total_at_n = sum(prob.req[x][n] + prob.hand[x][n] for x in range(4)) + jokers
+        req, hand = prob.req, prob.hand
+        total_at_n = req[0][n] + req[1][n] + req[2][n] + req[3][n] + jokers
+        total_at_n += hand[0][n] + hand[1][n] + hand[2][n] + hand[3][n]
         sets_possible = total_at_n >= 3
         # at most this many runs can start here and reach length 3
-        new_max = 0 if n > 11 else min(avail[n + 1] + free, avail[n + 2] + free, 4)
+        new_max = (
+            0
+            if n > 11
+            else min(
+                req[c][n + 1] + hand[c][n + 1] + free, req[c][n + 2] + hand[c][n + 2] + free, 4
+            )
+        )
         starts, ends = prob.starts[c], prob.ends[c]
         in_runs, in_sets = prob.in_runs[c][n], prob.in_sets[c][n]
         x1, x2, x3 = _LANES[lane]
@@ -216,6 +223,16 @@ class _ColourMoves:
 def _pareto(layer: dict[int, int]) -> dict[int, int]:
     """Drop the states that another state with the same runs, jokers and set tiles beats
     with no more melds (only when no pair may be laid: then fewer melds never hurt)."""
+    seen: set[int] = set()
+    for key in layer:
+        base = key - key // _MU % 64 * _MU
+        if base in seen:
+            return _pareto_groups(layer)
+        seen.add(base)
+    return layer  # no two states differ in their melds alone: nothing to drop
+
+
+def _pareto_groups(layer: dict[int, int]) -> dict[int, int]:
     groups: dict[int, list[tuple[int, int, int]]] = {}
     for key, val in layer.items():
         m = key // _MU % 64
@@ -278,16 +295,29 @@ def _solve(prob: _Problem) -> _Plan | None:
             if layable[c][n]:
                 acc += n * prob.hand[c][n]
 
+    # per joker state: (goal - what its unused jokers could still shed) * _W, where goal is
+    # the floor plus the table's jokers (the plan's value counts them as shed)
+    reach = (
+        None
+        if prob.floor is None
+        else [
+            (
+                prob.floor
+                + JOKER_HAND_VALUE * prob.table_jokers
+                - JOKER_HAND_VALUE * max(0, jokers - j % 3 - j // 3 % 3)
+            )
+            * _W
+            for j in range(_JSTATES)
+        ]
+    )
+
     def needs(pot: int) -> list[int] | None:
-        if prob.floor is None:
+        """By joker state, the least value a state needs to be kept when ``pot`` more could
+        still come from the hand."""
+        if reach is None:
             return None
-        out = []
-        for j in range(_JSTATES):
-            js, jp, _ = _junpack(j)
-            left = max(0, jokers - js - jp)
-            goal = prob.floor + JOKER_HAND_VALUE * prob.table_jokers
-            out.append((goal - pot - JOKER_HAND_VALUE * left) * _W)
-        return out
+        drop = pot * _W
+        return [r - drop for r in reach]
 
     layer: dict[int, int] = {0: 0}
     backs: list[dict[int, tuple[int, int]]] = []
@@ -301,14 +331,18 @@ def _solve(prob: _Problem) -> _Plan | None:
             moves_of = _ColourMoves(prob, c, n, needs(after[n][c]))
             all_choices.append(moves_of.choices)
             place = _P[c]
-            table = moves_of.get
+            known = moves_of.by_state  # moves_of.get, inlined: the innermost loop
+            make = moves_of._make
             nxt: dict[int, int] = {}
             back: dict[int, tuple[int, int]] = {}
             get = nxt.get
             for key, val in layer.items():
                 lane = key // place % _NL
                 j = key // _LS % _JSTATES
-                for delta, dv, oi, low in table(lane, j):
+                row = known.get(lane * _JSTATES + j)
+                if row is None:
+                    row = known[lane * _JSTATES + j] = make(lane, j)
+                for delta, dv, oi, low in row:
                     if val < low:
                         continue
                     nk = key + delta
@@ -1003,10 +1037,11 @@ class _Tree:
             lane = key // _P[s % 5] % _NL
             for delta, dv, oi, _ in moves.get(lane, j):
                 nk = key + delta
-                goal = max(need, best + 1)
+                goal = need if need > best else best + 1
                 hope = dv + after + pot[nk // _LS % _JSTATES]
                 if hope < goal:
-                    bound = max(bound, hope)
+                    if hope > bound:
+                        bound = hope
                     continue
                 v = dv + self.value(s + 1, nk, goal - dv)
                 if v > best:
@@ -1028,10 +1063,11 @@ class _Tree:
                 for g in options:
                     if m + g > self.cap:
                         break
-                    goal = max(need, best + 1)
+                    goal = need if need > best else best + 1
                     hope = dv + after + pot[j2]
                     if hope < goal:
-                        bound = max(bound, hope)
+                        if hope > bound:
+                            bound = hope
                         continue
                     nk = lanes + _LS * (j2 + mj * (m + g))
                     v = dv + self.value(s + 1, nk, goal - dv)
