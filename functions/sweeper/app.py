@@ -16,7 +16,7 @@ logger = Logger()
 metrics = new_metrics()
 service = default_service()
 # How long one invocation keeps sweeping as deadlines fall due (the schedule runs once a
-# minute; 0 sweeps once and returns, as the local stack's 2-second loop wants).
+# minute; 0 sweeps once and returns, as the local stack's 10-second loop wants).
 WINDOW = float(os.environ.get("SWEEP_WINDOW_SECONDS", "0"))
 
 

@@ -364,7 +364,7 @@ def test_a_killed_client_socket_is_cleaned_up_and_the_others_see_the_seat_discon
 
 @pytest.fixture(scope="module")
 def fast_sweeper(stack_factory: Callable[..., RunningStack]) -> Iterator[RunningStack]:
-    """A stack whose scheduled sweeper runs every half second (the local default is 2 s)."""
+    """A stack whose scheduled sweeper runs every half second (the local default is 10 s)."""
     stack = stack_factory("fast-sweeper", sweep_seconds=0.5)
     yield stack
     stack.stop()

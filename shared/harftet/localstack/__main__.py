@@ -9,7 +9,13 @@ import os
 import sys
 from pathlib import Path
 
-from harftet.localstack.stack import DEFAULT_HANDLERS, REPO_ROOT, StackOptions, serve
+from harftet.localstack.stack import (
+    DEFAULT_HANDLERS,
+    REPO_ROOT,
+    SWEEP_SECONDS,
+    StackOptions,
+    serve,
+)
 from harftet.localstack.throttle import parse_throttle
 
 DEFAULT_DATA = REPO_ROOT / ".data"
@@ -46,7 +52,7 @@ def parse_args(argv: list[str] | None = None) -> StackOptions:
         )
     parser.add_argument("--template", type=Path, default=None, help="template.yaml to read")
     parser.add_argument(
-        "--sweep-seconds", type=float, default=float(os.environ.get("SWEEP_SECONDS", "2"))
+        "--sweep-seconds", type=float, default=float(os.environ.get("SWEEP_SECONDS", SWEEP_SECONDS))
     )
     parser.add_argument(
         "--concurrency", type=int, default=8, help="execution environments per function"

@@ -457,7 +457,7 @@ def create_app(
     notifier: str | Path | None = None,
     event_sources: list[tuple[str, Any]] | None = None,
     env: Mapping[str, str] | None = None,
-    sweep_seconds: float = 2.0,
+    sweep_seconds: float,
     max_concurrency: int = 8,
     static_dir: str | Path | None = STATIC_DIR,
     ws_route_response: bool = False,

@@ -41,6 +41,12 @@ QUEUE_NAMES = {
     "NotifyDeadLetterQueue": "harftet-notify-dlq",
 }
 ACCOUNT = "123456789012"
+# How often the local schedule invokes the sweeper. AWS runs it once a minute
+# (template.yaml's TurnSweepRate): it is the safety net behind the exact SQS timers, arms
+# correspondence timers and queues reminders. 10 s keeps a lost timer's delay short on a
+# developer's stack; every run makes some 17 index queries, and at 2 s an idle stack spent 7 %
+# of a core on them.
+SWEEP_SECONDS = 10.0
 log = logging.getLogger("harftet.localstack")
 
 
@@ -133,7 +139,7 @@ class StackOptions:
     timer: Path | None = DEFAULT_HANDLERS["timer"]
     notifier: Path | None = DEFAULT_HANDLERS["notifier"]
     template: Path | None = None
-    sweep_seconds: float = 2.0
+    sweep_seconds: float = SWEEP_SECONDS
     max_concurrency: int = 8
     env: dict[str, str] = field(default_factory=dict)
     ready_file: Path | None = None

@@ -54,7 +54,7 @@ DUE = "due"
 # bench/scale_model.py sizes them (the template's DeadlineShards). Raise it, never lower it: the
 # sweeper reads shards 0..N-1, and a table keeps its shard until its deadline moves.
 # The template passes DeadlineShards (32 by default); without it (the local stack, tests) 8:
-# the local sweeper reads every shard every 2 s from one serialized emulator.
+# the local sweeper reads every shard every 10 s from one serialized emulator.
 DUE_SHARDS = int(os.environ.get("DEADLINE_SHARDS", "8"))
 # The deadline index's sort key is a live table's deadline rounded UP to DEADLINE_STEP_MS, so
 # that a turn that moves the deadline within the same step writes no index key (a moved key is
