@@ -83,3 +83,25 @@ def test_quick_attribute_values_answer_exactly_as_moto_does(
         slow = _answers(client, streams)
     assert fast == slow
     assert fast[0] == json.loads(json.dumps(ITEM, default=repr))  # and both are the item
+
+
+def test_quick_dispatch_gives_moto_its_own_module_list_and_handler_methods() -> None:
+    """The local stack's moto reads its module list and each handler's methods once
+    (``dynamo.quick_dispatch``): they must be what moto itself would find now."""
+    from moto import backends
+    from moto.core import responses
+    from moto.dynamodb.responses import DynamoHandler
+    from moto.sqs.responses import SQSResponse
+
+    listing = backends.list_of_moto_modules
+    assert getattr(listing, "quick", False), "tests/conftest.py installs quick_dispatch"
+    modules = listing()
+    assert list(modules) == list(listing.original())
+    assert {"dynamodb", "sqs", "apigatewaymanagementapi"} <= set(modules)
+
+    names = responses.method_names_from_class
+    for handler in (DynamoHandler, SQSResponse):
+        assert names(handler) == names.original(handler)
+        assert names(handler) is names(handler)  # worked out once
+    assert "transact_write_items" in names(DynamoHandler)
+    assert "receive_message" in names(SQSResponse)
