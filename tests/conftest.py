@@ -19,17 +19,24 @@ os.environ.setdefault("POWERTOOLS_SERVICE_NAME", "harftet")
 
 from testkit import TABLE_NAMES, Clock, Outbox, aws_session, service_over
 
-from harftet.localstack.dynamo import cheap_transactions, quick_attribute_values, quick_dispatch
+from harftet.localstack.dynamo import (
+    cheap_transactions,
+    quick_attribute_values,
+    quick_dispatch,
+    quick_queues,
+)
 
 # In-process moto as the local stack runs it: a TransactWriteItems backs up the items it names,
 # not every table it touches (stock moto deep-copies each table, every item and stream record).
 # The same all-or-nothing answer either way: tests/e2e/test_local_transactions.py holds it to
 # DynamoDB's. And AttributeValues serialised by key lookups (tests/store/test_moto_speedups.py:
 # the same output as moto's own path). And a request's handler methods listed once per class
-# (quick_dispatch, checked there too).
+# (quick_dispatch), and SQS's receivable messages found on one reading of the clock
+# (quick_queues): both checked there too.
 cheap_transactions()
 quick_attribute_values()
 quick_dispatch()
+quick_queues()
 
 
 @pytest.fixture

@@ -105,3 +105,30 @@ def test_quick_dispatch_gives_moto_its_own_module_list_and_handler_methods() -> 
         assert names(handler) is names(handler)  # worked out once
     assert "transact_write_items" in names(DynamoHandler)
     assert "receive_message" in names(SQSResponse)
+
+
+def test_quick_queues_list_the_receivable_messages_moto_lists() -> None:
+    """Visible and due messages only: not those still delayed, nor those in flight; the same
+    list as moto's own property (``dynamo.quick_queues``)."""
+    from moto import mock_aws
+    from moto.sqs.models import Queue, sqs_backends
+
+    assert getattr(Queue.messages.fget, "quick", False), "tests/conftest.py installs quick_queues"
+    with mock_aws():
+        sqs = aws_session().client("sqs")
+        url = sqs.create_queue(QueueName="timers")["QueueUrl"]
+        for n in range(6):
+            sqs.send_message(QueueUrl=url, MessageBody=f"due {n}")
+        for n in range(4):
+            sqs.send_message(QueueUrl=url, MessageBody=f"later {n}", DelaySeconds=600)
+        taken = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=2, VisibilityTimeout=600)
+        assert len(taken["Messages"]) == 2
+        queue = sqs_backends["123456789012"]["us-east-1"].queues["timers"]
+        listed = [m.body for m in queue.messages]
+        assert listed == [m.body for m in Queue.messages.fget.original(queue)]
+        assert len(listed) == 4 and all(b.startswith("due") for b in listed)
+        assert {b for b in listed} == {f"due {n}" for n in range(6)} - {
+            m["Body"] for m in taken["Messages"]
+        }
+        again = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10)["Messages"]
+        assert sorted(m["Body"] for m in again) == sorted(listed)

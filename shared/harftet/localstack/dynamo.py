@@ -223,6 +223,31 @@ def quick_dispatch() -> None:
     responses.method_names_from_class = names
 
 
+def quick_queues() -> None:
+    """Make moto's SQS read the clock once when it lists a queue's receivable messages.
+
+    ``Queue.messages`` (every ReceiveMessage, the queue's message counts) asked each message
+    whether it is visible and past its delay, and each answer built a datetime: the timer queue
+    holds a delayed message for every deadline, so a session's stack spent tens of ms per
+    receive. The same tests on one reading of the clock (tests/store/test_moto_speedups.py
+    compares the lists). Installed once per process.
+    """
+    from moto.core.utils import unix_time_millis
+    from moto.sqs.models import Message, Queue
+
+    original: Any = Queue.__dict__["messages"]  # the property itself
+    if getattr(original.fget, "quick", False):
+        return
+
+    def messages(self: Any) -> list[Message]:
+        now = unix_time_millis()  # Message.visible: now > visible_at; .delayed: now < until
+        return [m for m in self._messages if m.visible_at < now and m.delayed_until <= now]
+
+    messages.quick = True  # type: ignore[attr-defined]
+    messages.original = original.fget  # type: ignore[attr-defined]
+    Queue.messages = property(messages)  # type: ignore[method-assign,assignment]
+
+
 class MotoDynamo:
     """moto's server (DynamoDB and friends) in a background thread of this process."""
 
@@ -270,6 +295,7 @@ class MotoDynamo:
         cheap_transactions()
         quick_attribute_values()
         quick_dispatch()
+        quick_queues()
         app: WSGIApp = DomainDispatcherApplication(create_backend_app)
         if self.serialize:
             app = SerializedWSGI(app, self.journal)
