@@ -100,7 +100,6 @@ def _moto_queue_ready(queue_arn: str) -> Callable[[], bool] | None:
     """A doorbell for a queue served by moto in this process: whether a message can be received
     now (visible and past its delay), read without a request; None as for streams."""
     try:
-        from moto.core.utils import unix_time_millis
         from moto.sqs.models import sqs_backends
 
         region, account, name = _arn_parts(queue_arn)
@@ -111,13 +110,8 @@ def _moto_queue_ready(queue_arn: str) -> Callable[[], bool] | None:
         return None
 
     def ready() -> bool:
-        # moto's Message.visible and .delayed each read the clock (a datetime: tens of µs);
-        # the timer queue holds a delayed message per deadline, so the clock is read once.
-        # The same tests: visible is `now > visible_at`, delayed is `now < delayed_until`.
-        now = unix_time_millis()
-        return any(
-            m.visible_at < now and m.delayed_until <= now for m in list(queues[name]._messages)
-        )
+        # moto's own list of receivable messages (one reading of the clock: dynamo.quick_queues)
+        return bool(queues[name].messages)
 
     return ready
 
