@@ -16,13 +16,10 @@ export SAM_CLI_TELEMETRY := 0
 run: $(VENV)/.installed $(DICT) $(FREQ) $(INFO) $(INDEX)
 	PORT=$(PORT) $(PY) -m harftet.localstack $(if $(FRESH),--fresh)
 
-# On a fresh machine the set-up is side by side (-j3): the two virtual environments and npm
-# wait mostly on downloads and unpacking, so it takes about as long as the slowest of them.
+# Set-up, lint and types side by side (-j3): the two virtual environments and npm wait mostly
+# on downloads and unpacking, and ruff and mypy run once .venv is there, beside the rest.
 test:
-	@$(MAKE) --no-print-directory -j3 --output-sync=target test-setup
-	$(VENV)/bin/ruff check .
-	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy
+	@$(MAKE) --no-print-directory -j3 --output-sync=target lint typecheck test-setup
 	$(VENV)/bin/pytest -n 2 -q
 
 test-setup: $(VENV)/.installed $(DICT) $(FREQ) $(INFO) $(INDEX) node_modules/.installed $(SAM_VENV)/.installed chromium
