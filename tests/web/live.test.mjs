@@ -1,0 +1,137 @@
+// The live connection (static/live.js) over a fake WebSocket: what a player would notice if it
+// went wrong — a move after a REST answer waiting for a push, a refusal lost, a move answered
+// twice, a missed push never caught up, a dropped socket leaving a move hanging.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+class FakeSocket {
+  static all = [];
+
+  constructor(url) {
+    this.url = url;
+    this.readyState = 0;
+    this.sent = [];
+    FakeSocket.all.push(this);
+  }
+
+  send(text) { this.sent.push(JSON.parse(text)); }
+
+  close() {
+    this.readyState = 3;
+    this.onclose?.();
+  }
+
+  // What the server side does in these tests.
+  open() {
+    this.readyState = 1;
+    this.onopen();
+  }
+
+  push(message) { this.onmessage({ data: JSON.stringify(message) }); }
+
+  drop() { this.close(); }
+}
+
+globalThis.WebSocket = FakeSocket;
+globalThis.location = { protocol: "http:", host: "127.0.0.1:3000" };
+const { Live } = await import("../../shared/harftet/localstack/static/live.js");
+
+const view = (version, extra = {}) => ({ tableId: "t1", version, pile: 40 - version, hand: [{ id: 1 }], ...extra });
+
+/** A Live connected to table t1 over a fake socket, closed when test `t` ends (pass or fail). */
+function connected(t) {
+  const seen = { views: [], states: [], resyncs: 0, messages: [] };
+  const live = new Live({
+    onView: (v) => seen.views.push(v),
+    onState: (s) => seen.states.push(s),
+    resync: () => { seen.resyncs += 1; },
+    onMessage: (m) => seen.messages.push(m),
+  });
+  t.after(() => live.close()); // its ping interval would keep node running
+  live.connect("tok en", "t1");
+  const socket = FakeSocket.all.at(-1);
+  socket.open();
+  return { live, socket, seen };
+}
+
+test("connecting names the token and table, asks for the whole view, and resyncs over REST", (t) => {
+  const { live, socket, seen } = connected(t);
+  assert.equal(socket.url, "ws://127.0.0.1:3000/ws?token=tok%20en&tableId=t1");
+  assert.deepEqual(seen.states, ["connecting", "live"]);
+  assert.deepEqual(socket.sent, [{ action: "sync" }]);
+  assert.equal(seen.resyncs, 1);
+  assert.equal(live.connected, true);
+  live.close();
+  assert.equal(live.connected, false);
+});
+
+test("pushes build the view; a missed push asks for the whole view and shows nothing wrong", (t) => {
+  const { live, socket, seen } = connected(t);
+  socket.push({ type: "table", view: view(5) });
+  socket.push({ type: "delta", from: 5, version: 6, ops: [["/pile", 34]] });
+  assert.deepEqual(seen.views.map((v) => [v.version, v.pile]), [[5, 35], [6, 34]]);
+  const asked = socket.sent.length;
+  socket.push({ type: "delta", from: 8, version: 9, ops: [["/pile", 31]] }); // 7 and 8 were missed
+  assert.equal(seen.views.length, 2); // nothing built on a view it does not hold
+  assert.deepEqual(socket.sent.slice(asked), [{ action: "sync" }]);
+  socket.push({ type: "delta", from: 5, version: 6, ops: [["/pile", 0]] }); // a repeat: ignored
+  assert.equal(seen.views.length, 2);
+  seen.views[1].pile = -1; // the app may change its copy; the base stays as pushed
+  socket.push({ type: "delta", from: 6, version: 7, ops: [["/hand/1", { id: 2 }]] });
+  assert.deepEqual(seen.views.at(-1), view(7, { pile: 34, hand: [{ id: 1 }, { id: 2 }] }));
+  socket.push({ type: "phrase", seat: 1, phrase: "merhaba" }); // not a view: handed on
+  assert.deepEqual(seen.messages, [{ type: "phrase", seat: 1, phrase: "merhaba" }]);
+});
+
+test("a move right after a REST answer goes on the socket once that view is adopted", async (t) => {
+  const { live, socket } = connected(t);
+  socket.push({ type: "table", view: view(5) });
+  const body = { version: 6, moveId: "m1", move: { type: "draw" } };
+  assert.equal(await live.move(body, "tr"), null); // the socket is at 5: the caller uses REST
+  live.adopt(view(4)); // older: ignored
+  live.adopt({ ...view(6), tableId: "t2" }); // another table's: ignored
+  assert.equal(await live.move(body, "tr"), null);
+  live.adopt(view(6)); // the REST answer of the move before
+  const answer = live.move(body, "tr");
+  assert.deepEqual(socket.sent.at(-1), { action: "move", tableId: "t1", lang: "tr", ...body });
+  socket.push({ type: "delta", moveId: "m1", from: 6, version: 7, ops: [["/pile", 33]] });
+  assert.deepEqual(await answer, view(7, { pile: 33 }));
+});
+
+test("a refused move is the caller's error to show, and the view stays where it was", async (t) => {
+  const { live, socket, seen } = connected(t);
+  socket.push({ type: "table", view: view(5) });
+  const answer = live.move({ version: 5, moveId: "m2", move: { type: "pass" } }, "en");
+  const refusal = { type: "error", moveId: "m2", error: { code: "not_allowed", message: "You may still draw" } };
+  socket.push(refusal);
+  await assert.rejects(answer, (error) => error.error.code === "not_allowed");
+  socket.push({ type: "delta", from: 5, version: 6, ops: [["/pile", 34]] });
+  assert.deepEqual(seen.views.map((v) => v.version), [5, 6]);
+});
+
+test("an answer that comes too late is not taken twice: the move went to REST", async (t) => {
+  const { live, socket, seen } = connected(t);
+  socket.push({ type: "table", view: view(5) });
+  const answer = await live.move({ version: 5, moveId: "m3", move: { type: "draw" } }, "tr", 10);
+  assert.equal(answer, null); // the caller sends the same moveId over REST
+  socket.push({ type: "delta", moveId: "m3", from: 5, version: 6, ops: [["/pile", 34]] });
+  assert.deepEqual(seen.views.map((v) => v.version), [5, 6]); // an ordinary push now
+});
+
+test("a dropped socket hands its waiting move to REST and reconnects by itself", async (t) => {
+  const { live, socket, seen } = connected(t);
+  socket.push({ type: "table", view: view(5) });
+  const answer = live.move({ version: 5, moveId: "m4", move: { type: "draw" } }, "tr");
+  socket.drop();
+  assert.equal(await answer, null);
+  assert.equal(seen.states.at(-1), "offline");
+  live.wake(); // the tab came back: no waiting for the backoff
+  const again = FakeSocket.all.at(-1);
+  assert.notEqual(again, socket);
+  again.open();
+  assert.deepEqual(seen.states.slice(-2), ["connecting", "live"]);
+  assert.deepEqual(again.sent, [{ action: "sync" }]);
+  assert.equal(seen.resyncs, 2);
+  live.close();
+  assert.equal(FakeSocket.all.at(-1), again); // closed on purpose: no reconnect
+});
