@@ -253,6 +253,7 @@ def _store_loop(
     from botocore.config import Config
     from botocore.exceptions import ClientError
 
+    from harftet.store.tables import MOVES as MOVE_IDS  # the item's kept move ids
     from harftet.wiring import DYNAMODB_CONFIG
 
     config = DYNAMODB_CONFIG.merge(Config(max_pool_connections=writers + 4))
@@ -286,12 +287,12 @@ def _store_loop(
                     Key=key,
                     UpdateExpression="SET #v = :new, #s = :state, #m = :moves",
                     ConditionExpression="#v = :expected",
-                    ExpressionAttributeNames={"#v": "version", "#s": "state", "#m": "moves"},
+                    ExpressionAttributeNames={"#v": "version", "#s": "state", "#m": MOVE_IDS},
                     ExpressionAttributeValues={
                         ":expected": {"N": str(version)},
                         ":new": {"N": str(version + 1)},
                         ":state": got["state"],
-                        ":moves": got["moves"],
+                        ":moves": got[MOVE_IDS],
                     },
                     ReturnValuesOnConditionCheckFailure="ALL_OLD",
                 )
