@@ -19,12 +19,7 @@ os.environ.setdefault("POWERTOOLS_SERVICE_NAME", "harftet")
 
 from testkit import TABLE_NAMES, Clock, Outbox, aws_session, service_over
 
-from harftet.localstack.dynamo import (
-    cheap_transactions,
-    quick_attribute_values,
-    quick_dispatch,
-    quick_queues,
-)
+from harftet.localstack.dynamo import moto_as_the_stack_runs_it
 
 # In-process moto as the local stack runs it: a TransactWriteItems backs up the items it names,
 # not every table it touches (stock moto deep-copies each table, every item and stream record).
@@ -33,10 +28,7 @@ from harftet.localstack.dynamo import (
 # the same output as moto's own path). And a request's handler methods listed once per class
 # (quick_dispatch), and SQS's receivable messages found on one reading of the clock
 # (quick_queues): both checked there too.
-cheap_transactions()
-quick_attribute_values()
-quick_dispatch()
-quick_queues()
+moto_as_the_stack_runs_it()
 
 
 @pytest.fixture

@@ -248,6 +248,15 @@ def quick_queues() -> None:
     Queue.messages = property(messages)  # type: ignore[method-assign,assignment]
 
 
+def moto_as_the_stack_runs_it() -> None:
+    """Install every change above to moto (each once per process): the local stack's server and
+    the tests' in-process moto run the same moto."""
+    cheap_transactions()
+    quick_attribute_values()
+    quick_dispatch()
+    quick_queues()
+
+
 class MotoDynamo:
     """moto's server (DynamoDB and friends) in a background thread of this process."""
 
@@ -292,10 +301,7 @@ class MotoDynamo:
         from werkzeug.serving import make_server
 
         logging.getLogger("werkzeug").setLevel(logging.ERROR)  # one line per request otherwise
-        cheap_transactions()
-        quick_attribute_values()
-        quick_dispatch()
-        quick_queues()
+        moto_as_the_stack_runs_it()
         app: WSGIApp = DomainDispatcherApplication(create_backend_app)
         if self.serialize:
             app = SerializedWSGI(app, self.journal)
