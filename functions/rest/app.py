@@ -8,6 +8,13 @@ is loaded by the first Harftet rule that needs it. `prime` does all of it ahead 
 
 from __future__ import annotations
 
+import gc
+
+# A cold start's imports run with the cyclic collector paused: each pass it makes while they
+# build boto3's and our modules walks everything built so far (bench/bench_cold_start.py:
+# ~60 ms of the REST handler's init). Collection resumes at the end of this file.
+gc.disable()
+
 import os
 import re
 from typing import TYPE_CHECKING, Any
@@ -393,3 +400,9 @@ except ImportError:
     pass
 else:
     register_before_snapshot(prime)
+
+
+# What the init built lives as long as the instance: frozen out of every later collection pass
+# (a request's pass walks only what requests make), and collection resumes.
+gc.freeze()
+gc.enable()
