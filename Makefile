@@ -18,9 +18,10 @@ run: $(VENV)/.installed $(DICT) $(FREQ) $(INFO) $(INDEX)
 
 # Set-up, lint and types side by side (-j3): the two virtual environments and npm wait mostly
 # on downloads and unpacking, and ruff and mypy run once .venv is there, beside the rest.
+# The 25 slowest tests are listed at the end: where the suite's time goes, in every CI log.
 test:
 	@$(MAKE) --no-print-directory -j3 --output-sync=target lint typecheck test-setup
-	$(VENV)/bin/pytest -n 2 -q
+	$(VENV)/bin/pytest -n 2 -q --durations=25
 
 test-setup: $(VENV)/.installed $(DICT) $(FREQ) $(INFO) $(INDEX) node_modules/.installed $(SAM_VENV)/.installed chromium
 
