@@ -74,6 +74,27 @@ def test_short_cloudformation_tags_are_read_as_intrinsics() -> None:
     assert "Fn::Sub" in variables["WS_ENDPOINT"]
 
 
+def test_an_edited_template_is_read_again_and_no_caller_changes_anothers_copy(
+    tmp_path: Path,
+) -> None:
+    """The parse is kept between calls (every test builds its tables from it), so a
+    developer's edit to the file, or one caller's change to its dict, must not be missed or
+    leak into the next caller's tables."""
+    path = tmp_path / "template.yaml"
+    table = "  T:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      BillingMode: {mode}\n"
+    path.write_text("Resources:\n" + table.format(mode="PAY_PER_REQUEST"), encoding="utf-8")
+    first = schema.table_definitions(path)
+    assert first == {"T": {"BillingMode": "PAY_PER_REQUEST"}}
+    first["T"]["BillingMode"] = "changed by a caller"
+    assert schema.table_definitions(path)["T"]["BillingMode"] == "PAY_PER_REQUEST"
+
+    path.write_text("Resources:\n" + table.format(mode="PROVISIONED"), encoding="utf-8")
+    assert schema.table_definitions(path) == {"T": {"BillingMode": "PROVISIONED"}}
+    tags = "Outputs:\n  X:\n    Value: !GetAtt T.Arn\n"
+    path.write_text(path.read_text(encoding="utf-8") + tags, encoding="utf-8")
+    assert schema.load_template(path)["Outputs"]["X"] == {"Value": {"Fn::GetAtt": ["T", "Arn"]}}
+
+
 def test_created_tables_have_the_templates_keys_and_indexes(tables: Any) -> None:
     described = tables.describe_table(TableName=NAMES["TablesTable"])["Table"]
     assert _keys(described) == [("tableId", "HASH")]

@@ -7,6 +7,7 @@ template is not in the layer, and PyYAML is imported only when a template is rea
 
 from __future__ import annotations
 
+import copy
 import functools
 import os
 import time
@@ -47,7 +48,11 @@ def _cfn_loader() -> type:
     """A safe YAML loader that reads CloudFormation short tags (!Ref, !Sub, ...) as intrinsics."""
     import yaml
 
-    class CfnLoader(yaml.SafeLoader):
+    # libyaml's parser when PyYAML has it (its wheels do): the same documents, read about
+    # ten times faster than the pure-Python one (0.05 against 0.45 s for template.yaml).
+    base: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    class CfnLoader(base):  # type: ignore[valid-type,misc]
         pass
 
     def intrinsic(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> dict[str, Any]:
@@ -72,13 +77,22 @@ def _cfn_loader() -> type:
 
 def load_template(template_path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
     """template.yaml as a dict, short tags turned into their long form ({"Ref": ...})."""
-    import yaml
-
     path = Path(template_path) if template_path is not None else default_template_path()
     if not path.is_file():
         raise FileNotFoundError(f"{path} not found: pass template_path or set ${TEMPLATE_ENV}")
-    with path.open(encoding="utf-8") as f:
-        template: dict[str, Any] = yaml.load(f, Loader=_cfn_loader())  # a SafeLoader subclass
+    stat = path.stat()
+    # Each caller gets its own copy: the parse is kept while the file is unchanged (every
+    # test's tables come from it), and nothing a caller does to its dict reaches the next.
+    return copy.deepcopy(_parsed(str(path.resolve()), stat.st_mtime_ns, stat.st_size))
+
+
+@functools.lru_cache(maxsize=8)
+def _parsed(path: str, mtime_ns: int, size: int) -> dict[str, Any]:
+    """The template at ``path`` as it was at ``mtime_ns``/``size`` (the cache's key)."""
+    import yaml
+
+    with open(path, encoding="utf-8") as f:
+        template: dict[str, Any] = yaml.load(f, Loader=_cfn_loader())  # a safe loader
     return template
 
 
