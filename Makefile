@@ -19,9 +19,13 @@ run: $(VENV)/.installed $(DICT) $(FREQ) $(INFO) $(INDEX)
 # Set-up, lint and types side by side (-j3): the two virtual environments and npm wait mostly
 # on downloads and unpacking, and ruff and mypy run once .venv is there, beside the rest.
 # The 25 slowest tests are listed at the end: where the suite's time goes, in every CI log.
+# Bytecode is written while the tests run, even where PYTHONDONTWRITEBYTECODE is set (as on
+# CI): uv installs no .pyc files, so every Python process the suite starts (each local stack
+# and its function workers, cfn-lint, sam) compiled moto, botocore or samcli again, 2-6 s of
+# CPU each. The caches go to .venv, .venv-sam and __pycache__ folders git ignores.
 test:
 	@$(MAKE) --no-print-directory -j3 --output-sync=target lint typecheck test-setup
-	$(VENV)/bin/pytest -n 2 -q --durations=25
+	PYTHONDONTWRITEBYTECODE= $(VENV)/bin/pytest -n 2 -q --durations=25
 
 test-setup: $(VENV)/.installed $(DICT) $(FREQ) $(INFO) $(INDEX) node_modules/.installed $(SAM_VENV)/.installed chromium
 
