@@ -135,6 +135,7 @@ class Tab:
         seed: int | None = None,
         context: Any = None,
         path: str = "",
+        clock: bool = False,
     ):
         self.base_url = base_url
         self.context = context or browser.new_context(
@@ -164,6 +165,8 @@ class Tab:
                 return route.continue_(post_data=json.dumps(body))
 
             self.page.route(re.compile(r"/tables$"), create)
+        if clock:  # the page's timers run on Playwright's clock: a test may pause and step it
+            self.page.clock.install()
         self.page.goto(f"{base_url}/play/{path}")
 
     def _count_dry_runs(self, request: Any) -> None:
@@ -596,6 +599,49 @@ def test_a_harftet_hand_against_three_computers_on_a_phone(local_stack: str, bro
     check_end_of_game(tab, "harftet")
     tab.page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
     tab.shot("harftet-end")
+    assert tab.unexpected_errors() == [], tab.errors
+    tab.close()
+
+
+def test_a_dry_run_never_outlives_its_draft_or_the_turn(local_stack: str, browser: Any) -> None:
+    """A draft's dry run waits 300 ms for more taps. Put back (Geri al) or followed by a move
+    within that wait, it is never sent: the server could only refuse it (403 not_your_turn, as
+    a loaded machine showed when a pass came within the wait). The page's clock is stepped by
+    hand, so the wait is exactly the test's."""
+    tab = Tab(browser, local_stack, DESKTOP, seed=11, clock=True)
+    page = tab.page
+    tab.sign_in("Deniz")
+    tab.create_table("harftet", seats=4, bots=True, turn_seconds=600)
+    tab.start()
+    tab.wait_for_my_turn_or_end()
+    plain = [(i, letter) for i, letter in letters_of(tab.rack_tiles()) if letter is not None]
+    spelled: dict[str, list[int]] = {}
+    for text, ids in find_words(default_words(), plain, max_results=200):
+        if len(ids) >= 3:
+            spelled.setdefault(text, [i for i, _ in ids])
+    first, second = list(spelled.values())[:2]
+    page.clock.pause_at(time.time() + 5)  # from here on, the page's timers fire only when stepped
+
+    build_by_taps(tab, first)
+    tab.button("Geri al").click()
+    page.clock.run_for(2000)
+    page.wait_for_timeout(300)  # (real time) for a request the step would have sent
+    assert tab.dry_runs == 0, "a put-back draft was still sent for a dry run"
+
+    build_by_taps(tab, first)  # the control: the same draft, left alone past its wait, is asked
+    page.clock.run_for(2000)
+    expect(page.locator("#series li.meld.valid, #series li.meld.invalid")).to_have_count(1)
+    assert tab.dry_runs == 1
+    tab.button("Geri al").click()
+
+    build_by_taps(tab, second)  # then a draw ends the turn within the wait (the draft is given up)
+    version = tab.version()
+    tab.button("Taş çek").click()
+    tab.wait_for_version_after(version)
+    page.clock.run_for(2000)
+    page.wait_for_timeout(300)
+    assert tab.dry_runs == 1, "a dry run was sent after the turn's move"
+    page.clock.resume()
     assert tab.unexpected_errors() == [], tab.errors
     tab.close()
 

@@ -666,6 +666,7 @@ function newMeld(area) {
 }
 
 function resetDraft() {
+  cancelDryRun();
   clearNotice();
   S.draft = D.fromView(S.view);
   S.sel = null;
@@ -785,9 +786,14 @@ function remember(key, verdict) {
   VERDICTS.set(key, verdict);
 }
 
-function scheduleDryRun() {
+/** A dry run waiting for its debounce is dropped, an answer on its way ignored. */
+function cancelDryRun() {
   clearTimeout(S.dryTimer);
   S.drySeq++; // an answer to an older draft is not this draft's
+}
+
+function scheduleDryRun() {
+  cancelDryRun();
   if (!S.draft || !S.view) return;
   const unknown = tint();
   renderBoard();
@@ -805,11 +811,13 @@ async function dryRun(unknown) {
   let asked = unknown;
   let withPairs = draft.series.filter((m) => m.length).length >= limits().pairsOpenAt; // else tinted closed
   for (let round = 0; round < DRY_ROUNDS; round++) {
+    // the draft was put back or laid, or the turn ended: the server would only refuse it (403)
+    if (seq !== S.drySeq || S.draft !== draft || S.view.version !== v.version || !myTurn()) return;
     let plan;
     try { plan = D.probeBody(draft, asked, withPairs); } catch { return; }
     let answer;
     try {
-      const res = await api.move(v.tableId, { version: S.view.version, type: "lay", dryRun: true, ...plan.body });
+      const res = await api.move(v.tableId, { version: v.version, type: "lay", dryRun: true, ...plan.body });
       if (!res || res.legal !== true) { S.dryRun = false; return; } // a server without dry runs answered a real move?
       answer = { legal: true };
     } catch (e) {
@@ -920,6 +928,7 @@ function renderBreak() {
 const SOCKET_TROUBLE = new Set(["unauthorized", "not_found", "bad_request", "busy", "internal"]);
 
 async function sendMove(type, extra = {}) {
+  cancelDryRun(); // the move lays the draft or ends the turn: a verdict on it is no use now
   const v = S.view;
   const body = { version: v.version, moveId: newMoveId(), type, ...extra };
   try {
