@@ -149,7 +149,7 @@ def test_leaving_during_a_game_costs_2n_pauses_and_hands_the_manager_role_on(ser
 
 
 def test_the_game_end_updates_ratings_exactly_once_with_the_dropper_charged(service, clock):
-    table_id, callers = full_table(service, seats=2, hands=1)
+    table_id, callers = full_table(service, "harftet", seats=2, hands=1)
     _drop(service, clock, table_id, callers, 1)
     clock.advance(121)
     service.sweep()  # seat 1 vacant
