@@ -326,11 +326,19 @@ def letters_of(tiles: list[tuple[int, str]]) -> list[tuple[int, str | None]]:
     return [(i, None if label.startswith("joker") else label.split(",")[0]) for i, label in tiles]
 
 
+def harftet_words(tiles: list[tuple[int, str]], max_tiles: int = 8) -> dict[str, list[int]]:
+    """Dictionary words a rack spells, jokers left out: each word's tile ids (one spelling)."""
+    plain = [(i, letter) for i, letter in letters_of(tiles) if letter is not None]
+    spelled: dict[str, list[int]] = {}
+    for text, ids in find_words(default_words(), plain, max_results=200):
+        if len(ids) <= max_tiles:
+            spelled.setdefault(text, [i for i, _ in ids])
+    return spelled
+
+
 def harftet_word(tiles: list[tuple[int, str]], max_tiles: int = 8) -> list[int] | None:
     """Tile ids that spell the longest dictionary word from a rack, jokers left out."""
-    plain = [(i, letter) for i, letter in letters_of(tiles) if letter is not None]
-    found = find_words(default_words(), plain, max_results=200)
-    spelled = [[i for i, _ in ids] for _, ids in found if len(ids) <= max_tiles]
+    spelled = harftet_words(tiles, max_tiles).values()
     return max(spelled, key=len) if spelled else None
 
 
@@ -614,12 +622,8 @@ def test_a_dry_run_never_outlives_its_draft_or_the_turn(local_stack: str, browse
     tab.create_table("harftet", seats=4, bots=True, turn_seconds=600)
     tab.start()
     tab.wait_for_my_turn_or_end()
-    plain = [(i, letter) for i, letter in letters_of(tab.rack_tiles()) if letter is not None]
-    spelled: dict[str, list[int]] = {}
-    for text, ids in find_words(default_words(), plain, max_results=200):
-        if len(ids) >= 3:
-            spelled.setdefault(text, [i for i, _ in ids])
-    first, second = list(spelled.values())[:2]
+    spelled = [ids for ids in harftet_words(tab.rack_tiles()).values() if len(ids) >= 3]
+    first, second = spelled[:2]
     page.clock.pause_at(time.time() + 5)  # from here on, the page's timers fire only when stepped
 
     build_by_taps(tab, first)

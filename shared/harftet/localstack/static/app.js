@@ -808,11 +808,12 @@ function scheduleDryRun() {
 async function dryRun(unknown) {
   const seq = S.drySeq;
   const { draft, view: v } = S;
+  const outdated = () => seq !== S.drySeq || S.draft !== draft; // the draft changed or was put back
   let asked = unknown;
   let withPairs = draft.series.filter((m) => m.length).length >= limits().pairsOpenAt; // else tinted closed
   for (let round = 0; round < DRY_ROUNDS; round++) {
-    // the draft was put back or laid, or the turn ended: the server would only refuse it (403)
-    if (seq !== S.drySeq || S.draft !== draft || S.view.version !== v.version || !myTurn()) return;
+    // also when the table moved on or the turn ended: the server would only refuse it (403)
+    if (outdated() || S.view.version !== v.version || !myTurn()) return;
     let plan;
     try { plan = D.probeBody(draft, asked, withPairs); } catch { return; }
     let answer;
@@ -826,7 +827,7 @@ async function dryRun(unknown) {
       if (e.code !== "illegal_move") return;
       answer = { legal: false, reason: e.reason, meld: e.meld ?? e.params.meld, pair: e.params.pair };
     }
-    if (seq !== S.drySeq || S.draft !== draft) return; // the draft changed meanwhile
+    if (outdated()) return;
     const learned = D.readProbe(plan, asked, answer);
     for (const [key, verdict] of learned) {
       S.validity.set(key, verdict);
