@@ -713,13 +713,21 @@ function onPointerUp(ev) {
   d.ghost.remove();
   d.el.classList.remove("dragging");
   const under = document.elementFromPoint(ev.clientX, ev.clientY);
-  suppressClick();
+  suppressClick(ev.clientX, ev.clientY);
   if (under) dropAt(d.id, under, ev.clientX);
 }
 
-function suppressClick() {
-  const stop = (e) => { e.stopPropagation(); e.preventDefault(); };
-  document.addEventListener("click", stop, { capture: true, once: true });
+/** A mouse drag ends in a click where it was dropped; that click is the drag's, not a tap. A
+ * finger drag ends in none, so only a click at the drop point is eaten: a tap elsewhere soon
+ * after (or before a slow machine's timer fires) reaches its button. */
+function suppressClick(x, y) {
+  const stop = (e) => {
+    if (Math.hypot(e.clientX - x, e.clientY - y) > 8) return;
+    e.stopPropagation();
+    e.preventDefault();
+    document.removeEventListener("click", stop, { capture: true });
+  };
+  document.addEventListener("click", stop, { capture: true });
   setTimeout(() => document.removeEventListener("click", stop, { capture: true }), 50);
 }
 
