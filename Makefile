@@ -11,7 +11,7 @@ INDEX := shared/harftet/words/data/words.index.bin
 PORT ?= 3000
 export SAM_CLI_TELEMETRY := 0
 
-.PHONY: run test test-setup lint typecheck dictionary bench sam-validate sam-build ts-client clean web-deploy
+.PHONY: run test test-setup lint typecheck dictionary bench sam-validate sam-build ts-client clean web-deploy lock
 
 run: $(VENV)/.installed $(DICT) $(FREQ) $(INFO) $(INDEX)
 	PORT=$(PORT) $(PY) -m harftet.localstack $(if $(FRESH),--fresh)
@@ -44,11 +44,22 @@ bench: $(VENV)/.installed $(DICT) $(FREQ) $(INFO) $(INDEX) node_modules/.install
 # Packages go in with uv (from PyPI, into each venv): the same resolution as pip's from the
 # same pins, in 15-20 s where pip took 75-90 s on a quiet two-core machine and several minutes
 # on a busy one. pip stays in .venv as venv made it (the dictionary build downloads with it).
-$(VENV)/.installed: pyproject.toml
+# Every package is held to the version in constraints/ (what the suite last ran with; the
+# layer's pins in shared/requirements.txt among them), so a release upstream changes nothing
+# here until `make lock` takes it in and the tests pass with it.
+$(VENV)/.installed: pyproject.toml constraints/dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check uv
-	$(VENV)/bin/uv pip install -q --python $(PY) -e '.[dev]'
+	$(VENV)/bin/uv pip install -q --python $(PY) -c constraints/dev.txt -e '.[dev]'
 	touch $@
+
+# Newer versions within pyproject.toml's ranges (and SAM's), resolved for every platform.
+# The layer's pins hold: raise them in shared/requirements.txt first.
+SAM_CLI := aws-sam-cli>=1.170,<2
+COMPILE := $(VENV)/bin/uv pip compile -q --upgrade --universal --python-version 3.11
+lock: $(VENV)/.installed
+	$(COMPILE) pyproject.toml --extra dev -c shared/requirements.txt -o constraints/dev.txt
+	echo '$(SAM_CLI)' | $(COMPILE) - --no-emit-package setuptools -o constraints/sam.txt
 
 # One run writes all three: the word list, its frequency ranking and each word's kinds/sources (grouped target, GNU make ≥ 4.3).
 $(DICT) $(FREQ) $(INFO) &: $(VENV)/.installed shared/harftet/words/build.py shared/harftet/words/allow.txt shared/harftet/words/deny.txt
@@ -70,10 +81,10 @@ chromium:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 # AWS SAM CLI lives in its own virtual environment (it pins its own boto3/pydantic).
-$(SAM_VENV)/.installed:
+$(SAM_VENV)/.installed: constraints/sam.txt
 	test -x $(SAM_VENV)/bin/python || $(PYTHON) -m venv $(SAM_VENV)
 	$(SAM_VENV)/bin/python -m pip install -q --disable-pip-version-check uv
-	$(SAM_VENV)/bin/uv pip install -q --python $(SAM_VENV)/bin/python 'aws-sam-cli>=1.170,<2'
+	$(SAM_VENV)/bin/uv pip install -q --python $(SAM_VENV)/bin/python -c constraints/sam.txt '$(SAM_CLI)'
 	touch $@
 
 # TypeScript types for clients, from docs/openapi.json (clients/typescript/harftet.ts uses them).
