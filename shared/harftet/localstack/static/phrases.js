@@ -5,7 +5,7 @@ import { getLang } from "./i18n.js";
 import { relabelOnSwitch } from "./account.js";
 
 const TEXT = {
-  "ph.open": ["💬 Söyle", "💬 Say"],
+  "ph.open": ["Söyle", "Say"],
   "ph.mute": ["Sustur", "Mute"],
   "ph.unmute": ["Sesini aç", "Unmute"],
   "ph.seat": ["Koltuk", "Seat"],
