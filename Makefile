@@ -4,6 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 SAM_VENV := .venv-sam
+SAM_CLI := aws-sam-cli>=1.170,<2
 DICT := shared/harftet/words/data/words.txt.gz
 FREQ := shared/harftet/words/data/frequency.txt.gz
 INFO := shared/harftet/words/data/words.info.gz
@@ -55,7 +56,6 @@ $(VENV)/.installed: pyproject.toml constraints/dev.txt
 
 # Newer versions within pyproject.toml's ranges (and SAM's), resolved for every platform.
 # The layer's pins hold: raise them in shared/requirements.txt first.
-SAM_CLI := aws-sam-cli>=1.170,<2
 COMPILE := $(VENV)/bin/uv pip compile -q --upgrade --universal --python-version 3.11
 lock: $(VENV)/.installed
 	$(COMPILE) pyproject.toml --extra dev -c shared/requirements.txt -o constraints/dev.txt

@@ -351,16 +351,12 @@ def test_the_layer_deploys_the_versions_the_tests_run_with() -> None:
     """The lock (constraints/dev.txt, which `make` installs from) holds the layer's pins, and
     this run has them: a pin that drifted would ship code no test ran."""
     layer = _requirements((REPO / "shared" / "requirements.txt").read_text().splitlines())
-    locked = {
-        re.sub(r"[-_.]+", "-", name.lower()): version
-        for name, version in re.findall(
-            r"^([A-Za-z0-9_.-]+)==(\S+)", (REPO / "constraints" / "dev.txt").read_text(), re.M
-        )
-    }
+    lock = (REPO / "constraints" / "dev.txt").read_text().splitlines()
+    locked = _requirements([line for line in lock if not line.lstrip().startswith("#")])
     for name, requirement in layer.items():
-        pinned = str(requirement.specifier).removeprefix("==")
-        assert locked.get(name) == pinned, (name, locked.get(name), pinned)
-        assert importlib.metadata.version(name) == pinned, name
+        pinned = str(requirement.specifier)
+        assert str(locked[name].specifier) == pinned, (name, str(locked[name].specifier), pinned)
+        assert f"=={importlib.metadata.version(name)}" == pinned, name
 
 
 def test_the_layer_can_trace_when_a_function_uses_the_tracer() -> None:

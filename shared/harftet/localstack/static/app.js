@@ -683,6 +683,8 @@ function sortRack(mode) {
 }
 
 // Dragging with pointer events (mouse and touch alike): rack order, or a tile onto a meld.
+const DRAG_SLOP = 8; // px: a pointer moved less than this taps; a drag's own click lands within it
+
 function onPointerDown(ev) {
   const tile = ev.target.closest(".tile[data-id]");
   if (!tile || !editable() || ev.button > 0 || !tile.closest("#rack, #series, #pairs")) return;
@@ -692,7 +694,7 @@ function onPointerDown(ev) {
 function onPointerMove(ev) {
   const d = S.drag;
   if (!d) return;
-  if (!d.moving && Math.hypot(ev.clientX - d.x, ev.clientY - d.y) < 8) return;
+  if (!d.moving && Math.hypot(ev.clientX - d.x, ev.clientY - d.y) < DRAG_SLOP) return;
   if (!d.moving) {
     d.moving = true;
     d.ghost = d.el.cloneNode(true);
@@ -722,7 +724,7 @@ function onPointerUp(ev) {
  * after (or before a slow machine's timer fires) reaches its button. */
 function suppressClick(x, y) {
   const stop = (e) => {
-    if (Math.hypot(e.clientX - x, e.clientY - y) > 8) return;
+    if (Math.hypot(e.clientX - x, e.clientY - y) > DRAG_SLOP) return;
     e.stopPropagation();
     e.preventDefault();
     document.removeEventListener("click", stop, { capture: true });
