@@ -90,6 +90,28 @@ def check_the_table_keeps_the_screen(tab: Tab, where: str) -> None:
     box = brand.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (where, box)
     assert brand.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), f"{where}: the brand is cut"
+    # The player's line (account, name, rating, sign-out) and the links share one row under
+    # the brand: the table gets the rest. The account button keeps its word for screen readers.
+    expect(page.get_by_role("button", name="Hesap")).to_be_visible()
+    me, links = page.locator("#me").bounding_box(), page.locator(".top-links").bounding_box()
+    assert me is not None and links is not None
+    assert abs(me["y"] - links["y"]) < me["height"] / 2, (where, me, links)
+    # Each computer opponent shows its level whole (on a phone in place of a name cut to
+    # "Bilgisa…"), and its name is still there for a screen reader.
+    bots = page.locator(".seat.bot:visible")
+    assert bots.count() == 3, where
+    for k in range(3):
+        seat = bots.nth(k)
+        level = seat.locator(".badge.bot")
+        expect(level).to_be_visible()
+        assert level.inner_text() in {"Kolay", "Orta", "Zor", "Usta"}, (where, level.inner_text())
+        assert level.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), f"{where}: level cut"
+        box = level.bounding_box()
+        card = seat.bounding_box()
+        assert box is not None and card is not None
+        assert box["x"] + box["width"] <= card["x"] + card["width"], (where, box, card)
+        name = seat.locator(".name")
+        assert re.fullmatch(r"Bilgisayar \d", name.inner_text()), (where, name.inner_text())
     tab.shot(f"full-rack-{where}")
 
 

@@ -95,7 +95,8 @@ export function seatEl(v, s, i, { me, pos, isManager, names, onSit, onBot, onRem
   const turn = v.turn && v.turn.seat === i && v.status === "playing";
   const isMgr = s && s.playerId && s.playerId === v.manager;
   const offline = s && !s.vacant && !s.bot && !s.connected && started;
-  const cls = ["seat", `pos-${pos}`, turn && "turn", me === i && "me", offline && "offline"].filter(Boolean).join(" ");
+  const bot = s && !s.vacant && s.bot;
+  const cls = ["seat", `pos-${pos}`, turn && "turn", me === i && "me", offline && "offline", bot && "bot"].filter(Boolean).join(" ");
   const team = v.partners ? ` · ${t(i % 2 ? "team.b" : "team.a")}` : "";
   const seated = s && !s.vacant;
   const look = seated ? avatar(names[i], s.playerId || `bot${i}`) : null;
