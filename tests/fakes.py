@@ -15,7 +15,8 @@ from typing import Any
 from harftet.engine import codec
 from harftet.engine.state import Table
 from harftet.engine.view import lobby_status
-from harftet.store.errors import HeldLimitError, NotFoundError, VersionConflictError
+from harftet.errors import NotFoundError
+from harftet.store.errors import HeldLimitError, VersionConflictError
 from harftet.store.holdings import HELD, MAX_HELD, holders
 from harftet.store.items import deserialize
 from harftet.store.players import DEFAULT_RATING

@@ -68,6 +68,7 @@ ROUTES = {
     ("GET", "/players/me/export"),
     ("DELETE", "/players/me"),
     ("GET", "/phrases"),
+    ("GET", "/texts"),
     ("POST", "/tables/{tableId}/phrases"),
     ("GET", "/players/me/friends"),
     ("POST", "/players/me/friends"),

@@ -204,6 +204,11 @@ export class Harftet {
     return this.call("POST", `/tables/${encodeURIComponent(tableId)}/phrases`, { phrase });
   }
 
+  /** Every sentence a player reads, in one language, with the bounds forms show (GET /texts). */
+  texts(lang: "tr" | "en"): Promise<Schemas["Texts"]> {
+    return this.call("GET", `/texts?lang=${lang}`);
+  }
+
   /** What the game knows of a word (no token needed): kinds, sources, or why it is refused. */
   word(word: string): Promise<Schemas["WordInfo"]> {
     return this.call("GET", `/words/${encodeURIComponent(word)}`);

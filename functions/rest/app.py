@@ -30,10 +30,10 @@ from harftet.api.body import MAX_BODY_BYTES
 from harftet.api.errors import error_response, language, parse_json
 from harftet.api.events import body_text
 from harftet.api.methods import allowed_methods, method_not_allowed
+from harftet.errors import BadRequestError, RateLimitedError
 from harftet.identity import Caller, bearer
-from harftet.limits import RateLimitedError, default_limits
+from harftet.limits import default_limits
 from harftet.observability import new_metrics, traced
-from harftet.service import BadRequestError
 from harftet.tickets import issue_ticket
 from harftet.wiring import default_service, dynamodb
 from harftet.words.routes import router as words_router
@@ -128,6 +128,17 @@ def _count(name: str, raw: str | None) -> int:
 @app.get("/health")
 def health() -> Response:
     return _reply(200, {"status": "ok"})
+
+
+@app.get("/texts")
+def texts() -> Response:
+    """The catalogue of what a player reads (API.md v4), cacheable by its ETag."""
+    from harftet.api.texts import texts_reply
+
+    event = app.current_event
+    lang = event.get_query_string_value("lang", None) or language(event.headers)
+    status, body, headers = texts_reply(lang, event.headers.get("if-none-match"))
+    return Response(status, content_type="application/json", body=body, headers=headers)
 
 
 @app.post("/players")

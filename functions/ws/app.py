@@ -20,11 +20,11 @@ from harftet.accounts.presence import Presence
 from harftet.api.errors import BodyError, error_response, language, parse_json
 from harftet.api.events import body_text
 from harftet.api.models import MoveRequest, WsMove
-from harftet.identity import Caller, UnauthorizedError
+from harftet.errors import NotFoundError, TooManyConnectionsError, UnauthorizedError
+from harftet.identity import Caller
 from harftet.limits import default_limits
 from harftet.observability import traced
-from harftet.service import TooManyConnectionsError, is_transient
-from harftet.store.errors import NotFoundError
+from harftet.store.transient import is_transient
 from harftet.tickets import verify_ticket
 from harftet.wiring import default_service
 

@@ -11,14 +11,12 @@ from functools import cache
 
 import jwt
 
+from harftet.errors import UnauthorizedError
+
 TOKEN_DAYS = 30  # a guest's token (POST /players), as before sessions existed
 ACCESS_SECONDS = 15 * 60  # a session's access token: revocation waits at most this long
 VERIFIED_KEPT = 4096  # verified tokens remembered per process (the signature check is costly)
 ISSUER = "harftet"
-
-
-class UnauthorizedError(Exception):
-    """Missing, forged or expired token."""
 
 
 @dataclass(frozen=True, slots=True)

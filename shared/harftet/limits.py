@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
 
+from harftet.errors import RateLimitedError
+
 
 @dataclass(frozen=True)
 class Budget:
@@ -34,15 +36,6 @@ DEFAULT_BUDGETS: dict[str, Budget] = {
     "guest": Budget(20, 60),  # POST /players, per source IP
     "report": Budget(5, 600),  # POST /tables/{id}/reports (harftet.people)
 }
-
-
-class RateLimitedError(Exception):
-    """Over budget: answer 429 ``rate_limited`` with ``Retry-After: retry_after``."""
-
-    def __init__(self, kind: str, retry_after: int) -> None:
-        super().__init__(f"too many requests ({kind}): try again in {retry_after} s")
-        self.kind = kind
-        self.retry_after = retry_after
 
 
 class Counter(Protocol):

@@ -21,10 +21,8 @@ from botocore.exceptions import ClientError
 
 from harftet import history
 from harftet.engine.effects import Outcome, RatingChange, changed, note
-from harftet.engine.errors import EngineError
 from harftet.engine.state import Table
-from harftet.service import BadRequestError
-from harftet.store.errors import NotFoundError
+from harftet.errors import BadRequestError, ForbiddenError, NotFoundError
 from harftet.store.people import (
     BASE_RATING,
     GAMES_KEPT,
@@ -47,11 +45,8 @@ class BadPeopleRequest(BadRequestError):
     """400 bad_request."""
 
 
-class OperatorOnlyError(EngineError):
+class OperatorOnlyError(ForbiddenError):
     """An operator route reached without IAM authorisation."""
-
-    code = "forbidden"
-    status = 403
 
 
 def _name_in(table: Table, player_id: str) -> str:

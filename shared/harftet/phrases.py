@@ -14,14 +14,14 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
+from harftet.bounds import PHRASE_GAP_SECONDS, PHRASES_PER_HAND
 from harftet.engine.errors import NotSeatedError, WrongStatusError
+from harftet.errors import NotFoundError, RateLimitedError
 from harftet.identity import Caller
-from harftet.limits import RateLimitedError
-from harftet.store.errors import NotFoundError
 from harftet.store.limits import KEY_PREFIX
 
-GAP_SECONDS = 3
-PER_HAND = 20
+GAP_SECONDS = PHRASE_GAP_SECONDS
+PER_HAND = PHRASES_PER_HAND
 KEPT_SECONDS = 6 * 3600  # the counter of a hand outlives any hand
 
 # id → (Turkish, English). Ids are stable: clients show their own text from them.
@@ -102,7 +102,7 @@ class Phrases:
 
     def send(self, caller: Caller, table_id: str, phrase: str) -> dict[str, Any]:
         if phrase not in PHRASES:
-            from harftet.service import BadRequestError
+            from harftet.errors import BadRequestError
 
             raise BadRequestError(
                 f"phrase must be one of the set's ids (GET /phrases), not '{phrase[:32]}'"

@@ -20,16 +20,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from botocore.exceptions import (
-    ClientError,
-    ConnectionClosedError,
-    ConnectTimeoutError,
-    EndpointConnectionError,
-    ReadTimeoutError,
-)
+from botocore.exceptions import ClientError
 
 from harftet import timing
 from harftet.api.delta import view_delta
+from harftet.bounds import WAITING_TABLES_MAX
 from harftet.engine import hand, proof
 from harftet.engine import table as life
 from harftet.engine.effects import Outcome
@@ -50,16 +45,29 @@ from harftet.engine.state import (
     Table,
 )
 from harftet.engine.view import hints_left, lobby_summary, table_view
+from harftet.errors import (
+    BadRequestError,
+    BannedError,
+    BusyError,
+    HintsOffError,
+    NotFoundError,
+    OperatorBannedError,
+    StaleVersionError,
+    TooManyConnectionsError,
+    TooManyHeldError,
+    TooManyTablesError,
+)
 from harftet.identity import Caller, Tokens
 from harftet.inbox import InboxStore
 from harftet.push import Sender
 from harftet.router import new_player_id, new_table_id
-from harftet.store.errors import HeldLimitError, NotFoundError, VersionConflictError
+from harftet.store.errors import HeldLimitError, VersionConflictError
 from harftet.store.holdings import HELD, MAX_HELD, hold, holders, merged, release
 from harftet.store.log import PAGE as LOG_PAGE
 from harftet.store.players import player_update
 from harftet.store.ports import ConnectionStore, LogStore, PlayerStore, TableStore
 from harftet.store.tables import CORRESPONDENCE_LOBBY, StoredTable
+from harftet.store.transient import is_transient
 
 logger = logging.getLogger(__name__)
 
@@ -69,44 +77,8 @@ LOBBY_LIMIT = 50
 REPLAY_EVENTS = 100_000
 # A log read waits this long in all (in steps) for a fan-out more than one change behind.
 LOG_WAITS = (0.05, 0.1, 0.2, 0.4, 0.8)  # a game's whole log (a 21-hand game logs a few thousand)
-MAX_WAITING_TABLES = 3  # per manager: one guest's burst must not fill the lobby
+MAX_WAITING_TABLES = WAITING_TABLES_MAX
 WriteStatus = Literal["committed", "replayed", "unchanged"]
-# DynamoDB's answers that mean "try again later" (after botocore's own retries): 503 busy.
-TRANSIENT = {
-    "ProvisionedThroughputExceededException",
-    "ThrottlingException",
-    "RequestLimitExceeded",
-    "TransactionConflictException",
-    "TransactionInProgressException",
-    "InternalServerError",
-    "ServiceUnavailable",
-}
-# Botocore's own retries spent on answers that never came: as busy (the writes are
-# idempotent — a move by its moveId, a transaction by its token — so a retry is safe).
-BOTO_CONNECTION_ERRORS = (
-    ReadTimeoutError,
-    ConnectTimeoutError,
-    ConnectionClosedError,
-    EndpointConnectionError,
-)
-# A transaction DynamoDB cancelled for one of these reasons may simply be sent again later.
-TRANSIENT_REASONS = {"ThrottlingError", "ProvisionedThroughputExceeded", "TransactionConflict"}
-
-
-def is_transient(error: BaseException) -> bool:
-    """Whether ``error`` is DynamoDB saying "try again later" (503 busy, never a 500): after
-    botocore's own retries, or a transaction cancelled by throttling or a conflict."""
-    if isinstance(error, BOTO_CONNECTION_ERRORS):  # every attempt's answer was lost
-        return True
-    if not isinstance(error, ClientError):
-        return False
-    code = error.response.get("Error", {}).get("Code")
-    if code == "TransactionCanceledException":
-        reasons = error.response.get("CancellationReasons") or []
-        return any(r.get("Code") in TRANSIENT_REASONS for r in reasons)
-    return code in TRANSIENT
-
-
 # API.md "WebSocket": beyond these a connect is refused.
 MAX_PLAYER_CONNECTIONS = 4
 MAX_TABLE_CONNECTIONS = 200
@@ -122,76 +94,8 @@ class Written:
     base: StoredTable | None = None  # a committed change: the version it was decided on
 
 
-class StaleVersionError(Exception):
-    """The client's version is not the table's: it must resync from ``view``."""
-
-    def __init__(self, view: dict[str, Any]) -> None:
-        super().__init__("the table has changed since your version: resync from the view")
-        self.view = view
-
-
-class BannedError(Exception):
-    """The player may not sit down until ``until`` (epoch seconds)."""
-
-    def __init__(self, until: float) -> None:
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(until))
-        super().__init__(f"you left too many games: you may sit down again at {stamp}")
-        self.until = until
-
-
-class OperatorBannedError(BannedError):
-    """An operator banned the player (harftet.people): no sitting down, no new tables."""
-
-    reason = "banned_operator"
-
-    def __init__(self) -> None:
-        Exception.__init__(self, "an operator has banned your player: you may not sit down")
-        self.until = 0
-
-
-class BadRequestError(Exception):
-    """A well-formed request the API refuses (e.g. a seed outside test mode)."""
-
-
-class BusyError(Exception):
-    """Too many writers on one table: a server-side writer gave up after its retries."""
-
-
-class TooManyTablesError(EngineError):
-    """The caller already manages as many waiting tables as anybody may."""
-
-    code = "too_many_tables"
-    status = 409
-
-
-class TooManyHeldError(TooManyTablesError):
-    """The player already holds as many running correspondence tables as anybody may
-    (RULES §6; counted exactly by ``harftet.store.holdings``)."""
-
-    reason = "too_many_correspondence"
-
-    def __init__(self, who: str | None, held: int) -> None:
-        subject = "you already play" if who is None else f"{who} already plays"
-        super().__init__(
-            f"{subject} {held} correspondence tables: at most {MAX_HELD} may "
-            "run at once, finish or leave one first"
-        )
-        self.params = {"max": MAX_HELD}
-
-
-class HintsOffError(EngineError):
-    """The table was created with hints off."""
-
-    code = "hints_off"
-    status = 403
-
-
 class _PositionMovedError(Exception):
     """The hand or the table changed between a hint's search and its write."""
-
-
-class TooManyConnectionsError(Exception):
-    """A WebSocket beyond the limits of a player's or a table's connections."""
 
 
 def _public_player(item: dict[str, Any], now: float) -> dict[str, Any]:
@@ -314,13 +218,14 @@ class Service:
         try:
             version = self.tables.create_within_limit(table, MAX_WAITING_TABLES, self.clock())
         except HeldLimitError as full:
-            raise TooManyHeldError(None, full.held) from full
+            raise TooManyHeldError(None, full.held, MAX_HELD) from full
         except VersionConflictError as error:  # raced by the manager's own writes too often
             raise BusyError("too many requests at once: try again") from error
         if version is None:
             raise TooManyTablesError(
                 f"you already manage {MAX_WAITING_TABLES} tables waiting for players: "
-                "start one or leave it first"
+                "start one or leave it first",
+                most=MAX_WAITING_TABLES,
             )
         return self._view(StoredTable(table, version), caller.player_id)
 
@@ -779,7 +684,7 @@ class Service:
             if decided:
                 if expected_version is not None and stored.version != expected_version:
                     raise StaleVersionError(self._view(stored, viewer))
-                outcome = change(stored.table, now) if change is not None else None
+                outcome = _decide(change, stored.table, now)
                 if outcome is None or outcome.table is stored.table:
                     return Written(stored, status)
             assert outcome is not None
@@ -854,7 +759,7 @@ class Service:
             if count >= MAX_HELD:  # full: are they all still theirs?
                 count = self.tables.held_count(pid, now, MAX_HELD)
             if count >= MAX_HELD:
-                raise TooManyHeldError(None if pid == viewer else name, count)
+                raise TooManyHeldError(None if pid == viewer else name, count, MAX_HELD)
             updates.append(hold(pid, after.table_id, MAX_HELD))
         return updates
 
@@ -869,6 +774,18 @@ class Service:
         if isinstance(view.get("last"), dict):
             view["last"]["version"] = stored.version  # as the log's events carry it
         return view
+
+
+def _decide(change: Change | None, table: Table, now: float) -> Outcome | None:
+    """What ``change`` makes of ``table``; a refusal learns the table's game (its message
+    names tiles as that game's players see them)."""
+    if change is None:
+        return None
+    try:
+        return change(table, now)
+    except EngineError as refused:
+        refused.game = table.game
+        raise
 
 
 def _b64(data: bytes) -> str:

@@ -16,7 +16,8 @@ from typing import Any
 
 import jwt
 
-from harftet.identity import ISSUER, Caller, Tokens, UnauthorizedError
+from harftet.errors import UnauthorizedError
+from harftet.identity import ISSUER, Caller, Tokens
 
 TICKET_SECONDS = 60
 AUDIENCE = "ws-ticket"

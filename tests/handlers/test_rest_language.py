@@ -8,6 +8,9 @@ from typing import Any
 
 import pytest
 
+from harftet.api.messages import tile_name
+from harftet.texts import catalogue
+
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
 
@@ -75,11 +78,12 @@ def test_a_tile_from_another_hand_names_the_tile_in_turkish_and_reveals_nothing(
     error = reply.body["error"]
     assert error["reason"] == "not_in_hand"
     assert error["meld"] == 0 and error["tile"] == theirs[0]
-    assert error["message"] == f"1. seri: {theirs[0]} numaralı taş elinde yok"
+    # the tile by its face, as every player knows the game's tiles (never whose hand holds it)
+    assert error["message"] == f"1. seri: {tile_name(theirs[0], 'kastet', 'tr')} elinde yok"
     assert other.id not in reply.raw and other.name not in reply.raw
 
 
-def test_other_errors_keep_their_english_message_and_carry_no_reason(api):
+def test_other_errors_say_their_codes_sentence_from_the_catalogue_and_carry_no_reason(api):
     game = api.game()
     player, view = api.turn(game)
     other = next(p for p in game.players if p != player)
@@ -92,6 +96,7 @@ def test_other_errors_keep_their_english_message_and_carry_no_reason(api):
     )
     reply = api.invoke(with_language(event, "tr"))
     assert reply.status == 403 and reply.body["error"]["code"] == "not_your_turn"
+    assert reply.body["error"]["message"] == catalogue("tr")["error.not_your_turn"]
     assert "reason" not in reply.body["error"]
 
 

@@ -14,10 +14,9 @@ from service_helpers import full_table, player
 from harftet.accounts.deletion import DELETED_NAME
 from harftet.accounts.passkeys import PasskeyConfig
 from harftet.accounts.service import ACCOUNT_BUDGETS, Accounts
-from harftet.identity import UnauthorizedError
-from harftet.limits import Limits, RateLimitedError
+from harftet.errors import NotFoundError, RateLimitedError, UnauthorizedError
+from harftet.limits import Limits
 from harftet.store.accounts import AccountStore
-from harftet.store.errors import NotFoundError
 from harftet.store.limits import LimitStore
 from harftet.store.log import LogStore
 

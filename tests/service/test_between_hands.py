@@ -14,6 +14,7 @@ from harftet.engine import search
 from harftet.engine.errors import EngineError, NoHintsLeftError, WrongStatusError
 from harftet.engine.moves import Draw, Lay, Pass, Ready
 from harftet.engine.state import Placed
+from harftet.errors import STATUS
 from harftet.identity import Caller
 from harftet.service import Service
 
@@ -105,7 +106,7 @@ def test_options_out_of_bounds_are_refused_naming_the_field_outside_test_mode(
     options = {"turn_seconds": 45, **options}
     with pytest.raises(EngineError, match=field) as refused:
         service.create_table(ayse, game="kastet", seats=2, hands=1, partners=False, **options)
-    assert refused.value.status == 400 and refused.value.code == "bad_request"
+    assert STATUS[refused.value.code] == 400 and refused.value.code == "bad_request"
     assert service.lobby()["tables"] == []
 
 
@@ -215,7 +216,7 @@ def test_each_hint_reveals_one_meld_and_costs_one_until_none_are_left(
     assert again["meld"] == first["meld"] and again["version"] == second["version"]
     with pytest.raises(NoHintsLeftError, match="2 hints") as spent:
         service.hint(me, table_id)
-    assert spent.value.status == 409 and spent.value.code == "no_hints_left"
+    assert STATUS[spent.value.code] == 409 and spent.value.code == "no_hints_left"
     assert service.view(me, table_id)["version"] == second["version"]  # nothing changed
     for answer in (first, second, again):  # only the caller's own tiles (RULES §5)
         assert not tile_ids(answer) & theirs and not set(answer["tiles"]) & theirs

@@ -13,7 +13,7 @@ from service_helpers import player
 from harftet import timing
 from harftet.engine.errors import NotYourTurnError
 from harftet.engine.moves import Draw, Pass
-from harftet.service import TooManyTablesError
+from harftet.errors import STATUS, TooManyTablesError
 
 DAY = 86400.0
 TURN = 43200  # 12 hours
@@ -308,7 +308,7 @@ def test_a_player_holds_at_most_20_running_correspondence_tables(service, corr):
     before = _stored(service, last).version
     with pytest.raises(TooManyTablesError) as refused:
         service.sit(me, last, 1)
-    assert refused.value.code == "too_many_tables" and refused.value.status == 409
+    assert refused.value.code == "too_many_tables" and STATUS[refused.value.code] == 409
     assert _stored(service, last).version == before  # nothing changed
     with pytest.raises(TooManyTablesError):
         service.create_table(
@@ -364,7 +364,7 @@ def test_the_inbox_puts_your_turn_first_then_the_nearest_deadline_and_pages(
     assert len(one["tables"]) == 2 and one["cursor"]
     two = mail.tables(a, one["cursor"])
     assert [t["tableId"] for t in two["tables"]] == [live]
-    from harftet.service import BadRequestError
+    from harftet.errors import BadRequestError
 
     with pytest.raises(BadRequestError):
         mail.tables(b, one["cursor"])

@@ -21,8 +21,9 @@ from testkit import Clock, Fault, Faults, Sleeps, moto_server, service_over
 
 from harftet.api.errors import error_response
 from harftet.engine import hand
+from harftet.errors import TooManyHeldError, TooManyTablesError
 from harftet.identity import Caller
-from harftet.service import Service, TooManyHeldError, TooManyTablesError
+from harftet.service import Service
 from harftet.store import holdings
 from harftet.store.holdings import ADDS, HELD, MAX_HELD
 from harftet.store.schema import create_tables

@@ -8,8 +8,8 @@ from testkit import aws_session
 
 from harftet.engine.errors import NotManagerError, WrongStatusError
 from harftet.engine.moves import Draw
+from harftet.errors import StaleVersionError
 from harftet.publish import changes_from_stream
-from harftet.service import StaleVersionError
 
 
 def test_when_the_turn_timer_runs_out_the_server_draws_for_the_player(service, clock):
@@ -417,7 +417,7 @@ def test_a_turn_timer_forces_the_move_only_at_its_own_version(service, clock, li
 
 # -- connection limits (API.md "WebSocket") ---------------------------------------------------
 def test_a_player_holds_at_most_four_connections_to_a_table(service):
-    from harftet.service import TooManyConnectionsError
+    from harftet.errors import TooManyConnectionsError
 
     table_id, callers = full_table(service, seats=2)
     for n in range(4):
@@ -429,7 +429,7 @@ def test_a_player_holds_at_most_four_connections_to_a_table(service):
 
 
 def test_a_table_holds_at_most_200_connections(service, clock):
-    from harftet.service import TooManyConnectionsError
+    from harftet.errors import TooManyConnectionsError
 
     table_id, _ = full_table(service, seats=2)
     for n in range(200):
@@ -495,7 +495,7 @@ def test_a_throttled_write_is_retried_by_the_sdk_and_the_move_is_stored_once(ser
 
 
 def test_throttling_that_outlasts_the_retries_is_busy_and_stores_nothing(service, throttled):
-    from harftet.service import BusyError
+    from harftet.errors import BusyError
 
     table_id, callers = full_table(service, seats=2)
     mover, view = turn_player(service, table_id, callers)

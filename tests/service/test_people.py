@@ -12,9 +12,9 @@ from service_helpers import full_table, player
 from harftet.accounts.passkeys import PasskeyConfig
 from harftet.accounts.people import People
 from harftet.accounts.service import ACCOUNT_BUDGETS, Accounts
+from harftet.errors import NotFoundError
 from harftet.limits import Limits
 from harftet.store.accounts import AccountStore
-from harftet.store.errors import NotFoundError
 from harftet.store.limits import LimitStore
 
 

@@ -13,8 +13,8 @@ from harftet.accounts.passkeys import PasskeyConfig
 from harftet.accounts.people import People
 from harftet.accounts.presence import MAX_LOBBY_CONNECTIONS, Presence
 from harftet.accounts.service import ACCOUNT_BUDGETS, Accounts
+from harftet.errors import TooManyConnectionsError
 from harftet.limits import Limits
-from harftet.service import TooManyConnectionsError
 from harftet.store.accounts import AccountStore
 from harftet.store.limits import LimitStore
 

@@ -17,11 +17,10 @@ from service_helpers import full_table, player
 from harftet.api.errors import error_response
 from harftet.engine.effects import Outcome, RatingChange, changed
 from harftet.engine.scoring import settle
+from harftet.errors import BadRequestError, NotFoundError, OperatorBannedError, RateLimitedError
 from harftet.history import Entry, of_profile, pack, trimmed, unpack
-from harftet.limits import Limits, RateLimitedError
+from harftet.limits import Limits
 from harftet.people import BadPeopleRequest, People, game_end_updates, public_profile
-from harftet.service import BadRequestError, OperatorBannedError
-from harftet.store.errors import NotFoundError
 from harftet.store.limits import LimitStore
 from harftet.store.people import GAMES_KEPT, RATINGS_KEPT, week_key
 

@@ -37,15 +37,15 @@ from harftet.engine.moves import Draw, Lay, Pass, Ready
 from harftet.engine.search import BOT_LEVELS
 from harftet.engine.state import Placed
 from harftet.engine.tiles import tiles_for
-from harftet.publish import Change, Publisher
-from harftet.service import (
+from harftet.errors import (
     BadRequestError,
     BannedError,
     BusyError,
+    NotFoundError,
     StaleVersionError,
     TooManyConnectionsError,
 )
-from harftet.store.errors import NotFoundError
+from harftet.publish import Change, Publisher
 from harftet.timing import next_due
 
 REFUSALS = (EngineError, StaleVersionError, NotFoundError, BannedError, BadRequestError)

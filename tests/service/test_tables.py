@@ -15,7 +15,7 @@ from harftet.engine.errors import (
 )
 from harftet.engine.moves import Draw, Lay, Pass
 from harftet.engine.state import Placed
-from harftet.service import BadRequestError, BannedError, StaleVersionError
+from harftet.errors import BadRequestError, BannedError, StaleVersionError
 
 
 def test_a_new_player_starts_at_1000_and_their_token_names_them(service):
@@ -192,7 +192,7 @@ def _kastet(service, caller):
 
 
 def test_a_burst_of_creates_cannot_get_past_three_waiting_tables(service, monkeypatch):
-    from harftet.service import TooManyTablesError
+    from harftet.errors import TooManyTablesError
 
     busy = player(service, "Acele")
     for _ in range(2):

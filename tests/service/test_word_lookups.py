@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from testkit import TABLE_NAMES, Clock
 
-from harftet.limits import RateLimitedError
+from harftet.errors import RateLimitedError
 from harftet.words import WordList
 from harftet.words.info import InfoMissingError, WordInputError, infos, look_up, stem_of
 from harftet.words.reports import REPORT_BUDGET, WordReports

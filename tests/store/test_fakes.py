@@ -12,7 +12,8 @@ import pytest
 from harftet.engine import table as life
 from harftet.engine.effects import RatingChange
 from harftet.engine.state import Occupant
-from harftet.store.errors import NotFoundError, VersionConflictError
+from harftet.errors import NotFoundError
+from harftet.store.errors import VersionConflictError
 from harftet.store.players import PlayerStore, player_update
 from harftet.store.ports import PlayerStore as PlayerPort
 from harftet.store.ports import TableStore as TablePort

@@ -15,9 +15,10 @@ from testkit import moto_server
 
 from harftet.engine import table as life
 from harftet.engine.state import Occupant
+from harftet.errors import NotFoundError
 from harftet.localstack.dynalite import dynalite
 from harftet.store.connections import ConnectionStore
-from harftet.store.errors import NotFoundError, VersionConflictError
+from harftet.store.errors import VersionConflictError
 from harftet.store.schema import create_tables
 from harftet.store.tables import TableStore
 

@@ -1,5 +1,6 @@
 """Refused moves: a stable reason code and its params at every refusal, said in Turkish and
-English (harftet.api.messages), and the reply language picked from Accept-Language."""
+English from the one catalogue (harftet.texts, harftet.api.messages), and the reply
+language picked from Accept-Language."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ import pytest
 from engine_helpers import LENIENT, arrange, kastet_id, lay, letter_ids, make_table, meld, rejected
 
 from harftet.api.errors import error_response, language
-from harftet.api.messages import MESSAGES, illegal_message, pick_language
+from harftet.api.messages import pick_language, refusal_text, tile_name
 from harftet.engine.errors import REASONS, IllegalMoveError
 from harftet.engine.moves import Draw, Move, Pass
 from harftet.engine.state import Placed, Table
+from harftet.texts import catalogue
 
 RED, YELLOW, BLUE, BLACK = "red", "yellow", "blue", "black"
 
@@ -233,17 +235,25 @@ def test_a_pair_that_is_no_word_names_the_pair_and_the_word() -> None:
 # --- the messages ------------------------------------------------------------------------------
 
 
+def illegal_message(reason: str, params: dict[str, Any], lang: str, game: str = "kastet") -> str:
+    return refusal_text("illegal_move", reason, params, lang, game)
+
+
 @pytest.mark.parametrize("reason", sorted(REASONS))
-def test_every_reason_has_a_turkish_and_an_english_message(reason: str) -> None:
+def test_every_reason_has_a_turkish_and_an_english_sentence_in_the_catalogue(reason: str) -> None:
     error, _ = CASES[reason]()
-    tr = illegal_message(reason, error.params, "tr")
-    en = illegal_message(reason, error.params, "en")
-    assert reason in MESSAGES
-    assert tr and en and tr != en
-    assert "{" not in tr + en and "?" not in tr + en  # no placeholder left unfilled
-    for key in ("tile", "word", "count", "max"):
-        if key in error.params:
-            assert str(error.params[key]) in tr and str(error.params[key]) in en
+    assert f"reason.{reason}" in catalogue("tr") and f"reason.{reason}" in catalogue("en")
+    for game in ("kastet", "harftet"):
+        tr = illegal_message(reason, error.params, "tr", game)
+        en = illegal_message(reason, error.params, "en", game)
+        assert tr and en and tr != en
+        assert "{" not in tr + en and "?" not in tr + en  # no placeholder left unfilled
+        for key in ("word", "count", "max"):
+            if key in error.params:
+                assert str(error.params[key]) in tr and str(error.params[key]) in en
+        for lang, said in (("tr", tr), ("en", en)):  # a tile named as players see it
+            if "{tile}" in catalogue(lang)[f"reason.{reason}"]:
+                assert tile_name(error.params["tile"], game, lang) in said
 
 
 def test_the_turkish_says_which_meld_and_word_in_the_games_own_words() -> None:
@@ -254,13 +264,25 @@ def test_the_turkish_says_which_meld_and_word_in_the_games_own_words() -> None:
     assert (
         illegal_message("not_a_word", {"pair": 0, "word": "VZ"}, "tr") == "1. çift: VZ sözlükte yok"
     )
+    # tile 17 of Kastet is the first yellow 5; of Harftet, a letter
     assert illegal_message("not_in_hand", {"meld": 0, "tile": 17}, "tr") == (
-        "1. seri: 17 numaralı taş elinde yok"
+        "1. seri: sarı 5 elinde yok"
     )
+    assert illegal_message("not_in_hand", {"meld": 0, "tile": 17}, "en") == (
+        "Series 1: yellow 5 is not in your hand"
+    )
+    harftet = tile_name(17, "harftet", "tr")
+    assert harftet.isalpha() and harftet.isupper()
+    assert illegal_message("not_in_hand", {"tile": 17}, "tr", "harftet") == f"{harftet} elinde yok"
     assert illegal_message("pile_empty", {}, "tr") == "Deste bitti: aç ya da pas geç"
     assert illegal_message("not_a_word", {"meld": 2, "word": "SDÜ"}, "en") == (
-        "Series meld 3: SDÜ is not in the dictionary"
+        "Series 3: SDÜ is not in the dictionary"
     )
+
+
+def test_the_rules_constants_fill_a_sentence_that_quotes_them() -> None:
+    assert illegal_message("meld_too_short", {}, "tr") == "Seride en az 3 taş olmalı"
+    assert "22" in illegal_message("must_draw_or_lay", {}, "en")
 
 
 def test_an_unknown_reason_or_language_still_says_something() -> None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from harftet.engine import table as life
 from harftet.engine.effects import Outcome
 from harftet.engine.state import Occupant, Table
-from harftet.store.errors import NotFoundError
+from harftet.errors import NotFoundError
 
 if TYPE_CHECKING:
     from harftet.service import Service

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from harftet.identity import UnauthorizedError
+from harftet.errors import UnauthorizedError
 
 RP_NAME = "Harftet"
 CEREMONY_MS = 120_000  # the browser's own timeout; the challenge lives a little longer

@@ -19,14 +19,15 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from harftet.accounts.presence import Presence
-from harftet.identity import Caller, UnauthorizedError
+from harftet.bounds import FRIENDS_MAX
+from harftet.errors import NotFoundError, UnauthorizedError
+from harftet.identity import Caller
 from harftet.store.accounts import FRIEND_CODE
-from harftet.store.errors import NotFoundError
 
 if TYPE_CHECKING:
     from harftet.accounts.service import Accounts
 
-MAX_FRIENDS = 200
+MAX_FRIENDS = FRIENDS_MAX
 PRESENCE_SHOWN = 50  # friends whose presence a list shows (one index query each)
 MAPS = ("friends", "incoming", "outgoing", "blocks", "blockedBy")
 
@@ -45,7 +46,7 @@ class People:
         self.store = accounts.store
 
     def _code(self, caller: Caller) -> str:
-        from harftet.accounts.service import CODE_ALPHABET, CODE_LENGTH
+        from harftet.bounds import CODE_ALPHABET, CODE_LENGTH
 
         account = self.accounts._account(caller)
         if account.get("friendCode"):
@@ -174,7 +175,7 @@ class People:
 
     def block(self, caller: Caller, other: str) -> None:
         if other == caller.player_id:
-            from harftet.service import BadRequestError
+            from harftet.errors import BadRequestError
 
             raise BadRequestError("you cannot block yourself")
         try:

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from harftet.errors import NotFoundError
 from harftet.push import fan_out
-from harftet.store.errors import NotFoundError
 
 if TYPE_CHECKING:
     from harftet.identity import Caller
@@ -96,7 +96,7 @@ class Presence:
     def open(self, caller: Caller, connection_id: str) -> None:
         """A player's own connection, on no table: it receives invitations and friends'
         presence. At most MAX_LOBBY_CONNECTIONS at once."""
-        from harftet.service import TooManyConnectionsError
+        from harftet.errors import TooManyConnectionsError
 
         connections = self.service.connections
         connections.add(connection_id, "", caller.player_id, self.service.clock())

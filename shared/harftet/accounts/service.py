@@ -24,10 +24,11 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from harftet.identity import ACCESS_SECONDS, Caller, UnauthorizedError
+from harftet.bounds import CODE_ALPHABET, CODE_LENGTH, PASSKEYS_MAX
+from harftet.errors import NotFoundError, UnauthorizedError
+from harftet.identity import ACCESS_SECONDS, Caller
 from harftet.limits import Budget, Limits
 from harftet.store.accounts import CHALLENGE, TRANSFER, AccountStore
-from harftet.store.errors import NotFoundError
 
 if TYPE_CHECKING:
     from harftet.accounts.passkeys import PasskeyConfig
@@ -35,9 +36,7 @@ if TYPE_CHECKING:
 
 CHALLENGE_SECONDS = 300  # a WebAuthn challenge: single use, this long
 TRANSFER_SECONDS = 600  # a transfer code: single use, 10 minutes
-CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read aloud, typed safely
-CODE_LENGTH = 8
-MAX_PASSKEYS = 10
+MAX_PASSKEYS = PASSKEYS_MAX
 MAX_SESSIONS = 20  # per player: the oldest is ended to open another
 RETRY_GRACE = 20  # seconds a rotated refresh token still gets the same answer (lost replies)
 SAVE_TRIES = 5
@@ -111,7 +110,7 @@ class Accounts:
             values = change(account)
             if self.store.save(account, **values):
                 return account
-        from harftet.service import BusyError
+        from harftet.errors import BusyError
 
         raise BusyError("your account is changing too often at once: try again")
 
@@ -235,7 +234,7 @@ class Accounts:
             values = change(account)
             if not values or self.store.save(account, **values):
                 return account
-        from harftet.service import BusyError
+        from harftet.errors import BusyError
 
         raise BusyError("your account is changing too often at once: try again")
 
@@ -264,7 +263,7 @@ class Accounts:
         account = self._account(caller)
         existing = [_unb64url(k) for k in (account.get("passkeys") or {})]
         if len(existing) >= MAX_PASSKEYS:
-            from harftet.service import BadRequestError
+            from harftet.errors import BadRequestError
 
             raise BadRequestError(f"a player may have at most {MAX_PASSKEYS} passkeys")
         challenge_id, challenge = self._challenge("register", caller.player_id)
@@ -296,7 +295,7 @@ class Accounts:
             if key in stored:
                 raise UnauthorizedError("this passkey is already registered")
             if len(stored) >= MAX_PASSKEYS:
-                from harftet.service import BadRequestError
+                from harftet.errors import BadRequestError
 
                 raise BadRequestError(f"a player may have at most {MAX_PASSKEYS} passkeys")
             stored[key] = entry

@@ -1,8 +1,11 @@
-"""What a refused move says to a player, in Turkish or English: `illegal_message`.
+"""What a refusal says to a player, from the one catalogue (`harftet.texts`): `refusal_text`;
+and which language a request asks for: `pick_language`.
 
-The engine gives a stable ``reason`` (`harftet.engine.errors.REASONS`) and its ``params``;
-this turns them into one short sentence in the games' own words (seri, çift, taş, el, deste,
-joker). Clients may show their own text from ``reason`` instead.
+A refusal's sentence is ``reason.<reason>.<kind>``, ``reason.<reason>`` or ``error.<code>``
+(the first the catalogue has), prefixed by the meld or pair it is about (``where.meld``),
+its placeholders filled from the refusal's params — a tile named as players see it ("K",
+"mavi 7"), the rules' constants where the refusal gives none. Clients say the same sentence
+from the same catalogue (API.md v4).
 """
 
 from __future__ import annotations
@@ -10,152 +13,67 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["LANGUAGES", "MESSAGES", "illegal_message", "pick_language"]
+from harftet.engine.rules import MAX_HAND, MAX_SERIES
+from harftet.engine.tiles import tiles_for
+from harftet.engine.view import MIN_SERIES
+from harftet.texts import LANGUAGES, catalogue, fill
 
-LANGUAGES = ("tr", "en")
-"""The languages a message can be in; the first is the players', the last the default."""
+__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "pick_language", "refusal_text", "tile_name"]
 
 DEFAULT_LANGUAGE = "en"
+"""An answer's language when the request names none (API.md: English)."""
 
-# reason → (Turkish, English); placeholders name params.
-MESSAGES: dict[str, tuple[str, str]] = {
-    "illegal_move": ("Bu hamle kurallara uymuyor", "This move breaks a rule of the game"),
-    "banned_operator": (
-        "Oyuncun yöneticiler tarafından engellendi: masaya oturamaz, masa açamazsın",
-        "An operator has banned your player: you may not sit down or create tables",
-    ),
-    "unknown_move": ("Böyle bir hamle yok", "There is no such move"),
-    "too_many_correspondence": (
-        "Aynı anda en çok {max} yazışmalı masada oynayabilirsin: önce birini bitir ya da bırak",
-        "You may play at most {max} correspondence tables at once: finish or leave one first",
-    ),
-    "rate_limited": (
-        "Çok sık denedin: {seconds} saniye sonra yeniden dene",
-        "Too many tries: try again in {seconds} s",
-    ),
-    "must_draw_or_lay": (
-        "Taş çek ya da aç: açmadan pas ancak elde 22 taş varken ya da deste bitince olur",
-        "Draw or lay: you may pass without laying only with 22 tiles or an empty pile",
-    ),
-    "already_laid": (
-        "Bu sırada açtın: artık taş çekemezsin, pas geç",
-        "You laid this turn: you may not draw now, pass instead",
-    ),
-    "hand_full": (
-        "Elinde {max} taş var, daha çekemezsin: aç ya da pas geç",
-        "You hold {max} tiles, the most allowed: lay or pass",
-    ),
-    "pile_empty": ("Deste bitti: aç ya da pas geç", "The pile is empty: lay or pass"),
-    "too_many_series": (
-        "Seri alanında en çok {max} seri olur, bu açışta {count} var",
-        "The series area holds at most {max} melds, this lay has {count}",
-    ),
-    "table_tile_missing": (
-        "{tile} numaralı taş masadaydı, eksik: masadaki taş ele dönmez",
-        "Tile {tile} was on the table and is missing: table tiles never return to a hand",
-    ),
-    "nothing_added": (
-        "Elinden en az bir taş eklemelisin",
-        "A lay must add at least one tile from your hand",
-    ),
-    "pairs_closed": (
-        "Çift alanı ancak {max} seri dolunca açılır, şimdi {count} seri var",
-        "The pair area opens only when all {max} series places are filled; there are {count}",
-    ),
-    "unknown_tile": ("Böyle bir taş yok", "There is no such tile"),
-    "duplicate_tile": (
-        "{tile} numaralı taş iki kez kullanılmış",
-        "Tile {tile} appears more than once",
-    ),
-    "pair_frozen": (
-        "{tile} numaralı taş çift alanında: çiftler yerinden oynamaz",
-        "Tile {tile} is in the pair area: pairs never move",
-    ),
-    "pair_from_series": (
-        "{tile} numaralı taş seri alanında: çift elden açılır",
-        "Tile {tile} is on the series area: pairs are laid from your hand",
-    ),
-    "not_in_hand": ("{tile} numaralı taş elinde yok", "Tile {tile} is not in your hand"),
-    "joker_face_missing": (
-        "Joker ({tile}) için yerine geçtiği taşı seç",
-        "Joker {tile} needs a declared face",
-    ),
-    "bad_joker_face": (
-        "Joker ({tile}) böyle bir taşın yerine geçemez",
-        "Joker {tile} cannot stand for that",
-    ),
-    "not_a_joker": (
-        "{tile} numaralı taş joker değil, başka bir taşın yerine geçemez",
-        "Tile {tile} is not a joker and cannot stand for anything",
-    ),
-    "meld_too_short": ("Seride en az 3 taş olmalı", "A series meld needs at least 3 tiles"),
-    "bad_meld": (
-        "Geçersiz seri: aynı renkte sıralı sayılar ya da aynı sayının farklı renkleri olmalı",
-        "Not a meld: a run (one colour, numbers rising by one) or a set (one number)",
-    ),
-    "not_a_word": ("{word} sözlükte yok", "{word} is not in the dictionary"),
-    "bad_pair": (
-        "Geçersiz çift: iki aynı taş ya da iki taşlık bir sözcük olmalı",
-        "Not a pair: two identical tiles, or a word of exactly 2 tiles",
-    ),
-}
-
-# Finer wording where a reason's `kind` param says more.
-_KINDS: dict[tuple[str, str], tuple[str, str]] = {
-    ("bad_meld", "run"): (
-        "Sıralı seri değil: sayılar birer artmalı, 1 yalnız başta olur",
-        "Not a run: numbers must rise by one, and 1 is low only",
-    ),
-    ("bad_meld", "set"): (
-        "Grup değil: her renk bir kez olmalı",
-        "Not a set: each colour may appear once",
-    ),
-    ("meld_too_short", "word"): (
-        "{word} çok kısa: seri sözcüğü en az 3 harf olmalı",
-        "{word} is too short: a series word needs at least 3 letters",
-    ),
-    ("bad_pair", "size"): ("Çift tam 2 taştır", "A pair is exactly 2 tiles"),
-    ("bad_pair", "different"): (
-        "Çift iki aynı taştan olur",
-        "A pair is two identical tiles",
-    ),
-}
+# What a sentence quotes from the rules when the refusal itself does not say it.
+RULE_PARAMS: dict[str, int] = {"min": MIN_SERIES, "hand": MAX_HAND, "max": MAX_SERIES}
 
 
-def _where(params: Mapping[str, Any], lang: str) -> str:
-    """The meld or pair the message is about, as a prefix ("3. seri: ")."""
-    places = (("meld", "{n}. seri: ", "Series meld {n}: "), ("pair", "{n}. çift: ", "Pair {n}: "))
-    for key, tr, en in places:
+def tile_name(tile_id: Any, game: str | None, lang: str) -> str:
+    """A tile as players see it: its letter, "mavi 7", "joker" (``#id`` without a game)."""
+    if game not in ("kastet", "harftet") or not isinstance(tile_id, int):
+        return f"#{tile_id}"
+    tiles = tiles_for(game)
+    if not 0 <= tile_id < len(tiles):
+        return f"#{tile_id}"
+    tile, texts = tiles[tile_id], catalogue(lang)
+    if tile.joker:
+        return texts["tile.joker"]
+    if tile.letter is not None:
+        return tile.letter
+    return f"{texts[f'color.{tile.color}']} {tile.number}"
+
+
+def _where(params: Mapping[str, Any], texts: Mapping[str, str]) -> str:
+    """The meld or pair a refusal is about, as a prefix ("3. seri: ")."""
+    for key in ("meld", "pair"):
         index = params.get(key)
         if isinstance(index, int) and not isinstance(index, bool) and index >= 0:
-            return (tr if lang == "tr" else en).format(n=index + 1)
+            return fill(texts[f"where.{key}"], {key: index + 1})
     return ""
 
 
-class _Params(dict[str, Any]):
-    """Params for `str.format_map`; a missing one reads as "?" (never a KeyError)."""
+def refusal_text(
+    code: str,
+    reason: str | None,
+    params: Mapping[str, Any] | None,
+    lang: str,
+    game: str | None = None,
+) -> str:
+    """The sentence of a refusal in ``lang``: its reason's if the catalogue has one, else
+    its code's.
 
-    def __missing__(self, key: str) -> str:
-        return "?"
-
-
-def _fill(template: str, params: Mapping[str, Any]) -> str:
-    """Fill a template's {tile}, {word}, {count}, {max} from ``params``."""
-    return template.format_map(_Params(params))
-
-
-def illegal_message(reason: str, params: Mapping[str, Any] | None, lang: str) -> str:
-    """Say why a move was refused, in ``lang`` ("tr" or "en"; anything else gives English).
-
-    >>> illegal_message("not_a_word", {"meld": 2, "word": "SDÜ"}, "tr")
+    >>> refusal_text("illegal_move", "not_a_word", {"meld": 2, "word": "SDÜ"}, "tr")
     '3. seri: SDÜ sözlükte yok'
     """
-    params = params or {}
-    kind = params.get("kind")
-    pair = _KINDS.get((reason, kind)) if isinstance(kind, str) else None
-    tr, en = pair or MESSAGES.get(reason, MESSAGES["illegal_move"])
-    text = _fill(tr if lang == "tr" else en, params)
-    return _where(params, lang) + text
+    texts = catalogue(lang if lang in LANGUAGES else DEFAULT_LANGUAGE)
+    given = dict(params or {})
+    kind = given.get("kind")
+    keys = [f"reason.{reason}.{kind}", f"reason.{reason}"] if reason else []
+    keys.append(f"error.{code}")
+    text = next((texts[k] for k in keys if k in texts), texts["error.illegal_move"])
+    values = {**RULE_PARAMS, **given}
+    if "tile" in given:
+        values["tile"] = tile_name(given["tile"], game, lang)
+    return _where(given, texts) + fill(text, values)
 
 
 def pick_language(header: str | None) -> str:
@@ -170,21 +88,26 @@ def pick_language(header: str | None) -> str:
     best, best_q = DEFAULT_LANGUAGE, 0.0
     for part in header[:4096].split(",")[:64]:  # a long header costs no more than this
         tag, _, rest = part.strip().partition(";")
-        tag = tag.strip().lower()
-        q = 1.0
-        for param in rest.split(";"):
-            name, _, value = param.strip().partition("=")
-            if name.strip().lower() == "q":
-                try:
-                    q = float(value)
-                except ValueError:
-                    q = -1.0
-                if not 0.0 <= q <= 1.0:
-                    q = -1.0
+        q = _quality(rest)
         if q <= 0.0:
             continue
-        primary = tag.split("-", 1)[0]
+        primary = tag.strip().lower().split("-", 1)[0]
         lang = DEFAULT_LANGUAGE if primary == "*" else primary
         if lang in LANGUAGES and q > best_q:
             best, best_q = lang, q
     return best
+
+
+def _quality(params: str) -> float:
+    """A language range's ``q`` (1 when absent; -1 when malformed or out of 0–1)."""
+    q = 1.0
+    for param in params.split(";"):
+        name, _, value = param.strip().partition("=")
+        if name.strip().lower() == "q":
+            try:
+                q = float(value)
+            except ValueError:
+                return -1.0
+            if not 0.0 <= q <= 1.0:
+                return -1.0
+    return q

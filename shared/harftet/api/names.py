@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import unicodedata
 
+from harftet.bounds import NAME_MAX
+
 __all__ = ["MAX_MARKS", "MAX_NAME", "MAX_RAW", "NAME_SCHEMA", "check_name"]
 
-MAX_NAME = 24
+MAX_NAME = NAME_MAX
 """The most visible characters a name may have."""
 
 MAX_MARKS = 2

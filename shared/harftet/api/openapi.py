@@ -12,9 +12,12 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from harftet.engine.search import BotLevel
+from harftet.errors import ERROR_CODES
 from harftet.words.info import WORD_LETTERS
 
 from .models import CreatePlayer, CreateTable, DrawMove, LayMove, PassMove, ReadyMove, SitDown
+
+ErrorCode = Literal[ERROR_CODES]  # type: ignore[valid-type]
 
 
 class Tile(BaseModel):
@@ -308,8 +311,13 @@ class NewPlayer(Player):
 
 
 class ErrorDetail(BaseModel):
-    code: str
-    message: str
+    code: ErrorCode = Field(description="one of the stable codes (harftet.errors.ERROR_CODES)")
+    message: str = Field(
+        description="Turkish from the catalogue (GET /texts) when asked for (Accept-Language); "
+        "English names what was wrong"
+    )
+    field: str | None = Field(None, description="bad_request: the request field at fault")
+    retryAfter: int | None = Field(None, description="rate_limited: seconds to wait")
     meld: int | None = Field(None, description="illegal_move: index of the offending meld")
     bannedUntil: int | None = None
     reason: str | None = Field(
@@ -319,6 +327,16 @@ class ErrorDetail(BaseModel):
         "tables (RULES §6), absent for the manager's limit of waiting tables",
     )
     max: int | None = Field(None, description="too_many_correspondence: the limit (20)")
+
+
+class Texts(BaseModel):
+    lang: Literal["tr", "en"]
+    version: str = Field(description="changes whenever a sentence or a bound does (the ETag)")
+    texts: dict[str, str] = Field(
+        description="key → sentence: error.<code>, reason.<reason>, phrase.<id>, the labels; "
+        "{name} placeholders are filled from a refusal's params"
+    )
+    bounds: dict[str, Any] = Field(description="the bounds a client shows (name length, options)")
 
 
 class Error(BaseModel):
@@ -594,6 +612,9 @@ PEOPLE_QUERY: dict[str, list[dict[str, Any]]] = {
         },
         {"name": "cursor", "in": "query", "schema": {"type": "string", "maxLength": 600}},
     ],
+    "/texts": [
+        {"name": "lang", "in": "query", "schema": {"type": "string", "enum": ["tr", "en"]}},
+    ],
     "/operator/reports": [
         {"name": "day", "in": "query", "schema": {"type": "string", "format": "date"}},
         {
@@ -642,6 +663,8 @@ def _account_routes() -> list[tuple[str, str, str, Any, str, Any, bool]]:
          None, "204", None, True),
         ("get", "/phrases", "The phrases players may send at a table", None, "200",
          m.PhraseList, False),
+        ("get", "/texts", "Every sentence a player reads, in one language (lang=tr|en)", None,
+         "200", Texts, False),
         ("get", "/players/me/friends", "Your friend code, friends and requests", None, "200",
          m.Friends, True),
         ("post", "/players/me/friends", "Ask the player of a friend code to be friends",

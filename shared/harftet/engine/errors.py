@@ -57,7 +57,6 @@ class EngineError(Exception):
     """A request the rules refuse. Nothing was changed."""
 
     code = "bad_request"
-    status = 400
 
     def __init__(self, message: str, *, meld: int | None = None) -> None:
         super().__init__(message)
@@ -73,7 +72,6 @@ class IllegalMoveError(EngineError, ValueError):
     """
 
     code = "illegal_move"
-    status = 422
 
     def __init__(
         self,
@@ -90,33 +88,27 @@ class IllegalMoveError(EngineError, ValueError):
 
 class NotYourTurnError(EngineError):
     code = "not_your_turn"
-    status = 403
 
 
 class NotSeatedError(EngineError):
     code = "not_seated"
-    status = 403
 
 
 class NotManagerError(EngineError):
     code = "not_manager"
-    status = 403
 
 
 class SeatTakenError(EngineError):
     code = "seat_taken"
-    status = 409
 
 
 class WrongStatusError(EngineError):
     """The table is not in a status where this request makes sense."""
 
     code = "wrong_status"
-    status = 409
 
 
 class NoHintsLeftError(EngineError):
     """The player took every hint the table allows this hand (RULES §4a)."""
 
     code = "no_hints_left"
-    status = 409

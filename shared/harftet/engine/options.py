@@ -60,7 +60,6 @@ class OptionError(EngineError):
     """A table option out of its bounds (400 ``bad_request``, naming the field)."""
 
     code = "bad_request"
-    status = 400
 
 
 def low(name: OptionName, test_mode: bool = False) -> int:

@@ -7,12 +7,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from harftet.errors import BadRequestError, NotFoundError
 from harftet.identity import Caller, Tokens
 from harftet.inbox import PAGE, InboxStore, read_cursor, sign_cursor
 from harftet.notify.deliver import MobilePush
 from harftet.notify.targets import Resolver, TargetError, Targets, resolve_host
-from harftet.service import BadRequestError
-from harftet.store.errors import NotFoundError
 
 
 class Mail:

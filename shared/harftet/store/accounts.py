@@ -24,7 +24,8 @@ from typing import Any
 from boto3.dynamodb.types import Binary
 from botocore.exceptions import ClientError
 
-from .errors import NotFoundError
+from harftet.errors import NotFoundError
+
 from .items import deserialize, serialize
 
 CHALLENGE = "challenge#"

@@ -8,10 +8,6 @@ if TYPE_CHECKING:
     from .tables import StoredTable
 
 
-class NotFoundError(Exception):
-    """No such item."""
-
-
 class VersionConflictError(Exception):
     """Somebody else wrote the table first; ``current`` is the table as it is now."""
 

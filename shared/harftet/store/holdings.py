@@ -33,6 +33,7 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
+from harftet.bounds import CORRESPONDENCE_TABLES_MAX
 from harftet.engine.state import Table
 
 from .errors import VersionConflictError
@@ -40,7 +41,7 @@ from .errors import VersionConflictError
 HELD = "corrHeld"
 ADDS = "corrAdds"
 # RULES §6: the most running correspondence tables one player holds (harftet.inbox says it too).
-MAX_HELD = 20
+MAX_HELD = CORRESPONDENCE_TABLES_MAX
 WAITING_SECONDS = 24 * 3600  # as harftet.store.tables: a waiting table leaves the lobby then
 _CLAUSE = re.compile(r"\b(SET|REMOVE|ADD|DELETE)\s+")
 

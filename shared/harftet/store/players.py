@@ -7,8 +7,8 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from harftet.engine.effects import RatingChange
+from harftet.errors import NotFoundError
 
-from .errors import NotFoundError
 from .items import deserialize, serialize
 
 DEFAULT_RATING = 1000

@@ -36,9 +36,10 @@ from botocore.exceptions import ClientError
 from harftet.engine import codec
 from harftet.engine.state import Table
 from harftet.engine.view import lobby_status
+from harftet.errors import NotFoundError
 from harftet.timing import next_due
 
-from .errors import HeldLimitError, NotFoundError, VersionConflictError
+from .errors import HeldLimitError, VersionConflictError
 from .holdings import ADDS, HELD, MAX_HELD, HeldTables, holders
 
 # Per player, the move ids kept for idempotency: a client retries only the move it has no

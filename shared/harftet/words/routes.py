@@ -14,8 +14,8 @@ from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 from harftet.api.body import MAX_BODY_BYTES
 from harftet.api.errors import language, parse_json
 from harftet.api.events import body_text
+from harftet.errors import BadRequestError
 from harftet.identity import bearer
-from harftet.service import BadRequestError
 
 router = APIGatewayRouter()
 
