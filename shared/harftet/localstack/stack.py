@@ -10,7 +10,6 @@ import contextlib
 import json
 import logging
 import os
-import secrets
 import signal
 import socket
 import subprocess
@@ -22,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harftet.localstack.environment import QUEUE_NAMES, dynamodb_port, handler_env, queue_url
+
 REPO_ROOT = Path(__file__).resolve().parents[3]
 FUNCTIONS = REPO_ROOT / "functions"
 DEFAULT_HANDLERS = {
@@ -32,15 +33,6 @@ DEFAULT_HANDLERS = {
     "timer": FUNCTIONS / "timer" / "app.py",
     "notifier": FUNCTIONS / "notifier" / "app.py",
 }
-# The template's queues, by logical id, as the local stack names them.
-QUEUE_NAMES = {
-    "TimerQueue": "harftet-timers",
-    "TimerDeadLetterQueue": "harftet-timers-dlq",
-    "FanoutFailureQueue": "harftet-fanout-failures",
-    "NotifyQueue": "harftet-notify",
-    "NotifyDeadLetterQueue": "harftet-notify-dlq",
-}
-ACCOUNT = "123456789012"
 # How often the local schedule invokes the sweeper. AWS runs it once a minute
 # (template.yaml's TurnSweepRate): it is the safety net behind the exact SQS timers, arms
 # correspondence timers and queues reminders. 10 s keeps a lost timer's delay short on a
@@ -68,62 +60,6 @@ def shared_imports(handler_files: list[Path]) -> list[str]:
             modules.update(n for n in names if n == "harftet" or n.startswith("harftet."))
     # `from harftet.x import name` also lists harftet.x.name, which preload.py tries and skips.
     return sorted(modules)
-
-
-def queue_url(endpoint: str, logical_id: str) -> str:
-    """The URL moto gives a template queue."""
-    return f"{endpoint}/{ACCOUNT}/{QUEUE_NAMES[logical_id]}"
-
-
-def handler_env(
-    *, port: int, dynamodb_endpoint: str, tables: Mapping[str, str], overrides: Mapping[str, str]
-) -> dict[str, str]:
-    """The handlers' environment: template.yaml's Globals, pointed at the local services."""
-    keep = os.environ.get
-    env = {
-        "TABLES_TABLE": tables["TablesTable"],
-        "PLAYERS_TABLE": tables["PlayersTable"],
-        "CONNECTIONS_TABLE": tables["ConnectionsTable"],
-        "LOG_TABLE": tables["LogTable"],
-        "AWS_ENDPOINT_URL_DYNAMODB": dynamodb_endpoint,  # boto3 reads it for every DynamoDB client
-        "AWS_ENDPOINT_URL_SQS": dynamodb_endpoint,  # moto's server serves SQS too
-        "TIMER_QUEUE_URL": queue_url(dynamodb_endpoint, "TimerQueue"),
-        # The inbox and notifications: the mail table, the notify queue, a VAPID key pair
-        # made at start, and the stack's own push receiver (allowed in test mode only).
-        "MAIL_TABLE": tables["MailTable"],
-        "NOTIFY_QUEUE_URL": queue_url(dynamodb_endpoint, "NotifyQueue"),
-        "VAPID_PRIVATE_KEY": keep("VAPID_PRIVATE_KEY") or _vapid_key(),
-        "VAPID_SUBJECT": "mailto:push@harftet.invalid",
-        "LOCAL_PUSH_PREFIX": f"http://127.0.0.1:{port}/push-receiver/",
-        "AWS_DEFAULT_REGION": "us-east-1",
-        "AWS_REGION": "us-east-1",
-        "AWS_ACCESS_KEY_ID": "local",
-        "AWS_SECRET_ACCESS_KEY": "local",
-        # The Management API is served on our own port, at the root (no stage path).
-        "WS_ENDPOINT": f"http://127.0.0.1:{port}",
-        "TOKEN_SECRET": keep("TOKEN_SECRET") or secrets.token_urlsafe(32),
-        "TEST_MODE": keep("TEST_MODE", "1"),
-        "LIMITS": keep("LIMITS", "off"),  # per-player budgets: off unless asked (API.md)
-        "LIMIT_BUDGETS": keep("LIMIT_BUDGETS", ""),
-        "ALLOWED_ORIGINS": keep("ALLOWED_ORIGINS", ""),  # CORS: none unless asked
-        # Passkeys: browsers refuse an IP address as relying party, so open localhost.
-        "PASSKEY_RP_ID": keep("PASSKEY_RP_ID", "localhost"),
-        "PASSKEY_ORIGINS": keep("PASSKEY_ORIGINS", f"http://localhost:{port}"),
-        "POWERTOOLS_SERVICE_NAME": "harftet",
-        "POWERTOOLS_METRICS_NAMESPACE": "Harftet",
-        "POWERTOOLS_TRACE_DISABLED": "true",
-        # EMF blobs would interleave with the logs; set it to false to see them on stdout.
-        "POWERTOOLS_METRICS_DISABLED": keep("POWERTOOLS_METRICS_DISABLED", "true"),
-        "LOG_LEVEL": keep("LOG_LEVEL", "INFO"),
-    }
-    env.update(overrides)
-    return env
-
-
-def _vapid_key() -> str:
-    from harftet.notify.vapid import generate
-
-    return generate()
 
 
 @dataclass
@@ -161,7 +97,7 @@ def serve(options: StackOptions) -> None:
     from harftet.localstack import persist
     from harftet.localstack.dynamo import DEFAULT_TABLE_NAMES, MotoDynamo
     from harftet.localstack.runtime import start_forkserver
-    from harftet.localstack.sam_local import dynamodb_port, share_token_secret
+    from harftet.localstack.sam_local import share_token_secret
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
