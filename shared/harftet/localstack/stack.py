@@ -135,8 +135,9 @@ def serve(options: StackOptions) -> None:
     import uvicorn
 
     from harftet.localstack.dynamo import create_tables
-    from harftet.localstack.emulator import MAX_WS_MESSAGE, create_app
+    from harftet.localstack.emulator import create_app
     from harftet.localstack.template import read_template
+    from harftet.localstack.websocket_api import MAX_WS_MESSAGE
 
     try:
         dynamo.start()
