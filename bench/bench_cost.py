@@ -522,7 +522,7 @@ def _deployed_settings() -> dict[str, str]:
 
 def measure(limit: float = 900.0, hands: int | None = None) -> dict[str, Any]:
     """Launch a counted local stack, play the games and the timeouts; the raw figures."""
-    from harftet.localstack.stack import launch
+    from harftet.localstack.launcher import launch
 
     with tempfile.TemporaryDirectory(prefix="harftet-cost-") as workdir:
         calls = Path(workdir) / "calls"
