@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from harftet.api.openapi import document as openapi_document
+from harftet.contract.openapi import document as openapi_document
 
 MOVES = ("DrawMove", "PassMove", "LayMove", "ReadyMove")
 DELTA_OPS = (
