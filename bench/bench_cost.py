@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench import ROOT, Result, percentile, put_section
+from bench import ROOT, Result, percentile, put_section, report
 
 PRICES = ROOT / "bench" / "prices.json"
 COUNTS = ROOT / "bench" / "cost_counts.json"  # per stored change, read by bench/scale_model.py
@@ -811,8 +811,6 @@ def write_section(rows: list[Result], notes: list[str], results: Path) -> None:
     import platform
     from datetime import UTC, datetime
 
-    from bench.__main__ import _row
-
     load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
     block = [
         SECTION,
@@ -823,7 +821,7 @@ def write_section(rows: list[Result], notes: list[str], results: Path) -> None:
         "",
         "| benchmark | measurement | baseline | ratio | goal | result |",
         "|---|---|---|---|---|---|",
-        *(_row(r) for r in rows),
+        *(report.row(r) for r in rows),
         "",
         *(f"- {n}" for n in notes),
         "",
