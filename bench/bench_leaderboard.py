@@ -18,7 +18,7 @@ import os
 from decimal import Decimal
 from typing import Any
 
-from bench import ROOT, Result
+from bench import ROOT, Result, report
 
 BOARD_PLAYERS = 2_000  # entries on the board the page reads (8 shards)
 # Targets (docs/DEPLOY.md "Leaderboards"): what one player's game end may add in writes,
@@ -253,8 +253,6 @@ def write_section(rows: list[Result], results: Any) -> None:
     """Put this run's rows into RESULTS.md as its own section (replacing the last one)."""
     from datetime import UTC, datetime
 
-    from bench.__main__ import _row
-
     block = [
         SECTION,
         "",
@@ -263,7 +261,7 @@ def write_section(rows: list[Result], results: Any) -> None:
         "",
         "| benchmark | measurement | baseline | ratio | goal | result |",
         "|---|---|---|---|---|---|",
-        *(_row(r) for r in rows),
+        *(report.row(r) for r in rows),
         "",
     ]
     text = results.read_text(encoding="utf-8") if results.exists() else ""
@@ -278,9 +276,7 @@ def write_section(rows: list[Result], results: Any) -> None:
 
 def main() -> None:
     rows = run()
-    from bench.__main__ import _row
-
-    print("\n".join(_row(r) for r in rows))
+    print("\n".join(report.row(r) for r in rows))
     write_section(rows, ROOT / "bench" / "RESULTS.md")
 
 

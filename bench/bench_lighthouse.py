@@ -35,7 +35,7 @@ RUNS = 3  # the median of three: a shared 2-core machine makes single runs noisy
 @contextmanager
 def local_stack() -> Iterator[str]:
     """A local stack on a free port (the same runner as `make run`), stopped afterwards."""
-    from harftet.localstack.stack import launch
+    from harftet.localstack.launcher import launch
 
     with tempfile.TemporaryDirectory(prefix="bench-lighthouse-") as workdir:
         stack = launch(Path(workdir), env={"LOG_LEVEL": "WARNING"}, timeout=120)

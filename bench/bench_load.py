@@ -317,7 +317,7 @@ def measure(
     store_seconds: float = STORE_SECONDS,
 ) -> dict[str, Any]:
     """Start a local stack, load it, measure the store loop on its DynamoDB; a summary."""
-    from harftet.localstack.stack import launch
+    from harftet.localstack.launcher import launch
 
     logging.getLogger("httpx").setLevel(logging.WARNING)
     with tempfile.TemporaryDirectory(prefix="bench-load-") as workdir:

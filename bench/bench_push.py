@@ -26,7 +26,7 @@ import argparse
 from collections.abc import Iterator
 from typing import Any
 
-from bench import Result, median, percentile, put_section
+from bench import Result, median, percentile, put_section, report
 from bench.whole_games import versions
 from harftet.api.delta import size, view_delta
 from harftet.engine import hand
@@ -167,7 +167,6 @@ def write_section(results: list[Result]) -> None:
     from datetime import UTC, datetime
 
     from bench import ROOT
-    from bench.__main__ import _row
 
     path = ROOT / "bench" / "RESULTS.md"
     load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
@@ -180,7 +179,7 @@ def write_section(results: list[Result]) -> None:
         "",
         "| benchmark | measurement | baseline | ratio | goal | result |",
         "|---|---|---|---|---|---|",
-        *(_row(r) for r in results),
+        *(report.row(r) for r in results),
         "",
     ]
     put_section(path, SECTION, block)

@@ -158,7 +158,7 @@ async def _measure(base_url: str, ws_url: str, spectators: int, rounds: int) -> 
 
 def measure(spectators: int = SPECTATORS, rounds: int = ROUNDS) -> dict[str, Any]:
     """Start a local stack, play the rounds, stop it; the samples (seconds)."""
-    from harftet.localstack.stack import launch
+    from harftet.localstack.launcher import launch
 
     logging.getLogger("httpx").setLevel(logging.WARNING)
     with tempfile.TemporaryDirectory(prefix="bench-seats-") as workdir:

@@ -14,7 +14,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from harftet.api.body import parse_body
 from harftet.api.models import CreatePlayer, CreateTable, DrawMove, LayMove
-from harftet.api.openapi import document
+from harftet.contract.openapi import document
 
 DOC = document()
 

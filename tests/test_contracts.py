@@ -18,8 +18,8 @@ import pytest
 import yaml
 from openapi_spec_validator import validate
 
-from harftet.api.asyncapi import document as asyncapi_document
-from harftet.api.asyncapi import dump
+from harftet.contract.asyncapi import document as asyncapi_document
+from harftet.contract.asyncapi import dump
 
 REPO = Path(__file__).resolve().parents[1]
 OPENAPI = REPO / "docs" / "openapi.json"
@@ -113,7 +113,7 @@ def test_every_error_code_of_the_contract_is_in_the_openapi_document(openapi):
 
 def test_the_committed_asyncapi_document_is_current():
     assert ASYNCAPI.read_text(encoding="utf-8") == dump(asyncapi_document()), (
-        "regenerate: .venv/bin/python -m harftet.api.asyncapi > docs/asyncapi.yaml"
+        "regenerate: .venv/bin/python -m harftet.contract.asyncapi > docs/asyncapi.yaml"
     )
 
 

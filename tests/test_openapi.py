@@ -7,14 +7,16 @@ from pathlib import Path
 
 from openapi_spec_validator import validate
 
-from harftet.api.openapi import document
+from harftet.contract.openapi import document
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "openapi.json"
 
 
 def test_the_committed_openapi_document_is_current_and_valid():
     committed = json.loads(DOC.read_text(encoding="utf-8"))
-    assert committed == document(), "regenerate: python -m harftet.api.openapi > docs/openapi.json"
+    assert committed == document(), (
+        "regenerate: python -m harftet.contract.openapi > docs/openapi.json"
+    )
     validate(committed)
 
 

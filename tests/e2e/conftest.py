@@ -6,7 +6,7 @@
 - `local_stack_info`: the same stack as a `RunningStack`: `.ws_url`, `.dynamodb_endpoint`,
   `.env` (the handlers' environment, TOKEN_SECRET included) and `.log_tail()`.
 - `stack_factory`: start another stack, e.g. `stack_factory(rest_handler=path, env={...})`
-  (arguments of `harftet.localstack.stack.launch`); its stacks are stopped when the module
+  (arguments of `harftet.localstack.launcher.launch`); its stacks are stopped when the module
   ends.
 
 Each stack is a child process (`python -m harftet.localstack --port 0`) so that its moto state
@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from harftet.localstack.stack import RunningStack, launch
+from harftet.localstack.launcher import RunningStack, launch
 
 _started: list[RunningStack] = []
 

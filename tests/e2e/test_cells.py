@@ -13,7 +13,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from harftet.localstack.stack import launch
+from harftet.localstack.launcher import launch
 from harftet.router import Cell, Router, player_key
 
 pytestmark = pytest.mark.e2e

@@ -21,7 +21,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from harftet.localstack.dynamo import MotoDynamo
-from harftet.localstack.stack import RunningStack
+from harftet.localstack.launcher import RunningStack
 from harftet.localstack.template import find_route, read_template
 
 pytestmark = pytest.mark.e2e

@@ -34,7 +34,7 @@ from e2e_client import (
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
-from harftet.localstack.stack import RunningStack
+from harftet.localstack.launcher import RunningStack
 
 pytestmark = pytest.mark.e2e
 

@@ -16,7 +16,7 @@ import pytest
 from e2e_client import Player
 
 from harftet.localstack import persist
-from harftet.localstack.stack import launch
+from harftet.localstack.launcher import launch
 
 pytestmark = pytest.mark.e2e
 

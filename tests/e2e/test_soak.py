@@ -22,7 +22,7 @@ import pytest
 from e2e_client import Player, new_move_id, next_move
 from websockets.sync.client import ClientConnection, connect
 
-from harftet.localstack.stack import RunningStack
+from harftet.localstack.launcher import RunningStack
 
 pytestmark = pytest.mark.e2e
 

@@ -23,7 +23,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from harftet import tickets
 from harftet.identity import Tokens
-from harftet.localstack.stack import RunningStack
+from harftet.localstack.launcher import RunningStack
 
 pytestmark = pytest.mark.e2e
 

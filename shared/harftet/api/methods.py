@@ -11,7 +11,7 @@ from typing import Any
 
 @cache
 def _routes() -> list[tuple[re.Pattern[str], str, int]]:
-    from harftet.api.openapi import document  # only on this rare path: its models cost a start
+    from harftet.contract.openapi import document  # only on this rare path: its models cost a start
 
     found = [
         (path, method.upper())

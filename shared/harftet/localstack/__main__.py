@@ -38,6 +38,15 @@ def parse_args(argv: list[str] | None = None) -> StackOptions:
         prog="python -m harftet.localstack",
         description="Serve the Harftet handlers over real HTTP and WebSocket, with moto DynamoDB.",
     )
+    _add_function_arguments(parser)
+    _add_output_arguments(parser)
+    _add_gateway_arguments(parser)
+    _add_data_arguments(parser)
+    return _options(parser.parse_args(argv))
+
+
+def _add_function_arguments(parser: argparse.ArgumentParser) -> None:
+    """Where the stack listens, and the functions it runs with their environment."""
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument(
         "--port", type=int, default=int(os.environ.get("PORT", "3000")), help="0: a free port"
@@ -65,10 +74,18 @@ def parse_args(argv: list[str] | None = None) -> StackOptions:
         metavar="KEY=VALUE",
         help="an extra environment variable for the handlers (repeatable)",
     )
+
+
+def _add_output_arguments(parser: argparse.ArgumentParser) -> None:
+    """What the stack tells: the ready file, the request log, the banner."""
     parser.add_argument("--ready-file", type=Path, help="write the URLs here as JSON once ready")
     parser.add_argument("--exit-with-parent", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--access-log", action="store_true", help="log every HTTP request")
     parser.add_argument("--quiet", action="store_true", help="no banner")
+
+
+def _add_gateway_arguments(parser: argparse.ArgumentParser) -> None:
+    """API Gateway's settings: routing, throttling, which proxies are believed."""
     parser.add_argument(
         "--proxy-all",
         action="store_true",
@@ -90,6 +107,10 @@ def parse_args(argv: list[str] | None = None) -> StackOptions:
         "by default it is ignored and a request's source address is its connection's "
         "(also TRUST_PROXY=...)",
     )
+
+
+def _add_data_arguments(parser: argparse.ArgumentParser) -> None:
+    """Where the tables are kept across restarts, and whether to start empty."""
     parser.add_argument(
         "--data",
         type=_handler,
@@ -101,7 +122,10 @@ def parse_args(argv: list[str] | None = None) -> StackOptions:
     parser.add_argument(
         "--fresh", action="store_true", help="start empty: forget what the data folder holds"
     )
-    args = parser.parse_args(argv)
+
+
+def _options(args: argparse.Namespace) -> StackOptions:
+    """The parsed command line as StackOptions (FRESH=1 in the environment is --fresh too)."""
     return StackOptions(
         host=args.host,
         port=args.port,

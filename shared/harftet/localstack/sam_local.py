@@ -22,17 +22,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from harftet.localstack.environment import dynamodb_port, handler_env
+
 DOCKER_HOST = "host.docker.internal"
 DEFAULT_PORT = 3000
 LOCAL_HOST = "127.0.0.1"
 REGION = "us-east-1"  # the stack's tables live in this region of moto: `sam local --region`
 SECRET_PARAMETER = "TokenSecretParameterName"
 _SWEEP_ONCE = "0"  # `sam local invoke SweeperFunction`: one sweep, as in the stack's loop
-
-
-def dynamodb_port(port: int) -> int:
-    """The port of the stack's DynamoDB for an API on ``port``: the next one (0: any free one)."""
-    return port + 1 if port else 0
 
 
 def _functions(template: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
@@ -65,7 +62,6 @@ def env_vars(
     from unittest import mock
 
     from harftet.localstack.dynamo import DEFAULT_TABLE_NAMES
-    from harftet.localstack.stack import handler_env
     from harftet.store.schema import load_template
 
     template = load_template(template_path)
@@ -96,7 +92,7 @@ def env_vars(
         if unknown:
             raise KeyError(
                 f"{logical_id} declares {unknown}: give them local values in handler_env "
-                "(localstack/stack.py) or in localstack/sam_local.py"
+                "(localstack/environment.py) or in localstack/sam_local.py"
             )
         result[logical_id] = {name: _in_container(known[name]) for name in sorted(variables)}
     return result

@@ -1,26 +1,31 @@
 """The whole local stack: moto's DynamoDB with the template's tables, the handlers' environment,
 and the emulator served by uvicorn. `serve` runs it in this process (what `make run` does);
-`launch` runs it as a child process and returns its URLs (what the e2e fixtures do).
+launcher.py runs it as a child process (what the e2e fixtures do).
 """
 
 from __future__ import annotations
 
 import ast
-import contextlib
 import json
 import logging
 import os
-import secrets
-import signal
 import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from harftet.localstack.environment import QUEUE_NAMES, dynamodb_port, handler_env, queue_url
+
+if TYPE_CHECKING:  # imported where used, after the forkserver has started
+    import uvicorn
+    from starlette.applications import Starlette
+
+    from harftet.localstack.dynamo import MotoDynamo
+    from harftet.localstack.emulator import Emulator
+    from harftet.localstack.persist import Journal
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 FUNCTIONS = REPO_ROOT / "functions"
@@ -32,15 +37,6 @@ DEFAULT_HANDLERS = {
     "timer": FUNCTIONS / "timer" / "app.py",
     "notifier": FUNCTIONS / "notifier" / "app.py",
 }
-# The template's queues, by logical id, as the local stack names them.
-QUEUE_NAMES = {
-    "TimerQueue": "harftet-timers",
-    "TimerDeadLetterQueue": "harftet-timers-dlq",
-    "FanoutFailureQueue": "harftet-fanout-failures",
-    "NotifyQueue": "harftet-notify",
-    "NotifyDeadLetterQueue": "harftet-notify-dlq",
-}
-ACCOUNT = "123456789012"
 # How often the local schedule invokes the sweeper. AWS runs it once a minute
 # (template.yaml's TurnSweepRate): it is the safety net behind the exact SQS timers, arms
 # correspondence timers and queues reminders. 10 s keeps a lost timer's delay short on a
@@ -68,62 +64,6 @@ def shared_imports(handler_files: list[Path]) -> list[str]:
             modules.update(n for n in names if n == "harftet" or n.startswith("harftet."))
     # `from harftet.x import name` also lists harftet.x.name, which preload.py tries and skips.
     return sorted(modules)
-
-
-def queue_url(endpoint: str, logical_id: str) -> str:
-    """The URL moto gives a template queue."""
-    return f"{endpoint}/{ACCOUNT}/{QUEUE_NAMES[logical_id]}"
-
-
-def handler_env(
-    *, port: int, dynamodb_endpoint: str, tables: Mapping[str, str], overrides: Mapping[str, str]
-) -> dict[str, str]:
-    """The handlers' environment: template.yaml's Globals, pointed at the local services."""
-    keep = os.environ.get
-    env = {
-        "TABLES_TABLE": tables["TablesTable"],
-        "PLAYERS_TABLE": tables["PlayersTable"],
-        "CONNECTIONS_TABLE": tables["ConnectionsTable"],
-        "LOG_TABLE": tables["LogTable"],
-        "AWS_ENDPOINT_URL_DYNAMODB": dynamodb_endpoint,  # boto3 reads it for every DynamoDB client
-        "AWS_ENDPOINT_URL_SQS": dynamodb_endpoint,  # moto's server serves SQS too
-        "TIMER_QUEUE_URL": queue_url(dynamodb_endpoint, "TimerQueue"),
-        # The inbox and notifications: the mail table, the notify queue, a VAPID key pair
-        # made at start, and the stack's own push receiver (allowed in test mode only).
-        "MAIL_TABLE": tables["MailTable"],
-        "NOTIFY_QUEUE_URL": queue_url(dynamodb_endpoint, "NotifyQueue"),
-        "VAPID_PRIVATE_KEY": keep("VAPID_PRIVATE_KEY") or _vapid_key(),
-        "VAPID_SUBJECT": "mailto:push@harftet.invalid",
-        "LOCAL_PUSH_PREFIX": f"http://127.0.0.1:{port}/push-receiver/",
-        "AWS_DEFAULT_REGION": "us-east-1",
-        "AWS_REGION": "us-east-1",
-        "AWS_ACCESS_KEY_ID": "local",
-        "AWS_SECRET_ACCESS_KEY": "local",
-        # The Management API is served on our own port, at the root (no stage path).
-        "WS_ENDPOINT": f"http://127.0.0.1:{port}",
-        "TOKEN_SECRET": keep("TOKEN_SECRET") or secrets.token_urlsafe(32),
-        "TEST_MODE": keep("TEST_MODE", "1"),
-        "LIMITS": keep("LIMITS", "off"),  # per-player budgets: off unless asked (API.md)
-        "LIMIT_BUDGETS": keep("LIMIT_BUDGETS", ""),
-        "ALLOWED_ORIGINS": keep("ALLOWED_ORIGINS", ""),  # CORS: none unless asked
-        # Passkeys: browsers refuse an IP address as relying party, so open localhost.
-        "PASSKEY_RP_ID": keep("PASSKEY_RP_ID", "localhost"),
-        "PASSKEY_ORIGINS": keep("PASSKEY_ORIGINS", f"http://localhost:{port}"),
-        "POWERTOOLS_SERVICE_NAME": "harftet",
-        "POWERTOOLS_METRICS_NAMESPACE": "Harftet",
-        "POWERTOOLS_TRACE_DISABLED": "true",
-        # EMF blobs would interleave with the logs; set it to false to see them on stdout.
-        "POWERTOOLS_METRICS_DISABLED": keep("POWERTOOLS_METRICS_DISABLED", "true"),
-        "LOG_LEVEL": keep("LOG_LEVEL", "INFO"),
-    }
-    env.update(overrides)
-    return env
-
-
-def _vapid_key() -> str:
-    from harftet.notify.vapid import generate
-
-    return generate()
 
 
 @dataclass
@@ -158,22 +98,12 @@ class StackOptions:
 def serve(options: StackOptions) -> None:
     """Start everything, print where it is, and serve until SIGINT/SIGTERM; then shut down."""
     started = time.perf_counter()
-    from harftet.localstack import persist
     from harftet.localstack.dynamo import DEFAULT_TABLE_NAMES, MotoDynamo
     from harftet.localstack.runtime import start_forkserver
-    from harftet.localstack.sam_local import dynamodb_port, share_token_secret
 
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((options.host, options.port))
+    sock = _listening_socket(options.host, options.port)
     port = sock.getsockname()[1]
-    journal = None
-    overrides = dict(options.env)
-    if options.data_dir is not None:
-        persist.prepare(options.data_dir, options.fresh)
-        journal = persist.Journal(options.data_dir)
-        if not os.environ.get("TOKEN_SECRET"):
-            overrides.setdefault("TOKEN_SECRET", persist.token_secret(options.data_dir))
+    journal, overrides = _kept_data(options)
     # The DynamoDB port is fixed (the API's + 1): for sam local.
     dynamo = MotoDynamo(options.host, dynamodb_port(options.port), journal=journal)
     endpoint = dynamo.bind()
@@ -183,74 +113,11 @@ def serve(options: StackOptions) -> None:
     # This process takes the handlers' environment too, so that the forkserver can import our
     # shared modules once for every execution environment (they may read it at import time).
     os.environ.update(env)
-    handlers = [
-        p
-        for p in (
-            options.rest_handler,
-            options.ws_handler,
-            options.sweeper,
-            options.fanout,
-            options.timer,
-            options.notifier,
-        )
-        if p
-    ]
-    start_forkserver(shared_imports(handlers))  # its imports overlap with ours below
-    import uvicorn
-
-    from harftet.localstack.dynamo import create_tables
-    from harftet.localstack.emulator import MAX_WS_MESSAGE, create_app
-    from harftet.localstack.template import read_template
-
+    # Its imports overlap with ours in _start_app and _server.
+    start_forkserver(shared_imports(_handler_files(options)))
     try:
-        dynamo.start()
-        create_tables(dynamo.client(), DEFAULT_TABLE_NAMES, template_path=options.template)
-        kept = dynamo.restore(DEFAULT_TABLE_NAMES.values())
-        if options.port:  # a fixed port, as `sam local --env-vars` expects (moto's SSM is slow)
-            share_token_secret(endpoint, env["TOKEN_SECRET"], options.template, wait=False)
-        settings = read_template(options.template)
-        if options.proxy_all:
-            settings.rest_routes = None
-        sources = event_sources(dynamo, settings, DEFAULT_TABLE_NAMES)
-        if kept:  # what was published before the restart is not published again
-            for _, source in sources:
-                skip = getattr(source, "skip_existing", None)
-                if skip is not None:
-                    skip()
-        app = create_app(
-            rest_handler=options.rest_handler,
-            ws_handler=options.ws_handler,
-            sweeper=options.sweeper,
-            fanout=options.fanout,
-            timer=options.timer,
-            notifier=options.notifier,
-            event_sources=sources,
-            env=env,
-            sweep_seconds=options.sweep_seconds,
-            max_concurrency=options.max_concurrency,
-            settings=settings,
-            throttle=options.throttle,
-        )
-        config = uvicorn.Config(
-            app,
-            lifespan="on",
-            log_level="warning",
-            access_log=options.access_log,
-            ws_max_size=MAX_WS_MESSAGE,
-            timeout_graceful_shutdown=5,
-            # uvicorn closes an idle keep-alive connection after 5 s by default; a client that
-            # reuses it at that moment gets a reset (the soak test's drivers did, under load).
-            # A longer idle time than any client's keeps the closing on the client's side.
-            timeout_keep_alive=75,
-            # uvicorn believes X-Forwarded-For from 127.0.0.1 by default: on a local stack
-            # that is every client, and a header would move a guest to any address.
-            proxy_headers=options.trust_proxy is not None,
-            forwarded_allow_ips=options.trust_proxy or "",
-        )
-        # uvicorn's sans-io WebSocket protocol reports a handshake refused with an HTTP answer
-        # (the emulator's `$connect` refusal: an expected 401/403) as an error; it is not one.
-        logging.getLogger("uvicorn.error").addFilter(_NotAnError())
-        server = uvicorn.Server(config)
+        app, kept = _start_app(options, dynamo, env)
+        server = _server(app, options)
         urls = {
             "base_url": f"http://{options.host}:{port}",
             "ws_url": f"ws://{options.host}:{port}/ws",
@@ -262,24 +129,144 @@ def serve(options: StackOptions) -> None:
             if options.data_dir is not None
             else "in memory"
         )
-
-        def announce() -> None:
-            while not server.started:
-                if server.should_exit:
-                    return
-                time.sleep(0.01)
-            if not options.quiet:
-                _print_banner(urls, time.perf_counter() - started, app.state.emulator, kept_in)
-            if options.ready_file is not None:
-                _write_json(options.ready_file, {**urls, "env": env, "pid": os.getpid()})
-
-        threading.Thread(target=announce, name="announce", daemon=True).start()
+        threading.Thread(
+            target=_announce,
+            args=(server, app.state.emulator, options, urls, env, started, kept_in),
+            name="announce",
+            daemon=True,
+        ).start()
         if options.exit_with_parent:
             _exit_with_parent(server)
         server.run(sockets=[sock])
     finally:
         dynamo.stop()
         sock.close()
+
+
+def _listening_socket(host: str, port: int) -> socket.socket:
+    """The API's socket, bound now (0: a free port) so that the handlers' environment can
+    name its port; uvicorn serves on it later."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    return sock
+
+
+def _kept_data(options: StackOptions) -> tuple[Journal | None, dict[str, str]]:
+    """The data folder made ready (emptied when fresh): its journal of the tables, and the
+    handlers' environment overrides with the token secret kept there (None: all in memory)."""
+    from harftet.localstack import persist
+
+    journal = None
+    overrides = dict(options.env)
+    if options.data_dir is not None:
+        persist.prepare(options.data_dir, options.fresh)
+        journal = persist.Journal(options.data_dir)
+        if not os.environ.get("TOKEN_SECRET"):
+            overrides.setdefault("TOKEN_SECRET", persist.token_secret(options.data_dir))
+    return journal, overrides
+
+
+def _handler_files(options: StackOptions) -> list[Path]:
+    """The handler files the stack runs."""
+    every = (
+        options.rest_handler,
+        options.ws_handler,
+        options.sweeper,
+        options.fanout,
+        options.timer,
+        options.notifier,
+    )
+    return [p for p in every if p]
+
+
+def _start_app(
+    options: StackOptions, dynamo: MotoDynamo, env: Mapping[str, str]
+) -> tuple[Starlette, int]:
+    """Start DynamoDB with the template's tables (the kept items restored), share the token
+    secret with `sam local`, and build the emulator: the app and how many items were kept."""
+    from harftet.localstack.dynamo import DEFAULT_TABLE_NAMES, create_tables
+    from harftet.localstack.emulator import create_app
+    from harftet.localstack.sam_local import share_token_secret
+    from harftet.localstack.template import read_template
+
+    dynamo.start()
+    create_tables(dynamo.client(), DEFAULT_TABLE_NAMES, template_path=options.template)
+    kept = dynamo.restore(DEFAULT_TABLE_NAMES.values())
+    if options.port:  # a fixed port, as `sam local --env-vars` expects (moto's SSM is slow)
+        share_token_secret(dynamo.endpoint_url, env["TOKEN_SECRET"], options.template, wait=False)
+    settings = read_template(options.template)
+    if options.proxy_all:
+        settings.rest_routes = None
+    sources = event_sources(dynamo, settings, DEFAULT_TABLE_NAMES)
+    if kept:  # what was published before the restart is not published again
+        for _, source in sources:
+            skip = getattr(source, "skip_existing", None)
+            if skip is not None:
+                skip()
+    app = create_app(
+        rest_handler=options.rest_handler,
+        ws_handler=options.ws_handler,
+        sweeper=options.sweeper,
+        fanout=options.fanout,
+        timer=options.timer,
+        notifier=options.notifier,
+        event_sources=sources,
+        env=env,
+        sweep_seconds=options.sweep_seconds,
+        max_concurrency=options.max_concurrency,
+        settings=settings,
+        throttle=options.throttle,
+    )
+    return app, kept
+
+
+def _server(app: Starlette, options: StackOptions) -> uvicorn.Server:
+    """uvicorn, set up for the app as API Gateway would front it."""
+    import uvicorn
+
+    from harftet.localstack.websocket_api import MAX_WS_MESSAGE
+
+    config = uvicorn.Config(
+        app,
+        lifespan="on",
+        log_level="warning",
+        access_log=options.access_log,
+        ws_max_size=MAX_WS_MESSAGE,
+        timeout_graceful_shutdown=5,
+        # uvicorn closes an idle keep-alive connection after 5 s by default; a client that
+        # reuses it at that moment gets a reset (the soak test's drivers did, under load).
+        # A longer idle time than any client's keeps the closing on the client's side.
+        timeout_keep_alive=75,
+        # uvicorn believes X-Forwarded-For from 127.0.0.1 by default: on a local stack
+        # that is every client, and a header would move a guest to any address.
+        proxy_headers=options.trust_proxy is not None,
+        forwarded_allow_ips=options.trust_proxy or "",
+    )
+    # uvicorn's sans-io WebSocket protocol reports a handshake refused with an HTTP answer
+    # (the emulator's `$connect` refusal: an expected 401/403) as an error; it is not one.
+    logging.getLogger("uvicorn.error").addFilter(_NotAnError())
+    return uvicorn.Server(config)
+
+
+def _announce(
+    server: uvicorn.Server,
+    emulator: Emulator,
+    options: StackOptions,
+    urls: Mapping[str, str],
+    env: Mapping[str, str],
+    started: float,
+    kept_in: str,
+) -> None:
+    """Once the server listens: the banner (unless quiet), and the ready file when asked for."""
+    while not server.started:
+        if server.should_exit:
+            return
+        time.sleep(0.01)
+    if not options.quiet:
+        _print_banner(urls, time.perf_counter() - started, emulator, kept_in)
+    if options.ready_file is not None:
+        _write_json(options.ready_file, {**urls, "env": env, "pid": os.getpid()})
 
 
 class _NotAnError(logging.Filter):
@@ -327,7 +314,9 @@ def event_sources(dynamo: Any, settings: Any, tables: Mapping[str, str]) -> list
     return sources
 
 
-def _print_banner(urls: Mapping[str, str], seconds: float, emulator: Any, kept_in: str) -> None:
+def _print_banner(
+    urls: Mapping[str, str], seconds: float, emulator: Emulator, kept_in: str
+) -> None:
     handlers = ", ".join(f"{f.spec.name} ← {_relative(f.spec.path)}" for f in emulator.functions)
     print(
         f"Harftet local stack ready in {seconds:.1f} s\n"
@@ -364,110 +353,3 @@ def _exit_with_parent(server: Any) -> None:
         server.should_exit = True
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-
-
-# --- a stack in a child process ------------------------------------------------------------------
-
-
-@dataclass
-class RunningStack:
-    """A stack started by `launch`: its URLs, its handlers' environment, its log file."""
-
-    base_url: str
-    ws_url: str
-    dynamodb_endpoint: str
-    env: dict[str, str]
-    log_path: Path
-    process: subprocess.Popen[bytes]
-
-    def log_tail(self, lines: int = 60) -> str:
-        """The end of the stack's combined stdout/stderr."""
-        return _tail(self.log_path, lines)
-
-    def stop(self, timeout: float = 10.0) -> None:
-        """Stop the stack (SIGINT, then SIGKILL of its process group if it lingers)."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(timeout)
-        # Its own session: the group is the stack and the workers it forked.
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout)
-
-
-def launch(
-    workdir: Path,
-    *,
-    rest_handler: Path | None = DEFAULT_HANDLERS["rest"],
-    ws_handler: Path | None = DEFAULT_HANDLERS["ws"],
-    sweeper: Path | None = DEFAULT_HANDLERS["sweeper"],
-    fanout: Path | None = DEFAULT_HANDLERS["fanout"],
-    timer: Path | None = DEFAULT_HANDLERS["timer"],
-    env: Mapping[str, str] | None = None,
-    sweep_seconds: float | None = None,
-    proxy_all: bool = False,
-    throttle: str | None = None,
-    trust_proxy: str | None = None,
-    port: int = 0,
-    data_dir: Path | None = None,
-    timeout: float = 60.0,  # a loaded CI machine may start several stacks at once
-) -> RunningStack:
-    """Run `python -m harftet.localstack` on a free port and wait until /health says ready."""
-    workdir.mkdir(parents=True, exist_ok=True)
-    ready = workdir / "ready.json"
-    ready.unlink(missing_ok=True)
-    log_path = workdir / "stack.log"
-    command = [sys.executable, "-m", "harftet.localstack", "--port", str(port), "--quiet"]
-    command += ["--data", str(data_dir) if data_dir is not None else "none"]
-    command += ["--ready-file", str(ready), "--exit-with-parent"]
-    for option, path in (
-        ("--rest", rest_handler),
-        ("--ws", ws_handler),
-        ("--sweeper", sweeper),
-        ("--fanout", fanout),
-        ("--timer", timer),
-    ):
-        command += [option, str(path) if path is not None else "none"]
-    if proxy_all:
-        command.append("--proxy-all")
-    if throttle is not None:
-        command += ["--throttle", throttle]
-    if trust_proxy is not None:
-        command += ["--trust-proxy", trust_proxy]
-    if sweep_seconds is not None:
-        command += ["--sweep-seconds", str(sweep_seconds)]
-    for key, value in (env or {}).items():
-        command += ["--env", f"{key}={value}"]
-    with log_path.open("wb") as log_file:
-        process = subprocess.Popen(
-            command,
-            stdout=log_file,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            cwd=REPO_ROOT,
-            start_new_session=True,
-        )
-    deadline = time.monotonic() + timeout
-    while not ready.exists():
-        if process.poll() is not None or time.monotonic() > deadline:
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGKILL)
-            raise RuntimeError(f"the local stack did not start:\n{_tail(log_path, 60)}")
-        time.sleep(0.02)
-    info = json.loads(ready.read_text())
-    return RunningStack(
-        base_url=info["base_url"],
-        ws_url=info["ws_url"],
-        dynamodb_endpoint=info["dynamodb_endpoint"],
-        env=info["env"],
-        log_path=log_path,
-        process=process,
-    )
-
-
-def _tail(path: Path, lines: int) -> str:
-    try:
-        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
-    except OSError:
-        return ""

@@ -1,19 +1,9 @@
-"""The AsyncAPI 3.0 document of the WebSocket protocol, with the OpenAPI document's schemas.
-
-Run ``python -m harftet.api.asyncapi > docs/asyncapi.yaml``; a test keeps the committed copy
-current, has the AsyncAPI parser (npm ``@asyncapi/parser``) validate it, and checks the
-messages the local stack sends against it.
-
-The schemas (the table view, the errors, the move bodies) are those of ``docs/openapi.json``,
-copied under the same ``#/components/schemas/`` names, so one definition serves both APIs.
-"""
+"""The AsyncAPI document's messages: what a client sends on a table's socket, what the server
+sends back or pushes, and the notification a browser or phone receives."""
 
 from __future__ import annotations
 
-import sys
 from typing import Any
-
-from harftet.api.openapi import document as openapi_document
 
 MOVES = ("DrawMove", "PassMove", "LayMove", "ReadyMove")
 DELTA_OPS = (
@@ -122,10 +112,14 @@ def _message(name: str, summary: str, payload: dict[str, Any]) -> dict[str, Any]
     }
 
 
-def document() -> dict[str, Any]:
-    """The whole AsyncAPI 3.0 document."""
-    schemas = openapi_document()["components"]["schemas"]
-    messages = {
+def table_messages(schemas: dict[str, Any]) -> dict[str, Any]:
+    """Every message on a table's socket, by name (``schemas``: the OpenAPI document's)."""
+    return {**_requests(schemas), **_views(schemas), **_replies(), **_from_players()}
+
+
+def _requests(schemas: dict[str, Any]) -> dict[str, Any]:
+    """What a client sends: ping, sync and move."""
+    return {
         "ping": _message(
             "ping",
             "Are you there? The server answers pong on the same connection.",
@@ -157,6 +151,12 @@ def document() -> dict[str, Any]:
             "the usual push. A rejection is an error message carrying the moveId.",
             _move_payload(schemas),
         ),
+    }
+
+
+def _views(schemas: dict[str, Any]) -> dict[str, Any]:
+    """A player's view: whole, what changed in it, or as a move would make it (a dry run)."""
+    return {
         "table": _message(
             "table",
             "This connection's player's whole view: the answer to sync, and the push after a "
@@ -193,6 +193,12 @@ def document() -> dict[str, Any]:
                 },
             },
         ),
+    }
+
+
+def _replies() -> dict[str, Any]:
+    """The answers to ping and to a refused message."""
+    return {
         "pong": _message(
             "pong",
             "The answer to ping.",
@@ -225,6 +231,12 @@ def document() -> dict[str, Any]:
                 },
             },
         ),
+    }
+
+
+def _from_players() -> dict[str, Any]:
+    """What other players cause: a phrase at the table, an invitation, a friend's presence."""
+    return {
         "phrase": _message(
             "phrase",
             "A seated player sent a phrase of the fixed set (POST /tables/{tableId}/phrases; "
@@ -257,36 +269,41 @@ def document() -> dict[str, Any]:
                 },
             },
         ),
-        "presence": _message(
-            "presence",
-            "A friend's presence changed (RULES §7): they came online (an open connection), "
-            "sat down at a table that has not finished while connected to it (status table, "
-            "with its game, never its id), stood up or saw the game end (online), or closed "
-            "their last connection (away). Sent to every open socket of every friend, only "
-            "when it changed; never to a player either of them blocked. A player's own "
-            "connection (no tableId) receives it too. New friends get each other's at once.",
-            {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["type", "playerId", "status"],
-                "properties": {
-                    "type": {"type": "string", "const": "presence"},
-                    "playerId": {"type": "string", "description": "the friend's id"},
-                    "status": {"type": "string", "enum": ["online", "table", "away"]},
-                    "game": {
-                        "type": "string",
-                        "enum": ["harftet", "kastet"],
-                        "description": "the game at the table, with status table only",
-                    },
+        "presence": _presence(),
+    }
+
+
+def _presence() -> dict[str, Any]:
+    return _message(
+        "presence",
+        "A friend's presence changed (RULES §7): they came online (an open connection), "
+        "sat down at a table that has not finished while connected to it (status table, "
+        "with its game, never its id), stood up or saw the game end (online), or closed "
+        "their last connection (away). Sent to every open socket of every friend, only "
+        "when it changed; never to a player either of them blocked. A player's own "
+        "connection (no tableId) receives it too. New friends get each other's at once.",
+        {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["type", "playerId", "status"],
+            "properties": {
+                "type": {"type": "string", "const": "presence"},
+                "playerId": {"type": "string", "description": "the friend's id"},
+                "status": {"type": "string", "enum": ["online", "table", "away"]},
+                "game": {
+                    "type": "string",
+                    "enum": ["harftet", "kastet"],
+                    "description": "the game at the table, with status table only",
                 },
             },
-        ),
-    }
-    channel_messages = {name: {"$ref": f"#/components/messages/{name}"} for name in messages}
-    table_channel = "#/channels/table"
-    # Web Push (not the WebSocket): what the notifier sends a browser (RFC 8030, encrypted
-    # with RFC 8291) and sw-push.js shows; SNS mobile pushes carry the same payload.
-    messages["notification"] = _message(
+        },
+    )
+
+
+def notification() -> dict[str, Any]:
+    """Web Push (not the WebSocket): what the notifier sends a browser (RFC 8030, encrypted
+    with RFC 8291) and sw-push.js shows; SNS mobile pushes carry the same payload."""
+    return _message(
         "notification",
         "A notification to a player (your turn at a correspondence table, 1 hour before your "
         "deadline, a friend's invitation, a game's end): title and body in the player's "
@@ -305,165 +322,3 @@ def document() -> dict[str, Any]:
             },
         },
     )
-
-    def refs(*names: str) -> list[dict[str, str]]:
-        return [{"$ref": f"{table_channel}/messages/{name}"} for name in names]
-
-    return {
-        "asyncapi": "3.0.0",
-        "info": {
-            "title": "Harftet WebSocket API",
-            "version": "1.0.0",
-            "description": "Live tables of Kastet and Harftet. A connection watches one table: "
-            "after every change to it the server pushes each connection what changed in its own "
-            "player's view (a delta from the version before), or the whole view where the "
-            "connection may not hold that version. Clients send ping, sync (the whole view, "
-            "on opening and after a missed push) and move. The REST API (docs/openapi.json) "
-            "does everything else; the schemas are shared with it.",
-        },
-        "defaultContentType": "application/json",
-        "servers": {
-            "local": {
-                "host": "127.0.0.1:3000",
-                "pathname": "/ws",
-                "protocol": "ws",
-                "description": "make run (PORT, default 3000)",
-            },
-            "push": {
-                "host": "{pushService}",
-                "protocol": "https",
-                "description": "a browser's push service (the endpoint of its subscription, "
-                "POST /players/me/push-subscriptions); Web Push, RFC 8030/8291/8292",
-                "variables": {"pushService": {"description": "the subscription's host"}},
-            },
-            "aws": {
-                "host": "{apiId}.execute-api.{region}.amazonaws.com",
-                "pathname": "/{stage}",
-                "protocol": "wss",
-                "description": "the WebSocketUrl output of the deployed stack",
-                "variables": {
-                    "apiId": {"description": "the WebSocket API's id"},
-                    "region": {"default": "us-east-1"},
-                    "stage": {"default": "prod"},
-                },
-            },
-        },
-        "channels": {
-            "notifications": {
-                "address": None,
-                "title": "A player's notifications",
-                "description": "Web Push messages to each subscribed browser (and SNS mobile "
-                "pushes to each registered device), at most one per table, version and kind.",
-                "servers": [{"$ref": "#/servers/push"}],
-                "messages": {"notification": {"$ref": "#/components/messages/notification"}},
-            },
-            "table": {
-                "address": None,
-                "title": "One table",
-                "description": "Connect with ?ticket=T&tableId=ID (a 60 s ticket of POST "
-                "/tables/{tableId}/ticket) or ?token=T&tableId=ID. A bad token or an unknown "
-                "table is refused at connect; so is a connection beyond a player's 4 to one "
-                "table or a table's 200. Nothing can be sent before the connect completes: a "
-                "client sends sync once the socket is open to get its whole view, and the first "
-                "push after that is whole too; every later push is a delta. Without tableId "
-                "(?token=T) the connection is the player's own: it watches no table (sync and "
-                "moves are refused) and receives invitations and friends' presence; at most 4 "
-                "of them per player.",
-                "servers": [{"$ref": "#/servers/local"}, {"$ref": "#/servers/aws"}],
-                "messages": channel_messages,
-                "bindings": {
-                    "ws": {
-                        "method": "GET",
-                        "query": {
-                            "type": "object",
-                            "properties": {
-                                "token": {
-                                    "type": "string",
-                                    "description": "the token of POST /players (or a ticket)",
-                                },
-                                "ticket": {
-                                    "type": "string",
-                                    "description": "a ticket of POST /tables/{tableId}/ticket",
-                                },
-                                "tableId": {"type": "string", "minLength": 1, "maxLength": 64},
-                            },
-                        },
-                        "bindingVersion": "0.1.0",
-                    }
-                },
-            },
-        },
-        "operations": {
-            "notify": {
-                "action": "send",
-                "channel": {"$ref": "#/channels/notifications"},
-                "summary": "The server notifies a player who is not at the table.",
-                "messages": [{"$ref": "#/channels/notifications/messages/notification"}],
-            },
-            "ping": {
-                "action": "receive",
-                "channel": {"$ref": table_channel},
-                "summary": "A client asks whether the connection is alive.",
-                "messages": refs("ping"),
-                "reply": {"channel": {"$ref": table_channel}, "messages": refs("pong")},
-            },
-            "sync": {
-                "action": "receive",
-                "channel": {"$ref": table_channel},
-                "summary": "A client asks for its whole view (on opening; after a missed push).",
-                "messages": refs("sync"),
-                "reply": {"channel": {"$ref": table_channel}, "messages": refs("table", "error")},
-            },
-            "move": {
-                "action": "receive",
-                "channel": {"$ref": table_channel},
-                "summary": "A client makes a move (like the REST call).",
-                "messages": refs("move"),
-                "reply": {"channel": {"$ref": table_channel}, "messages": refs("dryRun", "error")},
-            },
-            "table": {
-                "action": "send",
-                "channel": {"$ref": table_channel},
-                "summary": "The server pushes what changed after every change (the whole view "
-                "where a connection may not hold the version before).",
-                "messages": refs("delta", "table"),
-            },
-            "phrase": {
-                "action": "send",
-                "channel": {"$ref": table_channel},
-                "summary": "The server passes on a phrase a seated player sent.",
-                "messages": refs("phrase"),
-            },
-            "invitation": {
-                "action": "send",
-                "channel": {"$ref": table_channel},
-                "summary": "The server passes on a friend's invitation to a table.",
-                "messages": refs("invitation"),
-            },
-            "presence": {
-                "action": "send",
-                "channel": {"$ref": table_channel},
-                "summary": "The server tells a player that a friend's presence changed.",
-                "messages": refs("presence"),
-            },
-            "error": {
-                "action": "send",
-                "channel": {"$ref": table_channel},
-                "summary": "The server refuses a client message (any action but ping, sync and "
-                "move included).",
-                "messages": refs("error"),
-            },
-        },
-        "components": {"messages": messages, "schemas": schemas},
-    }
-
-
-def dump(doc: dict[str, Any]) -> str:
-    """The document as YAML (keys in the order written, long lines kept whole)."""
-    import yaml
-
-    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=1_000_000)
-
-
-if __name__ == "__main__":
-    sys.stdout.write(dump(document()))

@@ -1,0 +1,83 @@
+"""The handlers' environment on the local stack: template.yaml's Globals pointed at the local
+services, and where those services are (the DynamoDB port, the queues' URLs).
+
+Both ways of running the handlers read it: the stack itself (stack.py) and `sam local`
+(sam_local.py, which writes it into events/env.local.json).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+
+ACCOUNT = "123456789012"
+# The template's queues, by logical id, as the local stack names them.
+QUEUE_NAMES = {
+    "TimerQueue": "harftet-timers",
+    "TimerDeadLetterQueue": "harftet-timers-dlq",
+    "FanoutFailureQueue": "harftet-fanout-failures",
+    "NotifyQueue": "harftet-notify",
+    "NotifyDeadLetterQueue": "harftet-notify-dlq",
+}
+
+
+def dynamodb_port(port: int) -> int:
+    """The port of the stack's DynamoDB for an API on ``port``: the next one (0: any free one)."""
+    return port + 1 if port else 0
+
+
+def queue_url(endpoint: str, logical_id: str) -> str:
+    """The URL moto gives a template queue."""
+    return f"{endpoint}/{ACCOUNT}/{QUEUE_NAMES[logical_id]}"
+
+
+def handler_env(
+    *, port: int, dynamodb_endpoint: str, tables: Mapping[str, str], overrides: Mapping[str, str]
+) -> dict[str, str]:
+    """The handlers' environment: template.yaml's Globals, pointed at the local services."""
+    keep = os.environ.get
+    env = {
+        "TABLES_TABLE": tables["TablesTable"],
+        "PLAYERS_TABLE": tables["PlayersTable"],
+        "CONNECTIONS_TABLE": tables["ConnectionsTable"],
+        "LOG_TABLE": tables["LogTable"],
+        "AWS_ENDPOINT_URL_DYNAMODB": dynamodb_endpoint,  # boto3 reads it for every DynamoDB client
+        "AWS_ENDPOINT_URL_SQS": dynamodb_endpoint,  # moto's server serves SQS too
+        "TIMER_QUEUE_URL": queue_url(dynamodb_endpoint, "TimerQueue"),
+        # The inbox and notifications: the mail table, the notify queue, a VAPID key pair
+        # made at start, and the stack's own push receiver (allowed in test mode only).
+        "MAIL_TABLE": tables["MailTable"],
+        "NOTIFY_QUEUE_URL": queue_url(dynamodb_endpoint, "NotifyQueue"),
+        "VAPID_PRIVATE_KEY": keep("VAPID_PRIVATE_KEY") or _vapid_key(),
+        "VAPID_SUBJECT": "mailto:push@harftet.invalid",
+        "LOCAL_PUSH_PREFIX": f"http://127.0.0.1:{port}/push-receiver/",
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "AWS_REGION": "us-east-1",
+        "AWS_ACCESS_KEY_ID": "local",
+        "AWS_SECRET_ACCESS_KEY": "local",
+        # The Management API is served on our own port, at the root (no stage path).
+        "WS_ENDPOINT": f"http://127.0.0.1:{port}",
+        "TOKEN_SECRET": keep("TOKEN_SECRET") or secrets.token_urlsafe(32),
+        "TEST_MODE": keep("TEST_MODE", "1"),
+        "LIMITS": keep("LIMITS", "off"),  # per-player budgets: off unless asked (API.md)
+        "LIMIT_BUDGETS": keep("LIMIT_BUDGETS", ""),
+        "ALLOWED_ORIGINS": keep("ALLOWED_ORIGINS", ""),  # CORS: none unless asked
+        # Passkeys: browsers refuse an IP address as relying party, so open localhost.
+        "PASSKEY_RP_ID": keep("PASSKEY_RP_ID", "localhost"),
+        "PASSKEY_ORIGINS": keep("PASSKEY_ORIGINS", f"http://localhost:{port}"),
+        "POWERTOOLS_SERVICE_NAME": "harftet",
+        "POWERTOOLS_METRICS_NAMESPACE": "Harftet",
+        "POWERTOOLS_TRACE_DISABLED": "true",
+        # EMF blobs would interleave with the logs; set it to false to see them on stdout.
+        "POWERTOOLS_METRICS_DISABLED": keep("POWERTOOLS_METRICS_DISABLED", "true"),
+        "LOG_LEVEL": keep("LOG_LEVEL", "INFO"),
+    }
+    env.update(overrides)
+    return env
+
+
+def _vapid_key() -> str:
+    from harftet.notify.vapid import generate
+
+    return generate()
