@@ -2,10 +2,10 @@
 
 Each sample is a fresh interpreter; the time is taken inside it with perf_counter around the
 imports, so interpreter start-up is excluded. Handler: functions/rest/app.py imported by
-file path — what a Lambda's init runs (boto3, powertools, the service wired with its lazy
-DynamoDB client; the request models, the client and the dictionary come on first use). Then,
-in the same interpreter, what a first Harftet move adds on top: the DynamoDB client, the
-request models (pydantic) built, and the dictionary. Baseline: ``import boto3; from
+file path — what a Lambda's init runs (boto3, powertools, the routes and the composition
+root with its lazy DynamoDB client; the request models, the client and the dictionary come
+on first use). Then, in the same interpreter, what a first Harftet move adds on top: the
+DynamoDB client, the request models (pydantic) built, and the dictionary. Baseline: ``import boto3; from
 aws_lambda_powertools.event_handler import APIGatewayRestResolver``, and that plus
 ``boto3.client("dynamodb")``. They alternate; the goal is median(import) / median(baseline)
 ≤ 1.25. Everything runs as in Lambda: ``python -S`` with the layer's packages and a compiled
@@ -44,13 +44,13 @@ module = importlib.util.module_from_spec(spec)
 sys.modules[spec.name] = module
 spec.loader.exec_module(module)
 t1 = time.perf_counter()
-import harftet.wiring, harftet.words
+import harftet.bootstrap, harftet.words
 eager = {{
-    "client": harftet.wiring.dynamodb().created,
+    "client": harftet.bootstrap.dynamodb().created,
     "models": "harftet.api.models" in sys.modules,
     "dictionary": harftet.words.default_words.cache_info().currsize > 0,
 }}
-harftet.wiring.dynamodb().real()
+harftet.bootstrap.dynamodb().real()
 t2 = time.perf_counter()
 from harftet.api import models
 for model in (models.CreatePlayer, models.CreateTable, models.SitDown, models.MoveRequest):
@@ -243,8 +243,8 @@ mark("powertools APIGatewayRestResolver (baseline ends here)")
 from aws_lambda_powertools import Logger, Metrics
 Logger(); Metrics()
 mark("powertools Logger() + Metrics()")
-import harftet.observability
-if harftet.observability.tracing_enabled():
+import harftet.bootstrap
+if harftet.bootstrap.settings().tracing:
     from aws_lambda_powertools import Tracer
     Tracer()
 mark("powertools Tracer() if tracing is on (it imports aws_xray_sdk)")
@@ -252,16 +252,17 @@ import jwt
 mark("import jwt (PyJWT; imports cryptography when installed)")
 import harftet.engine.table, harftet.engine.view, harftet.engine.search
 mark("harftet.engine (state, moves, rules, table, view)")
-import harftet.service, harftet.api.errors, harftet.wiring
-mark("harftet.service (store, push, identity) and the API error map")
+import harftet.rest, harftet.api.errors
+mark("harftet.rest (the routes, the composition root, identity) and the API error map")
 import importlib.util, sys
 spec = importlib.util.spec_from_file_location("harftet_rest_app", {str(HANDLER_PATH)!r})
 module = importlib.util.module_from_spec(spec)
 sys.modules[spec.name] = module
 spec.loader.exec_module(module)
-mark("functions/rest/app.py itself (compiled from source; routes; service wired)")
-harftet.wiring.dynamodb().real()
-mark("first table access: boto3.client('dynamodb')")
+mark("functions/rest/app.py itself (compiled from source; the routes included)")
+harftet.bootstrap.dynamodb().real()
+harftet.bootstrap.app().tables
+mark("first table access: boto3.client('dynamodb'), the tables' use cases built")
 from harftet.api import models
 mark("first body: import pydantic + harftet.api.models")
 for model in (models.CreatePlayer, models.CreateTable, models.SitDown, models.MoveRequest):

@@ -100,66 +100,62 @@ def main() -> None:
     import boto3
     from moto import mock_aws
 
+    from harftet.bootstrap import App, DynamoStores, Settings
     from harftet.engine.moves import Draw
-    from harftet.identity import Tokens
-    from harftet.inbox import InboxStore
+    from harftet.identity import Caller, Tokens
     from harftet.notify import Notification, from_versions
-    from harftet.notify.api import Mail
-    from harftet.notify.deliver import Notifier
-    from harftet.notify.targets import Targets
-    from harftet.service import Service
-    from harftet.store.connections import ConnectionStore
-    from harftet.store.players import PlayerStore
     from harftet.store.schema import create_tables
-    from harftet.store.tables import TableStore
 
     with mock_aws():
         client = boto3.client("dynamodb")
         create_tables(client, NAMES)
         now = [1_800_000_000.0]
-        service = Service(
-            TableStore(client, NAMES["TablesTable"], NAMES["PlayersTable"]),
-            PlayerStore(client, NAMES["PlayersTable"]),
-            ConnectionStore(client, NAMES["ConnectionsTable"]),
-            Tokens("bench-secret-0123456789-abcdefghijklmnop"),
-            clock=lambda: now[0],
+        settings = Settings(
+            tables_table=NAMES["TablesTable"], players_table=NAMES["PlayersTable"],
+            connections_table=NAMES["ConnectionsTable"], mail_table=NAMES["MailTable"],
             test_mode=True,
-        )
-        inbox = InboxStore(client, NAMES["MailTable"])
-        service.inbox = inbox
+        )  # fmt: skip
+        app = App(
+            settings, DynamoStores(client, settings), clock=lambda: now[0],
+            tokens=Tokens("bench-secret-0123456789-abcdefghijklmnop"),
+        )  # fmt: skip
+        inbox = app.inbox
         meter = Meter(client)
 
         def caller(name: str) -> Any:
-            return service.tokens.verify(service.create_player(name)["token"])
+            return app.tokens.verify(app.guests.create_player(name)["token"])
 
         me = caller("Ayşe")
         record_calls: list[tuple[int, float]] = []
         for i in range(25):
             host = caller(f"Ev{i}")
             pace = "correspondence" if i < 20 else "live"
-            view = service.create_table(
+            view = app.tables.create_table(
                 host, game="kastet", seats=2, hands=1, partners=False,
                 turn_seconds=86400 if pace == "correspondence" else 45, pace=pace, seed=i,
             )  # fmt: skip
-            service.sit(me, view["tableId"], 1)
-            service.start(host, view["tableId"])
-            stored = service.tables.get(view["tableId"])
+            app.tables.sit(me, view["tableId"], 1)
+            app.tables.start(host, view["tableId"])
+            stored = app.stores.tables.get(view["tableId"])
             meter.reset()
             inbox.record(stored.table, stored.version, now[0])
             record_calls.append((sum(meter.calls.values()), meter.writes))
-        mail = Mail(inbox, Targets(client, NAMES["MailTable"]), service.tokens)
         meter.reset()
-        page = mail.tables(me)
+        page = inbox.tables(me)
         load = (sum(meter.calls.values()), meter.reads, len(page["tables"]))
 
-        targets = Targets(client, NAMES["MailTable"], lambda: now[0] - 9 * 3600)
+        subscriptions = app.subscriptions
+        subscriptions.resolve = lambda host: ["1.1.1.1"]
+        subscriptions.clock = lambda: now[0] - 9 * 3600
         sub = {
             "endpoint": "https://push.example.com/s/1",
             "keys": {"p256dh": "BN" + "A" * 85, "auth": "A" * 22},
             "quietHours": None,
         }
-        targets.add_subscription(me.player_id, sub, lang="tr", resolve=lambda h: ["1.1.1.1"])
-        notifier = Notifier(targets, inbox, lambda s, p: "sent", None, None, lambda: now[0])
+        subscriptions.subscribe(Caller(me.player_id, ""), sub, "tr")
+        notifier = app.notifier
+        notifier.web = lambda s, p: "sent"
+        notifier.names = None
         meter.reset()
         notifier.deliver(Notification(me.player_id, "T1", 9, "gameEnd", {"game": "kastet"}))
         notify = (sum(meter.calls.values()), meter.reads, meter.writes)
@@ -167,21 +163,21 @@ def main() -> None:
 
         # A correspondence table-day: each of two players plays once (a draw), 24 h turns.
         a, b = caller("Cem"), caller("Deniz")
-        view = service.create_table(
+        view = app.tables.create_table(
             a, game="kastet", seats=2, hands=1, partners=False, turn_seconds=86400,
             pace="correspondence", seed=99,
         )  # fmt: skip
         table_id = view["tableId"]
-        service.sit(b, table_id, 1)
-        service.start(a, table_id)
+        app.tables.sit(b, table_id, 1)
+        app.tables.start(a, table_id)
         meter.reset()
         versions = 0
         notes = 0
         for who in (a, b):
             now[0] += 6 * 3600
-            v = service.view(who, table_id)["version"]
-            service.move(who, table_id, v, f"d{v}", Draw())
-            stored = service.tables.get(table_id)
+            v = app.tables.view(who, table_id)["version"]
+            app.tables.move(who, table_id, v, f"d{v}", Draw())
+            stored = app.stores.tables.get(table_id)
             inbox.record(stored.table, stored.version, now[0])
             notes += len(from_versions([(stored.table, stored.version)]))
             versions += 1

@@ -118,17 +118,13 @@ def run() -> list[Result]:
     os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "bench")
     import boto3
 
+    from harftet.bootstrap import App, DynamoStores, Settings
     from harftet.engine.effects import changed
     from harftet.engine.scoring import settle
     from harftet.identity import Tokens
-    from harftet.people import People
-    from harftet.service import Service
-    from harftet.store.connections import ConnectionStore
     from harftet.store.items import serialize
-    from harftet.store.people import BASE_RATING, GAMES_KEPT, RATINGS_KEPT, board_key, shard_of
-    from harftet.store.players import PlayerStore
+    from harftet.store.profiles import BASE_RATING, GAMES_KEPT, RATINGS_KEPT, board_key, shard_of
     from harftet.store.schema import create_tables
-    from harftet.store.tables import TableStore
 
     names = {
         "TablesTable": "t",
@@ -139,25 +135,24 @@ def run() -> list[Result]:
         client = boto3.client("dynamodb", region_name="us-east-1")
         create_tables(client, names)
         now = [1_800_000_000.0]
-        service = Service(
-            tables=TableStore(client, "t", "p"),
-            players=PlayerStore(client, "p"),
-            connections=ConnectionStore(client, "c"),
-            tokens=Tokens("bench-secret-0123456789abcdefghijklmnopqrstuv"),
-            clock=lambda: now[0],
-            test_mode=True,
+        settings = Settings(
+            tables_table="t", players_table="p", connections_table="c", test_mode=True
         )
+        app = App(
+            settings, DynamoStores(client, settings), clock=lambda: now[0],
+            tokens=Tokens("bench-secret-0123456789abcdefghijklmnopqrstuv"),
+        )  # fmt: skip
         callers = [
-            service.tokens.verify(service.create_player(f"Oyuncu{i}")["token"]) for i in range(4)
+            app.tokens.verify(app.guests.create_player(f"Oyuncu{i}")["token"]) for i in range(4)
         ]
 
         def one_game() -> None:
-            view = service.create_table(
+            view = app.tables.create_table(
                 callers[0], game="kastet", seats=4, hands=11, partners=False, turn_seconds=45
             )
             for i in range(1, 4):
-                service.sit(callers[i], view["tableId"], i)
-            service.start(callers[0], view["tableId"])
+                app.tables.sit(callers[i], view["tableId"], i)
+            app.tables.start(callers[0], view["tableId"])
 
             def finish(table: Any, at: float) -> Any:
                 new = table.clone()
@@ -168,7 +163,7 @@ def run() -> list[Result]:
                 return changed(new, settle(new))
 
             meter.reset()
-            service._write(view["tableId"], finish)
+            app.writer.write(view["tableId"], finish)
 
         meter = Meter(client)
         for _ in range(RATINGS_KEPT + 1):  # fill the profiles: full histories
@@ -199,14 +194,14 @@ def run() -> list[Result]:
             TableName="p", Key={"playerId": {"S": board_key("kastet", "all", "bench000001")}}
         )["Item"]
         item_size = _size(sample)
-        people = People(service)
+        profiles = app.profiles
         meter.reset()
-        top = people.leaderboard(callers[0].player_id, "kastet", "all", 100, None)
+        top = profiles.leaderboard(callers[0].player_id, "kastet", "all", 100, None)
         top_rcu, top_calls = page_cost(meter, item_size)
         # A caller far down: its rank counts every entry above it.
         low = "bench000500"
         meter.reset()
-        far = people.leaderboard(low, "kastet", "all", 100, None)
+        far = profiles.leaderboard(low, "kastet", "all", 100, None)
         far_rcu, far_calls = page_cost(meter, item_size)
         assert top["me"] is not None and top["me"]["rank"] <= 100 and far["me"] is not None
         _ = BASE_RATING, first

@@ -253,8 +253,8 @@ def _store_loop(
     from botocore.config import Config
     from botocore.exceptions import ClientError
 
-    from harftet.store.tables import MOVES as MOVE_IDS  # the item's kept move ids
-    from harftet.wiring import DYNAMODB_CONFIG
+    from harftet.bootstrap import DYNAMODB_CONFIG
+    from harftet.store.table_items import MOVES as MOVE_IDS  # the item's kept move ids
 
     config = DYNAMODB_CONFIG.merge(Config(max_pool_connections=writers + 4))
     client = boto3.client(

@@ -187,7 +187,7 @@ def _after(
 
 def _write_image(image: dict[str, Any]) -> None:
     try:
-        from harftet.store.tables import from_stream_image
+        from harftet.store.table_items import from_stream_image
 
         status = from_stream_image(image).table.status
     except Exception:  # an image this code cannot read: sized all the same

@@ -1,5 +1,5 @@
 """Fixtures shared by every test folder: AWS settings that never reach AWS, a clock the
-tests control, and a service over in-process moto with tables built from template.yaml."""
+tests control, and the application over in-process moto with tables built from template.yaml."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
 os.environ.setdefault("POWERTOOLS_METRICS_NAMESPACE", "Harftet")
 os.environ.setdefault("POWERTOOLS_SERVICE_NAME", "harftet")
 
-from testkit import TABLE_NAMES, Clock, Outbox, aws_session, service_over
+from testkit import TABLE_NAMES, Clock, Outbox, app_over, aws_session
 
 from harftet.localstack.dynamo import moto_as_the_stack_runs_it
 
@@ -55,5 +55,6 @@ def dynamodb() -> Iterator[Any]:
 
 
 @pytest.fixture
-def service(dynamodb: Any, clock: Clock, outbox: Outbox) -> Any:
-    return service_over(dynamodb, TABLE_NAMES, clock, send=outbox)
+def app(dynamodb: Any, clock: Clock, outbox: Outbox) -> Any:
+    """The application over in-process moto, with the test clock and recording sender."""
+    return app_over(dynamodb, TABLE_NAMES, clock, send=outbox)

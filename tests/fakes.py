@@ -8,20 +8,30 @@ from __future__ import annotations
 
 import copy
 import json
-import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from harftet.engine import codec
+from harftet.engine.seating import holders
 from harftet.engine.state import Table
+from harftet.engine.timing import next_due
 from harftet.engine.view import lobby_status
 from harftet.errors import NotFoundError
 from harftet.store.errors import HeldLimitError, VersionConflictError
-from harftet.store.holdings import HELD, MAX_HELD, holders
-from harftet.store.items import deserialize
-from harftet.store.players import DEFAULT_RATING
-from harftet.store.tables import MAX_ID, WAITING_SECONDS, LobbyKey, Moves, StoredTable
-from harftet.timing import next_due
+from harftet.store.holdings import ADDS, HELD, MAX_HELD
+from harftet.store.players import DAY, DEFAULT_RATING, ban_until
+from harftet.store.profiles import board_key, profile_key
+from harftet.store.table_items import WAITING_SECONDS, LobbyKey, Moves, StoredTable
+from harftet.store.tables import MAX_ID
+from harftet.store.writes import (
+    BoardWrite,
+    HoldWrite,
+    PlayerWrite,
+    ProfileWrite,
+    RatingWrite,
+    ReleaseWrite,
+)
 
 
 @dataclass(slots=True)
@@ -57,48 +67,55 @@ class FakePlayers:
             raise NotFoundError(f"no player {player_id[:64]}")
         return copy.deepcopy(self.items[player_id])
 
-    # -- the UpdateItem arguments of ``players.player_update``, applied to a copy ------------
-    def _checked(self, update: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
-        """The player and its item after ``update``, or None if its condition fails."""
-        player_id = update["Key"]["playerId"]["S"]
-        values = deserialize(update.get("ExpressionAttributeValues", {}))
-        names = update.get("ExpressionAttributeNames", {})
+    # -- what a table's save writes beside it (harftet.store.writes), applied to a copy ---
+    def applied(self, write: PlayerWrite, now: float) -> tuple[str, dict[str, Any]] | None:
+        """The player and its item after ``write``, or None if its condition fails."""
+        player_id = write.change.player_id if isinstance(write, RatingWrite) else write.player_id
         exists = player_id in self.items
         item = copy.deepcopy(self.items.get(player_id, {"playerId": player_id}))
-        condition = update.get("ConditionExpression") or ""
-        if "attribute_not_exists(abandons)" in condition and "abandons" in item:
-            return None
-        if "abandons = :read" in condition and item.get("abandons") != values[":read"]:
-            return None
-        if "size(#held) < :most" in condition and (  # harftet.store.holdings.hold
-            not exists or len(item.get(names["#held"]) or ()) >= values[":most"]
-        ):
-            return None
-        expression = update["UpdateExpression"]
-        parts = re.split(r"\s*(ADD|SET|DELETE)\s+", " " + expression)
-        for verb, body in zip(parts[1::2], parts[2::2], strict=True):
-            for clause in body.split(","):
-                if verb == "SET":
-                    name, value = (s.strip() for s in clause.split("="))
-                    item[names.get(name, name)] = values[value]
-                    continue
-                name, value = clause.split()
-                name = names.get(name, name)
-                if verb == "DELETE":
-                    item[name] = set(item.get(name) or ()) - values[value]
-                elif isinstance(values[value], set):
-                    item[name] = set(item.get(name) or ()) | values[value]
-                else:
-                    item[name] = item.get(name, 0) + values[value]
+        if isinstance(write, RatingWrite):
+            return _rated(item, write, now)
+        if isinstance(write, HoldWrite):
+            held = set(item.get(HELD) or ())
+            if not exists or len(held) >= write.limit:
+                return None
+            item[HELD] = held | {write.table_id}
+            item[ADDS] = int(item.get(ADDS, 0)) + 1
+            return player_id, item
+        assert isinstance(write, ReleaseWrite)
+        item[HELD] = set(item.get(HELD) or ()) - {write.table_id}
         return player_id, item
+
+
+def _rated(
+    item: dict[str, Any], write: RatingWrite, now: float
+) -> tuple[str, dict[str, Any]] | None:
+    """As ``players.player_update``: a game's points, or a leave's penalty and abandon (on the
+    abandons read, so a concurrent abandon makes the save lose)."""
+    change = write.change
+    item["rating"] = item.get("rating", 0) + change.delta
+    if change.reason == "game":
+        item["gamesPlayed"] = item.get("gamesPlayed", 0) + 1
+        return change.player_id, item
+    read = (write.player or {}).get("abandons")
+    if item.get("abandons") != read:
+        return None
+    abandons = [*(float(t) for t in read or [] if now - float(t) < DAY), now]
+    item["gamesAbandoned"] = item.get("gamesAbandoned", 0) + 1
+    item["abandons"] = [int(t) for t in abandons]
+    banned = ban_until(abandons, now)
+    if banned is not None:
+        item["bannedUntil"] = int(banned)
+    return change.player_id, item
 
 
 class FakeTables:
     """The tables table: see the module docstring."""
 
-    def __init__(self, players: FakePlayers) -> None:
+    def __init__(self, players: FakePlayers, profiles: FakeProfiles | None = None) -> None:
         self.items: dict[str, Item] = {}
         self.players = players
+        self.profiles = profiles if profiles is not None else FakeProfiles(players)
         self.stream: list[StoredTable] = []  # every stored version, in order (the stream)
 
     def _store(self, stored: StoredTable, now: float) -> None:
@@ -161,23 +178,27 @@ class FakeTables:
         table: Table,
         *,
         move_id: str | None = None,
-        player_updates: list[dict[str, Any]] | None = None,
+        writes: Sequence[PlayerWrite] = (),
         now: float | None = None,
         answered: str | None = None,
     ) -> StoredTable:
         current = self.items.get(table.table_id)
         if current is None or current.version != stored.version:
             raise VersionConflictError(self._read(table.table_id) if current else None)
-        applied = [self.players._checked(u) for u in player_updates or []]
-        if any(a is None for a in applied):  # a player changed since read: redo it all
+        at = now or 0.0
+        players = [self.players.applied(w, at) for w in writes if not _is_profile(w)]
+        profiles = [self.profiles.applied(w) for w in writes if _is_profile(w)]
+        if any(a is None for a in [*players, *profiles]):  # one changed since read: redo it all
             raise VersionConflictError(None)
         moves = stored.moves
         version = stored.version + 1
         if move_id is not None:
             moves = moves.remember(move_id, version)
-        for player_id, item in (a for a in applied if a is not None):
+        for player_id, item in (a for a in players if a is not None):
             self.players.items[player_id] = item
-        self._store(StoredTable(table, version, moves), now or 0.0)
+        for key, item in (a for a in profiles if a is not None):
+            self.profiles.items[key] = item
+        self._store(StoredTable(table, version, moves), at)
         return self._read(table.table_id)
 
     def held_count(self, player_id: str, now: float, limit: int = MAX_HELD) -> int:
@@ -289,22 +310,139 @@ class FakeLog:
         return [json.loads(kept[s]) for s in sorted(kept) if s > seq][:limit]
 
 
-def fake_service(clock: Any, send: Any = None, **options: Any) -> Any:
-    """A Service over the in-memory stores."""
+def _is_profile(write: PlayerWrite) -> bool:
+    return isinstance(write, ProfileWrite | BoardWrite)
+
+
+class FakeProfiles:
+    """Profiles, leaderboard entries, reports and bans (``harftet.store.profiles``)."""
+
+    def __init__(self, players: FakePlayers) -> None:
+        self.players = players
+        self.items: dict[str, dict[str, Any]] = {}  # keyed as the players table's items
+
+    def applied(self, write: PlayerWrite) -> tuple[str, dict[str, Any]] | None:
+        """The item a profile or board write leaves, or None if its condition fails."""
+        if isinstance(write, ProfileWrite):
+            key = profile_key(write.player_id)
+            old = self.items.get(key)
+            read = None if old is None else int(old["n"])
+            if read != write.read_n:
+                return None
+            item = {k: v for k, v in (old or {}).items() if k not in write.remove}
+            return key, {**item, **copy.deepcopy(write.fields), "playerId": key}
+        assert isinstance(write, BoardWrite)
+        key = board_key(write.game, write.period, write.player_id)
+        item = dict(self.items.get(key) or {"playerId": key, "score": 0})
+        item |= {
+            "pid": write.player_id,
+            "name": write.name,
+            "board": f"{write.game}#{write.period}",
+        }
+        item["score"] = int(item["score"]) + write.delta
+        if write.expires is not None:
+            item["expiresAt"] = write.expires
+        return key, item
+
+    def profile(self, player_id: str, consistent: bool = False) -> dict[str, Any] | None:
+        item = self.items.get(profile_key(player_id))
+        return copy.deepcopy(item) if item else None
+
+    def entry(self, game: str, period: str, player_id: str) -> dict[str, Any] | None:
+        item = self.items.get(board_key(game, period, player_id))
+        return dict(item) if item else None
+
+    def _board(self, game: str, period: str) -> list[dict[str, Any]]:
+        found = [i for i in self.items.values() if i.get("board") == f"{game}#{period}"]
+        return sorted(found, key=lambda i: (-int(i["score"]), str(i["pid"])))
+
+    def top(
+        self, game: str, period: str, limit: int, after: tuple[int, str] | None
+    ) -> list[dict[str, Any]]:
+        board = self._board(game, period)
+        if after is not None:
+            board = [i for i in board if (-int(i["score"]), str(i["pid"])) > (-after[0], after[1])]
+        return board[:limit]
+
+    def ahead(self, game: str, period: str, score: int) -> int | None:
+        return sum(1 for i in self._board(game, period) if int(i["score"]) > score)
+
+    def around(self, game: str, period: str, score: int, n: int) -> tuple[list, list]:
+        board = self._board(game, period)
+        above = [i for i in board if int(i["score"]) > score]
+        below = [i for i in board if int(i["score"]) < score]
+        return above[-n:], below[:n]
+
+    def entries_of(self, player_id: str, now: float) -> list[dict[str, Any]]:
+        found = []
+        for key, item in self.items.items():
+            if key.startswith("board#") and key.endswith(f"#{player_id}"):
+                _, game, period, _ = key.split("#", 3)
+                found.append({**item, "game": game, "period": period})
+        return sorted(found, key=lambda i: (i["game"], i["period"]))
+
+    def filed(self, player_id: str) -> list[dict[str, Any]]:
+        return list(self.items.get(f"filed#{player_id}", {}).get("r") or [])
+
+    def forget(self, player_id: str, now: float) -> int:
+        keys = [
+            k
+            for k in self.items
+            if k in (profile_key(player_id), f"filed#{player_id}")
+            or (k.startswith("board#") and k.endswith(f"#{player_id}"))
+        ]
+        for key in keys:
+            del self.items[key]
+        return len(keys)
+
+    def add_report(self, report: dict[str, Any], key: str, day: str, at: int) -> None:
+        self.items[key] = {**report, "playerId": key, "board": f"reports#{day}", "score": at}
+        filed = self.items.setdefault(f"filed#{report['reporter']}", {"r": []})
+        filed["r"].append({k: v for k, v in report.items() if k != "reporter"})
+
+    def reports(self, day: str, limit: int) -> list[dict[str, Any]]:
+        found = [i for i in self.items.values() if i.get("board") == f"reports#{day}"]
+        return sorted(found, key=lambda i: -int(i["score"]))[:limit]
+
+    def set_ban(self, player_id: str, banned: bool, now: float) -> None:
+        item = self.players.items.get(player_id)
+        if item is None:
+            raise NotFoundError(f"no player {player_id}")
+        if banned:
+            item["operatorBan"] = int(now)
+        else:
+            item.pop("operatorBan", None)
+
+
+class FakeStores:
+    """Every store in memory, as ``harftet.bootstrap.DynamoStores`` holds the real ones (a
+    store this fake world does not have yet is None)."""
+
+    def __init__(self) -> None:
+        self.players = FakePlayers()
+        self.profiles = FakeProfiles(self.players)
+        self.tables = FakeTables(self.players, self.profiles)
+        self.connections = FakeConnections()
+        self.log: FakeLog | None = FakeLog()
+        self.accounts: Any = None
+        self.counters: Any = None
+        self.inbox: Any = None
+        self.mail: Any = None
+        self.word_reports: Any = None
+
+
+def fake_app(clock: Any, send: Any = None, **options: Any) -> Any:
+    """The application (test mode) over the in-memory stores."""
     import os
 
+    from harftet.bootstrap import App, Settings
     from harftet.identity import Tokens
-    from harftet.service import Service
 
-    players = FakePlayers()
-    return Service(
-        tables=FakeTables(players),
-        players=players,
-        connections=FakeConnections(),
-        tokens=Tokens(os.environ["TOKEN_SECRET"]),
-        send=send,
+    return App(
+        Settings(test_mode=True),
+        FakeStores(),
         clock=clock,
-        test_mode=True,
-        log=FakeLog(),
+        send=send,
+        tokens=Tokens(os.environ["TOKEN_SECRET"]),
         **options,
     )

@@ -61,7 +61,7 @@ def test_turkish_and_english_hold_the_same_keys_and_placeholders() -> None:
 
 
 def test_no_sentence_quotes_a_bound_the_rules_declare() -> None:
-    """"at most 3 tables", "20 correspondence tables": said with {max}, filled from the
+    """ "at most 3 tables", "20 correspondence tables": said with {max}, filled from the
     rules, so a changed bound changes every sentence."""
     for lang in LANGUAGES:
         for key in ("error.too_many_tables", "reason.too_many_correspondence", "reason.hand_full"):

@@ -44,7 +44,7 @@ ROUTES = {
     ("GET", "/tables/{tableId}/log"),
     ("GET", "/tables/{tableId}/replay"),
     ("GET", "/health"),
-    # profiles, leaderboards, reports (harftet.people)
+    # profiles, leaderboards, reports (harftet.profiles, harftet.moderation)
     ("GET", "/players/{playerId}/profile"),
     ("GET", "/leaderboards/{game}"),
     ("POST", "/tables/{tableId}/reports"),
@@ -81,7 +81,7 @@ ROUTES = {
     ("GET", "/words/{word}"),
     ("POST", "/words/{word}/reports"),
 }
-# The operator API (OperatorApi, AWS_IAM), served by the same function (harftet.people).
+# The operator API (OperatorApi, AWS_IAM), served by the same function (harftet.moderation).
 OPERATOR_ROUTES = {
     ("GET", "/operator/reports"),
     ("POST", "/operator/players/{playerId}/ban"),
@@ -211,7 +211,7 @@ def test_sam_build_packs_an_arm64_layer_with_bytecode_and_the_dictionary_without
 
     layer = build / "SharedLayer" / "python"
     assert (layer / "harftet" / "words" / "data" / "words.txt.gz").is_file()
-    assert (layer / "harftet" / "wiring.py").is_file()
+    assert (layer / "harftet" / "bootstrap" / "app.py").is_file()
     abi = "cpython-" + runtime.removeprefix("python").replace(".", "")
     for extension in layer.rglob("*.so"):
         # cpython-312, or the stable ABI (abi3: cryptography, for py_webauthn) any 3.x takes
@@ -222,7 +222,7 @@ def test_sam_build_packs_an_arm64_layer_with_bytecode_and_the_dictionary_without
     for name in FUNCTIONS:
         assert (build / name / "app.py").is_file(), name
     # A Lambda cannot write bytecode: the layer ships it, for the runtime's Python.
-    for module in ("harftet/service.py", "boto3/session.py", "pydantic/main.py"):
+    for module in ("harftet/tables/service.py", "boto3/session.py", "pydantic/main.py"):
         source = layer / module
         cached = source.parent / "__pycache__" / f"{source.stem}.{abi}.pyc"
         assert cached.is_file(), f"{cached} missing"
@@ -699,8 +699,8 @@ def test_a_sweeper_that_fails_on_a_table_or_stops_running_is_alarmed(
 
 
 def test_the_sweepers_per_table_failures_are_json_lines_the_metric_filter_matches() -> None:
-    """service.sweep logs through the stdlib (logger harftet.service); powertools' Logger of
-    the service (harftet) formats its children's lines as JSON with "level"."""
+    """Deadlines.sweep logs through the stdlib (logger harftet.tables.deadlines); powertools'
+    Logger of the service (harftet) formats its children's lines as JSON with "level"."""
     import io
     import logging
     import uuid
@@ -713,7 +713,7 @@ def test_the_sweepers_per_table_failures_are_json_lines_the_metric_filter_matche
     try:
         raise RuntimeError("boom")
     except RuntimeError:
-        logging.getLogger(f"{service}.service").exception(
+        logging.getLogger(f"{service}.tables.deadlines").exception(
             "sweeping a table failed", extra={"tableId": "t1"}
         )
     line = json.loads(out.getvalue().strip().splitlines()[-1])

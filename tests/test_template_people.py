@@ -1,8 +1,9 @@
-"""template.yaml's pieces for profiles, leaderboards and the operator API (harftet.people)."""
+"""template.yaml's pieces for profiles, leaderboards and the operator API (harftet.profiles,
+harftet.moderation)."""
 
 from __future__ import annotations
 
-from harftet.store.people import INDEX
+from harftet.store.profiles import INDEX
 from harftet.store.schema import load_template
 
 

@@ -47,25 +47,77 @@ TABLE_NAMES = {
 }
 
 
-def service_over(client: Any, names: dict[str, str], clock: Any, **options: Any) -> Any:
-    """A Service (test mode) on the template's tables ``names`` reached through ``client``
-    (in-process moto or a server); ``options`` as Service takes them (send, log...)."""
+MAIL_TABLE = {"MailTable": "harftet-mail"}
+
+
+def with_mail(client: Any, names: dict[str, str]) -> dict[str, str]:
+    """``names`` with the template's mail table, made in ``client``'s DynamoDB."""
+    from harftet.store.schema import create_tables
+
+    create_tables(client, MAIL_TABLE)
+    return {**names, **MAIL_TABLE}
+
+
+def test_settings(
+    names: dict[str, str],
+    *,
+    log: bool = False,
+    mail: bool = False,
+    environ: dict[str, str] | None = None,
+) -> Any:
+    """Test-mode settings over the template's tables ``names`` (the log and the mail table
+    only when asked for, as a stack without them runs; ``environ``: settings a feature reads
+    in its own words, e.g. PASSKEY_RP_ID)."""
+    from harftet.bootstrap import Settings
+
+    return Settings(
+        environ=dict(environ or {}),
+        tables_table=names["TablesTable"],
+        players_table=names["PlayersTable"],
+        connections_table=names["ConnectionsTable"],
+        log_table=names.get("LogTable") if log else None,
+        mail_table=names.get("MailTable") if mail else None,
+        test_mode=True,
+    )
+
+
+def app_over(
+    client: Any,
+    names: dict[str, str],
+    clock: Any,
+    *,
+    send: Any = None,
+    log: bool = False,
+    mail: bool = False,
+    environ: dict[str, str] | None = None,
+    **options: Any,
+) -> Any:
+    """The application (test mode) over the template's tables ``names`` reached through
+    ``client`` (in-process moto or a server), with the test's clock and sender."""
     import os
 
+    from harftet.bootstrap import App, DynamoStores
     from harftet.identity import Tokens
-    from harftet.service import Service
-    from harftet.store.connections import ConnectionStore
-    from harftet.store.players import PlayerStore
-    from harftet.store.tables import TableStore
 
-    return Service(
-        tables=TableStore(client, names["TablesTable"], names["PlayersTable"]),
-        players=PlayerStore(client, names["PlayersTable"]),
-        connections=ConnectionStore(client, names["ConnectionsTable"]),
-        tokens=Tokens(os.environ["TOKEN_SECRET"]),
+    settings = test_settings(names, log=log, mail=mail, environ=environ)
+    return App(
+        settings,
+        DynamoStores(client, settings),
         clock=clock,
-        test_mode=True,
+        send=send,
+        tokens=Tokens(os.environ["TOKEN_SECRET"]),
         **options,
+    )
+
+
+def publisher_over(app: Any, **ports: Any) -> Any:
+    """The stream's publisher over ``app``'s connections, sender and clock, a connection found
+    gone disconnected through the app's own use case; ``ports``: its log, timers, outbox,
+    presence hook (none unless given)."""
+    from harftet.fanout import Publisher
+
+    return Publisher(
+        app.stores.connections, app.sender, app.clock, disconnect=app.sockets.disconnect, **ports
     )
 
 

@@ -15,20 +15,19 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from harftet.bootstrap import app, settings
+from harftet.fanout import changes_from_stream
 from harftet.observability import new_metrics, traced
-from harftet.publish import changes_from_stream
-from harftet.wiring import default_publisher
 
 logger = Logger()
 metrics = new_metrics()
-publisher = default_publisher()
 
 
 @logger.inject_lambda_context
-@traced
+@traced(settings().tracing)
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    published = publisher.publish(changes_from_stream(event))
+    published = app().publisher.publish(changes_from_stream(event))
     metrics.add_metric(name="Pushes", unit=MetricUnit.Count, value=published.pushed)
     # ReportBatchItemFailures: Lambda retries from the oldest record of a failed table.
     return {"batchItemFailures": [{"itemIdentifier": seq} for seq in published.failed]}

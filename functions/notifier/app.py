@@ -9,31 +9,20 @@ import gc
 # ~60 ms of the REST handler's init). Collection resumes at the end of this file.
 gc.disable()
 
-import os
-from functools import cache
 from typing import Any
 
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from harftet.bootstrap import app, settings
 from harftet.notify import Notification
 from harftet.notify.deliver import RetryLater
 from harftet.observability import traced
-from harftet.wiring import default_notifier
 
 logger = Logger()
 metrics = Metrics()
-notifier = default_notifier()
-QUEUE_URL = os.environ.get("NOTIFY_QUEUE_URL", "")
 FIRST_RETRY_SECONDS = 30  # then 60, 120, 240, 480: the fifth failure goes to dead letters
-
-
-@cache
-def _sqs() -> Any:
-    import boto3
-
-    return boto3.client("sqs")
 
 
 def back_off(record: dict[str, Any]) -> int:
@@ -42,16 +31,16 @@ def back_off(record: dict[str, Any]) -> int:
     tries = int((record.get("attributes") or {}).get("ApproximateReceiveCount", "1"))
     delay = min(900, FIRST_RETRY_SECONDS * 2 ** max(0, tries - 1))
     try:
-        _sqs().change_message_visibility(
-            QueueUrl=QUEUE_URL, ReceiptHandle=record["receiptHandle"], VisibilityTimeout=delay
-        )
+        queue = app().notify_queue
+        if queue is not None:
+            queue.change_visibility(record["receiptHandle"], delay)
     except Exception:  # the queue's own visibility timeout (180 s) applies instead
         logger.warning("could not delay a retry", extra={"delay": delay})
     return delay
 
 
 @logger.inject_lambda_context
-@traced
+@traced(settings().tracing)
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     failures = []
@@ -63,7 +52,7 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
             logger.warning("not a notification: dropped")
             continue
         try:
-            done = notifier.deliver(notification)
+            done = app().notifier.deliver(notification)
             sent += done.sent
             held += done.held
         except RetryLater as error:  # retried by SQS (visibility timeout), then dead letters

@@ -9,62 +9,56 @@ import gc
 # ~60 ms of the REST handler's init). Collection resumes at the end of this file.
 gc.disable()
 
-import os
 from typing import Any
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from harftet.bootstrap import App, app, settings
 from harftet.observability import new_metrics, traced
-from harftet.wiring import default_outbox, default_service
 
 logger = Logger()
 metrics = new_metrics()
-service = default_service()
-# How long one invocation keeps sweeping as deadlines fall due (the schedule runs once a
-# minute; 0 sweeps once and returns, as the local stack's 10-second loop wants).
-WINDOW = float(os.environ.get("SWEEP_WINDOW_SECONDS", "0"))
 
 
 @logger.inject_lambda_context
-@traced
+@traced(settings().tracing)
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    budget = min(WINDOW, context.get_remaining_time_in_millis() / 1000 - 5)
-    reminded = _remind()
-    armed = _arm()
+    current = app()
+    # How long one invocation keeps sweeping as deadlines fall due (SWEEP_WINDOW_SECONDS: the
+    # schedule runs once a minute; 0 sweeps once and returns, as the local stack's loop wants).
+    window = current.settings.sweep_window_seconds
+    budget = min(window, context.get_remaining_time_in_millis() / 1000 - 5)
+    reminded = _remind(current)
+    armed = _arm(current)
     metrics.add_metric(name="TimersArmed", unit=MetricUnit.Count, value=armed)
-    swept = service.sweep_for(budget) if budget > 0 else service.sweep()
+    deadlines = current.deadlines
+    swept = deadlines.sweep_for(budget) if budget > 0 else deadlines.sweep()
     metrics.add_metric(name="TablesSwept", unit=MetricUnit.Count, value=swept)
     metrics.add_metric(name="RemindersQueued", unit=MetricUnit.Count, value=reminded)
     return {"swept": swept}
 
 
-def _arm() -> int:
+def _arm(current: App) -> int:
     """Arm exact timers for the correspondence deadlines now within SQS's reach."""
-    url = os.environ.get("TIMER_QUEUE_URL")
-    if not url:
+    queue = current.timer_queue
+    if queue is None:
         return 0
     try:
-        import boto3
+        from harftet.timers import arm
 
-        from harftet.far_timers import arm
-        from harftet.timers import TimerQueue
-
-        return arm(service.tables, TimerQueue(boto3.client("sqs"), url), service.clock())
+        return arm(current.stores.tables, queue, current.clock())
     except Exception:  # never stop the turn sweep; the sweep itself fires them a minute late
         logger.exception("arming timers failed")
         return 0
 
 
-def _remind() -> int:
+def _remind(current: App) -> int:
     """Queue the due "1 hour before your deadline" reminders (harftet.notify.outbox)."""
-    outbox = default_outbox(service)
-    if outbox is None:
-        return 0
     try:
-        return int(outbox.remind(service.clock()))
+        return int(current.outbox.remind(current.clock()))
     except Exception:  # never stop the turn sweep; the next run tries again
         logger.exception("queueing reminders failed")
         return 0

@@ -13,28 +13,22 @@ import gc
 # ~60 ms of the REST handler's init). Collection resumes at the end of this file.
 gc.disable()
 
-import os
 from typing import Any
 
-import boto3
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from harftet.bootstrap import app, settings
 from harftet.observability import new_metrics, traced
-from harftet.timers import Timer, TimerFiring, TimerQueue
-from harftet.wiring import default_service
+from harftet.timers import Timer
 
 logger = Logger()
 metrics = new_metrics()
-_queue_url = os.environ.get("TIMER_QUEUE_URL")
-firing = TimerFiring(
-    default_service(), TimerQueue(boto3.client("sqs"), _queue_url) if _queue_url else None
-)
 
 
 @logger.inject_lambda_context
-@traced
+@traced(settings().tracing)
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     records, timers = [], []
@@ -46,7 +40,7 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
             continue
         records.append(record)
         timers.append(timer)
-    outcomes = firing.fire_batch(timers)
+    outcomes = app().firing.fire_batch(timers)
     # SQS retries what failed (then the dead-letter queue); the sweeper stays behind it.
     failures = [
         {"itemIdentifier": r["messageId"]}

@@ -16,38 +16,35 @@ from typing import Any
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from harftet.accounts.presence import Presence
 from harftet.api.errors import BodyError, error_response, language, parse_json
 from harftet.api.events import body_text
 from harftet.api.models import MoveRequest, WsMove
+from harftet.bootstrap import app, settings
 from harftet.errors import NotFoundError, TooManyConnectionsError, UnauthorizedError
 from harftet.identity import Caller
-from harftet.limits import default_limits
 from harftet.observability import traced
 from harftet.store.transient import is_transient
 from harftet.tickets import verify_ticket
-from harftet.wiring import default_service
 
 logger = Logger()
-service = default_service()
-limits = default_limits()
 OK = {"statusCode": 200}
 MAX_MESSAGE_BYTES = 16 * 1024  # a move is a few hundred bytes; larger is answered an error
 
 
 def _connect(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
     query = event.get("queryStringParameters") or {}
+    current = app()
     try:
         table_id = query.get("tableId")
         ticket = query.get("ticket")
         if ticket and table_id:  # a 60 s ticket of POST /tables/{tableId}/ticket
-            caller = verify_ticket(service.tokens, ticket, table_id)
+            caller = verify_ticket(current.tokens, ticket, table_id)
         else:
-            caller = service.tokens.verify(query.get("token"))
+            caller = current.tokens.verify(query.get("token"))
         if not table_id:  # the player's own connection: invitations, friends' presence
-            Presence(service).open(caller, connection_id)
+            current.presence.open(caller, connection_id)
             return OK
-        service.connect(caller, table_id, connection_id)
+        current.sockets.connect(caller, table_id, connection_id)
     except UnauthorizedError:
         return {"statusCode": 401, "body": "unauthorized"}
     except NotFoundError:
@@ -67,7 +64,8 @@ MOVE_ID = re.compile(r"[\w.:-]{1,64}")  # an error names the move it refuses (it
 
 def _message(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
     """Handle one client message; rejections are answered on the socket."""
-    send = service.send
+    current = app()
+    send = current.send
     assert send is not None
     lang = language(event.get("headers"))  # a socket's messages carry no headers on AWS
     message: Any = None
@@ -82,14 +80,14 @@ def _message(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
                 'unknown action: send {"action": "ping"}, {"action": "sync"} or '
                 '{"action": "move", ...}'
             )
-        connection = service.connection(connection_id)
+        connection = current.sockets.connection(connection_id)
         if connection is None:
             raise UnauthorizedError("this connection is not registered: reconnect")
         caller = Caller(str(connection["playerId"]), "")
         if not connection.get("tableId"):
             raise BodyError("this connection watches no table: open one with ?tableId=")
         if action == "sync":  # the whole view, for a client that missed a push
-            view = service.view(caller, str(connection["tableId"]))
+            view = current.tables.view(caller, str(connection["tableId"]))
             send(connection_id, {"type": "table", "view": view})
             return OK
         target = WsMove.model_validate({k: message.get(k) for k in ("action", "tableId")})
@@ -103,15 +101,17 @@ def _message(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
         body = {k: v for k, v in message.items() if k not in ("action", "tableId", "lang")}
         request = MoveRequest.model_validate({"body": body})
         kind = "dryRun" if request.body.dryRun else "move"
-        limits.check(kind, caller.player_id, service.clock())
+        current.limits.check(kind, caller.player_id, current.clock())
         if request.body.dryRun:  # answered to this connection only; nothing is stored
-            checked = service.dry_run(caller, target.tableId, request.body.version, request.move())
+            checked = current.hints.dry_run(
+                caller, target.tableId, request.body.version, request.move()
+            )
             send(connection_id, {"type": "dryRun", **checked})
             return OK
         assert request.body.moveId is not None  # the model requires it for a real move
         # answered here, at once: what changed for this player (the fan-out's push of this
         # version leaves this socket out)
-        answer = service.move_on_socket(
+        answer = current.tables.move_on_socket(
             caller,
             target.tableId,
             request.body.version,
@@ -138,7 +138,7 @@ def _message(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
 
 
 @logger.inject_lambda_context
-@traced
+@traced(settings().tracing)
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     context_ = event.get("requestContext", {})
     route = context_.get("routeKey")
@@ -147,7 +147,7 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     if route == "$connect":
         return _connect(event, connection_id)
     if route == "$disconnect":
-        service.disconnect(connection_id)
+        app().sockets.disconnect(connection_id)
         return OK
     return _message(event, connection_id)
 

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 import time
 from dataclasses import dataclass
-from functools import cache
 
 import jwt
 
@@ -95,17 +93,3 @@ def bearer(header: str | None) -> str | None:
         return None
     scheme, _, token = header.strip().partition(" ")
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
-
-
-@cache
-def default_tokens() -> Tokens:
-    """Tokens signed with TOKEN_SECRET, or the SSM SecureString named by TOKEN_SECRET_PARAM."""
-    secret = os.environ.get("TOKEN_SECRET")
-    if not secret:
-        name = os.environ.get("TOKEN_SECRET_PARAM")
-        if not name:
-            raise RuntimeError("set TOKEN_SECRET or TOKEN_SECRET_PARAM")
-        from aws_lambda_powertools.utilities.parameters import get_parameter
-
-        secret = get_parameter(name, decrypt=True, max_age=3600)
-    return Tokens(str(secret))

@@ -12,11 +12,9 @@ budgets, e.g. ``move=20/10,hint=10/60``.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cache
-from typing import Any, Protocol
+from typing import Protocol
 
 from harftet.errors import RateLimitedError
 
@@ -34,7 +32,7 @@ DEFAULT_BUDGETS: dict[str, Budget] = {
     "hint": Budget(10, 60),
     "table": Budget(10, 60),  # POST /tables
     "guest": Budget(20, 60),  # POST /players, per source IP
-    "report": Budget(5, 600),  # POST /tables/{id}/reports (harftet.people)
+    "report": Budget(5, 600),  # POST /tables/{id}/reports (harftet.moderation)
 }
 
 
@@ -79,21 +77,10 @@ def parse_budgets(text: str) -> dict[str, Budget]:
     return budgets
 
 
-def limits_from_env(client: Callable[[], Any], env: Mapping[str, str] = os.environ) -> Limits:
-    """Limits as LIMITS, LIMIT_BUDGETS and CONNECTIONS_TABLE say (``client`` makes the
-    DynamoDB client, called only when limits are on)."""
+def limits_from_env(counter: Callable[[], Counter], env: Mapping[str, str]) -> Limits:
+    """Limits as LIMITS and LIMIT_BUDGETS say (``counter`` gives the store that counts,
+    asked only when limits are on)."""
     budgets = parse_budgets(env.get("LIMIT_BUDGETS", ""))
     if env.get("LIMITS", "").lower() not in ("on", "1", "true", "yes"):
         return Limits(None, budgets)
-    from harftet.store.limits import LimitStore
-
-    return Limits(LimitStore(client(), env["CONNECTIONS_TABLE"]), budgets)
-
-
-@cache
-def default_limits() -> Limits:
-    """The handlers' limits, once per process."""
-
-    from harftet.wiring import dynamodb  # the service's client, made on first use
-
-    return limits_from_env(dynamodb)
+    return Limits(counter(), budgets)

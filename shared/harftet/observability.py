@@ -7,25 +7,24 @@ than the rest of the handler's own imports together (bench/RESULTS.md). The temp
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 Handler = TypeVar("Handler", bound=Callable[..., Any])
 
 
-def tracing_enabled() -> bool:
-    """Whether POWERTOOLS_TRACE_DISABLED leaves tracing on."""
-    return os.environ.get("POWERTOOLS_TRACE_DISABLED", "").lower() not in ("1", "true", "yes")
+def traced(enabled: bool) -> Callable[[Handler], Handler]:
+    """A decorator: a handler captured by powertools' Tracer when ``enabled`` (the settings'
+    tracing), left as it is otherwise."""
 
+    def wrap(handler: Handler) -> Handler:
+        if not enabled:
+            return handler
+        from aws_lambda_powertools import Tracer
 
-def traced(handler: Handler) -> Handler:
-    """``handler`` captured by powertools' Tracer when tracing is on; as it is otherwise."""
-    if not tracing_enabled():
-        return handler
-    from aws_lambda_powertools import Tracer
+        return cast(Handler, Tracer().capture_lambda_handler(handler))
 
-    return cast(Handler, Tracer().capture_lambda_handler(handler))
+    return wrap
 
 
 def new_metrics() -> Any:

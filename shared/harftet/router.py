@@ -34,20 +34,18 @@ CELL_ID = re.compile(r"^[a-z][a-z0-9]{0,7}$")
 _TABLE_PATH = re.compile(r"^/tables/([^/]+)(/.*)?$")
 
 
-def new_table_id(cell_id: str | None = None) -> str:
-    """A new table id: ``<cellId>.<12 random characters>`` in a cell (``CELL_ID``), else just
-    the random part (a stand-alone stack)."""
-    cell = os.environ.get("CELL_ID", "") if cell_id is None else cell_id
+def new_table_id(cell: str = "") -> str:
+    """A new table id: ``<cellId>.<12 random characters>`` in a cell (the stack's CELL_ID),
+    else just the random part (a stand-alone stack)."""
     random = secrets.token_urlsafe(9)
     return f"{cell}{SEPARATOR}{random}" if cell else random
 
 
-def new_player_id(cell_id: str | None = None) -> str:
+def new_player_id(cell: str = "") -> str:
     """A new player id: ``<cellId>.<32 hex digits>`` in a cell — the player's home for good —
     else just the hex digits."""
     import uuid
 
-    cell = os.environ.get("CELL_ID", "") if cell_id is None else cell_id
     return f"{cell}{SEPARATOR}{uuid.uuid4().hex}" if cell else uuid.uuid4().hex
 
 

@@ -1,6 +1,6 @@
-"""Profiles, leaderboards, reports and the operator routes on the local stack (harftet.people):
-the board index is created from template.yaml, the routes come from it, test mode lets the
-operator routes through locally."""
+"""Profiles, leaderboards, reports and the operator routes on the local stack
+(harftet.profiles, harftet.moderation): the board index is created from template.yaml, the
+routes come from it, test mode lets the operator routes through locally."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The real Lambda handlers (functions/*/app.py) over in-process moto, fed the events/ files.
 
-The three functions share one service (``wiring.default_service`` is cached per process);
-each test gets fresh tables, the test clock and the recording sender through it.
+The functions share the process's one application (``harftet.bootstrap.app``); each test
+installs its own — fresh tables, the test clock and the recording sender.
 """
 
 from __future__ import annotations
@@ -58,33 +58,37 @@ def _load(function: str) -> Any:
     return module
 
 
+HANDLER_ENV = {
+    "TABLES_TABLE": TABLE_NAMES["TablesTable"],
+    "PLAYERS_TABLE": TABLE_NAMES["PlayersTable"],
+    "CONNECTIONS_TABLE": TABLE_NAMES["ConnectionsTable"],
+    "LOG_TABLE": TABLE_NAMES["LogTable"],
+    "TEST_MODE": "true",
+}
+
+
 @pytest.fixture(scope="session")
 def apps() -> SimpleNamespace:
-    """functions/rest, ws and sweeper app.py, imported once as Lambda would (cold start)."""
-    from harftet import wiring
+    """functions/rest, ws, sweeper, fanout and timer app.py, imported once as Lambda would
+    (cold start: each reads the settings of HANDLER_ENV)."""
+    from harftet import bootstrap
 
-    env = {
-        "TABLES_TABLE": TABLE_NAMES["TablesTable"],
-        "PLAYERS_TABLE": TABLE_NAMES["PlayersTable"],
-        "CONNECTIONS_TABLE": TABLE_NAMES["ConnectionsTable"],
-        "LOG_TABLE": TABLE_NAMES["LogTable"],
-        "TEST_MODE": "true",
-    }
-    saved = {k: os.environ.get(k) for k in [*env, "WS_ENDPOINT"]}
-    os.environ.update(env)
+    saved = {k: os.environ.get(k) for k in [*HANDLER_ENV, "WS_ENDPOINT"]}
+    os.environ.update(HANDLER_ENV)
     os.environ.pop("WS_ENDPOINT", None)  # no real WebSocket API: tests inject the sender
-    wiring.default_service.cache_clear()
+    bootstrap.reset()
     try:
         loaded = SimpleNamespace(
             **{name: _load(name) for name in ("rest", "ws", "sweeper", "fanout", "timer")}
         )
+        settings = bootstrap.settings()
     finally:
         for key, value in saved.items():
             if value is None:
                 os.environ.pop(key, None)
             else:
                 os.environ[key] = value
-    assert loaded.rest.service is loaded.ws.service is loaded.sweeper.service
+    loaded.settings = settings
     return loaded
 
 
@@ -114,13 +118,22 @@ def dynamodb(table_kwargs: list[dict[str, Any]]) -> Iterator[Any]:
 
 
 @pytest.fixture
-def service(apps: SimpleNamespace, dynamodb: Any, clock: Any, outbox: Any, monkeypatch) -> Any:
-    """The handlers' own service, with the test clock and the recording WebSocket sender."""
-    shared = apps.rest.service
-    monkeypatch.setattr(shared, "clock", clock)
-    monkeypatch.setattr(shared, "send", outbox)
-    monkeypatch.setattr(shared, "test_mode", True)
-    return shared
+def app(apps: SimpleNamespace, dynamodb: Any, clock: Any, outbox: Any) -> Iterator[Any]:
+    """The handlers' application on this test's tables, with the test clock and the
+    recording WebSocket sender."""
+    from harftet import bootstrap
+    from harftet.identity import Tokens
+
+    built = bootstrap.App(
+        apps.settings,
+        bootstrap.DynamoStores(dynamodb, apps.settings),
+        clock=clock,
+        send=outbox,
+        tokens=Tokens(os.environ["TOKEN_SECRET"]),
+    )
+    bootstrap.install(built)
+    yield built
+    bootstrap.install(None)
 
 
 @pytest.fixture
@@ -150,7 +163,7 @@ class Ws:
 
 
 @pytest.fixture
-def stream(apps: SimpleNamespace, service: Any, dynamodb: Any) -> Any:
+def stream(apps: SimpleNamespace, app: Any, dynamodb: Any) -> Any:
     """The tables table's stream feeding functions/fanout/app.py, as Lambda's event source
     mapping does; ``stream.deliver()`` hands on what was stored since the last call."""
     from streams import TableStream
@@ -165,12 +178,12 @@ def stream(apps: SimpleNamespace, service: Any, dynamodb: Any) -> Any:
 
 
 @pytest.fixture
-def ws(apps: SimpleNamespace, service: Any, stream: Any) -> Ws:
+def ws(apps: SimpleNamespace, app: Any, stream: Any) -> Ws:
     return Ws(apps.ws, after=stream.deliver)
 
 
 @pytest.fixture
-def sweeper(apps: SimpleNamespace, service: Any, stream: Any) -> Any:
+def sweeper(apps: SimpleNamespace, app: Any, stream: Any) -> Any:
     """Runs the sweeper handler once on events/sweeper/scheduled.json; returns its answer."""
 
     def run() -> dict[str, Any]:
@@ -260,5 +273,5 @@ class Api(Rest):
 
 
 @pytest.fixture
-def api(apps: SimpleNamespace, service: Any, stream: Any) -> Api:
+def api(apps: SimpleNamespace, app: Any, stream: Any) -> Api:
     return Api(apps.rest, after=stream.deliver)

@@ -16,19 +16,12 @@ ORIGIN = "http://localhost:3000"
 
 
 @pytest.fixture
-def accounts_env(apps: Any, table_names: dict[str, str], monkeypatch) -> Any:
-    from harftet.accounts import default_accounts
-    from harftet.accounts.routes import _phrases
+def accounts_env(app: Any) -> Any:
+    """The application's passkeys on ORIGIN (PASSKEY_RP_ID, PASSKEY_ORIGINS)."""
+    import dataclasses
 
-    monkeypatch.setenv("PLAYERS_TABLE", table_names["PlayersTable"])
-    monkeypatch.setenv("CONNECTIONS_TABLE", table_names["ConnectionsTable"])
-    monkeypatch.setenv("PASSKEY_RP_ID", "localhost")
-    monkeypatch.setenv("PASSKEY_ORIGINS", ORIGIN)
-    default_accounts.cache_clear()
-    _phrases.cache_clear()
-    yield
-    default_accounts.cache_clear()
-    _phrases.cache_clear()
+    passkeys = {"PASSKEY_RP_ID": "localhost", "PASSKEY_ORIGINS": ORIGIN}
+    app.settings = dataclasses.replace(app.settings, environ={**app.settings.environ, **passkeys})
 
 
 @pytest.fixture
@@ -188,7 +181,7 @@ def test_export_then_delete_leaves_nothing_readable(api, call):
 
 
 def test_phrases_reach_the_table_from_seated_players_within_the_limits(
-    api, call, service, clock, outbox
+    api, call, app, clock, outbox
 ):
     game = api.game(seats=2)
     watcher = api.player("İzleyici")
@@ -198,7 +191,7 @@ def test_phrases_reach_the_table_from_seated_players_within_the_limits(
         "en": "Hello",
     }
     path = f"/tables/{game.table_id}/phrases"
-    service.connect(service.tokens.verify(watcher.token), game.table_id, "conn-watch")
+    app.sockets.connect(app.tokens.verify(watcher.token), game.table_id, "conn-watch")
     sent = call("POST", path, {"phrase": "iyi-oyunlar"}, token=game.players[1].token)
     assert sent.status == 200 and sent.body == {"seat": 1, "phrase": "iyi-oyunlar"}
     pushed = [m for c, m in outbox.sent if c == "conn-watch" and m.get("type") == "phrase"]
@@ -215,7 +208,7 @@ def test_phrases_reach_the_table_from_seated_players_within_the_limits(
     assert call("POST", path, {"phrase": "selam"}, token=game.players[1].token).status == 429
 
 
-def test_friends_blocks_and_invitations_through_the_handler(api, call, service, outbox):
+def test_friends_blocks_and_invitations_through_the_handler(api, call, app, outbox):
     game = api.game(seats=2)
     host, guest = game.players
     friend = api.player("Dost")
@@ -226,7 +219,7 @@ def test_friends_blocks_and_invitations_through_the_handler(api, call, service, 
     ]
     accepted = call("POST", f"/players/me/friends/{host.id}", token=friend.token)
     assert accepted.status == 200 and [f["playerId"] for f in accepted.body["friends"]] == [host.id]
-    service.connect(service.tokens.verify(friend.token), game.table_id, "conn-friend")
+    app.sockets.connect(app.tokens.verify(friend.token), game.table_id, "conn-friend")
     invited = call(
         "POST", f"/tables/{game.table_id}/invitations", {"playerId": friend.id}, token=host.token
     )

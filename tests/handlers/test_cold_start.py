@@ -32,12 +32,12 @@ spec.loader.exec_module(app)
 collector = {{"enabled": gc.isenabled(), "frozen": gc.get_freeze_count() - before["frozen"],
               "tracked": len(gc.get_objects())}}
 
-import harftet.wiring, harftet.words
+import harftet.bootstrap, harftet.words
 
 def loaded():
     return {{
         "pydantic": "pydantic" in sys.modules,
-        "client": harftet.wiring.dynamodb().created,
+        "client": harftet.bootstrap.dynamodb().created,
         "dictionary": harftet.words.default_words.cache_info().currsize > 0,
     }}
 

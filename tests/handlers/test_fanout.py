@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from harftet.publish import changes_from_stream
+from harftet.fanout import changes_from_stream
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 FANOUT = "harftet-FanoutFunction-1A2B3C4D"
@@ -82,7 +82,7 @@ def test_a_stream_batch_is_published_at_each_tables_newest_version_only(
 
 
 def test_a_table_whose_connections_cannot_be_read_is_retried_and_the_others_published(
-    api, ws, apps, outbox, stream, service, monkeypatch
+    api, ws, apps, outbox, stream, app, monkeypatch
 ):
     first, second = api.game(), api.game()
     connect(ws, first.players[0], first.table_id, "first")
@@ -99,14 +99,14 @@ def test_a_table_whose_connections_cannot_be_read_is_retried_and_the_others_publ
             moveId="d",
         )
     [event] = stream.events()
-    real = service.connections.for_table
+    real = app.stores.connections.for_table
 
     def throttled(table_id):
         if table_id == first.table_id:
             raise RuntimeError("ProvisionedThroughputExceededException")
         return real(table_id)
 
-    monkeypatch.setattr(service.connections, "for_table", throttled)
+    monkeypatch.setattr(app.stores.connections, "for_table", throttled)
     answer = apps.fanout.handler(event, _context())
     first_record = next(
         r for r in event["Records"] if r["dynamodb"]["Keys"]["tableId"]["S"] == first.table_id

@@ -158,7 +158,7 @@ def test_sync_answers_the_whole_view_and_an_unregistered_socket_an_error(api, ws
 
 
 def test_the_seats_posted_last_time_are_posted_before_the_tables_connections_are_read(
-    api, ws, outbox, clock, service, monkeypatch
+    api, ws, outbox, clock, app, monkeypatch
 ):
     game = api.game()
     for n in range(3):
@@ -166,13 +166,13 @@ def test_the_seats_posted_last_time_are_posted_before_the_tables_connections_are
     connect(ws, game.players[0], game.table_id, "c0")
     connect(ws, game.players[1], game.table_id, "c1")
     draw(api, game, "first", clock)  # this push finds the seats' connections
-    read = service.connections.for_table
+    read = app.stores.connections.for_table
 
     def reading(table_id):
         outbox.sent.append(("(read)", {}))
         return read(table_id)
 
-    monkeypatch.setattr(service.connections, "for_table", reading)
+    monkeypatch.setattr(app.stores.connections, "for_table", reading)
     held = {c: outbox.view(c) for c in ("c0", "c1")}
     outbox.sent.clear()
     draw(api, game, "d", clock)

@@ -14,12 +14,11 @@ OK = {"statusCode": 200}
 
 
 @pytest.fixture
-def limits(apps, service, dynamodb, table_names, monkeypatch) -> Limits:
+def limits(apps, app, dynamodb, table_names, monkeypatch) -> Limits:
     """Limits on, with small budgets, for both handlers."""
     budgets = parse_budgets("move=3/10,dryRun=2/60,hint=2/60,table=2/60,guest=3/60")
     on = Limits(LimitStore(dynamodb, table_names["ConnectionsTable"]), budgets)
-    monkeypatch.setattr(apps.rest, "limits", on)
-    monkeypatch.setattr(apps.ws, "limits", on)
+    monkeypatch.setattr(app, "limits", on)  # both handlers ask the application
     return on
 
 

@@ -13,15 +13,19 @@ ORIGINS = "https://harftet.example, https://oyun.example"
 
 
 @pytest.fixture
-def cors_rest(apps, service, monkeypatch) -> Rest:
+def cors_rest(apps, app, monkeypatch) -> Rest:
     """functions/rest/app.py imported again (a cold start) with ALLOWED_ORIGINS set."""
+    from harftet import bootstrap
+
     monkeypatch.setenv("ALLOWED_ORIGINS", ORIGINS)
+    bootstrap.settings.cache_clear()  # a cold start reads the environment again
     name = "harftet_handler_rest_cors_app"
     spec = importlib.util.spec_from_file_location(name, ROOT / "functions" / "rest" / "app.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, name, module)
     spec.loader.exec_module(module)
+    bootstrap.settings.cache_clear()
     return Rest(module)
 
 

@@ -41,7 +41,7 @@ def test_a_ticket_opens_a_connection_to_its_table_for_a_minute(api, ws, outbox):
     assert outbox.to("t1")[-1]["error"]["code"] in ("illegal_move", "not_your_turn")
 
 
-def test_a_ticket_is_refused_for_another_table_as_a_token_and_when_expired(api, ws, service):
+def test_a_ticket_is_refused_for_another_table_as_a_token_and_when_expired(api, ws, app):
     game, other = api.game(), api.game()
     player = game.players[0]
     event = api.event("rest/get-hint", token=player.token, tableId=game.table_id)
@@ -59,7 +59,7 @@ def test_a_ticket_is_refused_for_another_table_as_a_token_and_when_expired(api, 
     assert ws.invoke(ticket_event(api, forged, game.table_id, "t4"))["statusCode"] == 401
     from harftet import tickets
 
-    key = tickets._key(service.tokens)
+    key = tickets._key(app.tokens)
     expired = jwt.encode({**claims, "exp": int(time.time()) - 5}, key, algorithm="HS256")
     assert ws.invoke(ticket_event(api, expired, game.table_id, "t5"))["statusCode"] == 401
     assert ws("connect", token=player.token, tableId=game.table_id, connectionId="t6") == OK

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from harftet.identity import Caller
 from harftet.notify.deliver import RetryLater
+from harftet.queues import NotifyQueue
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,16 +42,19 @@ def _event(**values: Any) -> dict[str, Any]:
 
 
 @pytest.fixture
-def notifier(dynamodb, table_names, monkeypatch):
-    from harftet import wiring
-    from harftet.store.schema import create_tables
+def notifier(dynamodb, table_names, clock):
+    """functions/notifier/app.py over this test's tables (with the mail table): its handler
+    and the application it delivers with."""
+    from types import SimpleNamespace
 
-    create_tables(dynamodb, {"MailTable": "harftet-mail"})
-    monkeypatch.setitem(os.environ, "MAIL_TABLE", "harftet-mail")
-    monkeypatch.setitem(os.environ, "TABLES_TABLE", table_names["TablesTable"])
-    monkeypatch.setitem(os.environ, "PLAYERS_TABLE", table_names["PlayersTable"])
-    monkeypatch.setitem(os.environ, "CONNECTIONS_TABLE", table_names["ConnectionsTable"])
-    wiring.default_notifier.cache_clear()
+    from testkit import app_over, with_mail
+
+    from harftet import bootstrap
+
+    names = with_mail(dynamodb, table_names)
+    app = app_over(dynamodb, names, clock, mail=True)
+    app.subscriptions.resolve = lambda host: ["142.250.74.78"]
+    bootstrap.install(app)
     spec = importlib.util.spec_from_file_location(
         "harftet_handler_notifier_app", ROOT / "functions" / "notifier" / "app.py"
     )
@@ -58,22 +62,21 @@ def notifier(dynamodb, table_names, monkeypatch):
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
-    yield module
-    wiring.default_notifier.cache_clear()
+    yield SimpleNamespace(handler=module.handler, app=app)
+    bootstrap.install(None)
 
 
-def test_a_notification_reaches_each_browser_once(notifier, monkeypatch) -> None:
-    targets = notifier.notifier.targets
-    monkeypatch.setattr(targets, "_clock", lambda: 1_800_000_000.0)
+SUB = {"endpoint": "https://push.example.com/s/1", "keys": {"p256dh": "BN" + "A" * 85,
+       "auth": "A" * 22}}  # fmt: skip
+
+
+def test_a_notification_reaches_each_browser_once(notifier) -> None:
+    app = notifier.app
     sent: list[dict[str, Any]] = []
-    notifier.notifier.web = lambda sub, payload: sent.append(payload) or "sent"
-    notifier.notifier.clock = lambda: 1_796_205_600.0  # 2026-12-02 10:00 in Istanbul: awake
-    sub = {"endpoint": "https://push.example.com/s/1", "keys": {"p256dh": "BN" + "A" * 85,
-           "auth": "A" * 22}}  # fmt: skip
-    targets.add_subscription("p1", sub, lang="tr", resolve=lambda host: ["142.250.74.78"])
-    from harftet.wiring import default_service
-
-    default_service().players.create("p1", "Ayşe", 1_796_205_600.0)  # "others" leaves her out
+    app.notifier.web = lambda sub, payload: sent.append(payload) or "sent"
+    app.notifier.clock = lambda: 1_796_205_600.0  # 2026-12-02 10:00 in Istanbul: awake
+    app.subscriptions.subscribe(Caller("p1", ""), SUB, "tr")
+    app.stores.players.create("p1", "Ayşe", 1_796_205_600.0)  # "others" leaves her out
     event = _event(playerId="p1", tableId="T1", version=12, kind="gameEnd")
     assert notifier.handler(event, Context()) == {"batchItemFailures": []}
     assert notifier.handler(event, Context()) == {"batchItemFailures": []}  # redelivered
@@ -82,24 +85,22 @@ def test_a_notification_reaches_each_browser_once(notifier, monkeypatch) -> None
 
 
 def test_a_delivery_to_retry_fails_only_its_record(notifier) -> None:
-    def down(sub: dict[str, str], payload: dict[str, Any]) -> str:
+    def down(sub: Any, payload: dict[str, Any]) -> str:
         raise RetryLater("503")
 
-    notifier.notifier.web = down
-    notifier.notifier.clock = lambda: 1_796_205_600.0
+    app = notifier.app
+    app.notifier.web = down
+    app.notifier.clock = lambda: 1_796_205_600.0
     delays: list[tuple[str, int]] = []
 
     class Sqs:
         def change_message_visibility(self, QueueUrl, ReceiptHandle, VisibilityTimeout):
             delays.append((ReceiptHandle, VisibilityTimeout))
 
-    notifier._sqs = lambda: Sqs()
-    notifier.notifier.targets.add_subscription(
-        "p1",
-        {"endpoint": "https://push.example.com/s/2", "keys": {"p256dh": "BN" + "A" * 85,
-         "auth": "A" * 22}},
-        lang="tr", resolve=lambda host: ["142.250.74.78"],
-    )  # fmt: skip
+    app.notify_queue = NotifyQueue(Sqs(), "url")
+    app.subscriptions.subscribe(
+        Caller("p1", ""), {**SUB, "endpoint": "https://push.example.com/s/2"}, "tr"
+    )
     event = _event(playerId="p1", tableId="T1", version=12, kind="gameEnd")
     bad = json.loads(json.dumps(event["Records"][0]))
     bad["messageId"], bad["body"] = "not-a-notification", "{}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 
 import pytest
@@ -33,7 +34,7 @@ def code(reply, status: int) -> str:
     return reply.body["error"]["code"]
 
 
-def test_profile_board_and_report_routes_answer_and_refuse(api, service):
+def test_profile_board_and_report_routes_answer_and_refuse(api, app):
     game = api.game(seats=2)
     me, other = game.players
     profile = request(api, "GET", f"/players/{other.id}/profile", me.token)
@@ -59,11 +60,11 @@ def test_profile_board_and_report_routes_answer_and_refuse(api, service):
     assert code(request(api, "POST", path, None, body={"seat": 1, "kind": "other"}), 401)
 
 
-def test_operator_routes_need_iam_and_ban_with_a_turkish_403(api, service, monkeypatch):
+def test_operator_routes_need_iam_and_ban_with_a_turkish_403(api, app, monkeypatch):
     game = api.game(seats=2)
     me, other = game.players
     request(api, "POST", f"/tables/{game.table_id}/reports", me.token, {"seat": 1, "kind": "other"})
-    monkeypatch.setattr(service, "test_mode", False)
+    monkeypatch.setattr(app, "settings", dataclasses.replace(app.settings, test_mode=False))
     refused = request(api, "GET", "/operator/reports", None)
     assert code(refused, 403) == "forbidden"
     arn = "arn:aws:iam::123456789012:user/operator"

@@ -272,9 +272,11 @@ def test_a_400_names_the_offending_field(api):
     assert "seats" in wrong_type["message"] and "colour" in unknown["message"]
 
 
-def test_a_seed_is_refused_unless_the_operator_enables_test_mode(api, service, monkeypatch):
+def test_a_seed_is_refused_unless_the_operator_enables_test_mode(api, app, monkeypatch):
+    import dataclasses
+
     me = api.player()
-    monkeypatch.setattr(service, "test_mode", False)
+    monkeypatch.setattr(app, "settings", dataclasses.replace(app.settings, test_mode=False))
     error = error_of(api("create-table-seeded", token=me.token, seed=7), 400, "bad_request")
     assert "test mode" in error["message"]
     assert api("list-waiting-tables", token=me.token).body == {"tables": [], "cursor": None}
@@ -798,18 +800,18 @@ def dry(api, name, player, game, view, **values):
     return api(name, token=player.token, tableId=game.table_id, version=view["version"], **values)
 
 
-def rig(service, table_id, change):
+def rig(app, table_id, change):
     """Store ``change(table)`` (a test-only shortcut to a position hard to reach by play)."""
-    stored = service.tables.get(table_id)
+    stored = app.stores.tables.get(table_id)
     table = stored.table.clone()
     change(table)
-    service.tables.save(stored, table)
+    app.stores.tables.save(stored, table)
 
 
-def test_a_dry_run_lay_answers_the_would_be_view_and_changes_nothing(api, service, outbox):
+def test_a_dry_run_lay_answers_the_would_be_view_and_changes_nothing(api, app, outbox):
     game = api.game()
     player, view = api.turn(game)
-    service.connect(service.tokens.verify(player.token), game.table_id, "c-mover")
+    app.sockets.connect(app.tokens.verify(player.token), game.table_id, "c-mover")
     pushed = len(outbox.sent)
     with api.unchanged(player, game.table_id):
         reply = dry(api, "move-dry-run-lay", player, game, view, **tiles(api, view))
@@ -908,12 +910,12 @@ def test_a_dry_run_before_the_start_is_409_wrong_status(api):
         error_of(reply, 409, "wrong_status")
 
 
-def test_a_dry_run_that_would_end_the_hand_shows_no_rack_and_no_next_deal(api, service):
+def test_a_dry_run_that_would_end_the_hand_shows_no_rack_and_no_next_deal(api, app):
     game = api.game(hands=3)
     player, view = api.turn(game)
     meld = api.meld(view["hand"])
     seat = view["seat"]
-    rig(service, game.table_id, lambda t: setattr(t.seats[seat], "hand", list(meld)))
+    rig(app, game.table_id, lambda t: setattr(t.seats[seat], "hand", list(meld)))
     view = api.view(player, game.table_id)
     laid = move(api, "move-lay", player, game, view, "last-lay", **tiles(api, view))
     assert laid.status == 200 and laid.body["hand"] == []
@@ -984,7 +986,7 @@ def test_the_search_sees_only_the_callers_own_hand_and_the_table(api, fake_searc
     assert table.pile == [] and table.seed != api.SEED
 
 
-def test_no_lay_is_a_null_lay_with_nothing_shed(api, service, fake_search, monkeypatch):
+def test_no_lay_is_a_null_lay_with_nothing_shed(api, app, fake_search, monkeypatch):
     from harftet.engine import search
 
     monkeypatch.setattr(search, "hint", lambda table, seat: None, raising=False)
@@ -1030,23 +1032,23 @@ def events_of(api, player, table_id, after=0):
     return reply.body["events"]
 
 
-def test_the_log_lists_events_after_seq_oldest_first_to_anyone_who_may_view(api, service):
+def test_the_log_lists_events_after_seq_oldest_first_to_anyone_who_may_view(api, app):
     game = api.game()
     spectator = api.player("Seyirci")
     every = events_of(api, spectator, game.table_id)
     assert [e["type"] for e in every] == ["sit", "sit", "start"]
     assert [e["seq"] for e in every] == [1, 2, 3]
     assert every[0]["seat"] == 0 and every[2]["seat"] is None and every[2]["hand"] == 1
-    service.log.append(game.table_id, every[:1])  # delivered twice: stored once
+    app.stores.log.append(game.table_id, every[:1])  # delivered twice: stored once
     assert events_of(api, game.players[0], game.table_id, 1) == every[1:]
     assert events_of(api, game.players[1], game.table_id, 3) == []
 
 
-def test_the_log_never_says_what_was_drawn(api, service):
+def test_the_log_never_says_what_was_drawn(api, app):
     game = api.game()
     last = events_of(api, game.players[0], game.table_id)[-1]["seq"]
     drawn = {"seq": last + 1, "at": 1.0, "hand": 1, "seat": 0, "type": "draw"}
-    service.log.append(game.table_id, [{**drawn, "tile": 17, "tiles": [17]}])  # a faulty writer
+    app.stores.log.append(game.table_id, [{**drawn, "tile": 17, "tiles": [17]}])  # a faulty writer
     assert events_of(api, game.players[1], game.table_id, last) == [drawn]
 
 
@@ -1094,7 +1096,7 @@ def test_the_rest_function_imports_no_search_no_word_index_and_no_replay():
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
     loaded = json.loads(done.stdout)
-    assert "harftet.service" in loaded and "harftet.store.log" in loaded
+    assert "harftet.rest.tables" in loaded and "harftet.bootstrap" in loaded
     # The search package itself holds only its types (levels, Proposal): its modules wait.
     heavy = ("harftet.engine.search.", "harftet.engine.bot", "harftet.engine.replay",
              "harftet.words.search", "harftet.words.index", "harftet.words.frequency")  # fmt: skip

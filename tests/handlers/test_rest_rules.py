@@ -42,7 +42,7 @@ def test_every_hint_of_the_budget_answers_one_meld_then_409_no_hints_left(api, m
         return search.Proposal(Lay(series=(tuple(map(Placed, meld)),)), 9, tuple(meld))
 
     monkeypatch.setattr(search, "hint", fake, raising=False)
-    monkeypatch.setattr("harftet.service._accepted", lambda *a: True)
+    monkeypatch.setattr("harftet.tables.hints._accepted", lambda *a: True)
     first = api("get-hint", token=player.token, tableId=game.table_id)
     assert first.status == 200, first.body
     body = first.body

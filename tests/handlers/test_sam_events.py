@@ -437,7 +437,7 @@ def test_the_fan_out_takes_sams_dynamodb_update_event_filled_with_the_tables_str
 
 
 def test_the_timer_takes_sams_sqs_event_with_a_timer_in_its_body(
-    api, apps, sam_events, clock, monkeypatch
+    api, apps, app, sam_events, clock, monkeypatch
 ):
     sam = sam_events.sqs
     context = FakeLambdaContext("harftet-TimerFunction-1A2B3C4D", timeout_seconds=10)
@@ -445,8 +445,8 @@ def test_the_timer_takes_sams_sqs_event_with_a_timer_in_its_body(
     assert apps.timer.handler(copy.deepcopy(sam), context) == {"batchItemFailures": []}
 
     timers = _Timers()
-    monkeypatch.setattr(apps.fanout.publisher, "timers", timers)
-    monkeypatch.setattr(apps.timer.firing, "queue", timers)  # the timer function never sleeps
+    monkeypatch.setattr(app.publisher, "timers", timers)
+    monkeypatch.setattr(app.firing, "queue", timers)  # the timer function never sleeps
     game = api.game(turnSeconds=10)
     sleeper, before = api.turn(game)
     event = copy.deepcopy(sam)

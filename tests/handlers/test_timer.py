@@ -39,10 +39,10 @@ class RecordingTimers:
 
 
 @pytest.fixture
-def timers(apps, monkeypatch):
+def timers(app, monkeypatch):
     recording = RecordingTimers()
-    monkeypatch.setattr(apps.fanout.publisher, "timers", recording)
-    monkeypatch.setattr(apps.timer.firing, "queue", recording)
+    monkeypatch.setattr(app.publisher, "timers", recording)
+    monkeypatch.setattr(app.firing, "queue", recording)
     return recording
 
 
@@ -117,7 +117,7 @@ def test_a_message_that_is_no_timer_is_dropped_without_a_retry(api, apps):
 
 
 def test_a_timer_whose_table_cannot_be_written_is_handed_back_for_a_retry(
-    api, apps, clock, timers, service, monkeypatch
+    api, apps, clock, timers, app, monkeypatch
 ):
     api.game(turnSeconds=10)
     timer = timers.scheduled[-1]
@@ -126,7 +126,7 @@ def test_a_timer_whose_table_cannot_be_written_is_handed_back_for_a_retry(
     def throttled(*args, **kwargs):
         raise RuntimeError("ThrottlingException")
 
-    monkeypatch.setattr(service.tables, "save", throttled)
+    monkeypatch.setattr(app.stores.tables, "save", throttled)
     event = api.event("timer/timer", tableId=timer.table_id, version=timer.version, due=timer.due)
     answer = apps.timer.handler(event, Context("harftet-TimerFunction-1A2B"))
     assert answer == {"batchItemFailures": [{"itemIdentifier": event["Records"][0]["messageId"]}]}

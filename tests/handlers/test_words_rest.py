@@ -16,9 +16,6 @@ pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publis
 
 @pytest.fixture
 def call(api: Any) -> Any:
-    from harftet.words.routes import _reports
-
-    _reports.cache_clear()
 
     def request(
         method: str, path: str, body: Any = None, token: str | None = None, lang: str = "tr"
@@ -38,7 +35,6 @@ def call(api: Any) -> Any:
         return api.invoke(event)
 
     yield request
-    _reports.cache_clear()
 
 
 def _reports_of(dynamodb: Any, table_names: dict[str, str], word: str) -> dict[str, Any]:

@@ -45,7 +45,7 @@ def stored_connection(dynamodb, table_names, connection_id):
 
 
 def connections_of(dynamodb, table_names, table_id):
-    """Connection ids on a table, read through the table index as the service reads them."""
+    """Connection ids on a table, read through the table index as the app reads them."""
     page = dynamodb.query(
         TableName=table_names["ConnectionsTable"],
         IndexName="table-index",
@@ -87,7 +87,7 @@ def test_a_socket_for_an_unknown_table_is_refused_with_404(api, ws, dynamodb, ta
 
 
 def test_a_socket_that_meets_throttling_past_the_retries_is_busy_not_a_server_error(
-    api, ws, service, monkeypatch, dynamodb, table_names
+    api, ws, app, monkeypatch, dynamodb, table_names
 ):
     from botocore.exceptions import ClientError
 
@@ -98,7 +98,7 @@ def test_a_socket_that_meets_throttling_past_the_retries_is_busy_not_a_server_er
         error = {"Code": "ProvisionedThroughputExceededException", "Message": "slow down"}
         raise ClientError({"Error": error}, "PutItem")
 
-    monkeypatch.setattr(service, "connect", throttled)
+    monkeypatch.setattr(app.sockets, "connect", throttled)
     answer = connect(ws, player, game.table_id, "c1")
     assert answer["statusCode"] == 503 and "busy" in answer["body"]
     assert stored_connection(dynamodb, table_names, "c1") is None
@@ -308,7 +308,7 @@ def _recording(client):
 
 
 def test_a_gone_socket_is_dropped_and_the_others_still_get_the_push(
-    api, ws, service, monkeypatch, clock, dynamodb, table_names
+    api, ws, app, monkeypatch, clock, dynamodb, table_names
 ):
     game = api.game()
     mover, view = api.turn(game)
@@ -321,7 +321,7 @@ def test_a_gone_socket_is_dropped_and_the_others_still_get_the_push(
     held = {"alive": api.view(mover, game.table_id), "watch": api.view(spectator, game.table_id)}
     client = FakeManagementApi(gone={"gone"})
     monkeypatch.setattr(
-        service, "send", ManagementApiSender("https://example.invalid/prod", client=client)
+        app, "send", ManagementApiSender("https://example.invalid/prod", client=client)
     )
     reply = api(
         "move-draw", token=mover.token, tableId=game.table_id, version=view["version"], moveId="d1"
@@ -367,7 +367,7 @@ class FakeManagementApi:
 
 
 def test_a_socket_that_fails_otherwise_is_kept_and_the_others_still_get_the_push(
-    api, ws, service, monkeypatch, dynamodb, table_names
+    api, ws, app, monkeypatch, dynamodb, table_names
 ):
     game = api.game()
     mover, view = api.turn(game)
@@ -376,7 +376,7 @@ def test_a_socket_that_fails_otherwise_is_kept_and_the_others_still_get_the_push
     connect(ws, other, game.table_id, "flaky")
     client = FakeManagementApi(failing={"flaky"})
     monkeypatch.setattr(
-        service, "send", ManagementApiSender("https://example.invalid/prod", client=client)
+        app, "send", ManagementApiSender("https://example.invalid/prod", client=client)
     )
     reply = api(
         "move-draw", token=mover.token, tableId=game.table_id, version=view["version"], moveId="d"

@@ -11,30 +11,29 @@ import pytest
 from authenticator import SoftPasskey, b64url, unb64url
 from service_helpers import full_table, player
 
-from harftet.accounts.deletion import DELETED_NAME
-from harftet.accounts.passkeys import PasskeyConfig
-from harftet.accounts.service import ACCOUNT_BUDGETS, Accounts
+from harftet.accounts.service import Accounts
 from harftet.errors import NotFoundError, RateLimitedError, UnauthorizedError
-from harftet.limits import Limits
-from harftet.store.accounts import AccountStore
-from harftet.store.limits import LimitStore
-from harftet.store.log import LogStore
+from harftet.tables.forget import DELETED_NAME
 
 ORIGIN = "http://localhost:3000"
 
 
-@pytest.fixture
-def accounts(service: Any, dynamodb: Any) -> Accounts:
-    from testkit import TABLE_NAMES
+PASSKEYS = {"PASSKEY_RP_ID": "localhost", "PASSKEY_ORIGINS": ORIGIN}
 
-    service.log = LogStore(dynamodb, TABLE_NAMES["LogTable"])
-    return Accounts(
-        service,
-        AccountStore(dynamodb, TABLE_NAMES["PlayersTable"]),
-        Limits(LimitStore(dynamodb, TABLE_NAMES["ConnectionsTable"]), ACCOUNT_BUDGETS),
-        PasskeyConfig("localhost", (ORIGIN,)),
-        log_wait=0,  # no stream consumer here: the log never catches up
-    )
+
+@pytest.fixture
+def app(dynamodb: Any, clock: Any, outbox: Any) -> Any:
+    """The application with passkeys for ORIGIN and a log."""
+    from testkit import TABLE_NAMES, app_over
+
+    built = app_over(dynamodb, TABLE_NAMES, clock, send=outbox, log=True, environ=PASSKEYS)
+    built.forgetting.wait = 0  # no stream consumer here: the log never catches up
+    return built
+
+
+@pytest.fixture
+def accounts(app: Any) -> Accounts:
+    return app.accounts
 
 
 def registered(accounts: Accounts, caller: Any) -> SoftPasskey:
@@ -53,9 +52,9 @@ def stored(accounts: Accounts, player_id: str) -> dict[str, Any]:
     return accounts.store.account(player_id)
 
 
-def test_a_guest_registers_passkeys_and_signs_in_with_them_on_another_device(service, accounts):
-    guest = player(service, "Ayşe")
-    before = service.player(guest.player_id)
+def test_a_guest_registers_passkeys_and_signs_in_with_them_on_another_device(app, accounts):
+    guest = player(app, "Ayşe")
+    before = app.guests.player(guest.player_id)
     first, second = registered(accounts, guest), registered(accounts, guest)
     listed = accounts.list_passkeys(guest)["passkeys"]
     assert sorted(p["id"] for p in listed) == sorted(
@@ -70,13 +69,13 @@ def test_a_guest_registers_passkeys_and_signs_in_with_them_on_another_device(ser
         answer = sign_in(accounts, passkey)
         assert answer["playerId"] == guest.player_id
         assert answer["name"] == "Ayşe" and answer["rating"] == before["rating"]
-        caller = service.tokens.verify(answer["token"])
+        caller = app.tokens.verify(answer["token"])
         assert caller.player_id == guest.player_id and caller.session is not None
         assert answer["refreshToken"].startswith("v1.")
 
 
-def test_a_replayed_or_tampered_assertion_or_a_wrong_origin_or_rp_is_refused(service, accounts):
-    guest = player(service, "Ayşe")
+def test_a_replayed_or_tampered_assertion_or_a_wrong_origin_or_rp_is_refused(app, accounts):
+    guest = player(app, "Ayşe")
     passkey = registered(accounts, guest)
     options = accounts.sign_in_options()
     good = passkey.assert_(options)
@@ -103,8 +102,8 @@ def test_a_replayed_or_tampered_assertion_or_a_wrong_origin_or_rp_is_refused(ser
     assert stored(accounts, guest.player_id) == account  # nothing changed
 
 
-def test_a_sign_counter_that_goes_back_is_refused_and_changes_nothing(service, accounts):
-    guest = player(service, "Ayşe")
+def test_a_sign_counter_that_goes_back_is_refused_and_changes_nothing(app, accounts):
+    guest = player(app, "Ayşe")
     passkey = registered(accounts, guest)
     sign_in(accounts, passkey, count=5)
     account = stored(accounts, guest.player_id)
@@ -116,9 +115,9 @@ def test_a_sign_counter_that_goes_back_is_refused_and_changes_nothing(service, a
 
 
 def test_registration_refuses_wrong_origin_another_players_challenge_and_expired_ones(
-    service, accounts, clock
+    app, accounts, clock
 ):
-    guest, other = player(service, "Ayşe"), player(service, "Ali")
+    guest, other = player(app, "Ayşe"), player(app, "Ali")
     options = accounts.registration_options(guest)
     with pytest.raises(UnauthorizedError):
         accounts.register(
@@ -136,7 +135,7 @@ def test_registration_refuses_wrong_origin_another_players_challenge_and_expired
     assert accounts.list_passkeys(guest) == {"passkeys": []}
 
 
-def test_an_assertion_of_an_unknown_passkey_is_refused(service, accounts):
+def test_an_assertion_of_an_unknown_passkey_is_refused(app, accounts):
     options = accounts.sign_in_options()
     stranger = SoftPasskey(ORIGIN)
     stranger.user_handle = b"0" * 32
@@ -144,13 +143,13 @@ def test_an_assertion_of_an_unknown_passkey_is_refused(service, accounts):
         accounts.passkey_sign_in(options["challengeId"], stranger.assert_(options))
 
 
-def test_refresh_rotates_and_reuse_of_an_old_token_ends_the_session(service, accounts, clock):
-    guest = player(service, "Ayşe")
+def test_refresh_rotates_and_reuse_of_an_old_token_ends_the_session(app, accounts, clock):
+    guest = player(app, "Ayşe")
     passkey = registered(accounts, guest)
     first = sign_in(accounts, passkey)
     second = accounts.refresh(first["refreshToken"])
     assert second["refreshToken"] != first["refreshToken"]
-    assert service.tokens.verify(second["token"]).player_id == guest.player_id
+    assert app.tokens.verify(second["token"]).player_id == guest.player_id
     clock.now += 5  # a retry of a lost answer: the same refresh token again
     assert accounts.refresh(first["refreshToken"])["refreshToken"] == second["refreshToken"]
     third = accounts.refresh(second["refreshToken"])
@@ -162,8 +161,8 @@ def test_refresh_rotates_and_reuse_of_an_old_token_ends_the_session(service, acc
     assert stored(accounts, guest.player_id).get("sessions") == {}
 
 
-def test_a_forged_refresh_token_is_refused_and_changes_nothing(service, accounts):
-    guest = player(service, "Ayşe")
+def test_a_forged_refresh_token_is_refused_and_changes_nothing(app, accounts):
+    guest = player(app, "Ayşe")
     answer = sign_in(accounts, registered(accounts, guest))
     account = stored(accounts, guest.player_id)
     head, mac = answer["refreshToken"].rsplit(".", 1)
@@ -176,19 +175,19 @@ def test_a_forged_refresh_token_is_refused_and_changes_nothing(service, accounts
     assert stored(accounts, guest.player_id) == account
 
 
-def test_sign_out_ends_only_that_session(service, accounts):
-    guest = player(service, "Ayşe")
+def test_sign_out_ends_only_that_session(app, accounts):
+    guest = player(app, "Ayşe")
     passkey = registered(accounts, guest)
     a, b = sign_in(accounts, passkey), sign_in(accounts, passkey)
-    accounts.sign_out(service.tokens.verify(a["token"]))
+    accounts.sign_out(app.tokens.verify(a["token"]))
     with pytest.raises(UnauthorizedError):
         accounts.refresh(a["refreshToken"])
     assert accounts.refresh(b["refreshToken"])["playerId"] == guest.player_id
     accounts.sign_out(guest)  # a guest's token has no session: nothing to end
 
 
-def test_removing_a_passkey_ends_its_sessions_and_it_no_longer_signs_in(service, accounts):
-    guest = player(service, "Ayşe")
+def test_removing_a_passkey_ends_its_sessions_and_it_no_longer_signs_in(app, accounts):
+    guest = player(app, "Ayşe")
     first, second = registered(accounts, guest), registered(accounts, guest)
     by_first, by_second = sign_in(accounts, first), sign_in(accounts, second)
     accounts.remove_passkey(guest, b64url(first.credential_id))
@@ -201,8 +200,8 @@ def test_removing_a_passkey_ends_its_sessions_and_it_no_longer_signs_in(service,
         accounts.remove_passkey(guest, b64url(first.credential_id))
 
 
-def test_a_transfer_code_signs_in_once_within_ten_minutes(service, accounts, clock):
-    guest = player(service, "Ayşe")
+def test_a_transfer_code_signs_in_once_within_ten_minutes(app, accounts, clock):
+    guest = player(app, "Ayşe")
     made = accounts.transfer_code(guest)
     code = made["code"]
     assert len(code) == 8 and set(code) <= set("23456789ABCDEFGHJKMNPQRSTUVWXYZ")
@@ -217,8 +216,8 @@ def test_a_transfer_code_signs_in_once_within_ten_minutes(service, accounts, clo
         accounts.transfer_sign_in(late, "10.0.0.2")
 
 
-def test_a_new_transfer_code_replaces_the_old_one(service, accounts):
-    guest = player(service, "Ayşe")
+def test_a_new_transfer_code_replaces_the_old_one(app, accounts):
+    guest = player(app, "Ayşe")
     old = accounts.transfer_code(guest)["code"]
     new = accounts.transfer_code(guest)["code"]
     with pytest.raises(UnauthorizedError):
@@ -226,10 +225,8 @@ def test_a_new_transfer_code_replaces_the_old_one(service, accounts):
     assert accounts.transfer_sign_in(new, "10.0.0.1")["playerId"] == guest.player_id
 
 
-def test_guessing_codes_is_limited_per_source_address_and_asking_per_player(
-    service, accounts, clock
-):
-    guest = player(service, "Ayşe")
+def test_guessing_codes_is_limited_per_source_address_and_asking_per_player(app, accounts, clock):
+    guest = player(app, "Ayşe")
     code = accounts.transfer_code(guest)["code"]
     for _ in range(10):
         with pytest.raises(UnauthorizedError):
@@ -248,13 +245,13 @@ def test_guessing_codes_is_limited_per_source_address_and_asking_per_player(
         accounts.sign_in_options("10.5.5.5")
 
 
-def test_export_holds_everything_stored_about_the_caller_and_no_key_material(service, accounts):
-    guest = player(service, "Ayşe")
+def test_export_holds_everything_stored_about_the_caller_and_no_key_material(app, accounts):
+    guest = player(app, "Ayşe")
     passkey = registered(accounts, guest)
     answer = sign_in(accounts, passkey)
-    table_id, _ = full_table(service, seats=2)
-    accounts.remember_table(guest, table_id)
-    exported = accounts.export(service.tokens.verify(answer["token"]))
+    table_id, _ = full_table(app, seats=2)
+    accounts.remember_table(guest.player_id, table_id)
+    exported = app.data.export(app.tokens.verify(answer["token"]))
     assert exported["player"]["name"] == "Ayşe" and exported["player"]["rating"] == 1000
     assert [p["id"] for p in exported["passkeys"]] == [b64url(passkey.credential_id)]
     assert len(exported["sessions"]) == 1 and exported["tables"] == [table_id]
@@ -262,39 +259,41 @@ def test_export_holds_everything_stored_about_the_caller_and_no_key_material(ser
     assert "nonce" not in text and answer["refreshToken"].split(".")[-1] not in text
 
 
-def play_out(service: Any, table_id: str, callers: list[Any]) -> None:
+def play_out(app: Any, table_id: str, callers: list[Any]) -> None:
     """Draws and passes until the (one-hand) game is over."""
     from harftet.engine.moves import Draw, Pass
 
     for i in range(80):
-        table = service.tables.get(table_id).table
+        table = app.stores.tables.get(table_id).table
         if table.status == "finished":
             return
         seat = table.turn_seat
         move = Draw() if len(table.seats[seat].hand) < 22 and table.pile else Pass()
-        service.move(callers[seat], table_id, service.tables.get(table_id).version, f"m{i}", move)
+        app.tables.move(
+            callers[seat], table_id, app.stores.tables.get(table_id).version, f"m{i}", move
+        )
     raise AssertionError("the game never ended")
 
 
-def test_deleting_a_player_removes_everything_and_anonymises_their_seats(service, accounts):
-    finished_id, (ali, ayse) = full_table(service, seats=2)
-    play_out(service, finished_id, [ali, ayse])
-    accounts.remember_table(ayse, finished_id)
-    veli = player(service, "Veli")
-    running = service.create_table(
+def test_deleting_a_player_removes_everything_and_anonymises_their_seats(app, accounts):
+    finished_id, (ali, ayse) = full_table(app, seats=2)
+    play_out(app, finished_id, [ali, ayse])
+    accounts.remember_table(ayse.player_id, finished_id)
+    veli = player(app, "Veli")
+    running = app.tables.create_table(
         veli, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45, seed=3
     )["tableId"]
-    service.sit(ayse, running, 1)
-    accounts.remember_table(ayse, running)
-    service.start(veli, running)
+    app.tables.sit(ayse, running, 1)
+    accounts.remember_table(ayse.player_id, running)
+    app.tables.start(veli, running)
     passkey = registered(accounts, ayse)
     session = sign_in(accounts, passkey)
     code = accounts.transfer_code(ayse)["code"]
 
-    accounts.delete(ayse)
+    app.data.delete(ayse)
 
     with pytest.raises(NotFoundError):
-        service.player(ayse.player_id)
+        app.guests.player(ayse.player_id)
     with pytest.raises(UnauthorizedError):
         accounts.refresh(session["refreshToken"])
     with pytest.raises(UnauthorizedError):
@@ -302,40 +301,38 @@ def test_deleting_a_player_removes_everything_and_anonymises_their_seats(service
     with pytest.raises(UnauthorizedError):
         sign_in(accounts, passkey)
     for table_id in (finished_id, running):
-        view = service.view(veli if table_id == running else ali, table_id)
+        view = app.tables.view(veli if table_id == running else ali, table_id)
         text = json.dumps(view, ensure_ascii=False) + json.dumps(
-            service.events(None, table_id), ensure_ascii=False
+            app.records.events(None, table_id), ensure_ascii=False
         )
         if table_id == finished_id:
-            text += json.dumps(service.replay(ali, table_id), ensure_ascii=False)
+            text += json.dumps(app.records.replay(ali, table_id), ensure_ascii=False)
         assert ayse.player_id not in text and "Oyuncu1" not in text
-    from harftet.people import People  # profiles and leaderboards keep nothing of her either
-
-    for period in ("all", "week"):
-        board = People(service).leaderboard(ali.player_id, "kastet", period, 100, None)
+    for period in ("all", "week"):  # profiles and leaderboards keep nothing of her either
+        board = app.profiles.leaderboard(ali.player_id, "kastet", period, 100, None)
         assert [e["name"] for e in board["entries"]] == ["Oyuncu0"]
-    assert service.players.people.profile(ayse.player_id) is None
-    running_view = service.view(veli, running)
+    assert app.stores.profiles.profile(ayse.player_id) is None
+    running_view = app.tables.view(veli, running)
     assert running_view["status"] == "paused" and running_view["seats"][1]["playerId"] is None
-    finished = service.view(ali, finished_id)
+    finished = app.tables.view(ali, finished_id)
     assert finished["status"] == "finished"
     assert [s["name"] for s in finished["seats"]] == ["Oyuncu0", DELETED_NAME]
     assert finished["seats"][1]["playerId"].startswith("deleted-")
-    assert service.replay(ali, finished_id)["hands"]  # the replay still plays
+    assert app.records.replay(ali, finished_id)["hands"]  # the replay still plays
 
 
 def test_a_deleted_dropped_player_is_charged_nothing_and_leaves_no_player_behind(
-    service, accounts, clock, dynamodb
+    app, accounts, clock, dynamodb
 ):
-    table_id, (_ali, ayse) = full_table(service, seats=2)
-    accounts.remember_table(ayse, table_id)
-    service.connect(ayse, table_id, "sock")
-    service.disconnect("sock")
+    table_id, (_ali, ayse) = full_table(app, seats=2)
+    accounts.remember_table(ayse.player_id, table_id)
+    app.sockets.connect(ayse, table_id, "sock")
+    app.sockets.disconnect("sock")
     clock.now += 121
-    service.sweep()  # her seat is vacant now: she dropped (a loss would be hers)
-    assert service.tables.get(table_id).table.seats[1].original_fate == "dropped"
-    accounts.delete(ayse)
-    seat = service.tables.get(table_id).table.seats[1]
+    app.deadlines.sweep()  # her seat is vacant now: she dropped (a loss would be hers)
+    assert app.stores.tables.get(table_id).table.seats[1].original_fate == "dropped"
+    app.data.delete(ayse)
+    seat = app.stores.tables.get(table_id).table.seats[1]
     assert seat.original.name == DELETED_NAME and seat.original_fate == "left"  # charged nobody
     # what a rating update to a deleted id would leave (a count, no name) is no player
     from testkit import TABLE_NAMES
@@ -345,4 +342,4 @@ def test_a_deleted_dropped_player_is_charged_nothing_and_leaves_no_player_behind
         Item={"playerId": {"S": seat.original.player_id}, "rating": {"N": "990"}},
     )
     with pytest.raises(NotFoundError):
-        service.player(seat.original.player_id)
+        app.guests.player(seat.original.player_id)

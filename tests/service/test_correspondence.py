@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from service_helpers import player
 
-from harftet import timing
+from harftet.engine import timing
 from harftet.engine.errors import NotYourTurnError
 from harftet.engine.moves import Draw, Pass
 from harftet.errors import STATUS, TooManyTablesError
@@ -28,162 +28,168 @@ class FakeQueue:
 
 
 @pytest.fixture
-def corr(service, dynamodb, clock):
+def app(dynamodb, clock, outbox):
+    """The application with the mail table (the inbox) and the log."""
+    from testkit import TABLE_NAMES, app_over, with_mail
+
+    names = with_mail(dynamodb, TABLE_NAMES)
+    return app_over(dynamodb, names, clock, send=outbox, log=True, mail=True)
+
+
+@pytest.fixture
+def corr(app, dynamodb, clock):
     from streams import TableStream
+    from testkit import publisher_over
 
-    from harftet.inbox import InboxStore
+    from harftet.fanout import changes_from_stream
     from harftet.notify.outbox import Outbox
-    from harftet.publish import Publisher, changes_from_stream
-    from harftet.store.log import LogStore
-    from harftet.store.schema import create_tables
 
-    create_tables(dynamodb, {"MailTable": "harftet-mail"})
-    service.inbox = InboxStore(dynamodb, "harftet-mail")
-    service.log = LogStore(dynamodb, "harftet-log")
     queue = FakeQueue()
-    outbox = Outbox(service.inbox, queue, lambda table_id: set(), clock)
-    publisher = Publisher(service, log=service.log, sleep=lambda s: None, outbox=outbox)
+    outbox = Outbox(
+        app.inbox.record_versions, queue, lambda table_id: set(), clock, app.stores.inbox
+    )
+    publisher = publisher_over(app, log=app.stores.log, outbox=outbox)
     stream = TableStream(dynamodb, "harftet-tables")
 
     def pump() -> None:
         stream.deliver(lambda event: publisher.publish(changes_from_stream(event)))
 
-    return SimpleNamespace(queue=queue, outbox=outbox, pump=pump, inbox=service.inbox)
+    return SimpleNamespace(queue=queue, outbox=outbox, pump=pump)
 
 
-def _table(service, corr, a, b, **options):
-    view = service.create_table(
+def _table(app, corr, a, b, **options):
+    view = app.tables.create_table(
         a, game="kastet", seats=2, hands=1, partners=False, turn_seconds=TURN,
         seed=options.get("seed", 11), pace="correspondence",
     )  # fmt: skip
     table_id = view["tableId"]
-    service.sit(b, table_id, 1)
-    service.start(a, table_id)
+    app.tables.sit(b, table_id, 1)
+    app.tables.start(a, table_id)
     corr.pump()
     return table_id
 
 
-def _stored(service, table_id):
-    return service.tables.get(table_id)
+def _stored(app, table_id):
+    return app.stores.tables.get(table_id)
 
 
-def _play(service, caller, table_id) -> dict[str, Any]:
+def _play(app, caller, table_id) -> dict[str, Any]:
     """``caller`` draws, or passes when they may not draw (22 tiles or an empty pile)."""
-    view = service.view(caller, table_id)
-    table = _stored(service, table_id).table
+    view = app.tables.view(caller, table_id)
+    table = _stored(app, table_id).table
     [seat] = [
         i for i, s in enumerate(table.seats)
         if caller.player_id in {p.player_id for p in (s.occupant, s.original) if p}
     ]  # fmt: skip
     held = len(table.seats[seat].hand)  # (a dropped owner's view shows no hand)
     move = Pass() if held >= 22 or view["pile"] == 0 else Draw()
-    return service.move(caller, table_id, view["version"], f"m{view['version']}", move)
+    return app.tables.move(caller, table_id, view["version"], f"m{view['version']}", move)
 
 
-def _run_until(service, clock, corr, table_id, until: float) -> None:
+def _run_until(app, clock, corr, table_id, until: float) -> None:
     """Let time pass: every timed event (timeouts, computer players' moves) due before
     ``until`` happens at its time, through the sweeper's deadline index."""
     while True:
-        due = timing.next_due(_stored(service, table_id).table)
+        due = timing.next_due(_stored(app, table_id).table)
         if due is None or due > until:
             clock.now = max(clock.now, until)
             return
         clock.now = max(clock.now, due)
-        service.sweep()
+        app.deadlines.sweep()
         corr.pump()
 
 
-def _seat_player(service, table_id, seat):
-    occupant = _stored(service, table_id).table.seats[seat].occupant
+def _seat_player(app, table_id, seat):
+    occupant = _stored(app, table_id).table.seats[seat].occupant
     return occupant
 
 
-def test_a_whole_correspondence_game_over_three_days(service, clock, corr):
-    a, b = player(service, "Ayşe"), player(service, "Barış")
+def test_a_whole_correspondence_game_over_three_days(app, clock, corr):
+    a, b = player(app, "Ayşe"), player(app, "Barış")
     start = clock.now
-    table_id = _table(service, corr, a, b)
+    table_id = _table(app, corr, a, b)
     callers = {a.player_id: a, b.player_id: b}
-    view = service.view(a, table_id)
+    view = app.tables.view(a, table_id)
     assert view["pace"] == "correspondence" and view["turnSeconds"] == TURN
     assert view["turn"]["deadline"] == pytest.approx(clock.now + TURN)
 
     def in_turn():
-        table = _stored(service, table_id).table
+        table = _stored(app, table_id).table
         return table.turn_seat, table.seats[table.turn_seat].occupant
 
     # Day 1: both play, each two hours into their turn; closing the page changes nothing.
-    service.connect(b, table_id, "conn-b")
-    service.disconnect("conn-b")
-    assert service.view(a, table_id)["seats"][1]["connected"] is True
+    app.sockets.connect(b, table_id, "conn-b")
+    app.sockets.disconnect("conn-b")
+    assert app.tables.view(a, table_id)["seats"][1]["connected"] is True
     for _ in range(4):
         clock.advance(2 * 3600)
-        _play(service, callers[in_turn()[1].player_id], table_id)
+        _play(app, callers[in_turn()[1].player_id], table_id)
         corr.pump()
     # Then Barış stops playing: each of his turns times out (a draw), three in a row.
     timeouts = 0
-    while _seat_player(service, table_id, 1).player_id == b.player_id:
+    while _seat_player(app, table_id, 1).player_id == b.player_id:
         seat, occupant = in_turn()
         if seat == 0:
             clock.advance(2 * 3600)
-            _play(service, a, table_id)
+            _play(app, a, table_id)
             corr.pump()
         else:
-            deadline = _stored(service, table_id).table.deadline
-            _run_until(service, clock, corr, table_id, deadline)
+            deadline = _stored(app, table_id).table.deadline
+            _run_until(app, clock, corr, table_id, deadline)
             timeouts += 1
-        assert _stored(service, table_id).table.status == "playing"  # never a pause
+        assert _stored(app, table_id).table.status == "playing"  # never a pause
     assert timeouts == 3
-    table = _stored(service, table_id).table
+    table = _stored(app, table_id).table
     assert table.seats[1].occupant.bot and table.seats[1].original_fate == "dropped"
     events = [e["type"] for e in table.recent]
     assert events[0] == "timeout" and events[-2:] == ["stand", "bot"]
     assert table.recent[-2]["reason"] == "timeouts"
     # His inbox still shows the table, not his turn any more.
-    [entry] = service.inbox.page(b.player_id, clock.now)[0]
+    [entry] = app.inbox.tables(b)["tables"]
     assert entry["tableId"] == table_id and entry["yourTurn"] is False
     # The computer player plays his seat; Ayşe keeps playing.
     for _ in range(2):
-        _run_until(service, clock, corr, table_id, clock.now + 5)
+        _run_until(app, clock, corr, table_id, clock.now + 5)
         if in_turn()[0] == 0:
             clock.advance(3 * 3600)
-            _play(service, a, table_id)
+            _play(app, a, table_id)
             corr.pump()
     # Day 2 or 3: Barış comes back. Opening the table does not give his seat back...
-    service.connect(b, table_id, "conn-b2")
-    assert _seat_player(service, table_id, 1).bot
+    app.sockets.connect(b, table_id, "conn-b2")
+    assert _seat_player(app, table_id, 1).bot
     # ...his move does (taken the moment his seat is in turn, before the computer moves).
     while in_turn()[0] != 1:
-        _run_until(service, clock, corr, table_id, clock.now + 5)
+        _run_until(app, clock, corr, table_id, clock.now + 5)
         if in_turn()[0] == 0:
             clock.advance(3600)
-            _play(service, a, table_id)
+            _play(app, a, table_id)
             corr.pump()
-    version = service.view(b, table_id)["version"]
-    view = _play(service, b, table_id)
+    version = app.tables.view(b, table_id)["version"]
+    view = _play(app, b, table_id)
     corr.pump()
     assert view["version"] > version
-    assert _seat_player(service, table_id, 1).player_id == b.player_id
-    types = [e["type"] for e in _stored(service, table_id).table.recent]
+    assert _seat_player(app, table_id, 1).player_id == b.player_id
+    types = [e["type"] for e in _stored(app, table_id).table.recent]
     assert types[:2] == ["stand", "reconnect"]
-    assert _stored(service, table_id).table.seats[1].original_fate is None
+    assert _stored(app, table_id).table.seats[1].original_fate is None
     # Both play to the end of the game.
-    while _stored(service, table_id).table.status != "finished":
+    while _stored(app, table_id).table.status != "finished":
         seat, occupant = in_turn()
         clock.advance(3600)
-        _play(service, callers[occupant.player_id], table_id)
+        _play(app, callers[occupant.player_id], table_id)
         corr.pump()
     assert clock.now - start >= 2 * DAY  # the game took days, as correspondence games do
     # The log replays it: timeouts, the computer player's turns and the take-back included.
     from harftet.engine import replay
 
-    rebuilt = replay.play(service.replay(a, table_id))
-    assert rebuilt.result == _stored(service, table_id).table.result
-    result = _stored(service, table_id).table.result
+    rebuilt = replay.play(app.records.replay(a, table_id))
+    assert rebuilt.result == _stored(app, table_id).table.result
+    result = _stored(app, table_id).table.result
     penalties, points = result["penalties"], result["points"]
     assert sorted(points) == [-1, 1]
     assert points[penalties.index(min(penalties))] == 1
     # Barış came back, so the seat's result is his (and Ayşe's hers), once each.
-    ratings = {p["playerId"]: p["rating"] for p in (service.player(c) for c in callers)}
+    ratings = {p["playerId"]: p["rating"] for p in (app.guests.player(c) for c in callers)}
     assert ratings[a.player_id] == 1000 + points[0]
     assert ratings[b.player_id] == 1000 + points[1]
     # Notifications: "your turn" for each human turn, the game's end to both.
@@ -196,65 +202,63 @@ def test_a_whole_correspondence_game_over_three_days(service, clock, corr):
     assert all(n.data["deadline"] is not None for n in turns)
 
 
-def test_a_dropper_who_never_comes_back_is_charged_the_seats_loss(
-    service, clock, corr, monkeypatch
-):
+def test_a_dropper_who_never_comes_back_is_charged_the_seats_loss(app, clock, corr, monkeypatch):
     from harftet.engine import hand
 
     # A computer player that only draws (or passes): a short game, the same seat rules.
     monkeypatch.setattr(timing, "bot_player", lambda table, seat: hand.forced_move(table))
-    a, b = player(service, "Ayşe"), player(service, "Barış")
-    table_id = _table(service, corr, a, b, seed=5)
-    while _stored(service, table_id).table.status != "finished":
-        table = _stored(service, table_id).table
+    a, b = player(app, "Ayşe"), player(app, "Barış")
+    table_id = _table(app, corr, a, b, seed=5)
+    while _stored(app, table_id).table.status != "finished":
+        table = _stored(app, table_id).table
         if table.turn_seat == 0:
             clock.advance(600)
-            _play(service, a, table_id)
+            _play(app, a, table_id)
             corr.pump()
         elif table.seats[1].occupant.bot:
-            _run_until(service, clock, corr, table_id, clock.now + 5)
+            _run_until(app, clock, corr, table_id, clock.now + 5)
         else:
-            _run_until(service, clock, corr, table_id, table.deadline)
-    table = _stored(service, table_id).table
+            _run_until(app, clock, corr, table_id, table.deadline)
+    table = _stored(app, table_id).table
     assert table.seats[1].occupant.bot and table.seats[1].original_fate == "dropped"
     points = table.result["points"]
-    b_now = service.player(b.player_id)
+    b_now = app.guests.player(b.player_id)
     assert b_now["rating"] == 1000 + min(0, points[1])  # a loss is his, a gain nobody's
-    assert service.player(a.player_id)["rating"] == 1000 + points[0]
+    assert app.guests.player(a.player_id)["rating"] == 1000 + points[0]
 
 
-def test_a_refused_move_of_a_dropped_owner_does_not_give_the_seat_back(service, clock, corr):
-    a, b = player(service, "Ayşe"), player(service, "Barış")
-    table_id = _table(service, corr, a, b)
-    while not _stored(service, table_id).table.seats[1].occupant.bot:
-        table = _stored(service, table_id).table
+def test_a_refused_move_of_a_dropped_owner_does_not_give_the_seat_back(app, clock, corr):
+    a, b = player(app, "Ayşe"), player(app, "Barış")
+    table_id = _table(app, corr, a, b)
+    while not _stored(app, table_id).table.seats[1].occupant.bot:
+        table = _stored(app, table_id).table
         if table.turn_seat == 0:
-            _play(service, a, table_id)
+            _play(app, a, table_id)
             corr.pump()
         else:
-            _run_until(service, clock, corr, table_id, table.deadline)
-    table = _stored(service, table_id).table
+            _run_until(app, clock, corr, table_id, table.deadline)
+    table = _stored(app, table_id).table
     assert table.turn_seat == 0  # the third timeout passed the turn to Ayşe
-    stored = _stored(service, table_id)
+    stored = _stored(app, table_id)
     with pytest.raises(NotYourTurnError):
-        service.move(b, table_id, stored.version, "early", Draw())
-    assert _stored(service, table_id).version == stored.version
-    assert _seat_player(service, table_id, 1).bot
+        app.tables.move(b, table_id, stored.version, "early", Draw())
+    assert _stored(app, table_id).version == stored.version
+    assert _seat_player(app, table_id, 1).bot
     # Sitting down at the seat takes it back too (as at live tables).
-    service.sit(b, table_id, 1)
-    assert _seat_player(service, table_id, 1).player_id == b.player_id
+    app.tables.sit(b, table_id, 1)
+    assert _seat_player(app, table_id, 1).player_id == b.player_id
 
 
 def test_leaving_a_correspondence_game_costs_2n_and_a_computer_player_sits_at_once(
-    service, clock, corr
+    app, clock, corr
 ):
-    a, b = player(service, "Ayşe"), player(service, "Barış")
-    table_id = _table(service, corr, a, b)
-    view = service.leave(b, table_id, 1)
+    a, b = player(app, "Ayşe"), player(app, "Barış")
+    table_id = _table(app, corr, a, b)
+    view = app.tables.leave(b, table_id, 1)
     assert view["status"] == "playing"  # no pause, no substitute wanted
     assert view["seats"][1]["bot"] is True
-    assert service.player(b.player_id)["rating"] == 1000 - 2
-    assert service.lobby("open", pace="correspondence")["tables"] == []
+    assert app.guests.player(b.player_id)["rating"] == 1000 - 2
+    assert app.tables.lobby("open", pace="correspondence")["tables"] == []
 
 
 def test_turn_times_of_a_correspondence_table_are_one_two_or_three_days_or_hours():
@@ -275,76 +279,74 @@ def test_turn_times_of_a_correspondence_table_are_one_two_or_three_days_or_hours
             CreateTable.model_validate(body)
 
 
-def test_the_lobby_lists_correspondence_tables_apart(service, corr):
-    a, b = player(service, "Ayşe"), player(service, "Barış")
-    live = service.create_table(
+def test_the_lobby_lists_correspondence_tables_apart(app, corr):
+    a, b = player(app, "Ayşe"), player(app, "Barış")
+    live = app.tables.create_table(
         a, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45
     )["tableId"]
-    slow = service.create_table(
+    slow = app.tables.create_table(
         b, game="kastet", seats=2, hands=1, partners=False, turn_seconds=86400,
         pace="correspondence",
     )["tableId"]  # fmt: skip
-    assert [t["tableId"] for t in service.lobby("waiting")["tables"]] == [live]
-    listed = service.lobby("waiting", pace="correspondence")["tables"]
+    assert [t["tableId"] for t in app.tables.lobby("waiting")["tables"]] == [live]
+    listed = app.tables.lobby("waiting", pace="correspondence")["tables"]
     assert [(t["tableId"], t["pace"]) for t in listed] == [(slow, "correspondence")]
 
 
-def test_a_player_holds_at_most_20_running_correspondence_tables(service, corr):
-    me = player(service, "Ayşe")
+def test_a_player_holds_at_most_20_running_correspondence_tables(app, corr):
+    me = player(app, "Ayşe")
     for i in range(20):
-        host = player(service, f"Ev{i}")
-        table_id = service.create_table(
+        host = player(app, f"Ev{i}")
+        table_id = app.tables.create_table(
             host, game="kastet", seats=2, hands=1, partners=False, turn_seconds=3600,
             pace="correspondence",
         )["tableId"]  # fmt: skip
-        service.sit(me, table_id, 1)
+        app.tables.sit(me, table_id, 1)
         corr.pump()
-    host = player(service, "Son")
-    last = service.create_table(
+    host = player(app, "Son")
+    last = app.tables.create_table(
         host, game="kastet", seats=2, hands=1, partners=False, turn_seconds=3600,
         pace="correspondence",
     )["tableId"]  # fmt: skip
     corr.pump()
-    before = _stored(service, last).version
+    before = _stored(app, last).version
     with pytest.raises(TooManyTablesError) as refused:
-        service.sit(me, last, 1)
+        app.tables.sit(me, last, 1)
     assert refused.value.code == "too_many_tables" and STATUS[refused.value.code] == 409
-    assert _stored(service, last).version == before  # nothing changed
+    assert _stored(app, last).version == before  # nothing changed
     with pytest.raises(TooManyTablesError):
-        service.create_table(
+        app.tables.create_table(
             me, game="kastet", seats=2, hands=1, partners=False, turn_seconds=3600,
             pace="correspondence",
         )  # fmt: skip
     # Live tables are not counted.
-    service.create_table(me, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45)
+    app.tables.create_table(me, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45)
 
 
 def test_the_inbox_puts_your_turn_first_then_the_nearest_deadline_and_pages(
-    service, clock, corr, monkeypatch
+    app, clock, corr, monkeypatch
 ):
     from harftet.identity import Tokens
-    from harftet.notify import api
-    from harftet.notify.api import Mail
-    from harftet.notify.targets import Targets
+    from harftet.inbox import Inbox
+    from harftet.inbox import service as inbox
 
-    a, b, c = player(service, "Ayşe"), player(service, "Barış"), player(service, "Cem")
-    slow = _table(service, corr, a, b)  # Ayşe's turn, 12 h
+    a, b, c = player(app, "Ayşe"), player(app, "Barış"), player(app, "Cem")
+    slow = _table(app, corr, a, b)  # Ayşe's turn, 12 h
     clock.advance(60)
-    view = service.create_table(
+    view = app.tables.create_table(
         c, game="kastet", seats=2, hands=1, partners=False, turn_seconds=3600,
         pace="correspondence",
     )  # fmt: skip
     fast = view["tableId"]
-    service.sit(a, fast, 1)
-    service.start(c, fast)  # Cem's turn, 1 h
+    app.tables.sit(a, fast, 1)
+    app.tables.start(c, fast)  # Cem's turn, 1 h
     clock.advance(60)
-    live = service.create_table(
+    live = app.tables.create_table(
         b, game="harftet", seats=2, hands=1, partners=False, turn_seconds=45
     )["tableId"]
-    service.sit(a, live, 1)  # waiting
+    app.tables.sit(a, live, 1)  # waiting
     corr.pump()
-    mail = Mail(corr.inbox, Targets(service.tables._client, "harftet-mail"), service.tokens,
-                clock=clock)  # fmt: skip
+    mail = app.inbox
     page = mail.tables(a)
     assert [t["tableId"] for t in page["tables"]] == [slow, fast, live]
     first = page["tables"][0]
@@ -354,12 +356,12 @@ def test_the_inbox_puts_your_turn_first_then_the_nearest_deadline_and_pages(
     assert page["tables"][1]["yourTurn"] is False and page["tables"][1]["deadline"] is None
     assert page["yourTurn"] == 1 and page["cursor"] is None
     # Cem plays: now Ayşe's 1-hour turn there comes before her 12-hour one.
-    view = service.view(c, fast)
-    service.move(c, fast, view["version"], "c1", Draw())
+    view = app.tables.view(c, fast)
+    app.tables.move(c, fast, view["version"], "c1", Draw())
     corr.pump()
     assert [t["tableId"] for t in mail.tables(a)["tables"]] == [fast, slow, live]
     # Pages of two, with a cursor that only its player may use.
-    monkeypatch.setattr(api, "PAGE", 2)
+    monkeypatch.setattr(inbox, "PAGE", 2)
     one = mail.tables(a)
     assert len(one["tables"]) == 2 and one["cursor"]
     two = mail.tables(a, one["cursor"])
@@ -369,19 +371,18 @@ def test_the_inbox_puts_your_turn_first_then_the_nearest_deadline_and_pages(
     with pytest.raises(BadRequestError):
         mail.tables(b, one["cursor"])
     with pytest.raises(BadRequestError):
-        Mail(corr.inbox, mail.targets, Tokens("another-secret-0123456789-abcdefghijklmnop")).tables(
-            a, one["cursor"]
-        )
+        other = Tokens("another-secret-0123456789-abcdefghijklmnop")
+        Inbox(app.stores.inbox, other.mac, clock).tables(a, one["cursor"])
     # A player who stood up before the start no longer sees the table.
-    service.leave(a, live, 1)
+    app.tables.leave(a, live, 1)
     corr.pump()
     assert live not in [t["tableId"] for t in mail.tables(a)["tables"]]
 
 
-def test_the_reminder_comes_once_an_hour_before_the_deadline(service, clock, corr):
-    a, b = player(service, "Ayşe"), player(service, "Barış")
-    table_id = _table(service, corr, a, b)
-    deadline = _stored(service, table_id).table.deadline
+def test_the_reminder_comes_once_an_hour_before_the_deadline(app, clock, corr):
+    a, b = player(app, "Ayşe"), player(app, "Barış")
+    table_id = _table(app, corr, a, b)
+    deadline = _stored(app, table_id).table.deadline
     clock.now = deadline - 3600 - 5
     assert corr.outbox.remind(clock.now) == 0
     clock.now = deadline - 3600 + 1
@@ -392,8 +393,9 @@ def test_the_reminder_comes_once_an_hour_before_the_deadline(service, clock, cor
     assert note.data["deadline"] == pytest.approx(deadline)
 
 
-def test_correspondence_timers_wait_in_the_deadline_index_not_in_a_queue(service, clock, corr):
-    from harftet.timers import Timer, TimerQueue
+def test_correspondence_timers_wait_in_the_deadline_index_not_in_a_queue(app, clock, corr):
+    from harftet.queues import TimerQueue
+    from harftet.timers import Timer
 
     class Sqs:
         def __init__(self) -> None:
@@ -408,35 +410,35 @@ def test_correspondence_timers_wait_in_the_deadline_index_not_in_a_queue(service
     assert sqs.sent == []
     queue.schedule(Timer("t", 3, clock.now + 45), clock.now)
     assert [m["DelaySeconds"] for m in sqs.sent] == [45]
-    a, b = player(service, "Ayşe"), player(service, "Barış")
-    table_id = _table(service, corr, a, b)
-    deadline = _stored(service, table_id).table.deadline
+    a, b = player(app, "Ayşe"), player(app, "Barış")
+    table_id = _table(app, corr, a, b)
+    deadline = _stored(app, table_id).table.deadline
     # Each sweeper run arms an exact timer for the deadlines now 15 minutes away, once.
-    from harftet.far_timers import arm
+    from harftet.timers import arm
 
     sqs.sent.clear()
-    assert arm(service.tables, queue, clock.now) == 0
+    assert arm(app.stores.tables, queue, clock.now) == 0
     clock.now = deadline - 900 + 30
-    assert arm(service.tables, queue, clock.now) == 1
+    assert arm(app.stores.tables, queue, clock.now) == 1
     [message] = sqs.sent
     assert message["DelaySeconds"] == 870 and str(deadline) in message["MessageBody"]
     clock.now += 60
-    assert arm(service.tables, queue, clock.now) == 0  # the next run does not send it again
+    assert arm(app.stores.tables, queue, clock.now) == 0  # the next run does not send it again
     clock.now = deadline + 1
-    assert table_id in service.tables.due(clock.now)  # and the sweeper is the safety net
-    assert service.sweep() == 1
+    assert table_id in app.stores.tables.due(clock.now)  # and the sweeper is the safety net
+    assert app.deadlines.sweep() == 1
 
 
-def test_a_table_left_waiting_leaves_the_inbox_and_the_count_after_a_day(service, clock, corr):
-    a = player(service, "Ayşe")
-    service.create_table(
+def test_a_table_left_waiting_leaves_the_inbox_and_the_count_after_a_day(app, clock, corr):
+    a = player(app, "Ayşe")
+    app.tables.create_table(
         a, game="kastet", seats=2, hands=1, partners=False, turn_seconds=3600,
         pace="correspondence",
     )  # fmt: skip
     corr.pump()
-    assert len(corr.inbox.page(a.player_id, clock.now)[0]) == 1
-    assert service.tables.held_count(a.player_id, clock.now) == 1
+    assert len(app.inbox.tables(a)["tables"]) == 1
+    assert app.stores.tables.held_count(a.player_id, clock.now) == 1
     clock.advance(DAY + 1)  # the table item's TTL has it removed (no stream record is kept)
-    assert corr.inbox.page(a.player_id, clock.now)[0] == []
+    assert app.inbox.tables(a)["tables"] == []
     # At the limit (here 1) a held table that expired waiting is dropped from the count.
-    assert service.tables.held_count(a.player_id, clock.now, limit=1) == 0
+    assert app.stores.tables.held_count(a.player_id, clock.now, limit=1) == 0

@@ -17,129 +17,126 @@ import botocore.endpoint
 import pytest
 from botocore.config import Config
 from service_helpers import player
-from testkit import Clock, Fault, Faults, Sleeps, moto_server, service_over
+from testkit import Clock, Fault, Faults, Sleeps, app_over, moto_server
 
 from harftet.api.errors import error_response
+from harftet.bootstrap import DYNAMODB_CONFIG, App
 from harftet.engine import hand
 from harftet.errors import TooManyHeldError, TooManyTablesError
 from harftet.identity import Caller
-from harftet.service import Service
-from harftet.store import holdings
 from harftet.store.holdings import ADDS, HELD, MAX_HELD
 from harftet.store.schema import create_tables
-from harftet.store.tables import WAITING_SECONDS
-from harftet.wiring import DYNAMODB_CONFIG
+from harftet.store.table_items import WAITING_SECONDS
 
 DAY = 86400.0
 
 
-def _corr(service: Service, who: Caller, seats: int = 2) -> str:
+def _corr(app: App, who: Caller, seats: int = 2) -> str:
     return str(
-        service.create_table(
+        app.tables.create_table(
             who, game="kastet", seats=seats, hands=1, partners=False, turn_seconds=3600,
             seed=11, pace="correspondence",
         )["tableId"]
     )  # fmt: skip
 
 
-def _held(service: Service, who: Caller) -> set[str]:
+def _held(app: App, who: Caller) -> set[str]:
     """The tables the player item says ``who`` holds."""
-    return set(service.players.get(who.player_id).get(HELD) or ())
+    return set(app.stores.players.get(who.player_id).get(HELD) or ())
 
 
-def _adds(service: Service, who: Caller) -> int:
-    return int(service.players.get(who.player_id).get(ADDS) or 0)
+def _adds(app: App, who: Caller) -> int:
+    return int(app.stores.players.get(who.player_id).get(ADDS) or 0)
 
 
-def _sitting(service: Service, who: Caller, table_ids: list[str]) -> set[str]:
+def _sitting(app: App, who: Caller, table_ids: list[str]) -> set[str]:
     """Of ``table_ids``, those where ``who`` sits (the truth the set must match)."""
-    return {t for t in table_ids if service.tables.get(t).table.seat_of(who.player_id) is not None}
+    return {
+        t for t in table_ids if app.stores.tables.get(t).table.seat_of(who.player_id) is not None
+    }
 
 
-def _hold(service: Service, who: Caller, count: int) -> list[str]:
+def _hold(app: App, who: Caller, count: int) -> list[str]:
     """``who`` joins ``count`` waiting correspondence tables of other players."""
     made = []
     for i in range(count):
-        host = player(service, f"Ev{i}")
-        table_id = _corr(service, host)
-        service.sit(who, table_id, 1)
+        host = player(app, f"Ev{i}")
+        table_id = _corr(app, host)
+        app.tables.sit(who, table_id, 1)
         made.append(table_id)
     return made
 
 
 # -- the life of a table: who holds it, and when it stops counting -------------------------
-def test_a_table_is_held_while_it_runs_and_stops_counting_every_way_it_can(
-    service, clock, monkeypatch
-):
-    from harftet import timing
-    from harftet.accounts.deletion import forget_at_table
-    from harftet.people import People
+def test_a_table_is_held_while_it_runs_and_stops_counting_every_way_it_can(app, clock, monkeypatch):
+    from harftet.engine import timing
 
-    a, b, c = player(service, "Ayşe"), player(service, "Barış"), player(service, "Cem")
+    a, b, c = player(app, "Ayşe"), player(app, "Barış"), player(app, "Cem")
     # Created: the manager holds it; joining, standing up and joining again before the start.
-    t1 = _corr(service, a)
-    assert _held(service, a) == {t1} and _held(service, b) == set()
-    service.sit(b, t1, 1)
-    assert _held(service, b) == {t1}
-    service.leave(b, t1, 1)
-    assert _held(service, b) == set()
-    service.sit(b, t1, 1)
-    service.start(a, t1)
-    assert _held(service, a) == _held(service, b) == {t1}
+    t1 = _corr(app, a)
+    assert _held(app, a) == {t1} and _held(app, b) == set()
+    app.tables.sit(b, t1, 1)
+    assert _held(app, b) == {t1}
+    app.tables.leave(b, t1, 1)
+    assert _held(app, b) == set()
+    app.tables.sit(b, t1, 1)
+    app.tables.start(a, t1)
+    assert _held(app, a) == _held(app, b) == {t1}
     # Live tables never count.
-    service.create_table(a, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45)
-    assert _held(service, a) == {t1}
+    app.tables.create_table(a, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45)
+    assert _held(app, a) == {t1}
     # Leaving a running game: a computer player takes the seat, the leaver holds it no more
     # (charged 2·N once: the rating and the set change in one write).
-    service.leave(b, t1, 1)
-    assert _held(service, b) == set() and _held(service, a) == {t1}
-    assert service.player(b.player_id)["rating"] == 1000 - 2
+    app.tables.leave(b, t1, 1)
+    assert _held(app, b) == set() and _held(app, a) == {t1}
+    assert app.guests.player(b.player_id)["rating"] == 1000 - 2
     # An operator closes it.
-    People(service).close_table(t1)
-    assert _held(service, a) == set()
+    app.moderation.close_table(t1)
+    assert _held(app, a) == set()
 
     # Three timeouts hand Barış's seat to a computer player: still his (he may take it back),
     # still counted; the game's end frees it for both.
     monkeypatch.setattr(timing, "bot_player", lambda table, seat: hand.forced_move(table))
-    t2 = _corr(service, a)
-    service.sit(b, t2, 1)
-    service.start(a, t2)
+    t2 = _corr(app, a)
+    app.tables.sit(b, t2, 1)
+    app.tables.start(a, t2)
     dropped = False
-    while service.tables.get(t2).table.status != "finished":
-        table = service.tables.get(t2).table
+    while app.stores.tables.get(t2).table.status != "finished":
+        table = app.stores.tables.get(t2).table
         if table.turn_seat == 0:
-            view = service.view(a, t2)
+            view = app.tables.view(a, t2)
             move = hand.forced_move(table)
-            service.move(a, t2, view["version"], f"m{view['version']}", move)
+            app.tables.move(a, t2, view["version"], f"m{view['version']}", move)
         else:
             clock.now = max(clock.now, timing.next_due(table) or clock.now)
-            service.sweep()
-        seat = service.tables.get(t2).table.seats[1]
+            app.deadlines.sweep()
+        seat = app.stores.tables.get(t2).table.seats[1]
         if seat.occupant is not None and seat.occupant.bot and not dropped:
             dropped = True
             assert seat.original_fate == "dropped"
-            assert _held(service, b) == {t2}
+            assert _held(app, b) == {t2}
     assert dropped
-    assert _held(service, a) == _held(service, b) == set()
-    assert service.player(a.player_id)["gamesPlayed"] == 1  # the end's ratings, once
+    assert _held(app, a) == _held(app, b) == set()
+    assert app.guests.player(a.player_id)["gamesPlayed"] == 1  # the end's ratings, once
 
     # Deleting an account leaves its running tables: the others keep theirs.
-    t3 = _corr(service, a)
-    service.sit(c, t3, 1)
-    service.start(a, t3)
-    forget_at_table(service, c.player_id, t3, sleep=lambda s: None, wait=0)
-    assert _held(service, c) == set() and _held(service, a) == {t3}
+    t3 = _corr(app, a)
+    app.tables.sit(c, t3, 1)
+    app.tables.start(a, t3)
+    app.forgetting.wait = 0  # no stream consumer here: the log is not waited for
+    app.forgetting.forget_at_table(c.player_id, t3)
+    assert _held(app, c) == set() and _held(app, a) == {t3}
 
 
-def test_the_21st_table_is_refused_with_a_clear_409_and_nothing_changes(service, clock):
-    me = player(service, "Ayşe")
-    mine = _hold(service, me, MAX_HELD)
-    assert _held(service, me) == set(mine)
-    host = player(service, "Son")
-    last = _corr(service, host)
-    before = service.tables.get(last)
+def test_the_21st_table_is_refused_with_a_clear_409_and_nothing_changes(app, clock):
+    me = player(app, "Ayşe")
+    mine = _hold(app, me, MAX_HELD)
+    assert _held(app, me) == set(mine)
+    host = player(app, "Son")
+    last = _corr(app, host)
+    before = app.stores.tables.get(last)
     with pytest.raises(TooManyHeldError) as refused:
-        service.sit(me, last, 1)
+        app.tables.sit(me, last, 1)
     status, body = error_response(refused.value, "tr")
     assert status == 409 and body["error"]["code"] == "too_many_tables"
     assert body["error"]["reason"] == "too_many_correspondence" and body["error"]["max"] == 20
@@ -148,49 +145,48 @@ def test_the_21st_table_is_refused_with_a_clear_409_and_nothing_changes(service,
         "you already play 20 correspondence tables"
         in error_response(refused.value)[1]["error"]["message"]
     )
-    assert service.tables.get(last) == before  # the table is as it was
+    assert app.stores.tables.get(last) == before  # the table is as it was
     with pytest.raises(TooManyTablesError):
-        _corr(service, me)
-    assert _held(service, me) == set(mine)
+        _corr(app, me)
+    assert _held(app, me) == set(mine)
     # Standing up from one makes room for one.
-    service.leave(me, mine[0], 1)
-    assert len(_held(service, me)) == MAX_HELD - 1
-    service.sit(me, last, 1)
-    assert _held(service, me) == {*mine[1:], last}
+    app.tables.leave(me, mine[0], 1)
+    assert len(_held(app, me)) == MAX_HELD - 1
+    app.tables.sit(me, last, 1)
+    assert _held(app, me) == {*mine[1:], last}
 
 
-def test_tables_that_expire_waiting_stop_counting_at_the_limit(service, clock):
-    me = player(service, "Ayşe")
-    own = _corr(service, me)  # waits for a partner who never comes
+def test_tables_that_expire_waiting_stop_counting_at_the_limit(app, clock):
+    me = player(app, "Ayşe")
+    own = _corr(app, me)  # waits for a partner who never comes
     clock.advance(60)
-    others = _hold(service, me, MAX_HELD - 1)
-    host = player(service, "Son")
-    late = _corr(service, host)
+    others = _hold(app, me, MAX_HELD - 1)
+    host = player(app, "Son")
+    late = _corr(app, host)
     with pytest.raises(TooManyHeldError):
-        service.sit(me, late, 1)
+        app.tables.sit(me, late, 1)
     # A day after it was made the waiting table has left the lobby (TTL removes it, without a
     # write): at the limit its id is checked and dropped. The others still wait too, younger.
-    clock.now = service.tables.get(own).table.created_at + WAITING_SECONDS + 1
-    assert clock.now < service.tables.get(others[0]).table.created_at + WAITING_SECONDS
-    service.sit(me, late, 1)
-    assert _held(service, me) == {*others, late}
-    assert holdings.WAITING_SECONDS == WAITING_SECONDS
+    clock.now = app.stores.tables.get(own).table.created_at + WAITING_SECONDS + 1
+    assert clock.now < app.stores.tables.get(others[0]).table.created_at + WAITING_SECONDS
+    app.tables.sit(me, late, 1)
+    assert _held(app, me) == {*others, late}
 
 
 def test_the_in_memory_stores_count_as_dynamodb_does(clock):
-    from fakes import fake_service
+    from fakes import fake_app
 
-    service = fake_service(clock)
-    me = player(service, "Ayşe")
-    mine = _hold(service, me, MAX_HELD - 1)
-    own = _corr(service, me)
-    assert _held(service, me) == {*mine, own}
+    app = fake_app(clock)
+    me = player(app, "Ayşe")
+    mine = _hold(app, me, MAX_HELD - 1)
+    own = _corr(app, me)
+    assert _held(app, me) == {*mine, own}
     with pytest.raises(TooManyHeldError):
-        service.sit(me, _corr(service, player(service, "Son")), 1)
+        app.tables.sit(me, _corr(app, player(app, "Son")), 1)
     with pytest.raises(TooManyHeldError):
-        _corr(service, me)
-    service.leave(me, mine[0], 1)
-    assert _held(service, me) == {*mine[1:], own}
+        _corr(app, me)
+    app.tables.leave(me, mine[0], 1)
+    assert _held(app, me) == {*mine[1:], own}
 
 
 # -- a burst, a retry: against moto's server from threads ---------------------------------
@@ -200,11 +196,9 @@ def endpoint() -> Iterator[str]:
         yield url
 
 
-def _service(
-    endpoint: str, clock: Clock, config: Config | None = None, like: Service | None = None
-) -> Service:
-    """A Service on moto's server at ``endpoint``: on fresh tables, or on those of ``like``
-    through a client of its own (``config``)."""
+def _app(endpoint: str, clock: Clock, config: Config | None = None, like: App | None = None) -> App:
+    """The application on moto's server at ``endpoint``: on fresh tables, or on those of
+    ``like`` through a client of its own (``config``)."""
     client = boto3.client(
         "dynamodb",
         region_name="us-east-1",
@@ -217,19 +211,19 @@ def _service(
         create_tables(client, names)
     else:
         names = like.names  # type: ignore[attr-defined]
-    service: Service = service_over(client, names, clock)
-    service.names = names  # type: ignore[attr-defined]
-    service.client = client  # type: ignore[attr-defined]
-    return service
+    app: App = app_over(client, names, clock)
+    app.names = names  # type: ignore[attr-defined]
+    app.client = client  # type: ignore[attr-defined]
+    return app
 
 
 def test_a_burst_of_joins_and_creates_at_19_lets_exactly_one_through(endpoint):
-    service = _service(endpoint, Clock())
-    me = player(service, "Ayşe")
-    mine = _hold(service, me, MAX_HELD - 1)
-    hosts = [player(service, f"Misafir{i}") for i in range(5)]
-    targets = [_corr(service, h) for h in hosts]
-    before = {t: service.tables.get(t) for t in targets}
+    app = _app(endpoint, Clock())
+    me = player(app, "Ayşe")
+    mine = _hold(app, me, MAX_HELD - 1)
+    hosts = [player(app, f"Misafir{i}") for i in range(5)]
+    targets = [_corr(app, h) for h in hosts]
+    before = {t: app.stores.tables.get(t) for t in targets}
     barrier = threading.Barrier(len(targets) + 2)
     answers: list[tuple[str, Any]] = []
     lock = threading.Lock()
@@ -243,8 +237,8 @@ def test_a_burst_of_joins_and_creates_at_19_lets_exactly_one_through(endpoint):
         with lock:
             answers.append((what, result))
 
-    calls = [(t, lambda t=t: service.sit(me, t, 1)) for t in targets]
-    calls += [(f"new{i}", lambda: _corr(service, me)) for i in range(2)]
+    calls = [(t, lambda t=t: app.tables.sit(me, t, 1)) for t in targets]
+    calls += [(f"new{i}", lambda: _corr(app, me)) for i in range(2)]
     threads = [threading.Thread(target=attempt, args=c) for c in calls]
     for thread in threads:
         thread.start()
@@ -262,38 +256,38 @@ def test_a_burst_of_joins_and_creates_at_19_lets_exactly_one_through(endpoint):
     # Every table refused is as it was; the player holds exactly where they sit: 20.
     for table_id in targets:
         if table_id not in won:
-            assert service.tables.get(table_id) == before[table_id]
-    held = _held(service, me)
+            assert app.stores.tables.get(table_id) == before[table_id]
+    held = _held(app, me)
     assert len(held) == MAX_HELD and set(mine) <= held
     made = held - set(mine) - set(targets)
-    assert held == _sitting(service, me, [*mine, *targets, *made])
+    assert held == _sitting(app, me, [*mine, *targets, *made])
     assert len(made) == (1 if won[0].startswith("new") else 0)
 
 
 def test_a_join_whose_answer_was_lost_is_counted_once(endpoint, monkeypatch):
     monkeypatch.setattr(botocore.endpoint, "time", Sleeps())  # backoffs recorded, not slept
     clock = Clock()
-    plain = _service(endpoint, clock)
+    plain = _app(endpoint, clock)
     me = player(plain, "Ayşe")
     _hold(plain, me, MAX_HELD - 2)
-    faulty = _service(endpoint, clock, DYNAMODB_CONFIG, like=plain)  # production retries
+    faulty = _app(endpoint, clock, DYNAMODB_CONFIG, like=plain)  # production retries
     faults = Faults(faulty.client)
     host = player(plain, "Ev")
     target = _corr(plain, host)
     adds = _adds(plain, me)
     # DynamoDB wrote the join; its answer never came; botocore sends it again.
     faults.fail("TransactWriteItems", Fault(lose=True))
-    view = faulty.sit(me, target, 1)
+    view = faulty.tables.sit(me, target, 1)
     assert view["seats"][1]["playerId"] == me.player_id
     assert faults.attempts["TransactWriteItems"] == 2
     assert _adds(plain, me) == adds + 1 and len(_held(plain, me)) == MAX_HELD - 1
     # A table created the same way: counted once; then the limit stands.
     faults.fail("TransactWriteItems", Fault(lose=True))
-    made = faulty.create_table(
+    made = faulty.tables.create_table(
         me, game="kastet", seats=2, hands=1, partners=False, turn_seconds=3600,
         pace="correspondence",
     )  # fmt: skip
     assert _adds(plain, me) == adds + 2 and made["tableId"] in _held(plain, me)
     assert len(_held(plain, me)) == MAX_HELD
     with pytest.raises(TooManyHeldError):
-        plain.sit(me, _corr(plain, player(plain, "Son")), 1)
+        plain.tables.sit(me, _corr(plain, player(plain, "Son")), 1)

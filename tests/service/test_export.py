@@ -11,19 +11,10 @@ from typing import Any
 
 from service_helpers import full_table, player
 
-from harftet.accounts.passkeys import PasskeyConfig
-from harftet.accounts.people import People
-from harftet.accounts.service import ACCOUNT_BUDGETS, Accounts
 from harftet.engine.effects import changed
 from harftet.engine.scoring import settle
-from harftet.inbox import InboxStore
-from harftet.limits import Limits
-from harftet.notify.targets import Targets
-from harftet.people import People as Profiles
-from harftet.store.accounts import AccountStore
+from harftet.notify.deliver import MobilePush
 from harftet.store.items import deserialize
-from harftet.store.limits import LimitStore
-from harftet.store.schema import create_tables
 
 P256, AUTH = "BN" + "A" * 85, "A" * 22  # a PushSubscription's keys (shape only)
 
@@ -38,22 +29,21 @@ def _scan(dynamodb: Any, table: str) -> list[dict[str, Any]]:
         kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
 
-def test_every_item_stored_about_a_player_is_in_their_export(service, dynamodb, clock):
-    from testkit import TABLE_NAMES
+class Sns:
+    """SNS's create_platform_endpoint, answered."""
 
-    create_tables(dynamodb, {"MailTable": "harftet-mail"})
-    service.inbox = InboxStore(dynamodb, "harftet-mail")
-    accounts = Accounts(
-        service,
-        AccountStore(dynamodb, TABLE_NAMES["PlayersTable"]),
-        Limits(LimitStore(dynamodb, TABLE_NAMES["ConnectionsTable"]), ACCOUNT_BUDGETS),
-        PasskeyConfig("localhost", ("http://localhost:3000",)),
-        log_wait=0,
-    )
-    people = People(accounts)
-    table_id, (ayse, ali) = full_table(service, seats=2, hands=1)
-    for caller in (ayse, ali):
-        accounts.remember_table(caller, table_id)  # as the sit route does
+    def create_platform_endpoint(self, **_: Any) -> dict[str, str]:
+        return {"EndpointArn": "arn:sns:x"}
+
+
+def test_every_item_stored_about_a_player_is_in_their_export(dynamodb, clock, outbox):
+    from testkit import TABLE_NAMES, app_over, with_mail
+
+    names = with_mail(dynamodb, TABLE_NAMES)
+    app = app_over(dynamodb, names, clock, send=outbox, mail=True)
+    app.mobile = MobilePush(Sns(), {"fcm": "arn:sns:app/fcm"})
+    accounts, people = app.accounts, app.friends
+    table_id, (ayse, ali) = full_table(app, seats=2, hands=1)  # each sit notes the table
 
     def finish(table, now):
         new = table.clone()
@@ -63,26 +53,26 @@ def test_every_item_stored_about_a_player_is_in_their_export(service, dynamodb, 
         new.status = "finished"
         return changed(new, settle(new))
 
-    service._write(table_id, finish)  # profile and board entries, in the table's transaction
-    stored = service.tables.get(table_id)
-    service.inbox.record(stored.table, stored.version, clock.now)
-    Profiles(service).report(ayse.player_id, table_id, 1, "insult")
-    Profiles(service).report(ali.player_id, table_id, 0, "other")  # about Ayşe, by Ali
-    veli, trol = player(service, "Veli"), player(service, "Trol")
+    app.writer.write(table_id, finish)  # profile and board entries, in the table's transaction
+    stored = app.stores.tables.get(table_id)
+    app.inbox.record(stored.table, stored.version, clock.now)
+    app.moderation.report(ayse.player_id, table_id, 1, "insult")
+    app.moderation.report(ali.player_id, table_id, 0, "other")  # about Ayşe, by Ali
+    veli, trol = player(app, "Veli"), player(app, "Trol")
     people.request(ayse, people.friends(veli)["code"])
     people.accept(veli, ayse.player_id)
     people.block(ayse, trol.player_id)
     people.block(trol, ayse.player_id)  # Trol's choice: not Ayşe's to read
-    targets = Targets(dynamodb, "harftet-mail", clock)
+    app.subscriptions.resolve = lambda host: ["1.2.3.4"]
     sub = {"endpoint": "https://push.example.com/s/1", "keys": {"p256dh": P256, "auth": AUTH}}
-    targets.add_subscription(ayse.player_id, sub, lang="tr", resolve=lambda host: ["1.2.3.4"])
-    targets.add_device(
-        ayse.player_id, "fcm", "device-token-0123456789abcdef", lambda p, t: "arn:sns:x"
+    app.subscriptions.subscribe(ayse, sub, "tr")
+    app.subscriptions.add_device(
+        ayse, {"platform": "fcm", "token": "device-token-0123456789abcdef"}
     )
-    service.connect(ayse, table_id, "ayse-socket")
+    app.sockets.connect(ayse, table_id, "ayse-socket")
     accounts.transfer_code(ayse)
 
-    export = accounts.export(ayse)
+    export = app.data.export(ayse)
     text = json.dumps(export, ensure_ascii=False)
     me = ayse.player_id
     found: list[tuple[str, str]] = []

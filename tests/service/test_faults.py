@@ -31,22 +31,21 @@ from testkit import (
     Fault,
     Faults,
     Sleeps,
+    app_over,
     cancelled,
     moto_server,
-    service_over,
+    publisher_over,
 )
 
 from harftet.api.errors import error_response
+from harftet.bootstrap import DYNAMODB_CONFIG, App
 from harftet.engine.moves import Draw, Pass
+from harftet.fanout import Published, changes_from_stream
 from harftet.identity import Caller
 from harftet.localstack.lambda_events import dynamodb_stream_event
 from harftet.localstack.sources import StreamSource
-from harftet.publish import Published, Publisher, changes_from_stream
 from harftet.push import CLIENT_CONFIG, ManagementApiSender
-from harftet.service import Service
-from harftet.store.log import LogStore
 from harftet.store.schema import create_tables
-from harftet.wiring import DYNAMODB_CONFIG
 
 ATTEMPTS = 4  # DYNAMODB_CONFIG: botocore's standard mode, 4 attempts in all
 MOVES = {"draw", "pass", "lay"}
@@ -84,17 +83,17 @@ def world() -> Iterator[World]:
         yield World(endpoint, names, client, StreamSource(streams, arn, FANOUT))
 
 
-def _services(client: Any, names: dict[str, str], clock: Clock) -> Service:
-    service: Service = service_over(client, names, clock, log=LogStore(client, names["LogTable"]))
-    return service
+def _app(client: Any, names: dict[str, str], clock: Clock) -> App:
+    app: App = app_over(client, names, clock, log=True)
+    return app
 
 
 @dataclass
 class Rig:
-    """The service under faults, and a second one on a clean client to look with."""
+    """The app under faults, and a second one on a clean client to look with."""
 
-    service: Service  # its client carries the faults
-    plain: Service  # the same tables, no faults: to check what is stored
+    app: App  # its client carries the faults
+    plain: App  # the same tables, no faults: to check what is stored
     faults: Faults
     sleeps: Sleeps
     clock: Clock
@@ -109,17 +108,17 @@ class Rig:
 
     def log(self, table_id: str) -> list[dict[str, Any]]:
         """The table's log after the stream so far is published (as the fan-out does)."""
-        publisher = Publisher(self.plain, log=self.plain.log)
+        publisher = publisher_over(self.plain, log=self.plain.stores.log)
         while shards := self.stream.poll():  # a poll reads at most 1,000 records
             for records in shards:
                 event = dynamodb_stream_event(records, self.stream.arn)
                 publisher.publish(changes_from_stream(event))
-        assert self.plain.log is not None
-        return self.plain.log.after(table_id, 0)
+        assert self.plain.stores.log is not None
+        return self.plain.stores.log.after(table_id, 0)
 
     def consistent(self, table_id: str) -> dict[str, Any]:
         """The log holds every version's events exactly once, in order; the moves in it."""
-        table = self.plain.tables.get(table_id).table
+        table = self.plain.stores.tables.get(table_id).table
         events = self.log(table_id)
         assert [e["seq"] for e in events] == list(range(1, table.seq + 1))
         return {"events": events, "moves": [e for e in events if e["type"] in MOVES]}
@@ -135,8 +134,8 @@ def rig(world: World, monkeypatch: pytest.MonkeyPatch) -> Rig:
     monkeypatch.setattr(botocore.endpoint, "time", sleeps)  # backoffs recorded, not slept
     clock = Clock()
     return Rig(
-        service=_services(client, world.names, clock),
-        plain=_services(world.client, world.names, clock),
+        app=_app(client, world.names, clock),
+        plain=_app(world.client, world.names, clock),
         faults=Faults(client),
         sleeps=sleeps,
         clock=clock,
@@ -144,25 +143,25 @@ def rig(world: World, monkeypatch: pytest.MonkeyPatch) -> Rig:
     )
 
 
-def _player(service: Service, name: str) -> Caller:
-    return service.tokens.verify(service.create_player(name)["token"])
+def _player(app: App, name: str) -> Caller:
+    return app.tokens.verify(app.guests.create_player(name)["token"])
 
 
 def _game(rig: Rig, seats: int = 2) -> tuple[str, list[Caller]]:
     """A started 1-hand Kastet game of ``seats`` players (made without faults)."""
     callers = [_player(rig.plain, f"Oyuncu{i}") for i in range(seats)]
-    table_id = rig.plain.create_table(
+    table_id = rig.plain.tables.create_table(
         callers[0], game="kastet", seats=seats, hands=1, partners=False, turn_seconds=45, seed=7
     )["tableId"]
     for i, caller in enumerate(callers[1:], start=1):
-        rig.plain.sit(caller, table_id, i)
-    rig.plain.start(callers[0], table_id)
+        rig.plain.tables.sit(caller, table_id, i)
+    rig.plain.tables.start(callers[0], table_id)
     return table_id, callers
 
 
 def _turn(rig: Rig, table_id: str, callers: list[Caller]) -> tuple[Caller, dict[str, Any]]:
-    seat = rig.plain.view(None, table_id)["turn"]["seat"]
-    return callers[seat], rig.plain.view(callers[seat], table_id)
+    seat = rig.plain.tables.view(None, table_id)["turn"]["seat"]
+    return callers[seat], rig.plain.tables.view(callers[seat], table_id)
 
 
 def _simple_move(view: dict[str, Any]) -> Draw | Pass:
@@ -173,25 +172,27 @@ def _to_the_brink(rig: Rig, table_id: str, callers: list[Caller]) -> None:
     """Play draws and passes until the next move ends the game (seed 7: 17 moves): a pass
     that completes a round of passes ends the only hand."""
     for i in range(60):
-        table = rig.plain.tables.get(table_id).table
+        table = rig.plain.stores.tables.get(table_id).table
         seat = table.turn_seat
         assert seat is not None
         if table.passes == len(table.seats) - 1:
             return
         move = Draw() if len(table.seats[seat].hand) < 22 and table.pile else Pass()
-        rig.plain.move(
-            callers[seat], table_id, rig.plain.tables.get(table_id).version, f"b{i}", move
+        rig.plain.tables.move(
+            callers[seat], table_id, rig.plain.stores.tables.get(table_id).version, f"b{i}", move
         )
     raise AssertionError("the game never came to its last move")
 
 
 def _listed(rig: Rig, owner: Caller) -> list[str]:
     """The waiting tables of ``owner`` in the lobby (the tables table is the module's)."""
-    return [t["tableId"] for t in rig.plain.lobby()["tables"] if t["manager"] == owner.player_id]
+    return [
+        t["tableId"] for t in rig.plain.tables.lobby()["tables"] if t["manager"] == owner.player_id
+    ]
 
 
 def _ratings(rig: Rig, callers: list[Caller]) -> list[tuple[int, int, int]]:
-    profiles = [rig.plain.player(c.player_id) for c in callers]
+    profiles = [rig.plain.guests.player(c.player_id) for c in callers]
     return [(p["rating"], p["gamesPlayed"], p["gamesAbandoned"]) for p in profiles]
 
 
@@ -207,14 +208,14 @@ def test_the_move_path_retries_then_answers_503_busy_and_never_stores_twice(
     table_id, callers = _game(rig)
     caller, view = _turn(rig, table_id, callers)
     version = view["version"]
-    move = lambda: rig.service.move(caller, table_id, version, "m1", Draw())  # noqa: E731
+    move = lambda: rig.app.tables.move(caller, table_id, version, "m1", Draw())  # noqa: E731
 
     rig.faults.fail(operation, fault, times=ATTEMPTS)  # every attempt fails
     status, body = rig.answer(move)
     assert (status, body["error"]["code"]) == (503, "busy")
     assert rig.faults.attempts[operation] == ATTEMPTS  # botocore retried, then gave up
     assert len(rig.sleeps.delays) == ATTEMPTS - 1  # with a backoff before each retry
-    assert rig.plain.view(None, table_id)["version"] == version  # nothing was stored
+    assert rig.plain.tables.view(None, table_id)["version"] == version  # nothing was stored
 
     rig.faults.clear()
     rig.faults.fail(operation, fault, times=ATTEMPTS - 1)  # the last attempt gets through
@@ -222,7 +223,7 @@ def test_the_move_path_retries_then_answers_503_busy_and_never_stores_twice(
     assert status == 200 and body["version"] == version + 1
     assert rig.faults.attempts[operation] == ATTEMPTS
     assert rig.answer(move) == (200, body)  # the client's retry: the same answer, once stored
-    assert rig.plain.view(None, table_id)["version"] == version + 1
+    assert rig.plain.tables.view(None, table_id)["version"] == version + 1
     assert [m["type"] for m in rig.consistent(table_id)["moves"]] == ["draw"]
 
 
@@ -233,11 +234,11 @@ def test_a_move_whose_answer_was_lost_after_the_write_is_stored_once_and_answere
     caller, view = _turn(rig, table_id, callers)
     rig.faults.fail("UpdateItem", Fault(lose=True))  # DynamoDB wrote; the answer never came
     status, body = rig.answer(
-        lambda: rig.service.move(caller, table_id, view["version"], "m", Draw())
+        lambda: rig.app.tables.move(caller, table_id, view["version"], "m", Draw())
     )
     assert status == 200 and body["version"] == view["version"] + 1
     # botocore sent the conditional update again; it failed on the new version, and the
-    # service found its own move in the item DynamoDB returned: replayed, not stale, not 5xx
+    # app found its own move in the item DynamoDB returned: replayed, not stale, not 5xx
     assert rig.faults.attempts["UpdateItem"] == 2
     assert len(body["hand"]) == len(view["hand"]) + 1
     assert [m["type"] for m in rig.consistent(table_id)["moves"]] == ["draw"]
@@ -249,14 +250,14 @@ def test_a_leave_under_faults_charges_the_leaver_exactly_once_or_not_at_all(rig:
     table_id, callers = _game(rig, seats=3)
     leaver = callers[2]
     before = _ratings(rig, callers)
-    leave = lambda: rig.service.leave(leaver, table_id, 2)  # noqa: E731
+    leave = lambda: rig.app.tables.leave(leaver, table_id, 2)  # noqa: E731
 
     rig.faults.fail("TransactWriteItems", fault, times=ATTEMPTS)
     status, body = rig.answer(leave)
     assert (status, body["error"]["code"]) == (503, "busy")
     assert rig.faults.attempts["TransactWriteItems"] == ATTEMPTS
     assert _ratings(rig, callers) == before  # neither the table nor the player changed
-    assert rig.plain.view(None, table_id)["seats"][2]["playerId"] == leaver.player_id
+    assert rig.plain.tables.view(None, table_id)["seats"][2]["playerId"] == leaver.player_id
 
     rig.faults.clear()
     rig.faults.fail("GetItem", THROTTLED, times=ATTEMPTS - 1)  # the table's read, the player's
@@ -274,16 +275,16 @@ def test_a_leave_that_meets_transaction_conflicts_is_redone_then_answered_503_bu
 ) -> None:
     table_id, callers = _game(rig, seats=3)
     before = _ratings(rig, callers)
-    leave = lambda: rig.service.leave(callers[2], table_id, 2)  # noqa: E731
+    leave = lambda: rig.app.tables.leave(callers[2], table_id, 2)  # noqa: E731
     conflict = cancelled("None", "TransactionConflict")
 
-    rig.faults.fail("TransactWriteItems", conflict, times=rig.service.retries)
+    rig.faults.fail("TransactWriteItems", conflict, times=rig.app.writer.retries)
     status, body = rig.answer(leave)
     assert (status, body["error"]["code"]) == (503, "busy")
-    # a cancelled transaction is not botocore's to retry: the service redoes it, read and all
-    assert rig.faults.attempts["TransactWriteItems"] == rig.service.retries
+    # a cancelled transaction is not botocore's to retry: the app redoes it, read and all
+    assert rig.faults.attempts["TransactWriteItems"] == rig.app.writer.retries
     # the table, the player, the player's profile (harftet.people)
-    assert rig.faults.attempts["GetItem"] == 3 * rig.service.retries
+    assert rig.faults.attempts["GetItem"] == 3 * rig.app.writer.retries
     assert _ratings(rig, callers) == before
 
     rig.faults.clear()
@@ -304,15 +305,17 @@ def test_the_game_end_under_faults_settles_the_ratings_exactly_once(rig: Rig, fa
     _to_the_brink(rig, table_id, callers)
     before = _ratings(rig, callers)
     caller, view = _turn(rig, table_id, callers)
-    last = lambda: rig.service.move(caller, table_id, view["version"], "last", Pass())  # noqa: E731
+    last = lambda: rig.app.tables.move(caller, table_id, view["version"], "last", Pass())  # noqa: E731
 
-    spent = ATTEMPTS if fault.status == 500 or "Throughput" in fault.code else rig.service.retries
+    spent = (
+        ATTEMPTS if fault.status == 500 or "Throughput" in fault.code else rig.app.writer.retries
+    )
     rig.faults.fail("TransactWriteItems", fault, times=spent)
     status, body = rig.answer(last)
     assert (status, body["error"]["code"]) == (503, "busy")
     assert rig.faults.attempts["TransactWriteItems"] == spent
     assert _ratings(rig, callers) == before
-    assert rig.plain.view(None, table_id)["status"] == "playing"
+    assert rig.plain.tables.view(None, table_id)["status"] == "playing"
 
     rig.faults.clear()
     rig.faults.fail("TransactWriteItems", fault, times=spent - 1)
@@ -333,7 +336,7 @@ def test_a_transaction_cancelled_by_throttling_is_503_busy_not_a_500(rig: Rig) -
     table_id, callers = _game(rig, seats=3)
     before = _ratings(rig, callers)
     rig.faults.fail("TransactWriteItems", cancelled("None", "ThrottlingError"), times=20)
-    status, body = rig.answer(lambda: rig.service.leave(callers[2], table_id, 2))
+    status, body = rig.answer(lambda: rig.app.tables.leave(callers[2], table_id, 2))
     assert (status, body["error"]["code"]) == (503, "busy")
     assert _ratings(rig, callers) == before
 
@@ -351,8 +354,8 @@ def test_creating_a_table_under_throttling_makes_one_table_or_none(
         "partners": False,
         "turn_seconds": 45,
     }
-    first = rig.plain.create_table(owner, **options)["tableId"]  # so the limit reads it back
-    create = lambda: rig.service.create_table(owner, **options)  # noqa: E731
+    first = rig.plain.tables.create_table(owner, **options)["tableId"]  # so the limit reads it back
+    create = lambda: rig.app.tables.create_table(owner, **options)  # noqa: E731
     rig.faults.fail(operation, THROTTLED, times=ATTEMPTS)
     status, body = rig.answer(create)
     assert (status, body["error"]["code"]) == (503, "busy")
@@ -364,12 +367,15 @@ def test_creating_a_table_under_throttling_makes_one_table_or_none(
     status, body = rig.answer(create)
     assert status == 200
     assert sorted(_listed(rig, owner)) == sorted([body["tableId"], first])
-    assert rig.plain.players.get(owner.player_id)["waitingTables"] == [first, body["tableId"]]
+    assert rig.plain.stores.players.get(owner.player_id)["waitingTables"] == [
+        first,
+        body["tableId"],
+    ]
 
 
 def test_creating_a_table_through_a_transaction_conflict_makes_exactly_one(rig: Rig) -> None:
     owner = _player(rig.plain, "Sahip")
-    create = lambda: rig.service.create_table(  # noqa: E731
+    create = lambda: rig.app.tables.create_table(  # noqa: E731
         owner, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45
     )
     conflict = cancelled("None", "TransactionConflict")
@@ -395,11 +401,13 @@ def test_the_sweeper_slipping_in_before_the_players_write_wins_and_the_player_re
 
     def sweeper_first() -> None:  # the deadline passes between the player's read and write
         rig.clock.advance(46)
-        assert rig.plain.advance(table_id).status == "committed"  # what sweep() does per table
+        assert (
+            rig.plain.deadlines.advance(table_id).status == "committed"
+        )  # what sweep() does per table
 
     rig.faults.fail("UpdateItem", Fault(before=sweeper_first))
     status, body = rig.answer(
-        lambda: rig.service.move(caller, table_id, view["version"], "late", Draw())
+        lambda: rig.app.tables.move(caller, table_id, view["version"], "late", Draw())
     )
     assert (status, body["error"]["code"]) == (409, "stale_version")
     assert body["view"]["version"] == view["version"] + 1  # the timeout, as the player sees it
@@ -415,25 +423,22 @@ def test_the_player_slipping_in_before_the_sweepers_write_wins_and_the_sweep_cha
     caller, view = _turn(rig, table_id, callers)
     # Two functions, two clocks: the player moves 40 s into the 45 s turn, the sweeper looks
     # at 46 s, reads the table before the move lands and decides the turn timed out.
-    player_side = Service(
-        tables=rig.plain.tables,
-        players=rig.plain.players,
-        connections=rig.plain.connections,
+    player_side = App(
+        rig.plain.settings, rig.plain.stores, clock=Clock(rig.clock.now + 40),
         tokens=rig.plain.tokens,
-        clock=Clock(rig.clock.now + 40),
-    )
+    )  # fmt: skip
     rig.clock.advance(46)
     moved: list[dict[str, Any]] = []
 
     def player_first() -> None:  # the player's move lands between the sweeper's read and write
-        moved.append(player_side.move(caller, table_id, view["version"], "mine", Draw()))
+        moved.append(player_side.tables.move(caller, table_id, view["version"], "mine", Draw()))
 
     rig.faults.fail("UpdateItem", Fault(before=player_first))
     # what sweep() does for each due table: it lost the race, read again, found nothing due
-    assert rig.service.advance(table_id).status == "unchanged"
+    assert rig.app.deadlines.advance(table_id).status == "unchanged"
     assert rig.faults.attempts["UpdateItem"] == 1  # a lost race is no error to retry
     assert moved[0]["version"] == view["version"] + 1
-    assert rig.plain.view(None, table_id)["version"] == view["version"] + 1
+    assert rig.plain.tables.view(None, table_id)["version"] == view["version"] + 1
     types = [e["type"] for e in rig.consistent(table_id)["events"]]
     assert "timeout" not in types and types.count("draw") == 1
 
@@ -458,7 +463,7 @@ def test_push_failures_lose_no_move_and_hold_up_no_other_connection(rig: Rig) ->
 
     pushes = Faults(api, otherwise=gateway)
     rig.plain.send = ManagementApiSender("http://127.0.0.1:9", client=api)
-    publisher = Publisher(rig.plain, log=rig.plain.log)
+    publisher = publisher_over(rig.plain, log=rig.plain.stores.log)
 
     def publish() -> Published:
         done = Published()
@@ -470,9 +475,9 @@ def test_push_failures_lose_no_move_and_hold_up_no_other_connection(rig: Rig) ->
             done.failed += one.failed
         return done
 
-    rig.plain.connect(callers[0], table_id, "flaky")
-    rig.plain.connect(callers[0], table_id, "down")
-    rig.plain.connect(callers[1], table_id, "gone")
+    rig.plain.sockets.connect(callers[0], table_id, "flaky")
+    rig.plain.sockets.connect(callers[0], table_id, "down")
+    rig.plain.sockets.connect(callers[1], table_id, "gone")
     publish()
     rig.clock.advance(10)  # none of them is young any more
     caller, view = _turn(rig, table_id, callers)
@@ -483,7 +488,7 @@ def test_push_failures_lose_no_move_and_hold_up_no_other_connection(rig: Rig) ->
     pushes.fail("PostToConnection", Fault(410, "GoneException"), where="/gone")
     pushes.fail("PostToConnection", INTERNAL, times=2, where="/flaky")
     pushes.fail("PostToConnection", INTERNAL, times=3, where="/down")
-    rig.plain.move(caller, table_id, version, "m", Draw())
+    rig.plain.tables.move(caller, table_id, version, "m", Draw())
     published = publish()
     assert published.failed == []  # a push failure never makes the stream redo the table
     assert published.gone == ["gone"]
@@ -491,7 +496,7 @@ def test_push_failures_lose_no_move_and_hold_up_no_other_connection(rig: Rig) ->
     assert published.pushed == 1  # what the Pushes metric counts: only what got through
     attempts = {url.rsplit("/", 1)[-1]: n for url, n in pushes.urls.items()}
     assert attempts == {"gone": 1, "flaky": 3, "down": 3}  # CLIENT_CONFIG: 3 attempts
-    assert rig.plain.connection("gone") is None  # dropped, and its player counted as gone
+    assert rig.plain.sockets.connection("gone") is None  # dropped, and its player counted as gone
     after = publish()  # the disconnect that dropping it stored: "down" is caught up
     assert received == {"flaky": [version + 1, version + 2], "down": [version + 2]}
     assert after.failed == [] and after.gone == []
@@ -507,7 +512,7 @@ def _tokens(rig: Rig) -> list[str]:
     def capture(request: Any, **_: Any) -> None:
         sent.append(json.loads(request.body)["ClientRequestToken"])
 
-    client = rig.service.tables._client  # type: ignore[attr-defined]
+    client = rig.app.stores.tables._client  # type: ignore[attr-defined]
     client.meta.events.register_first("before-send.dynamodb.TransactWriteItems", capture)
     return sent
 
@@ -519,7 +524,7 @@ def test_a_table_creation_whose_answer_was_lost_is_answered_once_and_stored_once
     tokens = _tokens(rig)
     rig.faults.fail("TransactWriteItems", Fault(lose=True))  # written; the answer never came
     status, body = rig.answer(
-        lambda: rig.service.create_table(
+        lambda: rig.app.tables.create_table(
             owner, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45
         )
     )
@@ -528,7 +533,7 @@ def test_a_table_creation_whose_answer_was_lost_is_answered_once_and_stored_once
     assert len(tokens) == 2 and tokens[0] == tokens[1] and 1 <= len(tokens[0]) <= 36
     # ... and where the token is not honoured (moto) the store knew its own table again
     assert _listed(rig, owner) == [body["tableId"]]
-    assert rig.plain.players.get(owner.player_id)["waitingTables"] == [body["tableId"]]
+    assert rig.plain.stores.players.get(owner.player_id)["waitingTables"] == [body["tableId"]]
 
 
 def test_a_leave_whose_answer_was_lost_is_answered_200_and_charged_once(rig: Rig) -> None:
@@ -536,7 +541,7 @@ def test_a_leave_whose_answer_was_lost_is_answered_200_and_charged_once(rig: Rig
     before = _ratings(rig, callers)
     tokens = _tokens(rig)
     rig.faults.fail("TransactWriteItems", Fault(lose=True))
-    status, body = rig.answer(lambda: rig.service.leave(callers[2], table_id, 2))
+    status, body = rig.answer(lambda: rig.app.tables.leave(callers[2], table_id, 2))
     assert status == 200 and body["status"] == "paused"
     assert len(tokens) == 2 and tokens[0] == tokens[1]
     rating, played, abandoned = before[2]
@@ -551,7 +556,7 @@ def test_a_game_end_whose_answer_was_lost_is_answered_200_and_settled_once(rig: 
     caller, view = _turn(rig, table_id, callers)
     rig.faults.fail("TransactWriteItems", Fault(lose=True))
     status, body = rig.answer(
-        lambda: rig.service.move(caller, table_id, view["version"], "last", Pass())
+        lambda: rig.app.tables.move(caller, table_id, view["version"], "last", Pass())
     )
     assert status == 200 and body["status"] == "finished"
     assert body["version"] == view["version"] + 1
@@ -598,16 +603,16 @@ def test_a_move_answered_200_is_in_the_log_read_right_after_it_with_its_version(
     table_id, callers = _game(rig)
     rig.log(table_id)  # the fan-out caught up with the start
     caller, view = _turn(rig, table_id, callers)
-    answer = rig.plain.move(caller, table_id, view["version"], "m1", Draw())
+    answer = rig.plain.tables.move(caller, table_id, view["version"], "m1", Draw())
     # the fan-out has not run yet: the log read completes itself from the table item
-    events = rig.plain.events(None, table_id)["events"]
+    events = rig.plain.records.events(None, table_id)["events"]
     assert events[-1]["type"] == "draw" and events[-1]["version"] == answer["version"]
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
     assert "tile" not in events[-1]  # a draw never shows the tile (RULES §5)
     # once the fan-out has appended it, the same events, each with its version
     published = rig.consistent(table_id)["events"]
-    assert published == rig.plain.log.after(table_id, 0)  # type: ignore[union-attr]
-    assert rig.plain.events(None, table_id)["events"] == [
+    assert published == rig.plain.stores.log.after(table_id, 0)  # type: ignore[union-attr]
+    assert rig.plain.records.events(None, table_id)["events"] == [
         {k: v for k, v in e.items() if k != "tile"} for e in published
     ]
     assert all("version" in e for e in published)
@@ -618,10 +623,10 @@ def test_a_log_further_behind_is_waited_for_and_never_answered_with_a_hole(rig: 
     logged = rig.log(table_id)
     for n in range(2):  # two changes the fan-out has not published
         caller, view = _turn(rig, table_id, callers)
-        rig.plain.move(caller, table_id, view["version"], f"m{n}", Draw())
+        rig.plain.tables.move(caller, table_id, view["version"], f"m{n}", Draw())
     waits: list[float] = []
-    rig.plain.sleep = waits.append
-    events = rig.plain.events(None, table_id)["events"]
+    rig.plain.records.sleep = waits.append
+    events = rig.plain.records.events(None, table_id)["events"]
     assert [e["seq"] for e in events] == [e["seq"] for e in logged]  # no hole
     assert 0 < sum(waits) <= 2  # the fan-out was given a bounded moment
 
@@ -632,7 +637,7 @@ def test_a_move_whose_every_answer_was_lost_is_503_busy_and_its_retry_is_answere
     table_id, callers = _game(rig)
     caller, view = _turn(rig, table_id, callers)
     rig.faults.fail("UpdateItem", Fault(lose=True), times=ATTEMPTS)  # written; no answer came
-    move = lambda: rig.service.move(caller, table_id, view["version"], "m", Draw())  # noqa: E731
+    move = lambda: rig.app.tables.move(caller, table_id, view["version"], "m", Draw())  # noqa: E731
     status, body = rig.answer(move)
     assert (status, body["error"]["code"]) == (503, "busy")  # never a 500
     rig.faults.clear()

@@ -10,7 +10,10 @@ from harftet.engine import table as life
 from harftet.engine.hand import apply_move
 from harftet.engine.moves import Draw
 from harftet.engine.state import Occupant, Table
-from harftet.inbox import LIVE_REFRESH_SECONDS, InboxStore
+from harftet.identity import Caller
+from harftet.inbox import Inbox
+from harftet.inbox.service import LIVE_REFRESH_SECONDS
+from harftet.store.inbox import InboxStore
 
 
 class Counting:
@@ -44,16 +47,18 @@ def _started(pace: str) -> Table:
     return life.start(table, "p0", 1002).table
 
 
-def _store(dynamodb: Any) -> tuple[InboxStore, Counting]:
+def _store(dynamodb: Any) -> tuple[Inbox, Counting]:
+    """The inbox over a client counting its writes."""
     from harftet.store.schema import create_tables
 
     create_tables(dynamodb, {"MailTable": "harftet-mail"})
     client = Counting(dynamodb)
-    return InboxStore(client, "harftet-mail"), client
+    return Inbox(InboxStore(client, "harftet-mail"), lambda data: b"mac" * 6, lambda: 0.0), client
 
 
-def _entry(store: InboxStore, player: str, now: float) -> dict[str, Any]:
-    [found] = [e for e in store.page(player, now)[0] if e["tableId"] == "t-inbox"]
+def _entry(inbox: Inbox, player: str, now: float) -> dict[str, Any]:
+    inbox.clock = lambda: now
+    [found] = [e for e in inbox.tables(Caller(player, ""))["tables"] if e["tableId"] == "t-inbox"]
     return found
 
 

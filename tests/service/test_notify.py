@@ -10,10 +10,14 @@ from typing import Any
 
 import pytest
 
+from harftet.errors import BadRequestError, NotFoundError
+from harftet.identity import Caller
 from harftet.notify import Notification
 from harftet.notify.deliver import MobilePush, Notifier, RetryLater, WebPush
-from harftet.notify.targets import TargetError, Targets, check_endpoint, in_quiet_hours
+from harftet.notify.subscriptions import Subscriptions
+from harftet.notify.targets import TargetError, check_endpoint, in_quiet_hours
 from harftet.notify.vapid import generate, public_key
+from harftet.store.mail import Prefs, Subscription
 
 PUBLIC = {"push.example.com": ["142.250.74.78"], "fcm.googleapis.com": ["2a00:1450:4001::5f"]}
 P256 = "BN" + "A" * 85  # 65 bytes, 0x04 first (shape only; delivery tests use real keys)
@@ -74,11 +78,17 @@ def test_quiet_hours_default_to_23_to_8_in_istanbul() -> None:
 
 @pytest.fixture
 def mail(dynamodb, clock):
-    from harftet.inbox import InboxStore
+    """(the subscriptions' use cases, the mail table's store, the inbox's store)."""
+    from harftet.store.inbox import InboxStore
+    from harftet.store.mail import MailStore
     from harftet.store.schema import create_tables
 
     create_tables(dynamodb, {"MailTable": "harftet-mail"})
-    return Targets(dynamodb, "harftet-mail", clock), InboxStore(dynamodb, "harftet-mail")
+    store = MailStore(dynamodb, "harftet-mail")
+    return Subscriptions(store, clock, resolve=resolve), store, InboxStore(dynamodb, "harftet-mail")
+
+
+P1 = Caller("p1", "")
 
 
 def _sub(n: int = 0) -> dict[str, Any]:
@@ -86,11 +96,11 @@ def _sub(n: int = 0) -> dict[str, Any]:
 
 
 def test_a_subscription_is_stored_once_per_endpoint_and_bad_keys_are_refused(mail) -> None:
-    targets, _ = mail
-    first = targets.add_subscription("p1", _sub(), lang="tr", resolve=resolve)
-    again = targets.add_subscription("p1", _sub(), lang="en", resolve=resolve)
-    assert first == again and len(targets.subscriptions("p1")) == 1
-    assert targets.prefs("p1") == ("en", ("23:00", "08:00"))
+    subs, store, _ = mail
+    first = subs.subscribe(P1, _sub(), "tr")["id"]
+    again = subs.subscribe(P1, _sub(), "en")["id"]
+    assert first == again and len(store.subscriptions("p1")) == 1
+    assert store.prefs("p1") == Prefs("en", ("23:00", "08:00"))
     for bad in (
         {**_sub(1), "keys": {"p256dh": "AAAA", "auth": AUTH}},
         {**_sub(1), "keys": {"p256dh": P256, "auth": "A" * 40}},
@@ -99,11 +109,13 @@ def test_a_subscription_is_stored_once_per_endpoint_and_bad_keys_are_refused(mai
         {**_sub(1), "quietHours": {"start": "25:00", "end": "08:00"}},
         [],
     ):
-        with pytest.raises(TargetError):
-            targets.add_subscription("p1", bad, lang="tr", resolve=resolve)
-    assert len(targets.subscriptions("p1")) == 1  # nothing changed
-    assert targets.remove_subscription("p1", first) is True
-    assert targets.remove_subscription("p1", first) is False
+        with pytest.raises(BadRequestError):
+            subs.subscribe(P1, bad, "tr")
+    assert len(store.subscriptions("p1")) == 1  # nothing changed
+    subs.unsubscribe(P1, first)
+    assert store.subscriptions("p1") == []
+    with pytest.raises(NotFoundError):
+        subs.unsubscribe(P1, first)
 
 
 class FakeWeb:
@@ -111,18 +123,18 @@ class FakeWeb:
         self.answers = list(answers or [])
         self.sent: list[tuple[str, dict[str, Any]]] = []
 
-    def __call__(self, sub: dict[str, str], payload: dict[str, Any]) -> str:
+    def __call__(self, sub: Subscription, payload: dict[str, Any]) -> str:
         answer = self.answers.pop(0) if self.answers else "sent"
         if answer == "retry":
             raise RetryLater("503")
-        self.sent.append((sub["endpoint"], payload))
+        self.sent.append((sub.endpoint, payload))
         return answer
 
 
 def _notifier(mail, clock, web, held=None):
-    targets, inbox = mail
+    _, store, inbox = mail
     return Notifier(
-        targets, inbox, web, None,
+        store, inbox, web, None,
         (lambda n, delay: held.append((n, delay))) if held is not None else None,
         clock, lambda pid: "Ayşe",
     )  # fmt: skip
@@ -133,15 +145,15 @@ def _midday(clock) -> None:
 
 
 def test_each_notification_reaches_each_target_once_in_turkish(mail, clock) -> None:
-    targets, _ = mail
+    subs, _, _ = mail
     _midday(clock)
-    targets.add_subscription("p1", _sub(0), lang="tr", resolve=resolve)
-    targets.add_subscription("p1", _sub(1), lang="tr", resolve=resolve)
+    subs.subscribe(P1, _sub(0), "tr")
+    subs.subscribe(P1, _sub(1), "tr")
     web = FakeWeb(["sent", "retry"])
     notifier = _notifier(mail, clock, web)
     end = Notification("p1", "T1", 40, "gameEnd", {"game": "harftet", "players": ["Ayşe", "Cem"],
                                                    "points": 22})  # fmt: skip
-    with pytest.raises(RetryLater):  # one push service is down: the queue will retry
+    with pytest.raises(RetryLater):  # one push app is down: the queue will retry
         notifier.deliver(end)
     assert len(web.sent) == 1
     notifier.deliver(end)  # the retry: only the target that failed gets it
@@ -158,9 +170,9 @@ def test_each_notification_reaches_each_target_once_in_turkish(mail, clock) -> N
 
 
 def test_english_for_players_who_chose_it(mail, clock) -> None:
-    targets, _ = mail
+    subs, _, _ = mail
     _midday(clock)
-    targets.add_subscription("p1", _sub(), lang="en", resolve=resolve)
+    subs.subscribe(P1, _sub(), "en")
     web = FakeWeb()
     _notifier(mail, clock, web).deliver(
         Notification("p1", "T1", 3, "invitation", {"game": "kastet", "from": "Cem"})
@@ -171,8 +183,8 @@ def test_english_for_players_who_chose_it(mail, clock) -> None:
 
 
 def test_quiet_hours_hold_all_but_deadline_reminders(mail, clock) -> None:
-    targets, _ = mail
-    targets.add_subscription("p1", _sub(), lang="tr", resolve=resolve)
+    subs, _, _ = mail
+    subs.subscribe(P1, _sub(), "tr")
     clock.now = datetime.datetime(2026, 12, 2, 21, 0, tzinfo=datetime.UTC).timestamp()  # 00:00
     web, held = FakeWeb(), []
     notifier = _notifier(mail, clock, web, held)
@@ -183,18 +195,18 @@ def test_quiet_hours_hold_all_but_deadline_reminders(mail, clock) -> None:
     assert [p["kind"] for _, p in web.sent] == ["reminder"]
     assert web.sent[0][1]["title"] == "Süren doluyor"
     # Quiet hours are the player's: none at all.
-    targets.add_subscription("p1", {**_sub(), "quietHours": None}, lang="tr", resolve=resolve)
+    subs.subscribe(P1, {**_sub(), "quietHours": None}, "tr")
     notifier.deliver(Notification("p1", "T1", 5, "turn", {"game": "harftet"}))
     assert [p["kind"] for _, p in web.sent] == ["reminder", "turn"]
 
 
 def test_a_subscription_the_push_service_answers_gone_is_removed(mail, clock) -> None:
-    targets, _ = mail
+    subs, store, _ = mail
     _midday(clock)
-    targets.add_subscription("p1", _sub(), lang="tr", resolve=resolve)
+    subs.subscribe(P1, _sub(), "tr")
     notifier = _notifier(mail, clock, FakeWeb(["gone"]))
     out = notifier.deliver(Notification("p1", "T1", 5, "gameEnd", {"game": "harftet"}))
-    assert out.gone == 1 and targets.subscriptions("p1") == []
+    assert out.gone == 1 and store.subscriptions("p1") == []
 
 
 def test_web_push_goes_through_pywebpush_encrypted_and_signed(mail, clock, monkeypatch) -> None:
@@ -211,7 +223,7 @@ def test_web_push_goes_through_pywebpush_encrypted_and_signed(mail, clock, monke
     sub["endpoint"] = sub["endpoint"].replace("http://", "https://")
     calls: list[dict[str, Any]] = []
 
-    def post(self, method, url, data=None, headers=None, **kwargs):  # the push service
+    def post(self, method, url, data=None, headers=None, **kwargs):  # the push app
         calls.append(kwargs)
         sub_id = url.rsplit("/", 1)[1]
         status, _ = receiver.receive(sub_id, {k.lower(): v for k, v in headers.items()}, data)
@@ -222,7 +234,7 @@ def test_web_push_goes_through_pywebpush_encrypted_and_signed(mail, clock, monke
 
     monkeypatch.setattr(requests.Session, "request", post)
     web = WebPush(lambda: key, "mailto:ops@example.com", resolve=resolve)
-    flat = {"endpoint": sub["endpoint"], **sub["keys"]}
+    flat = Subscription("s", sub["endpoint"], sub["keys"]["p256dh"], sub["keys"]["auth"])
     assert web(flat, {"title": "Sıra sende", "body": "Kastet: sıra sende."}) == "sent"
     [stored] = receiver.subs.values()
     [message] = stored["messages"]
@@ -248,7 +260,7 @@ def test_mobile_devices_get_sns_platform_endpoints(mail, clock) -> None:
     from moto.sns import sns_backends
     from testkit import aws_session
 
-    targets, _ = mail
+    _, store, _ = mail
     _midday(clock)
     sns = aws_session().client("sns")
     fcm = sns.create_platform_application(
@@ -256,24 +268,26 @@ def test_mobile_devices_get_sns_platform_endpoints(mail, clock) -> None:
     )["PlatformApplicationArn"]
     mobile = MobilePush(sns, {"fcm": fcm, "apns": ""})
     token = "f" * 40 + ":APA91b" + "x" * 100
-    device = targets.add_device("p1", "fcm", token, mobile.create_endpoint)
-    assert targets.add_device("p1", "fcm", token, mobile.create_endpoint) == device
-    with pytest.raises(TargetError, match="not set up"):
-        targets.add_device("p1", "apns", "ab" * 32, mobile.create_endpoint)
-    with pytest.raises(TargetError, match="token"):
-        targets.add_device("p1", "fcm", "short", mobile.create_endpoint)
-    notifier = Notifier(targets, None, None, mobile, None, clock, lambda pid: "Ayşe")
+    subs = Subscriptions(store, clock, mobile=mobile)
+    device = subs.add_device(P1, {"platform": "fcm", "token": token})
+    assert subs.add_device(P1, {"platform": "fcm", "token": token}) == device
+    with pytest.raises(BadRequestError, match="not set up"):
+        subs.add_device(P1, {"platform": "apns", "token": "ab" * 32})
+    with pytest.raises(BadRequestError, match="token"):
+        subs.add_device(P1, {"platform": "fcm", "token": "short"})
+    assert len(store.devices("p1")) == 1  # nothing more
+    notifier = Notifier(store, None, None, mobile, None, clock, lambda pid: "Ayşe")
     note = Notification("p1", "T9", 7, "turn", {"game": "kastet", "players": ["Ayşe", "Cem"]})
     assert notifier.deliver(note).sent == 1
     assert notifier.deliver(note).sent == 0  # once
-    [arn] = [d["endpointArn"] for d in targets.devices("p1")]
+    [arn] = [d.endpoint_arn for d in store.devices("p1")]
     backend = sns_backends[DEFAULT_ACCOUNT_ID]["us-east-1"]
     messages = list(backend.platform_endpoints[arn].messages.values())
     assert len(messages) == 1 and "Kastet: Cem ile oynadığın masada sıra sende." in messages[0]
     # A device the platform disabled is forgotten.
     sns.set_endpoint_attributes(EndpointArn=arn, Attributes={"Enabled": "false"})
     out = notifier.deliver(Notification("p1", "T9", 9, "turn", note.data))
-    assert out.gone == 1 and targets.devices("p1") == []
+    assert out.gone == 1 and store.devices("p1") == []
 
 
 def test_a_live_table_notifies_only_players_with_no_open_socket() -> None:
@@ -298,18 +312,18 @@ def test_a_live_table_notifies_only_players_with_no_open_socket() -> None:
     assert invited("correspondence", {"p2"}) == ["p2"]
 
 
-def test_a_friends_invitation_to_an_offline_player_is_queued_once_per_version(monkeypatch):
+def test_a_friends_invitation_to_an_offline_player_is_queued_once_per_version():
     from types import SimpleNamespace
 
-    from harftet import wiring
     from harftet.engine import table as life
     from harftet.engine.state import Occupant
-    from harftet.notify.outbox import queue_invitation
+    from harftet.notify.outbox import Outbox
 
     sent: list[Any] = []
-    monkeypatch.setattr(wiring, "_notify_queue", lambda: SimpleNamespace(send=sent.extend))
+    queue = SimpleNamespace(send=sent.extend)
+    outbox = Outbox(None, queue, lambda table_id: set(), lambda: 0.0)  # type: ignore[arg-type]
     table = life.new_table("T", "harftet", Occupant("p1", "Ayşe"), seed=1, now=0.0, seats=2)
-    queue_invitation("p2", SimpleNamespace(table=table, version=3), "Ayşe")
+    outbox.invitation("p2", SimpleNamespace(table=table, version=3), "Ayşe")  # type: ignore[arg-type]
     [note] = sent
     assert (note.player_id, note.table_id, note.version, note.kind) == ("p2", "T", 3, "invitation")
     assert note.data["from"] == "Ayşe" and note.data["game"] == "harftet"

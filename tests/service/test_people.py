@@ -9,35 +9,22 @@ from typing import Any
 import pytest
 from service_helpers import full_table, player
 
-from harftet.accounts.passkeys import PasskeyConfig
-from harftet.accounts.people import People
-from harftet.accounts.service import ACCOUNT_BUDGETS, Accounts
 from harftet.errors import NotFoundError
-from harftet.limits import Limits
-from harftet.store.accounts import AccountStore
-from harftet.store.limits import LimitStore
+from harftet.friends import Friends
 
 
 @pytest.fixture
-def people(service: Any, dynamodb: Any) -> People:
-    from testkit import TABLE_NAMES
-
-    accounts = Accounts(
-        service,
-        AccountStore(dynamodb, TABLE_NAMES["PlayersTable"]),
-        Limits(LimitStore(dynamodb, TABLE_NAMES["ConnectionsTable"]), ACCOUNT_BUDGETS),
-        PasskeyConfig("localhost", ("http://localhost:3000",)),
-        log_wait=0,
-    )
-    return People(accounts)
+def people(app: Any) -> Friends:
+    app.forgetting.wait = 0  # no stream consumer here: the log is not waited for
+    return app.friends
 
 
 def names(listed: list[dict[str, Any]]) -> list[str]:
     return [p["name"] for p in listed]
 
 
-def test_a_request_by_code_is_accepted_then_removed(service, people):
-    ayse, ali = player(service, "Ayşe"), player(service, "Ali")
+def test_a_request_by_code_is_accepted_then_removed(app, people):
+    ayse, ali = player(app, "Ayşe"), player(app, "Ali")
     code = people.friends(ali)["code"]
     assert people.friends(ali)["code"] == code and len(code) == 8  # one code per player
     sent = people.request(ayse, code.lower())
@@ -53,8 +40,8 @@ def test_a_request_by_code_is_accepted_then_removed(service, people):
         people.remove(ayse, ali.player_id)
 
 
-def test_two_requests_meet_and_a_refusal_leaves_nothing(service, people):
-    ayse, ali, veli = player(service, "Ayşe"), player(service, "Ali"), player(service, "Veli")
+def test_two_requests_meet_and_a_refusal_leaves_nothing(app, people):
+    ayse, ali, veli = player(app, "Ayşe"), player(app, "Ali"), player(app, "Veli")
     people.request(ayse, people.friends(ali)["code"])
     both = people.request(ali, people.friends(ayse)["code"])  # Ali asks back: friends
     assert names(both["friends"]) == ["Ayşe"] and both["outgoing"] == both["incoming"] == []
@@ -69,14 +56,14 @@ def test_two_requests_meet_and_a_refusal_leaves_nothing(service, people):
         people.accept(ayse, veli.player_id)  # no request
 
 
-def test_a_blocked_player_can_send_nothing_and_learns_nothing(service, people, outbox):
-    ayse, troll = player(service, "Ayşe"), player(service, "Trol")
+def test_a_blocked_player_can_send_nothing_and_learns_nothing(app, people, outbox):
+    ayse, troll = player(app, "Ayşe"), player(app, "Trol")
     people.request(troll, people.friends(ayse)["code"])
     people.block(ayse, troll.player_id)
     assert people.friends(ayse)["incoming"] == []  # the request went with the block
     with pytest.raises(NotFoundError, match="no player has this friend code"):
         people.request(troll, people.friends(ayse)["code"])  # as if the code were unknown
-    export = people.accounts.export(troll)
+    export = app.data.export(troll)
     assert ayse.player_id not in str(export)  # blockedBy is not shown to the blocked
     assert people.blocked_by(troll.player_id) == {ayse.player_id}
     people.unblock(ayse, troll.player_id)
@@ -85,15 +72,15 @@ def test_a_blocked_player_can_send_nothing_and_learns_nothing(service, people, o
         people.unblock(ayse, troll.player_id)
 
 
-def test_an_invitation_reaches_every_socket_of_the_friend_only(service, people, outbox):
-    table_id, (host, _guest) = full_table(service, seats=2)
-    friend, stranger = player(service, "Dost"), player(service, "Yabancı")
+def test_an_invitation_reaches_every_socket_of_the_friend_only(app, people, outbox):
+    table_id, (host, _guest) = full_table(app, seats=2)
+    friend, stranger = player(app, "Dost"), player(app, "Yabancı")
     people.request(host, people.friends(friend)["code"])
     people.accept(friend, host.player_id)
-    other_id, _ = full_table(service, seats=2)
-    service.connections.add("f1", other_id, friend.player_id, service.clock())
-    service.connections.add("f2", table_id, friend.player_id, service.clock())
-    service.connections.add("s1", other_id, stranger.player_id, service.clock())
+    other_id, _ = full_table(app, seats=2)
+    app.stores.connections.add("f1", other_id, friend.player_id, app.clock())
+    app.stores.connections.add("f2", table_id, friend.player_id, app.clock())
+    app.stores.connections.add("s1", other_id, stranger.player_id, app.clock())
     answer = people.invite(host, table_id, friend.player_id)
     assert answer == {"tableId": table_id, "playerId": friend.player_id}
     pushed = {"type": "invitation", "tableId": table_id, "from": host.player_id}
@@ -108,40 +95,40 @@ def test_an_invitation_reaches_every_socket_of_the_friend_only(service, people, 
         people.invite(host, table_id, friend.player_id)
 
 
-def test_a_deleted_player_leaves_every_list(service, people):
-    ayse, ali, veli = player(service, "Ayşe"), player(service, "Ali"), player(service, "Veli")
+def test_a_deleted_player_leaves_every_list(app, people):
+    ayse, ali, veli = player(app, "Ayşe"), player(app, "Ali"), player(app, "Veli")
     people.request(ali, people.friends(ayse)["code"])
     people.accept(ayse, ali.player_id)
     people.request(veli, people.friends(ayse)["code"])
     people.block(ali, veli.player_id)
     code = people.friends(ayse)["code"]
-    people.accounts.delete(ayse)
+    app.data.delete(ayse)
     assert people.friends(ali)["friends"] == [] and people.friends(veli)["outgoing"] == []
     with pytest.raises(NotFoundError):
         people.request(ali, code)
-    people.accounts.delete(veli)
-    assert people.accounts.export(ali)["player"]["blocks"] == {}
+    app.data.delete(veli)
+    assert app.data.export(ali)["player"]["blocks"] == {}
 
 
-def test_presence_is_shown_to_friends_only_and_never_a_table_id(service, people):
-    table_id, (ali, veli) = full_table(service, seats=2)
-    ayse, stranger = player(service, "Ayşe"), player(service, "Yabancı")
+def test_presence_is_shown_to_friends_only_and_never_a_table_id(app, people):
+    table_id, (ali, veli) = full_table(app, seats=2)
+    ayse, stranger = player(app, "Ayşe"), player(app, "Yabancı")
     people.request(ayse, people.friends(ali)["code"])
     people.accept(ali, ayse.player_id)
     assert people.friends(ayse)["friends"][0]["presence"] == {"status": "away"}
-    service.connect(ali, table_id, "ali-sock")
+    app.sockets.connect(ali, table_id, "ali-sock")
     listed = people.friends(ayse)["friends"]
     assert listed[0]["presence"] == {"status": "table", "game": "kastet"}
     assert table_id not in str(people.friends(ayse))
-    service.connect(veli, table_id, "veli-sock")  # Veli is nobody's friend here
+    app.sockets.connect(veli, table_id, "veli-sock")  # Veli is nobody's friend here
     assert people.friends(stranger)["friends"] == []
-    assert "presence" not in str(service.player(veli.player_id))  # the public profile
-    service.disconnect("ali-sock")
+    assert "presence" not in str(app.guests.player(veli.player_id))  # the public profile
+    app.sockets.disconnect("ali-sock")
     assert people.friends(ayse)["friends"][0]["presence"] == {"status": "away"}
 
 
-def test_the_friends_list_names_whom_the_caller_blocked_and_nothing_to_the_blocked(service, people):
-    ayse, troll = player(service, "Ayşe"), player(service, "Trol")
+def test_the_friends_list_names_whom_the_caller_blocked_and_nothing_to_the_blocked(app, people):
+    ayse, troll = player(app, "Ayşe"), player(app, "Trol")
     people.block(ayse, troll.player_id)
     assert people.friends(ayse)["blocked"] == [{"playerId": troll.player_id, "name": "Trol"}]
     assert people.friends(troll)["blocked"] == []

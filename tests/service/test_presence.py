@@ -9,95 +9,82 @@ from typing import Any
 import pytest
 from service_helpers import player
 
-from harftet.accounts.passkeys import PasskeyConfig
-from harftet.accounts.people import People
-from harftet.accounts.presence import MAX_LOBBY_CONNECTIONS, Presence
-from harftet.accounts.service import ACCOUNT_BUDGETS, Accounts
 from harftet.errors import TooManyConnectionsError
-from harftet.limits import Limits
-from harftet.store.accounts import AccountStore
-from harftet.store.limits import LimitStore
+from harftet.friends import Friends
+from harftet.presence.service import MAX_LOBBY_CONNECTIONS
 
 
 @pytest.fixture
-def people(service: Any, dynamodb: Any) -> People:
-    from testkit import TABLE_NAMES
-
-    service.presence = Presence(service).changed  # as wiring.default_service does
-    accounts = Accounts(
-        service,
-        AccountStore(dynamodb, TABLE_NAMES["PlayersTable"]),
-        Limits(LimitStore(dynamodb, TABLE_NAMES["ConnectionsTable"]), ACCOUNT_BUDGETS),
-        PasskeyConfig("localhost", ("http://localhost:3000",)),
-        log_wait=0,
-    )
-    return People(accounts)
+def people(app: Any) -> Friends:
+    app.forgetting.wait = 0  # no stream consumer here: the log is not waited for
+    return app.friends
 
 
 @pytest.fixture
-def live(service, dynamodb):
+def live(app, dynamodb):
     """The stream's publisher, pumped by hand (sit, leave and game ends reach it)."""
     from streams import TableStream
+    from testkit import publisher_over
 
-    from harftet.publish import Publisher, changes_from_stream
+    from harftet.fanout import changes_from_stream
 
-    publisher = Publisher(service, sleep=lambda s: None)
+    publisher = publisher_over(app, on_seating=app.presence.seating_changed)
     stream = TableStream(dynamodb, "harftet-tables")
     return lambda: stream.deliver(lambda event: publisher.publish(changes_from_stream(event)))
 
 
-def friends(people: People, one: Any, two: Any) -> None:
+def friends(people: Friends, one: Any, two: Any) -> None:
     people.request(one, people.friends(two)["code"])
     people.accept(two, one.player_id)
 
 
-def befriend_many(people: People, one: Any, others: list[Any]) -> None:
+def befriend_many(people: Friends, one: Any, others: list[Any]) -> None:
     """``one`` and each of ``others`` become friends: the first pair by a request and its
     acceptance, the rest written as that pair's were (the whole flow costs ~30 emulated calls
     a pair, 20 s for a hundred); the first pair checks that the shape is the flow's."""
     first, *rest = others
     friends(people, one, first)
-    accounts, store = people.accounts, people.store
+    store = people.store
     assert store.account(one.player_id)["friends"] == {first.player_id: {"name": first.name}}
     assert store.account(first.player_id)["friends"] == {one.player_id: {"name": one.name}}
     added = {o.player_id: {"name": o.name} for o in rest}
-    accounts._update(one.player_id, lambda a: {"friends": {**a["friends"], **added}})
+    store.change(one.player_id, lambda a: {"friends": {**a["friends"], **added}})
     theirs = {"friends": {one.player_id: {"name": one.name}}}
     for other in rest:
-        accounts._update(other.player_id, lambda a: theirs)
+        store.change(other.player_id, lambda a: theirs)
 
 
 def presence_pushes(outbox: Any, connection_id: str) -> list[dict[str, Any]]:
     return [p for p in outbox.to(connection_id) if p["type"] == "presence"]
 
 
-def waiting_table(service: Any, manager: Any, seats: int = 2) -> str:
-    view = service.create_table(
+def waiting_table(app: Any, manager: Any, seats: int = 2) -> str:
+    view = app.tables.create_table(
         manager, game="harftet", seats=seats, hands=1, partners=False, turn_seconds=45
     )
     return str(view["tableId"])
 
 
-def test_a_friend_sees_online_at_a_table_and_away_as_they_happen(service, people, outbox, live):
-    ayse, ali = player(service, "Ayşe"), player(service, "Ali")
+def test_a_friend_sees_online_at_a_table_and_away_as_they_happen(app, people, outbox, live):
+    ayse, ali = player(app, "Ayşe"), player(app, "Ali")
     friends(people, ayse, ali)
-    Presence(service).open(ayse, "ayse-lobby")
+    app.presence.open(ayse, "ayse-lobby")
     outbox.sent.clear()
-    Presence(service).open(ali, "ali-lobby")  # Ali comes online
+    app.presence.open(ali, "ali-lobby")  # Ali comes online
     assert presence_pushes(outbox, "ayse-lobby") == [
         {"type": "presence", "playerId": ali.player_id, "status": "online"}
     ]
-    table_id = waiting_table(service, ali)
-    service.connect(ali, table_id, "ali-table")  # at his own table (seated at creation)
-    service.disconnect("ali-lobby")
+    table_id = waiting_table(app, ali)
+    app.sockets.connect(ali, table_id, "ali-table")  # at his own table (seated at creation)
+    app.sockets.disconnect("ali-lobby")
     live()
-    guest = player(service, "Misafir")
-    service.sit(guest, table_id, 1)
-    service.start(ali, table_id)
+    guest = player(app, "Misafir")
+    app.tables.sit(guest, table_id, 1)
+    app.tables.start(ali, table_id)
     live()
-    service.leave(ali, table_id, 0)  # stands up: still connected, so online
+    app.tables.leave(ali, table_id, 0)  # stands up: still connected, so online
     live()
-    service.disconnect("ali-table")  # gone
+    app.sockets.disconnect("ali-table")  # gone
     seen = [{k: v for k, v in p.items() if k != "type"} for p in outbox.to("ayse-lobby")]
     mine = {"playerId": ali.player_id}
     assert seen == [
@@ -111,58 +98,58 @@ def test_a_friend_sees_online_at_a_table_and_away_as_they_happen(service, people
 
 
 def test_sitting_down_at_a_table_one_watches_is_announced_by_the_publisher(
-    service, people, outbox, live
+    app, people, outbox, live
 ):
-    ayse, ali, host = player(service, "Ayşe"), player(service, "Ali"), player(service, "Ev")
+    ayse, ali, host = player(app, "Ayşe"), player(app, "Ali"), player(app, "Ev")
     friends(people, ayse, ali)
-    Presence(service).open(ayse, "ayse-lobby")
-    table_id = waiting_table(service, host)
-    service.connect(ali, table_id, "ali-watch")  # watching: online, not at a table
+    app.presence.open(ayse, "ayse-lobby")
+    table_id = waiting_table(app, host)
+    app.sockets.connect(ali, table_id, "ali-watch")  # watching: online, not at a table
     live()
-    service.sit(ali, table_id, 1)
+    app.tables.sit(ali, table_id, 1)
     live()
     statuses = [p["status"] for p in presence_pushes(outbox, "ayse-lobby")]
     assert statuses == ["online", "table"]
-    service.leave(ali, table_id, 1)  # before the start: leaves freely
+    app.tables.leave(ali, table_id, 1)  # before the start: leaves freely
     live()
     assert [p["status"] for p in presence_pushes(outbox, "ayse-lobby")][-1] == "online"
 
 
-def test_a_second_socket_changes_nothing_and_pushes_nothing(service, people, outbox):
-    ayse, ali = player(service, "Ayşe"), player(service, "Ali")
+def test_a_second_socket_changes_nothing_and_pushes_nothing(app, people, outbox):
+    ayse, ali = player(app, "Ayşe"), player(app, "Ali")
     friends(people, ayse, ali)
-    Presence(service).open(ayse, "ayse-lobby")
-    Presence(service).open(ali, "ali-1")
+    app.presence.open(ayse, "ayse-lobby")
+    app.presence.open(ali, "ali-1")
     before = len(presence_pushes(outbox, "ayse-lobby"))
-    Presence(service).open(ali, "ali-2")
-    service.disconnect("ali-1")  # one left: still online
+    app.presence.open(ali, "ali-2")
+    app.sockets.disconnect("ali-1")  # one left: still online
     assert len(presence_pushes(outbox, "ayse-lobby")) == before
-    service.disconnect("ali-2")
+    app.sockets.disconnect("ali-2")
     assert presence_pushes(outbox, "ayse-lobby")[-1]["status"] == "away"
 
 
-def test_strangers_and_blocked_players_are_never_told(service, people, outbox):
-    ayse, troll, stranger = player(service, "Ayşe"), player(service, "Trol"), player(service, "X")
+def test_strangers_and_blocked_players_are_never_told(app, people, outbox):
+    ayse, troll, stranger = player(app, "Ayşe"), player(app, "Trol"), player(app, "X")
     friends(people, ayse, troll)
     people.block(ayse, troll.player_id)  # a block ends the friendship
-    Presence(service).open(troll, "troll-lobby")
-    Presence(service).open(stranger, "stranger-lobby")
+    app.presence.open(troll, "troll-lobby")
+    app.presence.open(stranger, "stranger-lobby")
     outbox.sent.clear()
-    Presence(service).open(ayse, "ayse-lobby")
-    service.disconnect("ayse-lobby")
-    Presence(service).open(ayse, "ayse-lobby-2")
+    app.presence.open(ayse, "ayse-lobby")
+    app.sockets.disconnect("ayse-lobby")
+    app.presence.open(ayse, "ayse-lobby-2")
     assert presence_pushes(outbox, "troll-lobby") == []
     assert presence_pushes(outbox, "stranger-lobby") == []
-    service.disconnect("troll-lobby")  # and the blocker hears nothing of the blocked
-    Presence(service).open(troll, "troll-lobby-2")
+    app.sockets.disconnect("troll-lobby")  # and the blocker hears nothing of the blocked
+    app.presence.open(troll, "troll-lobby-2")
     assert presence_pushes(outbox, "ayse-lobby-2") == []
     assert all(p["type"] != "presence" for c, p in outbox.sent if c.startswith("stranger"))
 
 
-def test_new_friends_are_told_each_others_presence_at_once(service, people, outbox):
-    ayse, ali = player(service, "Ayşe"), player(service, "Ali")
-    Presence(service).open(ayse, "ayse-lobby")
-    Presence(service).open(ali, "ali-lobby")
+def test_new_friends_are_told_each_others_presence_at_once(app, people, outbox):
+    ayse, ali = player(app, "Ayşe"), player(app, "Ali")
+    app.presence.open(ayse, "ayse-lobby")
+    app.presence.open(ali, "ali-lobby")
     people.request(ayse, people.friends(ali)["code"])
     assert presence_pushes(outbox, "ali-lobby") == []  # a request is not a friendship
     people.accept(ali, ayse.player_id)
@@ -176,37 +163,37 @@ def test_new_friends_are_told_each_others_presence_at_once(service, people, outb
     assert listed[0]["presence"] == {"status": "online"}
 
 
-def test_a_lobby_socket_gets_invitations_and_is_bounded(service, people, outbox):
-    ayse, ali = player(service, "Ayşe"), player(service, "Ali")
+def test_a_lobby_socket_gets_invitations_and_is_bounded(app, people, outbox):
+    ayse, ali = player(app, "Ayşe"), player(app, "Ali")
     friends(people, ayse, ali)
     for i in range(MAX_LOBBY_CONNECTIONS):
-        Presence(service).open(ali, f"ali-{i}")
+        app.presence.open(ali, f"ali-{i}")
     with pytest.raises(TooManyConnectionsError):
-        Presence(service).open(ali, "ali-extra")
-    assert service.connection("ali-extra") is None
-    table_id = waiting_table(service, ayse)
+        app.presence.open(ali, "ali-extra")
+    assert app.sockets.connection("ali-extra") is None
+    table_id = waiting_table(app, ayse)
     people.invite(ayse, table_id, ali.player_id)
     invitation = {"type": "invitation", "tableId": table_id, "from": ayse.player_id}
     assert all(invitation in outbox.to(f"ali-{i}") for i in range(MAX_LOBBY_CONNECTIONS))
-    assert service.connections.for_table(table_id) == []  # a lobby socket watches no table
+    assert app.stores.connections.for_table(table_id) == []  # a lobby socket watches no table
 
 
-def test_many_friends_cost_one_batch_read_per_hundred(service, people, outbox, monkeypatch):
-    ayse = player(service, "Ayşe")
-    others = [player(service, f"Dost{i}") for i in range(101)]
+def test_many_friends_cost_one_batch_read_per_hundred(app, people, outbox, monkeypatch):
+    ayse = player(app, "Ayşe")
+    others = [player(app, f"Dost{i}") for i in range(101)]
     befriend_many(people, ayse, others)
     assert len(people.friends(ayse)["friends"]) == 101
     for i, other in enumerate(others[:3]):
-        Presence(service).open(other, f"dost-{i}")
+        app.presence.open(other, f"dost-{i}")
     calls: list[str] = []
-    client = service.connections._client
+    client = app.stores.connections._client
     for op in ("query", "scan", "batch_get_item"):
         real = getattr(client, op)
         monkeypatch.setattr(
             client, op, lambda *a, _op=op, _real=real, **k: calls.append(_op) or _real(*a, **k)
         )
     outbox.sent.clear()
-    Presence(service).open(ayse, "ayse-lobby")
+    app.presence.open(ayse, "ayse-lobby")
     assert calls == ["batch_get_item", "batch_get_item"]  # 101 friends: two batches, no query
     assert sorted(c for c, p in outbox.sent if p["type"] == "presence") == [
         "dost-0",
@@ -215,17 +202,17 @@ def test_many_friends_cost_one_batch_read_per_hundred(service, people, outbox, m
     ]
 
 
-def test_a_deleted_player_leaves_no_presence_behind(service, people, outbox, dynamodb):
+def test_a_deleted_player_leaves_no_presence_behind(app, people, outbox, dynamodb):
     from testkit import TABLE_NAMES
 
-    ayse, ali = player(service, "Ayşe"), player(service, "Ali")
+    ayse, ali = player(app, "Ayşe"), player(app, "Ali")
     friends(people, ayse, ali)
-    Presence(service).open(ali, "ali-lobby")
-    people.accounts.delete(ali)
+    app.presence.open(ali, "ali-lobby")
+    app.data.delete(ali)
     item = dynamodb.get_item(
         TableName=TABLE_NAMES["ConnectionsTable"],
         Key={"connectionId": {"S": f"presence#{ali.player_id}"}},
     )
     assert "Item" not in item
-    Presence(service).open(ayse, "ayse-lobby")  # Ali was told nothing: he is nobody's now
+    app.presence.open(ayse, "ayse-lobby")  # Ali was told nothing: he is nobody's now
     assert presence_pushes(outbox, "ali-lobby") == []

@@ -1,6 +1,7 @@
-"""Profiles, leaderboards, reports and the operator's actions (harftet.people) over moto.
+"""Profiles, leaderboards (harftet.profiles), reports and the operator's actions
+(harftet.moderation) over moto.
 
-Game ends go through the service's one write path (``_write``) with the engine's own
+Game ends go through the one write path (``TableWriter.write``) with the engine's own
 settlement (`scoring.settle`) on chosen penalties, so the profile and board writes ride in
 the same transaction as the table, as in play.
 """
@@ -18,16 +19,16 @@ from harftet.api.errors import error_response
 from harftet.engine.effects import Outcome, RatingChange, changed
 from harftet.engine.scoring import settle
 from harftet.errors import BadRequestError, NotFoundError, OperatorBannedError, RateLimitedError
-from harftet.history import Entry, of_profile, pack, trimmed, unpack
 from harftet.limits import Limits
-from harftet.people import BadPeopleRequest, People, game_end_updates, public_profile
+from harftet.profiles import GameRecords, public_profile
+from harftet.store.history import Entry, of_profile, pack, trimmed, unpack
 from harftet.store.limits import LimitStore
-from harftet.store.people import GAMES_KEPT, RATINGS_KEPT, week_key
+from harftet.store.profiles import GAMES_KEPT, RATINGS_KEPT, week_key
 
 SEED = 8675309412
 
 
-def finish(service, table_id: str, penalties: list[int]) -> None:
+def finish(app, table_id: str, penalties: list[int]) -> None:
     def change(table, now):
         new = table.clone()
         new.recent = []
@@ -36,23 +37,31 @@ def finish(service, table_id: str, penalties: list[int]) -> None:
         new.status = "finished"
         return changed(new, settle(new))
 
-    service._write(table_id, change)
+    app.writer.write(table_id, change)
 
 
 @pytest.fixture
-def people(service):
-    return People(service)
+def people(app):
+    """Profiles and leaderboards (``profile``, ``leaderboard``) and moderation (``report``,
+    ``reports``, ``ban``, ``close_table``), as their routes reach them."""
+    from types import SimpleNamespace
+
+    profiles, moderation = app.profiles, app.moderation
+    return SimpleNamespace(
+        profile=profiles.profile, leaderboard=profiles.leaderboard, report=moderation.report,
+        reports=moderation.reports, ban=moderation.ban, close_table=moderation.close_table,
+    )  # fmt: skip
 
 
 @pytest.fixture
-def game(service):
+def game(app):
     """A finished 5-hand Kastet game: seat 0 best (+5), then +2, −2, −5."""
-    table_id, callers = full_table(service, seats=4, hands=5, seed=SEED)
-    finish(service, table_id, [10, 20, 30, 40])
+    table_id, callers = full_table(app, seats=4, hands=5, seed=SEED)
+    finish(app, table_id, [10, 20, 30, 40])
     return table_id, callers
 
 
-def test_a_finished_game_is_on_every_players_profile_with_its_replay(service, people, game):
+def test_a_finished_game_is_on_every_players_profile_with_its_replay(app, people, game):
     table_id, callers = game
     first = people.profile(callers[0].player_id)
     assert first["name"] == "Oyuncu0" and first["rating"] == 1005
@@ -62,15 +71,15 @@ def test_a_finished_game_is_on_every_players_profile_with_its_replay(service, pe
     assert first["ratingChanges"][0]["tableId"] == table_id
     (recent,) = first["recentGames"]
     assert recent["replay"] == f"/tables/{table_id}/replay" and recent["won"] is True
-    assert service.replay(callers[1], table_id)["result"]["points"] == [5, 2, -2, -5]
+    assert app.records.replay(callers[1], table_id)["result"]["points"] == [5, 2, -2, -5]
     last = people.profile(callers[3].player_id)
     assert last["games"]["kastet"] == {"played": 1, "won": 0, "abandoned": 0}
     assert last["rating"] == 995 and last["recentGames"][0]["points"] == -5
 
 
-def test_leaving_counts_as_abandoned_and_names_no_running_table(service, people):
-    table_id, callers = full_table(service, seats=3, hands=5, seed=SEED)
-    service.leave(callers[0], table_id, 0)
+def test_leaving_counts_as_abandoned_and_names_no_running_table(app, people):
+    table_id, callers = full_table(app, seats=3, hands=5, seed=SEED)
+    app.tables.leave(callers[0], table_id, 0)
     profile = people.profile(callers[0].player_id)
     assert profile["games"]["kastet"]["abandoned"] == 1
     assert profile["ratingChanges"][0]["delta"] == -10
@@ -80,10 +89,10 @@ def test_leaving_counts_as_abandoned_and_names_no_running_table(service, people)
     assert table_id not in raw and str(SEED) not in raw
 
 
-def test_profile_and_board_leak_nothing_hidden(service, people, game):
+def test_profile_and_board_leak_nothing_hidden(app, people, game):
     _, callers = game
-    running, others = full_table(service, seats=2, hands=3, seed=SEED + 1)
-    service.leave(others[0], running, 0)
+    running, others = full_table(app, seats=2, hands=3, seed=SEED + 1)
+    app.tables.leave(others[0], running, 0)
     for caller in [*callers, *others]:
         shown = [
             people.profile(caller.player_id),
@@ -106,7 +115,7 @@ def _keys(value):
             yield from _keys(v)
 
 
-def test_the_boards_rank_by_rating_and_by_weekly_points(service, people, game):
+def test_the_boards_rank_by_rating_and_by_weekly_points(app, people, game):
     _, callers = game
     ids = [c.player_id for c in callers]
     board = people.leaderboard(ids[2], "kastet", "all", 100, None)
@@ -125,7 +134,7 @@ def test_the_boards_rank_by_rating_and_by_weekly_points(service, people, game):
     }  # fmt: skip
 
 
-def test_a_board_pages_with_its_cursor_and_refuses_foreign_ones(service, people, game):
+def test_a_board_pages_with_its_cursor_and_refuses_foreign_ones(app, people, game):
     _, callers = game
     ids = [c.player_id for c in callers]
     first = people.leaderboard(ids[0], "kastet", "all", 2, None)
@@ -142,7 +151,7 @@ def test_a_board_pages_with_its_cursor_and_refuses_foreign_ones(service, people,
         people.leaderboard(ids[0], "kastet", "all", 2, forged)
 
 
-def test_a_new_week_starts_monday_midnight_in_istanbul(service, people, clock, game):
+def test_a_new_week_starts_monday_midnight_in_istanbul(app, people, clock, game):
     istanbul = ZoneInfo("Europe/Istanbul")
     sunday = datetime(2026, 11, 29, 23, 59, tzinfo=istanbul).timestamp()
     monday = datetime(2026, 11, 30, 0, 0, tzinfo=istanbul).timestamp()
@@ -156,27 +165,28 @@ def test_a_new_week_starts_monday_midnight_in_istanbul(service, people, clock, g
 
 
 def week_end_of(now: float) -> float:
-    from harftet.store.people import week_end
+    from harftet.store.profiles import week_end
 
     return week_end(now)
 
 
-def test_bad_board_requests_are_refused(service, people):
+def test_bad_board_requests_are_refused(app, people):
     for game, period, limit, error in [
         ("okey", "all", 10, NotFoundError),
-        ("kastet", "month", 10, BadPeopleRequest),
-        ("kastet", "all", 0, BadPeopleRequest),
-        ("kastet", "all", 101, BadPeopleRequest),
+        ("kastet", "month", 10, BadRequestError),
+        ("kastet", "all", 0, BadRequestError),
+        ("kastet", "all", 101, BadRequestError),
     ]:
         with pytest.raises(error):
             people.leaderboard(None, game, period, limit, None)
 
 
-def test_histories_stay_bounded(service):
+def test_histories_stay_bounded(app):
     """A profile already full: the next game end keeps the last 50 changes, 20 games."""
-    people = service.players.people
-    table_id, callers = full_table(service, seats=2, hands=1, seed=SEED)
-    table = service.tables.get(table_id).table
+    from types import SimpleNamespace
+
+    table_id, callers = full_table(app, seats=2, hands=1, seed=SEED)
+    table = app.stores.tables.get(table_id).table
     table.status = "finished"
     table.result = {"points": [1, -1]}
     # 40 games, then 40 leaves: the 20 games survive behind the 50 changes
@@ -184,8 +194,9 @@ def test_histories_stay_bounded(service):
     entries += [Entry(100 + i, -4, "harftet") for i in range(40)]
     full = {"n": 80, "h": pack(entries)}
     outcome = Outcome(table, [RatingChange(callers[0].player_id, 1, "game")])
-    updates = game_end_updates(people, outcome, 2e9, read=lambda p: full)
-    stored = next(v["B"] for v in updates[0]["ExpressionAttributeValues"].values() if "B" in v)
+    records = GameRecords(SimpleNamespace(profile=lambda player_id, consistent=False: full))
+    writes = records(outcome, 2e9)
+    stored = writes[0].fields["h"]
     profile = public_profile({"playerId": "p", "name": "Ayşe"}, {"h": stored})
     changes, games = profile["ratingChanges"], profile["recentGames"]
     assert len(changes) == RATINGS_KEPT and len(games) == GAMES_KEPT
@@ -193,7 +204,7 @@ def test_histories_stay_bounded(service):
     assert [g["at"] for g in games[1:]] == list(range(39, 20, -1))  # the last 19 before it
     assert changes[1] == {"at": 139, "delta": -4, "game": "harftet", "tableId": None}
     assert changes[-1] == {"at": 31, "delta": 1, "game": "kastet", "tableId": f"{31:016x}"}
-    assert updates[0]["ConditionExpression"] == "#n = :read"
+    assert writes[0].read_n == 80  # written only over the profile read
 
 
 def test_a_history_is_compact_and_reads_back_the_same():
@@ -215,7 +226,7 @@ def test_a_history_is_compact_and_reads_back_the_same():
     ]
 
 
-def test_unknown_players_have_no_profile_and_board_items_are_no_players(service, people, game):
+def test_unknown_players_have_no_profile_and_board_items_are_no_players(app, people, game):
     _, callers = game
     with pytest.raises(NotFoundError):
         people.profile("nobody")
@@ -223,14 +234,14 @@ def test_unknown_players_have_no_profile_and_board_items_are_no_players(service,
         with pytest.raises(NotFoundError):
             people.profile(key)
         with pytest.raises(NotFoundError):
-            service.player(key)
+            app.guests.player(key)
 
 
 # -- reports and the operator ---------------------------------------------------------------
-def test_a_report_is_kept_with_the_table_and_version(service, people, clock):
-    table_id, callers = full_table(service, seats=2, hands=3, seed=SEED)
-    watcher = player(service, "İzleyici")
-    version = service.view(None, table_id)["version"]
+def test_a_report_is_kept_with_the_table_and_version(app, people, clock):
+    table_id, callers = full_table(app, seats=2, hands=3, seed=SEED)
+    watcher = player(app, "İzleyici")
+    version = app.tables.view(None, table_id)["version"]
     kept = people.report(watcher.player_id, table_id, 1, "insult")
     assert kept["tableId"] == table_id and kept["version"] == version
     clock.now += 1  # newest first (two reports in one second have no order)
@@ -242,8 +253,8 @@ def test_a_report_is_kept_with_the_table_and_version(service, people, clock):
     assert people.reports("2000-01-01", 50)["reports"] == []
 
 
-def test_bad_reports_are_refused_and_keep_nothing(service, people):
-    table_id, callers = full_table(service, seats=2, hands=3, seed=SEED)
+def test_bad_reports_are_refused_and_keep_nothing(app, people):
+    table_id, callers = full_table(app, seats=2, hands=3, seed=SEED)
     me = callers[0].player_id
     with pytest.raises(NotFoundError):
         people.report(me, "nosuchtable", 1, "other")
@@ -258,7 +269,7 @@ def test_bad_reports_are_refused_and_keep_nothing(service, people):
     assert people.reports(None, 50)["reports"] == []
 
 
-def test_reports_are_rate_limited(service, dynamodb, clock):
+def test_reports_are_rate_limited(app, dynamodb, clock):
     limits = Limits(LimitStore(dynamodb, "harftet-connections"))
     for _ in range(5):
         limits.check("report", "p1", clock())
@@ -266,47 +277,47 @@ def test_reports_are_rate_limited(service, dynamodb, clock):
         limits.check("report", "p1", clock())
 
 
-def test_a_banned_player_cannot_sit_or_create_until_unbanned(service, people):
-    manager, banned = player(service, "Yönetici"), player(service, "Kural")
-    table = service.create_table(
+def test_a_banned_player_cannot_sit_or_create_until_unbanned(app, people):
+    manager, banned = player(app, "Yönetici"), player(app, "Kural")
+    table = app.tables.create_table(
         manager, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45
     )
     assert people.ban(banned.player_id, True) == {"playerId": banned.player_id, "banned": True}
     with pytest.raises(OperatorBannedError) as refused:
-        service.sit(banned, table["tableId"], 1)
+        app.tables.sit(banned, table["tableId"], 1)
     status, body = error_response(refused.value, "tr")
     assert status == 403 and body["error"]["code"] == "banned"
     assert "engellendi" in body["error"]["message"]
     assert "banned" in error_response(refused.value, "en")[1]["error"]["message"]
     with pytest.raises(OperatorBannedError):
-        service.create_table(
+        app.tables.create_table(
             banned, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45
         )
-    assert service.view(None, table["tableId"])["seats"][1] is None
+    assert app.tables.view(None, table["tableId"])["seats"][1] is None
     people.ban(banned.player_id, False)
-    assert service.sit(banned, table["tableId"], 1)["seats"][1]["playerId"] == banned.player_id
+    assert app.tables.sit(banned, table["tableId"], 1)["seats"][1]["playerId"] == banned.player_id
     with pytest.raises(NotFoundError):
         people.ban("nobody", True)
 
 
-def test_the_operator_closes_a_table_without_rating_anybody(service, people):
-    table_id, callers = full_table(service, seats=2, hands=3, seed=SEED)
+def test_the_operator_closes_a_table_without_rating_anybody(app, people):
+    table_id, callers = full_table(app, seats=2, hands=3, seed=SEED)
     assert people.close_table(table_id) == {"tableId": table_id, "status": "finished"}
     assert people.close_table(table_id)["status"] == "finished"  # again: nothing changes
     for caller in callers:
-        assert service.player(caller.player_id)["rating"] == 1000
+        assert app.guests.player(caller.player_id)["rating"] == 1000
     with pytest.raises(NotFoundError):
         people.close_table("nosuchtable")
 
 
-def test_a_profile_changed_under_a_game_end_is_redone_once_not_lost(service, people, monkeypatch):
+def test_a_profile_changed_under_a_game_end_is_redone_once_not_lost(app, people, monkeypatch):
     """Another write lands on a profile between the game end's read and its transaction:
     the transaction is cancelled and redone from a fresh read — counted once, nothing lost."""
-    from harftet.store import people as store
+    from harftet.store import profiles as store
 
-    table_id, callers = full_table(service, seats=2, hands=1, seed=SEED)
+    table_id, callers = full_table(app, seats=2, hands=1, seed=SEED)
     target = callers[0].player_id
-    real = store.PeopleStore.profile
+    real = store.ProfileStore.profile
     sneaked = []
 
     def profile(self, player_id, consistent=False):
@@ -319,19 +330,19 @@ def test_a_profile_changed_under_a_game_end_is_redone_once_not_lost(service, peo
             )
         return found
 
-    monkeypatch.setattr(store.PeopleStore, "profile", profile)
-    finish(service, table_id, [10, 20])
-    stored = real(service.players.people, target, True)
+    monkeypatch.setattr(store.ProfileStore, "profile", profile)
+    finish(app, table_id, [10, 20])
+    stored = real(app.stores.profiles, target, True)
     assert sneaked and int(stored["n"]) == 8
     assert people.profile(target)["games"]["kastet"]["played"] == 1
-    assert service.player(target)["rating"] == 1001  # +1 (1 hand, 2 players) once, not twice
+    assert app.guests.player(target)["rating"] == 1001  # +1 (1 hand, 2 players) once, not twice
 
 
-def test_forgetting_a_player_removes_their_profile_and_board_entries(service, people, game):
+def test_forgetting_a_player_removes_their_profile_and_board_entries(app, people, game):
     """For DELETE /players/me (the identity work): nothing of the player stays readable here."""
     _, callers = game
     gone = callers[0].player_id
-    assert service.players.people.forget(gone, service.clock()) == 3  # profile, all, this week
+    assert app.stores.profiles.forget(gone, app.clock()) == 3  # profile, all, this week
     assert people.profile(gone)["recentGames"] == []
     for period in ("all", "week"):
         board = people.leaderboard(callers[1].player_id, "kastet", period, 100, None)

@@ -26,10 +26,10 @@ from typing import Any
 
 import hypothesis.strategies as st
 import pytest
-from fakes import fake_service
+from fakes import fake_app
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
-from testkit import Clock, Outbox
+from testkit import Clock, Outbox, publisher_over
 
 from harftet.engine import search
 from harftet.engine.errors import EngineError
@@ -37,6 +37,7 @@ from harftet.engine.moves import Draw, Lay, Pass, Ready
 from harftet.engine.search import BOT_LEVELS
 from harftet.engine.state import Placed
 from harftet.engine.tiles import tiles_for
+from harftet.engine.timing import next_due
 from harftet.errors import (
     BadRequestError,
     BannedError,
@@ -45,8 +46,7 @@ from harftet.errors import (
     StaleVersionError,
     TooManyConnectionsError,
 )
-from harftet.publish import Change, Publisher
-from harftet.timing import next_due
+from harftet.fanout import Change
 
 REFUSALS = (EngineError, StaleVersionError, NotFoundError, BannedError, BadRequestError)
 REFUSALS += (TooManyConnectionsError,)
@@ -76,8 +76,8 @@ class TableMachine(RuleBasedStateMachine):
         super().__init__()
         self.clock = Clock()
         self.outbox = Outbox()
-        self.service = fake_service(self.clock, self.outbox)
-        self.publisher = Publisher(self.service, log=self.service.log)
+        self.app = fake_app(self.clock, self.outbox)
+        self.publisher = publisher_over(self.app, log=self.app.stores.log)
         self.published = 0  # stream entries handed to the fan-out so far
         self.rng = random.Random(0)
         self.move_ids: list[tuple[int, str]] = []
@@ -94,29 +94,29 @@ class TableMachine(RuleBasedStateMachine):
     )
     def start(self, game: str, seats: int, bots: list[Any], seed: int, turn: int) -> None:
         self.rng.seed(seed)
-        self.players = [self.service.tokens.verify(self._new_player(i)) for i in range(seats + 1)]
-        view = self.service.create_table(
+        self.players = [self.app.tokens.verify(self._new_player(i)) for i in range(seats + 1)]
+        view = self.app.tables.create_table(
             self.players[0], game=game, seats=seats, hands=2, partners=False,
             turn_seconds=turn, seed=seed, bot_seconds=1,
         )  # fmt: skip
         self.table_id = view["tableId"]
         for i in range(1, seats):
             if bots[i] is not None:
-                self.service.sit(self.players[0], self.table_id, i, bot=True, level=bots[i])
+                self.app.tables.sit(self.players[0], self.table_id, i, bot=True, level=bots[i])
             else:
-                self.service.sit(self.players[i], self.table_id, i)
-        self.service.start(self.players[0], self.table_id)
+                self.app.tables.sit(self.players[i], self.table_id, i)
+        self.app.tables.start(self.players[0], self.table_id)
         self._drain()
 
     def _new_player(self, i: int) -> str:
-        return str(self.service.create_player(f"Oyuncu{i}")["token"])
+        return str(self.app.guests.create_player(f"Oyuncu{i}")["token"])
 
     # -- helpers -----------------------------------------------------------------------
     def _stored(self) -> Any:
-        return self.service.tables.get(self.table_id)
+        return self.app.stores.tables.get(self.table_id)
 
     def _item(self) -> tuple[int, bytes]:
-        item = self.service.tables.items[self.table_id]
+        item = self.app.stores.tables.items[self.table_id]
         return item.version, item.state
 
     def _act(self, action: Any, viewer: int | None = None, changes: bool = True) -> None:
@@ -173,7 +173,7 @@ class TableMachine(RuleBasedStateMachine):
     def _drain(self) -> None:
         """Hand every stored version to the fan-out, one by one; each connection of the
         table must then hold that version as the last it was sent."""
-        stream = self.service.tables.stream
+        stream = self.app.stores.tables.stream
         while self.published < len(stream):
             stored = stream[self.published]
             self.published += 1
@@ -184,7 +184,7 @@ class TableMachine(RuleBasedStateMachine):
             old = earlier[-1] if earlier else None  # the record's old image
             result = self.publisher.publish([Change(str(self.published), stored, old)])
             assert not result.failed
-            for connection in self.service.connections.for_table(stored.table.table_id):
+            for connection in self.app.stores.connections.for_table(stored.table.table_id):
                 sent = self.outbox.to(str(connection["connectionId"]))
                 last = sent[-1] if sent else {}
                 assert last.get("version", last.get("view", {}).get("version")) == stored.version
@@ -194,7 +194,7 @@ class TableMachine(RuleBasedStateMachine):
                 assert held is not None and held["version"] >= stored.version
                 if held["version"] == stored.version:  # exactly the whole view of the version
                     player_id = str(connection["playerId"])
-                    whole = json.loads(json.dumps(self.service.view_of(stored, player_id)))
+                    whole = json.loads(json.dumps(self.app.writer.view(stored, player_id)))
                     assert held == whole
                 if stored.version == self._stored().version:
                     self._check_view(held, None if viewer < 0 else viewer)
@@ -209,7 +209,7 @@ class TableMachine(RuleBasedStateMachine):
         else:
             move_id = f"m{len(self.move_ids)}"
             self.move_ids.append((who, move_id))
-        self._act(lambda: self.service.move(caller, self.table_id, version, move_id, move), who)
+        self._act(lambda: self.app.tables.move(caller, self.table_id, version, move_id, move), who)
 
     @rule(who=st.integers(0, 4), stale=st.booleans(), again=st.booleans())
     def draw(self, who: int, stale: bool, again: bool) -> None:
@@ -247,14 +247,14 @@ class TableMachine(RuleBasedStateMachine):
         if self._stored().table.game == "kastet" and not KASTET_SEARCH:
             return
         # a hint that reveals a meld spends the hand's budget: a stored change (RULES §4a)
-        self._act(lambda: self.service.hint(self._caller(who), self.table_id), who)
+        self._act(lambda: self.app.hints.hint(self._caller(who), self.table_id), who)
 
     @rule(who=st.integers(0, 4), stale=st.booleans(), draw=st.booleans())
     def dry_run(self, who: int, stale: bool, draw: bool) -> None:
         version = self._stored().version - (1 if stale else 0)
         move = Draw() if draw else Pass()
         self._act(
-            lambda: self.service.dry_run(self._caller(who), self.table_id, version, move),
+            lambda: self.app.hints.dry_run(self._caller(who), self.table_id, version, move),
             who,
             False,
         )
@@ -262,29 +262,29 @@ class TableMachine(RuleBasedStateMachine):
     @rule(who=st.integers(-1, 4))
     def look(self, who: int) -> None:
         caller = None if who < 0 else self._caller(who)
-        self._act(lambda: self.service.view(caller, self.table_id), None if who < 0 else who)
+        self._act(lambda: self.app.tables.view(caller, self.table_id), None if who < 0 else who)
 
     # -- people ------------------------------------------------------------------------
     @rule(who=st.integers(0, 4))
     def leave(self, who: int) -> None:
         seat = self._seat(who)
-        self._act(lambda: self.service.leave(self._caller(who), self.table_id, seat or 0), who)
+        self._act(lambda: self.app.tables.leave(self._caller(who), self.table_id, seat or 0), who)
 
     @rule(who=st.integers(0, 4), seat=st.integers(0, 3), level=st.sampled_from(BOT_LEVELS))
     def sit(self, who: int, seat: int, level: Any) -> None:
         if who == 0:  # the manager fills a seat with a computer player
             self._act(
-                lambda: self.service.sit(
+                lambda: self.app.tables.sit(
                     self._caller(0), self.table_id, seat, bot=True, level=level
                 ),
                 0,
             )
         else:
-            self._act(lambda: self.service.sit(self._caller(who), self.table_id, seat), who)
+            self._act(lambda: self.app.tables.sit(self._caller(who), self.table_id, seat), who)
 
     @rule(who=st.integers(0, 4))
     def continue_game(self, who: int) -> None:
-        self._act(lambda: self.service.continue_game(self._caller(who), self.table_id), who)
+        self._act(lambda: self.app.tables.continue_game(self._caller(who), self.table_id), who)
 
     @rule(who=st.integers(-1, 4))
     def connect(self, who: int) -> None:
@@ -292,24 +292,24 @@ class TableMachine(RuleBasedStateMachine):
         self.next_socket += 1
         caller = self._caller(0 if who < 0 else who)
         if who < 0:  # a spectator: any player who does not sit here
-            caller = self.service.tokens.verify(self._new_player(9))
+            caller = self.app.tokens.verify(self._new_player(9))
             self.players.append(caller)
             who = len(self.players) - 1
         self.sockets[socket] = who = self.players.index(caller)
-        self._act(lambda: self.service.connect(caller, self.table_id, socket), who)
-        if self.service.connections.get(socket) is not None:  # sent the view on $connect
-            self.outbox(socket, {"type": "table", "view": self.service.view_of(self._stored(),
+        self._act(lambda: self.app.sockets.connect(caller, self.table_id, socket), who)
+        if self.app.stores.connections.get(socket) is not None:  # sent the view on $connect
+            self.outbox(socket, {"type": "table", "view": self.app.writer.view(self._stored(),
                         caller.player_id)})  # fmt: skip
 
-    @precondition(lambda self: bool(self.service.connections.items))
+    @precondition(lambda self: bool(self.app.stores.connections.items))
     @rule(data=st.data(), gone=st.booleans())
     def disconnect(self, data: st.DataObject, gone: bool) -> None:
-        socket = data.draw(st.sampled_from(sorted(self.service.connections.items)))
+        socket = data.draw(st.sampled_from(sorted(self.app.stores.connections.items)))
         if gone:  # found gone by the fan-out on the next push
             self.outbox.gone.add(socket)
-            self.service.connections.items[socket]["connectedAt"] -= 60
+            self.app.stores.connections.items[socket]["connectedAt"] -= 60
             return
-        self._act(lambda: self.service.disconnect(socket))
+        self._act(lambda: self.app.sockets.disconnect(socket))
 
     # -- time --------------------------------------------------------------------------
     @rule(seconds=st.sampled_from([0.5, 1, 2, 11, 31, 61, 200]))
@@ -318,7 +318,7 @@ class TableMachine(RuleBasedStateMachine):
         self.clock.advance(seconds)
         for _ in range(200):
             STEPS["count"] += 1
-            if self.service.sweep() == 0:
+            if self.app.deadlines.sweep() == 0:
                 break
             self._drain()
 
@@ -328,7 +328,7 @@ class TableMachine(RuleBasedStateMachine):
         stored = self._stored()
         version = stored.version - (1 if stale else 0)
         before = self._item()
-        written = self.service.advance(self.table_id, version)
+        written = self.app.deadlines.advance(self.table_id, version)
         if stale:
             assert written.status == "unchanged" and self._item() == before
 
@@ -375,7 +375,7 @@ def small_search_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
     )
 
 
-def test_the_service_holds_its_invariants_over_random_play() -> None:
+def test_the_tables_hold_their_invariants_over_random_play() -> None:
     STEPS.update(count=0, refused=0, committed=0, published=0)
     TableMachine.TestCase("runTest").runTest()
     print(f"state machine: {STEPS}")

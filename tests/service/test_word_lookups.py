@@ -100,8 +100,8 @@ def test_a_missing_info_file_fails_loudly(tmp_path: Any) -> None:
 
 
 @pytest.fixture
-def reports(dynamodb: Any) -> WordReports:
-    return WordReports.over(dynamodb, TABLE_NAMES["PlayersTable"], TABLE_NAMES["ConnectionsTable"])
+def reports(app: Any) -> WordReports:
+    return app.word_reports
 
 
 def _items(dynamodb: Any) -> list[dict[str, Any]]:
@@ -112,16 +112,16 @@ def _items(dynamodb: Any) -> list[dict[str, Any]]:
 
 
 def test_reports_count_once_per_player_word_and_kind(reports: WordReports, clock: Clock) -> None:
-    assert reports.report("p1", "kitap", "wrong", clock()) == {"word": "KİTAP", "kind": "wrong"}
-    reports.report("p2", "KİTAP", "wrong", clock())
-    reports.report("p2", "kitap", "missing", clock())
-    reports.report("p1", "kitap", "wrong", clock())  # a retry or a second tap: counted once
+    assert reports.report("p1", "kitap", "wrong") == {"word": "KİTAP", "kind": "wrong"}
+    reports.report("p2", "KİTAP", "wrong")
+    reports.report("p2", "kitap", "missing")
+    reports.report("p1", "kitap", "wrong")  # a retry or a second tap: counted once
     assert reports.counts("kitap") == {"wrong": 2, "missing": 1, "reports": 3}
     assert reports.counts("kalem") == {"wrong": 0, "missing": 0, "reports": 0}
 
 
 def test_reports_keep_no_player_id(reports: WordReports, dynamodb: Any, clock: Clock) -> None:
-    reports.report("player-secret-id", "kitap", "wrong", clock())
+    reports.report("player-secret-id", "kitap", "wrong")
     # Only the hour's budget counter (connections table, gone after the hour) names the player.
     kept = dynamodb.scan(TableName=TABLE_NAMES["PlayersTable"], ConsistentRead=True)["Items"]
     assert len(kept) == 2 and "player-secret-id" not in repr(kept)
@@ -132,14 +132,14 @@ def test_reports_past_the_budget_are_refused_until_the_window_ends(
 ) -> None:
     words = [f"KELİME{'A' * i}" for i in range(REPORT_BUDGET.limit + 1)]
     for word in words[:-1]:
-        reports.report("p1", word, "missing", clock())
+        reports.report("p1", word, "missing")
     with pytest.raises(RateLimitedError) as caught:
-        reports.report("p1", words[-1], "missing", clock())
+        reports.report("p1", words[-1], "missing")
     assert 0 < caught.value.retry_after <= REPORT_BUDGET.window
     assert reports.counts(words[-1])["reports"] == 0
-    reports.report("p2", words[-1], "missing", clock())  # another player's budget is whole
+    reports.report("p2", words[-1], "missing")  # another player's budget is whole
     clock.advance(caught.value.retry_after)
-    reports.report("p1", words[-1], "missing", clock())
+    reports.report("p1", words[-1], "missing")
     assert reports.counts(words[-1])["missing"] == 2
 
 
@@ -151,5 +151,5 @@ def test_bad_reports_store_nothing(
 ) -> None:
     before = _items(dynamodb)
     with pytest.raises(ValueError):
-        reports.report("p1", word, kind, clock())
+        reports.report("p1", word, kind)
     assert _items(dynamodb) == before

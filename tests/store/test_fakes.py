@@ -1,5 +1,5 @@
 """The in-memory fakes (tests/fakes.py) behave as the DynamoDB adapters do on the cases the
-service relies on: the same test body runs on moto and on the fakes."""
+app relies on: the same test body runs on moto and on the fakes."""
 
 from __future__ import annotations
 
@@ -14,10 +14,12 @@ from harftet.engine.effects import RatingChange
 from harftet.engine.state import Occupant
 from harftet.errors import NotFoundError
 from harftet.store.errors import VersionConflictError
-from harftet.store.players import PlayerStore, player_update
-from harftet.store.ports import PlayerStore as PlayerPort
-from harftet.store.ports import TableStore as TablePort
-from harftet.store.tables import MOVES_KEPT, TableStore
+from harftet.store.players import PlayerStore
+from harftet.store.ports import PlayerStorePort as PlayerPort
+from harftet.store.ports import TableStorePort as TablePort
+from harftet.store.table_items import MOVES_KEPT
+from harftet.store.tables import TableStore
+from harftet.store.writes import RatingWrite
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
 from fakes import FakePlayers, FakeTables
@@ -79,16 +81,16 @@ def test_rating_updates_land_with_the_save_or_not_at_all(stores):
     tables.create(_table())
     first = tables.get("t-fake")
     leave = RatingChange("p0", -4, "leave")
-    tables.save(first, first.table, player_updates=[player_update(leave, None, 1000)])
+    tables.save(first, first.table, writes=[RatingWrite(leave, None)], now=1000)
     after = players.get("p0")
     assert int(after["rating"]) == 996 and int(after["gamesAbandoned"]) == 1
     # read before that abandon: the condition on the abandons list fails, nothing is written
     second = tables.get("t-fake")
     with pytest.raises(VersionConflictError):
-        tables.save(second, second.table, player_updates=[player_update(leave, None, 1001)])
+        tables.save(second, second.table, writes=[RatingWrite(leave, None)], now=1001)
     assert tables.get("t-fake").version == 2 and int(players.get("p0")["rating"]) == 996
     game = RatingChange("p0", 10, "game")
-    tables.save(second, second.table, player_updates=[player_update(game, after, 1002)])
+    tables.save(second, second.table, writes=[RatingWrite(game, after)], now=1002)
     assert int(players.get("p0")["rating"]) == 1006 and int(players.get("p0")["gamesPlayed"]) == 1
 
 

@@ -189,8 +189,6 @@ def test_connections_are_found_by_table_and_removed_once(backend):
 
 
 def test_due_tables_are_found_across_every_index_shard_earliest_first(backend):
-    from harftet.store.tables import _due_key
-
     store = _store(backend)
     started = []
     for i in range(12):
@@ -201,7 +199,7 @@ def test_due_tables_are_found_across_every_index_shard_earliest_first(backend):
         playing = life.start(full.table, "p0", 1000 + i).table
         store.save(stored, playing, now=1000 + i)
         started.append(playing)
-    assert len({_due_key(t.table_id) for t in started}) > 1  # spread over shards
+    assert len({store.index.due_key(t.table_id) for t in started}) > 1  # spread over shards
     latest = max(t.deadline for t in started)
     assert store.due(latest + 1) == [t.table_id for t in started]  # by deadline
     assert store.due(latest + 1, limit=3) == [t.table_id for t in started[:3]]

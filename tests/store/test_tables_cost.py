@@ -12,8 +12,9 @@ from harftet.engine import hand
 from harftet.engine import table as life
 from harftet.engine.moves import Draw
 from harftet.engine.state import Occupant
-from harftet.store.tables import MOVES_KEPT, TableStore, from_stream_image, move_digest
-from harftet.timing import next_due
+from harftet.engine.timing import next_due
+from harftet.store.table_items import MOVES_KEPT, IndexKeys, from_stream_image, move_digest
+from harftet.store.tables import TableStore
 
 
 class Recording:
@@ -105,12 +106,12 @@ def test_an_item_of_the_former_shape_keeps_its_move_ids_and_sheds_the_old_map(dy
 
 
 def test_a_deadline_that_moves_within_the_index_step_writes_due_version_but_no_index_key(
-    dynamodb, monkeypatch
+    dynamodb,
 ):
-    import harftet.store.tables as tables
-
-    monkeypatch.setattr(tables, "DEADLINE_STEP_MS", 60_000)
-    store = TableStore(Recording(dynamodb), TABLE_NAMES["TablesTable"], TABLE_NAMES["PlayersTable"])
+    step = IndexKeys(step_ms=60_000)  # the template's DeadlineStepSeconds
+    store = TableStore(
+        Recording(dynamodb), TABLE_NAMES["TablesTable"], TABLE_NAMES["PlayersTable"], step
+    )
     started = _started(store)  # the start at 1002 s: the first turn is due at 1032 s
     client: Recording = store._client  # type: ignore[assignment]
 

@@ -11,7 +11,7 @@ from typing import Any
 from harftet.timers import Timer, TimerFiring
 
 
-class Service:
+class Deadlines:
     """advance() waits until ``parties`` calls are inside it at once."""
 
     def __init__(self, now: float, parties: int = 1, broken: set[str] | None = None) -> None:
@@ -41,10 +41,10 @@ class Queue:
 
 def test_a_batch_fires_side_by_side():
     timers = [Timer(f"t{n}", 3, 100.0) for n in range(10)]
-    service = Service(now=100.5, parties=10)  # one after another, the first would wait alone
-    outcomes = TimerFiring(service, Queue()).fire_batch(timers)  # type: ignore[arg-type]
+    deadlines = Deadlines(now=100.5, parties=10)  # one after another, the first would wait alone
+    outcomes = TimerFiring(deadlines.advance, Queue(), deadlines.clock).fire_batch(timers)
     assert outcomes == ["committed"] * 10
-    assert sorted(service.advanced) == sorted(t.table_id for t in timers)
+    assert sorted(deadlines.advanced) == sorted(t.table_id for t in timers)
 
 
 def test_an_early_timer_is_sent_again_and_nothing_sleeps(monkeypatch):
@@ -53,14 +53,17 @@ def test_an_early_timer_is_sent_again_and_nothing_sleeps(monkeypatch):
 
     monkeypatch.setattr(time, "sleep", no_sleep)
     queue = Queue()
-    service = Service(now=99.5)  # half a second early (SQS delays are whole seconds)
+    deadlines = Deadlines(now=99.5)  # half a second early (SQS delays are whole seconds)
     timer = Timer("t", 3, 100.0)
-    assert TimerFiring(service, queue).fire_batch([timer, timer]) == ["requeued", "requeued"]  # type: ignore[arg-type]
-    assert queue.sent == [(timer, 99.5), (timer, 99.5)] and service.advanced == []
+    assert TimerFiring(deadlines.advance, queue, deadlines.clock).fire_batch([timer, timer]) == [
+        "requeued",
+        "requeued",
+    ]
+    assert queue.sent == [(timer, 99.5), (timer, 99.5)] and deadlines.advanced == []
 
 
 def test_a_failing_timer_is_handed_back_and_the_others_stand():
     timers = [Timer("ok1", 1, 10.0), Timer("bad", 1, 10.0), Timer("ok2", 1, 10.0)]
-    service = Service(now=11.0, parties=2, broken={"bad"})
-    outcomes = TimerFiring(service, Queue()).fire_batch(timers)  # type: ignore[arg-type]
+    deadlines = Deadlines(now=11.0, parties=2, broken={"bad"})
+    outcomes = TimerFiring(deadlines.advance, Queue(), deadlines.clock).fire_batch(timers)
     assert outcomes == ["committed", "failed", "committed"]

@@ -7,7 +7,6 @@ the REST function's cold start does not pay for ``cryptography``.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -28,7 +27,7 @@ class PasskeyConfig:
     origins: tuple[str, ...]
 
 
-def config_from_env(env: Mapping[str, str] = os.environ) -> PasskeyConfig | None:
+def config_from_env(env: Mapping[str, str]) -> PasskeyConfig | None:
     """PASSKEY_RP_ID and PASSKEY_ORIGINS (comma-separated; default ALLOWED_ORIGINS); the RP
     id defaults to the first origin's host. None: passkeys are not configured."""
     raw = env.get("PASSKEY_ORIGINS") or env.get("ALLOWED_ORIGINS") or ""

@@ -25,21 +25,21 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from harftet.bounds import CODE_ALPHABET, CODE_LENGTH, PASSKEYS_MAX
-from harftet.errors import NotFoundError, UnauthorizedError
-from harftet.identity import ACCESS_SECONDS, Caller
+from harftet.errors import BadRequestError, NotFoundError, UnauthorizedError
+from harftet.identity import ACCESS_SECONDS, Caller, Tokens
 from harftet.limits import Budget, Limits
-from harftet.store.accounts import CHALLENGE, TRANSFER, AccountStore
+from harftet.store.accounts import CHALLENGE, TRANSFER
+from harftet.store.errors import NoAccountError
+from harftet.store.ports import AccountStorePort
 
 if TYPE_CHECKING:
     from harftet.accounts.passkeys import PasskeyConfig
-    from harftet.service import Service
 
 CHALLENGE_SECONDS = 300  # a WebAuthn challenge: single use, this long
 TRANSFER_SECONDS = 600  # a transfer code: single use, 10 minutes
 MAX_PASSKEYS = PASSKEYS_MAX
 MAX_SESSIONS = 20  # per player: the oldest is ended to open another
 RETRY_GRACE = 20  # seconds a rotated refresh token still gets the same answer (lost replies)
-SAVE_TRIES = 5
 # Always on (unlike the operator's per-player budgets): a code must not be guessable.
 ACCOUNT_BUDGETS = {
     "transferCode": Budget(5, 600),  # codes a player may ask for
@@ -61,35 +61,30 @@ def _unb64url(text: str) -> bytes:
 
 
 class Accounts:
-    """The account use cases over the players table (``AccountStore``) and the service."""
+    """Sessions, passkeys and transfer codes over the players table's account items."""
 
     def __init__(
         self,
-        service: Service,
-        store: AccountStore,
+        store: AccountStorePort,
+        tokens: Tokens,
         limits: Limits,
         passkeys: PasskeyConfig | None,
-        *,
-        clock: Callable[[], float] | None = None,
-        sleep: Callable[[float], None] = time.sleep,
-        log_wait: float = 5.0,
+        clock: Callable[[], float] = time.time,
     ) -> None:
-        self.sleep = sleep  # while a deletion waits (up to log_wait s) for the log to catch up
-        self.log_wait = log_wait
-        self.service = service
         self.store = store
+        self.tokens = tokens
         self.limits = limits
         self.passkeys = passkeys
-        self._clock = clock
+        self.clock = clock
 
     def now(self) -> float:
-        return (self._clock or self.service.clock)()
+        return self.clock()
 
     # -- helpers ---------------------------------------------------------------------
     def _account(self, caller: Caller) -> dict[str, Any]:
         try:
             return self.store.account(caller.player_id)
-        except NotFoundError as error:
+        except NoAccountError as error:
             raise UnauthorizedError("this player no longer exists") from error
 
     def _config(self) -> PasskeyConfig:
@@ -102,17 +97,10 @@ class Accounts:
     def _update(self, player_id: str, change: Callable[[dict[str, Any]], dict[str, Any]]) -> Any:
         """Read the account, let ``change`` return the attributes to write (or raise), write
         them if nobody changed the account meanwhile; retried from a fresh read."""
-        for _ in range(SAVE_TRIES):
-            try:
-                account = self.store.account(player_id)
-            except NotFoundError as error:
-                raise UnauthorizedError("this player no longer exists") from error
-            values = change(account)
-            if self.store.save(account, **values):
-                return account
-        from harftet.errors import BusyError
-
-        raise BusyError("your account is changing too often at once: try again")
+        try:
+            return self.store.change(player_id, change)
+        except NoAccountError as error:
+            raise UnauthorizedError("this player no longer exists") from error
 
     def _challenge(self, kind: str, player_id: str | None) -> tuple[str, bytes]:
         challenge = secrets.token_bytes(32)
@@ -139,16 +127,14 @@ class Accounts:
     # -- sessions and tokens ---------------------------------------------------------
     def _refresh_token(self, player_id: str, sid: str, gen: int, nonce: str) -> str:
         data = f"refresh|{player_id}|{sid}|{gen}|{nonce}".encode()
-        return f"v1.{player_id}.{sid}.{gen}.{b64url(self.service.tokens.mac(data)[:24])}"
+        return f"v1.{player_id}.{sid}.{gen}.{b64url(self.tokens.mac(data)[:24])}"
 
     def _signed_in(self, account: dict[str, Any], sid: str, session: dict[str, Any]) -> dict:
         player_id, name = str(account["playerId"]), str(account["name"])
         return {
             "playerId": player_id,
             "name": name,
-            "token": self.service.tokens.issue(
-                player_id, name, session=sid, lifetime=ACCESS_SECONDS
-            ),
+            "token": self.tokens.issue(player_id, name, session=sid, lifetime=ACCESS_SECONDS),
             "refreshToken": self._refresh_token(
                 player_id, sid, int(session["gen"]), str(session["nonce"])
             ),
@@ -225,18 +211,11 @@ class Accounts:
         change: Callable[[dict[str, Any]], dict[str, Any]],
         outcome: dict[str, Any],
     ) -> dict[str, Any]:
-        """`_update`, except that a change with nothing to write writes nothing."""
-        for _ in range(SAVE_TRIES):
-            try:
-                account = self.store.account(player_id)
-            except NotFoundError as error:
-                raise UnauthorizedError("this session has ended: sign in again") from error
-            values = change(account)
-            if not values or self.store.save(account, **values):
-                return account
-        from harftet.errors import BusyError
-
-        raise BusyError("your account is changing too often at once: try again")
+        """`_update`, for a session: a player that is gone has no session left."""
+        try:
+            return self.store.change(player_id, change)
+        except NoAccountError as error:
+            raise UnauthorizedError("this session has ended: sign in again") from error
 
     def sign_out(self, caller: Caller) -> None:
         """End the caller's session (a guest's token has none: nothing to end)."""
@@ -263,8 +242,6 @@ class Accounts:
         account = self._account(caller)
         existing = [_unb64url(k) for k in (account.get("passkeys") or {})]
         if len(existing) >= MAX_PASSKEYS:
-            from harftet.errors import BadRequestError
-
             raise BadRequestError(f"a player may have at most {MAX_PASSKEYS} passkeys")
         challenge_id, challenge = self._challenge("register", caller.player_id)
         options = passkeys.registration_options(
@@ -295,8 +272,6 @@ class Accounts:
             if key in stored:
                 raise UnauthorizedError("this passkey is already registered")
             if len(stored) >= MAX_PASSKEYS:
-                from harftet.errors import BadRequestError
-
                 raise BadRequestError(f"a player may have at most {MAX_PASSKEYS} passkeys")
             stored[key] = entry
             return {"passkeys": stored}
@@ -425,59 +400,10 @@ class Accounts:
         return self._signed_in(account, opened["sid"], opened["session"])
 
     # -- one's own data --------------------------------------------------------------
-    def remember_table(self, caller: Caller, table_id: str) -> None:
-        self.store.remember_table(caller.player_id, table_id)
-
-    def export(self, caller: Caller) -> dict[str, Any]:
-        """Everything stored about the caller, as JSON (the refresh nonces, which are key
-        material and not about the player, are left out; harftet.accounts.export)."""
-        from harftet.accounts.export import stored_about
-
-        account = self._account(caller)
-        sessions = account.get("sessions") or {}
-        return {
-            "player": {
-                k: _jsonable(v)
-                for k, v in account.items()
-                # blockedBy: others' choices, which a blocked player must not learn
-                if k not in ("passkeys", "sessions", "acct", "tables", "transferCode", "blockedBy")
-            },
-            "passkeys": [
-                {**_listed(k, v), "publicKey": b64url(bytes(v["publicKey"]))}
-                for k, v in sorted((account.get("passkeys") or {}).items())
-            ],
-            "sessions": [
-                {"id": sid, **{k: _jsonable(v) for k, v in s.items() if k != "nonce"}}
-                for sid, s in sorted(sessions.items())
-            ],
-            "tables": sorted(account.get("tables") or []),
-            "transferCode": account.get("transferCode"),
-            "current": {"session": caller.session},
-            **stored_about(self.service, caller.player_id),  # profile, boards, mail, ...
-        }
-
-    def delete(self, caller: Caller) -> None:
-        """Delete the caller: leave running tables (RULES §4), leave an anonymous seat at
-        every table sat at, then remove the player item (name, rating, passkeys, sessions)."""
-        from harftet.accounts.deletion import forget_at_table
-        from harftet.accounts.people import People
-
-        account = self._account(caller)
-        People(self).forget_everyone(caller.player_id, account)
-        for table_id in sorted(account.get("tables") or []):
-            forget_at_table(
-                self.service, caller.player_id, table_id, sleep=self.sleep, wait=self.log_wait
-            )
-        people = getattr(self.service.players, "people", None)  # profile, boards (harftet.people)
-        if people is not None:
-            people.forget(caller.player_id, self.service.clock())
-        code = account.get("transferCode")
-        if code:
-            self.store.drop(TRANSFER + str(code))
-        forget_presence = getattr(self.service.connections, "forget_presence", None)
-        if forget_presence is not None:  # the presence# item: open sockets, last state
-            forget_presence(caller.player_id)
-        self.store.delete(caller.player_id)
+    def remember_table(self, player_id: str, table_id: str) -> None:
+        """Note that the player sat at ``table_id`` (the tables' seat hook): a deletion finds
+        every table to leave an anonymous seat at."""
+        self.store.remember_table(player_id, table_id)
 
 
 def _listed(key: str, entry: dict[str, Any]) -> dict[str, Any]:

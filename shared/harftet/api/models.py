@@ -256,7 +256,7 @@ class WsMove(Strict):
 
 
 class ReportRequest(Strict):
-    """``POST /tables/{id}/reports`` (harftet.people)."""
+    """``POST /tables/{id}/reports`` (harftet.moderation)."""
 
     seat: Annotated[int, Field(ge=0, le=3, strict=True)]
     kind: Literal["insult", "cheating", "other"]

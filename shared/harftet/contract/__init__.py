@@ -2,5 +2,6 @@
 API) and docs/asyncapi.yaml (asyncapi/, the WebSocket protocol and the notifications).
 
 They are read from the request models of api/, accounts/ and words/, which do not read them
-(except api/methods.py, whose 405 answers take each path's methods from the OpenAPI document).
+(except rest/methods.py, whose 405 answers take each path's methods from the OpenAPI
+document).
 """

@@ -188,3 +188,18 @@ def lobby_summary(table: Table) -> dict[str, Any]:
         "practice": table.practice,
         "pace": table.pace,
     }
+
+
+# What a log event may carry: what everyone at the table saw (RULES §5). A draw never says
+# the tile; other fields the engine adds pass only when they name no hidden tile.
+_HIDDEN_KEYS = {"tile", "drawn", "rack", "pile", "seed", "deal"}
+
+
+def public_event(event: dict[str, Any]) -> dict[str, Any]:
+    """A log event as players may read it."""
+    shown = {k: v for k, v in event.items() if k not in _HIDDEN_KEYS}
+    if event.get("type") == "draw":
+        shown.pop("tiles", None)
+    if not isinstance(shown.get("hand"), int | None):
+        del shown["hand"]  # "hand" is the hand's number, never a rack
+    return shown

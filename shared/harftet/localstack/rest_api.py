@@ -11,7 +11,6 @@ from urllib.parse import parse_qsl
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from harftet.api.methods import allowed_methods, method_not_allowed
 from harftet.localstack import lambda_events
 from harftet.localstack.responses import compressed, log_access, message, proxy_response
 from harftet.localstack.runtime import HandlerError, LambdaFunction
@@ -22,6 +21,7 @@ from harftet.localstack.template import (
     find_route,
 )
 from harftet.localstack.throttle import TokenBucket
+from harftet.rest.methods import allowed_methods, method_not_allowed
 
 log = logging.getLogger("harftet.localstack")
 

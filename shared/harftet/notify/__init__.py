@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from harftet.engine.seating import members, your_turn
 from harftet.engine.state import Table
-from harftet.inbox import members, your_turn
 
 Kind = Literal["turn", "reminder", "invitation", "gameEnd"]
 KINDS: tuple[str, ...] = ("turn", "reminder", "invitation", "gameEnd")
@@ -58,7 +58,8 @@ class Notification:
         )
 
 
-def _about(table: Table) -> dict[str, Any]:
+def about_table(table: Table) -> dict[str, Any]:
+    """What a notification says of a table: its game, pace and players' names."""
     return {
         "game": table.game,
         "pace": table.pace,
@@ -73,7 +74,7 @@ def from_version(
     ``connected(table_id)`` gives the players with an open socket to the table (a live
     table notifies only the others)."""
     out: list[Notification] = []
-    about = _about(table)
+    about = about_table(table)
     online: set[str] | None = None
 
     def offline(pid: str) -> bool:
@@ -122,22 +123,3 @@ def from_versions(
             if n.kind != "turn" or newest:
                 out.append(n)
     return out
-
-
-class NotifyQueue:
-    """Puts notifications on the notify queue (SQS; boto3 client), ten to a request."""
-
-    def __init__(self, client: Any, queue_url: str) -> None:
-        self._client = client
-        self._url = queue_url
-
-    def send(self, notifications: list[Notification], delay: int = 0) -> None:
-        for start in range(0, len(notifications), 10):
-            batch = notifications[start : start + 10]
-            entries = [
-                {"Id": str(i), "MessageBody": n.body(), "DelaySeconds": delay}
-                for i, n in enumerate(batch)
-            ]
-            answer = self._client.send_message_batch(QueueUrl=self._url, Entries=entries)
-            if answer.get("Failed"):
-                raise RuntimeError(f"the notify queue refused {len(answer['Failed'])} messages")

@@ -19,10 +19,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from harftet.inbox import InboxStore
 from harftet.notify import Notification
-from harftet.notify.targets import Resolver, TargetError, Targets, check_endpoint, in_quiet_hours
+from harftet.notify.targets import (
+    DEFAULT_QUIET,
+    Resolver,
+    TargetError,
+    check_endpoint,
+    in_quiet_hours,
+)
 from harftet.notify.texts import render
+from harftet.store.mail import DEVICE, PUSH, Device, Subscription
+from harftet.store.ports import InboxStorePort, MailStorePort
 
 logger = logging.getLogger(__name__)
 PUSH_TTL_SECONDS = 24 * 3600  # how long a push service keeps a message for a sleeping device
@@ -52,23 +59,20 @@ class WebPush:
         self._resolve = resolve
         self._local = local_prefix
 
-    def __call__(self, sub: dict[str, str], payload: dict[str, Any]) -> str:
+    def __call__(self, sub: Subscription, payload: dict[str, Any]) -> str:
         import requests
         from pywebpush import WebPushException, webpush
 
         from harftet.notify.targets import resolve_host
 
         try:
-            check_endpoint(sub["endpoint"], self._resolve or resolve_host, self._local)
+            check_endpoint(sub.endpoint, self._resolve or resolve_host, self._local)
         except TargetError:
             return "gone"  # no longer a public address: never called, forgotten
         session = _NoRedirects()
         try:
             webpush(
-                {
-                    "endpoint": sub["endpoint"],
-                    "keys": {"p256dh": sub["p256dh"], "auth": sub["auth"]},
-                },
+                {"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}},
                 data=json.dumps(payload, ensure_ascii=False),
                 vapid_private_key=self._key(),
                 vapid_claims={"sub": self._subject},
@@ -115,7 +119,7 @@ class MobilePush:
         answer = self._client.create_platform_endpoint(PlatformApplicationArn=arn, Token=token)
         return str(answer["EndpointArn"])
 
-    def __call__(self, device: dict[str, str], payload: dict[str, Any]) -> str:
+    def __call__(self, device: Device, payload: dict[str, Any]) -> str:
         from botocore.exceptions import ClientError
 
         text = json.dumps(payload, ensure_ascii=False)
@@ -127,7 +131,7 @@ class MobilePush:
         }
         try:
             self._client.publish(
-                TargetArn=device["endpointArn"],
+                TargetArn=device.endpoint_arn,
                 MessageStructure="json",
                 Message=json.dumps(message, ensure_ascii=False),
             )
@@ -155,15 +159,15 @@ class Notifier:
 
     def __init__(
         self,
-        targets: Targets,
-        inbox: InboxStore | None,
-        web: Callable[[dict[str, str], dict[str, Any]], str] | None,
+        mail: MailStorePort,
+        inbox: InboxStorePort | None,
+        web: Callable[[Subscription, dict[str, Any]], str] | None,
         mobile: MobilePush | None,
         requeue: Requeue | None,
         clock: Callable[[], float] = time.time,
         names: Callable[[str], str | None] | None = None,
     ) -> None:
-        self.targets = targets
+        self.mail = mail
         self.inbox = inbox
         self.web = web
         self.mobile = mobile
@@ -175,69 +179,89 @@ class Notifier:
         """Send ``n`` (RetryLater when some target must be tried again later)."""
         now = self.clock()
         out = Delivered()
-        lang, quiet = self.targets.prefs(n.player_id)
+        prefs = self.mail.prefs(n.player_id)
+        lang, quiet = (prefs.lang, prefs.quiet) if prefs is not None else ("tr", DEFAULT_QUIET)
         if n.kind != "reminder":
             wait = in_quiet_hours(now, quiet)
             if wait > 0 and self.requeue is not None:
                 self.requeue(n, int(min(MAX_DELAY, wait + 1)))
                 out.held = True
                 return out
-        stale = self._stale(n)
-        if stale is not None:
-            out.skipped = stale
+        out.skipped = self._stale(n)
+        if out.skipped is not None:
             return out
+        payload = self._payload(n, lang)
+        for kind, target_id, target, send in self._targets(n.player_id):
+            self._send_once(n, kind, target_id, target, send, payload, now, out)
+        if out.failures:
+            raise RetryLater("; ".join(out.failures))
+        return out
+
+    def _payload(self, n: Notification, lang: str) -> dict[str, Any]:
         name = self.names(n.player_id) if self.names is not None else None
-        shown = render(n.kind, n.data, name, lang)
-        payload = {
-            **shown,
+        return {
+            **render(n.kind, n.data, name, lang),
             "kind": n.kind,
             "tableId": n.table_id,
             "url": f"/play/?table={n.table_id}",
             "tag": f"{n.table_id}:{n.kind}",
         }
-        targets: list[tuple[str, dict[str, str], Callable[..., str] | None]] = []
-        targets += [
-            (f"push#{s['id']}", s, self.web) for s in self.targets.subscriptions(n.player_id)
+
+    def _targets(self, player_id: str) -> list[tuple[str, str, Any, Callable[..., str] | None]]:
+        """(kind, id, target, sender) of every browser and phone of the player."""
+        found: list[tuple[str, str, Any, Callable[..., str] | None]] = [
+            (PUSH, s.id, s, self.web) for s in self.mail.subscriptions(player_id)
         ]
         if self.mobile is not None:
-            targets += [
-                (f"device#{d['id']}", d, self.mobile) for d in self.targets.devices(n.player_id)
-            ]
-        for sk, target, send in targets:
-            if send is None:
-                continue
-            key = f"{n.key}#{sk}"
-            if not self.targets.claim(n.player_id, key, now):
-                continue  # sent already (a retried or duplicated message)
-            try:
-                result = send(target, payload)
-            except RetryLater as error:
-                self.targets.release(n.player_id, key)
-                out.failures.append(f"{sk}: {error}")
-                continue
-            except Exception:
-                self.targets.release(n.player_id, key)
-                raise
-            if result == "gone":
-                self.targets.remove(n.player_id, sk)
-                out.gone += 1
-            elif result == "sent":
-                out.sent += 1
-            self.targets.sent(n.player_id, key)
-        if out.failures:
-            raise RetryLater("; ".join(out.failures))
-        return out
+            found += [(DEVICE, d.id, d, self.mobile) for d in self.mail.devices(player_id)]
+        return found
+
+    def _send_once(
+        self,
+        n: Notification,
+        kind: str,
+        target_id: str,
+        target: Any,
+        send: Callable[..., str] | None,
+        payload: dict[str, Any],
+        now: float,
+        out: Delivered,
+    ) -> None:
+        """Send to one target, at most once (its claim); a gone one is forgotten."""
+        if send is None:
+            return
+        key = f"{n.key}#{kind}{target_id}"
+        if not self.mail.claim(n.player_id, key, now):
+            return  # sent already (a retried or duplicated message)
+        try:
+            result = send(target, payload)
+        except RetryLater as error:
+            self.mail.release(n.player_id, key)
+            out.failures.append(f"{kind}{target_id}: {error}")
+            return
+        except Exception:
+            self.mail.release(n.player_id, key)
+            raise
+        if result == "gone":
+            if kind == PUSH:
+                self.mail.remove_subscription(n.player_id, target_id)
+            else:
+                self.mail.remove_device(n.player_id, target_id)
+            out.gone += 1
+        elif result == "sent":
+            out.sent += 1
+        self.mail.sent(n.player_id, key)
 
     def _stale(self, n: Notification) -> str | None:
         """Why ``n`` no longer needs saying (a held "your turn" the player has since played,
         a reminder for a turn that is over), or None."""
         if self.inbox is None or n.kind not in ("turn", "reminder"):
             return None
-        item = self.inbox.item(n.player_id, n.table_id)
+        item = self.inbox.get(n.player_id, n.table_id)
         if item is None:
             return "the table left the inbox"
-        if not item["rank"]["S"].startswith("0#"):
+        if not item.rank.startswith("0#"):
             return "no longer the player's turn"
-        if n.kind == "reminder" and int(item["version"]["N"]) != n.version:
+        if n.kind == "reminder" and item.version != n.version:
             return "the turn is over"
         return None

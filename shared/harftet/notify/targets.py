@@ -1,11 +1,10 @@
-"""Where a player's notifications go: browsers' push subscriptions (RFC 8030), mobile devices
-(SNS platform endpoints), and the player's preferences (language, quiet hours).
-
-Stored in the mail table beside the inbox: ``sk = "push#<id>"``, ``"device#<id>"``,
-``"prefs"``. A subscription's endpoint is a URL the server will call, so it is checked
-before it is stored (and again before each call): ``https`` only, a host whose every address
-is public (no loopback, private, link-local, shared, reserved or cloud-metadata address), no
-credentials in it, size limits on it and on the keys. The local stack's own push receiver
+"""Where a player's notifications may go, checked: browsers' push subscriptions (RFC 8030),
+mobile devices (SNS platform endpoints), and the player's preferences (language, quiet hours).
+Stored in the mail table (`harftet.store.mail`). A subscription's endpoint is a URL the
+server will call, so it is checked before it is stored (and again before each call):
+``https`` only, a host whose every address is public (no loopback, private, link-local,
+shared, reserved or cloud-metadata address), no credentials in it, size limits on it and on
+the keys. The local stack's own push receiver
 is allowed only in test mode.
 """
 
@@ -17,13 +16,12 @@ import hashlib
 import ipaddress
 import re
 import socket
-import time
 from collections.abc import Callable
 from datetime import UTC
 from typing import Any
 from urllib.parse import urlsplit
 
-from botocore.exceptions import ClientError
+from harftet.store.mail import Prefs, Subscription
 
 MAX_ENDPOINT = 1024
 MAX_SUBSCRIPTIONS = 10  # per player: browsers and devices a person actually uses
@@ -149,203 +147,47 @@ def _offset(now: float, zone: str) -> float:
         return 3 * 3600.0
 
 
-class Targets:
-    """Subscriptions, devices and preferences in the mail table (boto3 DynamoDB client)."""
+def parse_subscription(
+    body: Any, lang: str, resolve: Resolver = resolve_host, local_prefix: str | None = None
+) -> tuple[Subscription, Prefs]:
+    """A browser's PushSubscription JSON, checked, and the preferences it carries; TargetError
+    saying what is wrong."""
+    if not isinstance(body, dict):
+        raise TargetError("the body must be a PushSubscription JSON object")
+    allowed = {"endpoint", "expirationTime", "keys", "lang", "quietHours"}
+    unknown = sorted(set(body) - allowed)
+    if unknown:
+        raise TargetError(f"unknown field {unknown[0]}")
+    endpoint = check_endpoint(body.get("endpoint"), resolve, local_prefix)  # type: ignore[arg-type]
+    keys = body.get("keys")
+    if not isinstance(keys, dict) or set(keys) != {"p256dh", "auth"}:
+        raise TargetError("keys must hold exactly p256dh and auth")
+    p256dh = _key(keys["p256dh"], "p256dh", (65,))
+    auth = _key(keys["auth"], "auth", (16,))
+    expiration = body.get("expirationTime")
+    if expiration is not None and (
+        isinstance(expiration, bool) or not isinstance(expiration, int | float)
+    ):
+        raise TargetError("expirationTime must be a number or null")
+    chosen = body.get("lang", lang)
+    if chosen not in ("tr", "en"):
+        raise TargetError('lang must be "tr" or "en"')
+    quiet = check_quiet(body["quietHours"]) if "quietHours" in body else DEFAULT_QUIET
+    sub = Subscription(subscription_id(endpoint), endpoint, p256dh, auth)
+    return sub, Prefs(chosen, quiet)
 
-    def __init__(self, client: Any, table_name: str, clock: Callable[[], float] = time.time):
-        self._client = client
-        self._name = table_name
-        self._clock = clock
 
-    def _key(self, player_id: str, sk: str) -> dict[str, Any]:
-        return {"playerId": {"S": player_id}, "sk": {"S": sk}}
+def device_id(platform: Any, token: Any) -> str:
+    """The id of a device token (the same for the same token), checked; TargetError else."""
+    if platform not in ("fcm", "apns"):
+        raise TargetError('platform must be "fcm" or "apns"')
+    pattern = FCM_TOKEN if platform == "fcm" else APNS_TOKEN
+    if not isinstance(token, str) or not pattern.fullmatch(token):
+        what = "an FCM registration token" if platform == "fcm" else "an APNs device token (hex)"
+        raise TargetError(f"token must be {what}")
+    return hashlib.sha256(f"{platform}:{token}".encode()).hexdigest()[:20]
 
-    def _count(self, player_id: str, prefix: str) -> int:
-        answer = self._client.query(
-            TableName=self._name,
-            KeyConditionExpression="playerId = :p AND begins_with(sk, :k)",
-            ExpressionAttributeValues={":p": {"S": player_id}, ":k": {"S": prefix}},
-            Select="COUNT",
-        )
-        return int(answer.get("Count", 0))
 
-    # -- web push ---------------------------------------------------------------------
-    def add_subscription(
-        self, player_id: str, body: Any, *, lang: str, resolve: Resolver = resolve_host,
-        local_prefix: str | None = None,
-    ) -> str:  # fmt: skip
-        """Store a browser's PushSubscription JSON; its id (the same for the same endpoint)."""
-        if not isinstance(body, dict):
-            raise TargetError("the body must be a PushSubscription JSON object")
-        allowed = {"endpoint", "expirationTime", "keys", "lang", "quietHours"}
-        unknown = sorted(set(body) - allowed)
-        if unknown:
-            raise TargetError(f"unknown field {unknown[0]}")
-        endpoint = check_endpoint(body.get("endpoint"), resolve, local_prefix)  # type: ignore[arg-type]
-        keys = body.get("keys")
-        if not isinstance(keys, dict) or set(keys) != {"p256dh", "auth"}:
-            raise TargetError("keys must hold exactly p256dh and auth")
-        p256dh = _key(keys["p256dh"], "p256dh", (65,))
-        auth = _key(keys["auth"], "auth", (16,))
-        expiration = body.get("expirationTime")
-        if expiration is not None and (
-            isinstance(expiration, bool) or not isinstance(expiration, int | float)
-        ):
-            raise TargetError("expirationTime must be a number or null")
-        chosen = body.get("lang", lang)
-        if chosen not in ("tr", "en"):
-            raise TargetError('lang must be "tr" or "en"')
-        quiet = check_quiet(body["quietHours"]) if "quietHours" in body else DEFAULT_QUIET
-        sub_id = subscription_id(endpoint)
-        existing = self._client.get_item(
-            TableName=self._name, Key=self._key(player_id, f"push#{sub_id}")
-        ).get("Item")
-        if existing is None and self._count(player_id, "push#") >= MAX_SUBSCRIPTIONS:
-            raise TargetError(f"at most {MAX_SUBSCRIPTIONS} push subscriptions per player")
-        self._client.put_item(
-            TableName=self._name,
-            Item={
-                **self._key(player_id, f"push#{sub_id}"),
-                "endpoint": {"S": endpoint},
-                "p256dh": {"S": p256dh},
-                "auth": {"S": auth},
-                "createdAt": {"N": str(int(self._clock()))},
-            },
-        )
-        self.set_prefs(player_id, chosen, quiet)
-        return sub_id
-
-    def remove_subscription(self, player_id: str, sub_id: str) -> bool:
-        """Delete one of the player's subscriptions; False when they have none by that id."""
-        if not re.fullmatch(r"[0-9a-f]{20}", sub_id):
-            return False
-        answer = self._client.delete_item(
-            TableName=self._name,
-            Key=self._key(player_id, f"push#{sub_id}"),
-            ReturnValues="ALL_OLD",
-        )
-        return bool(answer.get("Attributes"))
-
-    def subscriptions(self, player_id: str) -> list[dict[str, str]]:
-        return [
-            {
-                "id": item["sk"]["S"].removeprefix("push#"),
-                "endpoint": item["endpoint"]["S"],
-                "p256dh": item["p256dh"]["S"],
-                "auth": item["auth"]["S"],
-            }
-            for item in self._items(player_id, "push#")
-        ]
-
-    # -- mobile devices ---------------------------------------------------------------
-    def add_device(
-        self, player_id: str, platform: Any, token: Any, create_endpoint: Callable[[str, str], str]
-    ) -> str:
-        """Register a device token with SNS (``create_endpoint(platform, token)`` → its
-        endpoint ARN) and store it; the device's id."""
-        if platform not in ("fcm", "apns"):
-            raise TargetError('platform must be "fcm" or "apns"')
-        pattern = FCM_TOKEN if platform == "fcm" else APNS_TOKEN
-        if not isinstance(token, str) or not pattern.fullmatch(token):
-            what = (
-                "an FCM registration token" if platform == "fcm" else "an APNs device token (hex)"
-            )
-            raise TargetError(f"token must be {what}")
-        device_id = hashlib.sha256(f"{platform}:{token}".encode()).hexdigest()[:20]
-        sk = f"device#{device_id}"
-        existing = self._client.get_item(TableName=self._name, Key=self._key(player_id, sk))
-        if existing.get("Item") is None and self._count(player_id, "device#") >= MAX_DEVICES:
-            raise TargetError(f"at most {MAX_DEVICES} devices per player")
-        arn = create_endpoint(platform, token)
-        self._client.put_item(
-            TableName=self._name,
-            Item={
-                **self._key(player_id, sk),
-                "platform": {"S": platform},
-                "endpointArn": {"S": arn},
-                "createdAt": {"N": str(int(self._clock()))},
-            },
-        )
-        return device_id
-
-    def devices(self, player_id: str) -> list[dict[str, str]]:
-        return [
-            {
-                "id": item["sk"]["S"].removeprefix("device#"),
-                "platform": item["platform"]["S"],
-                "endpointArn": item["endpointArn"]["S"],
-            }
-            for item in self._items(player_id, "device#")
-        ]
-
-    def remove(self, player_id: str, sk: str) -> None:
-        self._client.delete_item(TableName=self._name, Key=self._key(player_id, sk))
-
-    # -- preferences ------------------------------------------------------------------
-    def set_prefs(self, player_id: str, lang: str, quiet: tuple[str, str] | None) -> None:
-        item: dict[str, Any] = {**self._key(player_id, "prefs"), "lang": {"S": lang}}
-        if quiet is not None:
-            item["quietStart"] = {"S": quiet[0]}
-            item["quietEnd"] = {"S": quiet[1]}
-        else:
-            item["quietOff"] = {"BOOL": True}
-        self._client.put_item(TableName=self._name, Item=item)
-
-    def prefs(self, player_id: str) -> tuple[str, tuple[str, str] | None]:
-        """The player's language and quiet hours (defaults: Turkish, 23:00-08:00)."""
-        item = self._client.get_item(TableName=self._name, Key=self._key(player_id, "prefs")).get(
-            "Item"
-        )
-        if item is None:
-            return "tr", DEFAULT_QUIET
-        if item.get("quietOff"):
-            return item["lang"]["S"], None
-        return item["lang"]["S"], (item["quietStart"]["S"], item["quietEnd"]["S"])
-
-    def _items(self, player_id: str, prefix: str) -> list[dict[str, Any]]:
-        answer = self._client.query(
-            TableName=self._name,
-            KeyConditionExpression="playerId = :p AND begins_with(sk, :k)",
-            ExpressionAttributeValues={":p": {"S": player_id}, ":k": {"S": prefix}},
-        )
-        items: list[dict[str, Any]] = answer.get("Items", [])
-        return items
-
-    # -- at most once -----------------------------------------------------------------
-    def claim(self, player_id: str, key: str, now: float, stale: float = 120.0) -> bool:
-        """Claim the sending of ``key`` (a notification to one target): False when it was
-        sent, or another delivery holds a fresh claim on it."""
-        try:
-            self._client.put_item(
-                TableName=self._name,
-                Item={
-                    **self._key(player_id, f"sent#{key}"),
-                    "state": {"S": "claimed"},
-                    "at": {"N": str(int(now))},
-                    "expiresAt": {"N": str(int(now + 7 * 86400))},
-                },
-                ConditionExpression="attribute_not_exists(sk) OR (#s = :c AND #a < :stale)",
-                ExpressionAttributeNames={"#s": "state", "#a": "at"},
-                ExpressionAttributeValues={
-                    ":c": {"S": "claimed"},
-                    ":stale": {"N": str(int(now - stale))},
-                },
-            )
-        except ClientError as error:
-            if error.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException":
-                return False
-            raise
-        return True
-
-    def sent(self, player_id: str, key: str) -> None:
-        self._client.update_item(
-            TableName=self._name,
-            Key=self._key(player_id, f"sent#{key}"),
-            UpdateExpression="SET #s = :sent",
-            ExpressionAttributeNames={"#s": "state"},
-            ExpressionAttributeValues={":sent": {"S": "sent"}},
-        )
-
-    def release(self, player_id: str, key: str) -> None:
-        """Give a claim back (the delivery failed and will be retried)."""
-        self._client.delete_item(TableName=self._name, Key=self._key(player_id, f"sent#{key}"))
+def valid_subscription_id(sub_id: str) -> bool:
+    """Whether ``sub_id`` is the shape of a subscription's id."""
+    return re.fullmatch(r"[0-9a-f]{20}", sub_id) is not None

@@ -10,8 +10,6 @@ Deployed, the private key is an SSM SecureString (``VAPID_PRIVATE_KEY_PARAM``), 
 from __future__ import annotations
 
 import base64
-import os
-from functools import cache
 
 
 def _b64(data: bytes) -> str:
@@ -39,14 +37,11 @@ def public_key(private: str) -> str:
     return _b64(point)
 
 
-@cache
-def private_key() -> str | None:
-    """The server's private key: VAPID_PRIVATE_KEY, or the SSM SecureString named by
-    VAPID_PRIVATE_KEY_PARAM (read once per process); None when neither is set."""
-    key = os.environ.get("VAPID_PRIVATE_KEY")
+def private_key(key: str | None, name: str | None) -> str | None:
+    """The server's private key: ``key`` (VAPID_PRIVATE_KEY), or the SSM SecureString named
+    ``name`` (VAPID_PRIVATE_KEY_PARAM); None when neither is set."""
     if key:
         return key
-    name = os.environ.get("VAPID_PRIVATE_KEY_PARAM")
     if not name:
         return None
     from aws_lambda_powertools.utilities.parameters import get_parameter
@@ -54,14 +49,12 @@ def private_key() -> str | None:
     return str(get_parameter(name, decrypt=True, max_age=3600))
 
 
-def server_public_key() -> str | None:
-    """VAPID_PUBLIC_KEY (deployed: the REST function never reads the private key), or the
-    local stack's, derived from its private key."""
-    shown = os.environ.get("VAPID_PUBLIC_KEY")
+def server_public_key(shown: str | None, private: str | None) -> str | None:
+    """``shown`` (VAPID_PUBLIC_KEY; deployed, the REST function never reads the private key),
+    or the local stack's, derived from its private key."""
     if shown:
         return shown
-    key = os.environ.get("VAPID_PRIVATE_KEY")
-    return public_key(key) if key else None
+    return public_key(private) if private else None
 
 
 if __name__ == "__main__":  # python -m harftet.notify.vapid: a new key pair (docs/DEPLOY.md)

@@ -11,7 +11,7 @@ Key layout (the players table's one key, ``playerId``):
 * ``challenge#<id>`` — a WebAuthn challenge, single use (taken by a delete), with ``expiresAt``.
 * ``transfer#<code>`` — a transfer code, single use (taken by a delete), with ``expiresAt``.
 * ``friendcode#<code>`` — the player of a friend code (``owner``), kept while the player is.
-* Friends, requests and blocks are maps on the player item (harftet.accounts.people).
+* Friends, requests and blocks are maps on the player item (harftet.friends).
 
 ``expiresAt`` is the table's TTL attribute (template.yaml); it never sits on a player item.
 Expired items may linger until DynamoDB's TTL removes them, so every read checks it too.
@@ -19,20 +19,23 @@ Expired items may linger until DynamoDB's TTL removes them, so every read checks
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from boto3.dynamodb.types import Binary
 from botocore.exceptions import ClientError
 
-from harftet.errors import NotFoundError
+from harftet.errors import BusyError
 
+from .errors import NoAccountError
 from .items import deserialize, serialize
 
 CHALLENGE = "challenge#"
 TRANSFER = "transfer#"
-FRIEND_CODE = "friendcode#"  # → the player of a friend code (harftet.accounts.people)
+FRIEND_CODE = "friendcode#"  # → the player of a friend code (harftet.friends)
 # Prefixes no player id (32 hex digits) can have; other features keep their own (push#...).
 SECRET_PREFIXES = (CHALLENGE, TRANSFER, FRIEND_CODE)
+SAVE_TRIES = 5
 
 
 def plain(value: Any) -> Any:
@@ -109,13 +112,13 @@ class AccountStore:
     def account(self, player_id: str) -> dict[str, Any]:
         """The player's item with plain values; NotFoundError if there is none."""
         if not 0 < len(player_id) <= 64 or player_id.startswith(SECRET_PREFIXES):
-            raise NotFoundError("no such player")
+            raise NoAccountError("no such player")
         answer = self._client.get_item(
             TableName=self._name, Key={"playerId": {"S": player_id}}, ConsistentRead=True
         )
         item = answer.get("Item")
         if item is None:
-            raise NotFoundError("no such player")
+            raise NoAccountError("no such player")
         found: dict[str, Any] = plain(deserialize(item))
         return found
 
@@ -143,6 +146,24 @@ class AccountStore:
                 return False
             raise
         return True
+
+    def change(
+        self,
+        player_id: str,
+        change: Callable[[dict[str, Any]], dict[str, Any]],
+        *,
+        tries: int = SAVE_TRIES,
+    ) -> dict[str, Any]:
+        """Read the account, let ``change`` return the attributes to write (or raise), and
+        write them if nobody changed the account meanwhile (an empty answer writes nothing);
+        retried from a fresh read. The account as read; NoAccountError when there is none,
+        BusyError when it changed under every try."""
+        for _ in range(tries):
+            account = self.account(player_id)
+            values = change(account)
+            if not values or self.save(account, **values):
+                return account
+        raise BusyError("your account is changing too often at once: try again")
 
     def remember_table(self, player_id: str, table_id: str) -> None:
         """Note that the player sat at ``table_id`` (found again when they delete themselves)."""

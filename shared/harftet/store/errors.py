@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from harftet.errors import NotFoundError
+
 if TYPE_CHECKING:
-    from .tables import StoredTable
+    from .table_items import StoredTable
+
+
+class NoAccountError(NotFoundError):
+    """No player item: the player never existed or was deleted."""
 
 
 class VersionConflictError(Exception):

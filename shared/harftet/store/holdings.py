@@ -14,11 +14,12 @@ table's write on its version, one Update per player: an ADD, conditioned on
   count one table twice;
 * a stream record redelivered: nothing is written from the stream.
 
-Who holds a table (`holders`): a correspondence table not finished, its seated people and the
-owner of a seat a computer player keeps for them (RULES §6: three timeouts; they may take it
-back). A player who leaves, is removed before the start or deletes their account stops holding
-it; a game's end or an operator's close ends it for everybody; a table still waiting a day
-after it was made no longer counts (it has left the lobby, and TTL removes it).
+Who holds a table (`harftet.engine.seating.holders`): a correspondence table not finished,
+its seated people and the owner of a seat a computer player keeps for them (RULES §6: three
+timeouts; they may take it back). A player who leaves, is removed before the start or
+deletes their account stops holding it; a game's end or an operator's close ends it for
+everybody; a table still waiting a day after it was made no longer counts (it has left the
+lobby, and TTL removes it).
 
 Only TTL removes a table without a write: an id whose table is gone, over or no longer
 theirs is dropped when the set is full (`HeldTables.held_count`), conditioned on
@@ -34,6 +35,7 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from harftet.bounds import CORRESPONDENCE_TABLES_MAX
+from harftet.engine.seating import holders
 from harftet.engine.state import Table
 
 from .errors import VersionConflictError
@@ -42,24 +44,7 @@ HELD = "corrHeld"
 ADDS = "corrAdds"
 # RULES §6: the most running correspondence tables one player holds (harftet.inbox says it too).
 MAX_HELD = CORRESPONDENCE_TABLES_MAX
-WAITING_SECONDS = 24 * 3600  # as harftet.store.tables: a waiting table leaves the lobby then
 _CLAUSE = re.compile(r"\b(SET|REMOVE|ADD|DELETE)\s+")
-
-
-def holders(table: Table, now: float) -> frozenset[str]:
-    """The players who hold ``table`` as one of their running correspondence tables."""
-    if table.pace != "correspondence" or table.status == "finished":
-        return frozenset()
-    if table.status == "waiting" and table.created_at <= now - WAITING_SECONDS:
-        return frozenset()
-    found: set[str] = set()
-    for chair in table.seats:
-        if chair.occupant is not None and not chair.occupant.bot:
-            found.add(chair.occupant.player_id)
-        original = chair.original
-        if original is not None and not original.bot and chair.original_fate == "dropped":
-            found.add(original.player_id)  # their seat, played by a computer player for now
-    return frozenset(found)
 
 
 def _key(player_id: str) -> dict[str, Any]:

@@ -40,3 +40,34 @@ class LimitStore:
                 return False
             raise
         return True
+
+    def hit_spaced(
+        self, key: str, most: int, gap: float, now: float, kept: int
+    ) -> tuple[int, float] | None:
+        """Count one use of ``key`` unless it was used ``most`` times or less than ``gap``
+        seconds ago: None when counted, else (uses so far, when it was last used). The item
+        goes ``kept`` seconds after its last use (TTL). One conditional write either way."""
+        try:
+            self._client.update_item(
+                TableName=self._name,
+                Key={"connectionId": {"S": KEY_PREFIX + key}},
+                UpdateExpression="ADD hits :one SET lastAt = :now, expiresAt = :exp",
+                ConditionExpression=(
+                    "attribute_not_exists(hits) OR (hits < :most AND lastAt <= :gap)"
+                ),
+                ExpressionAttributeValues={
+                    ":one": {"N": "1"},
+                    ":now": {"N": repr(float(now))},
+                    ":gap": {"N": repr(float(now) - gap)},
+                    ":most": {"N": str(most)},
+                    ":exp": {"N": str(int(now) + kept)},
+                },
+                ReturnValuesOnConditionCheckFailure="ALL_OLD",
+            )
+        except ClientError as error:
+            if error.response.get("Error", {}).get("Code") != "ConditionalCheckFailedException":
+                raise
+            old: dict[str, Any] = dict(error.response.get("Item") or {})  # type: ignore[call-overload]
+            hits, last = old.get("hits", {}).get("N", "0"), old.get("lastAt", {}).get("N", "0")
+            return int(hits), float(last)
+        return None

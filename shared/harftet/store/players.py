@@ -66,18 +66,6 @@ class PlayerStore:
         self._client = client
         self._name = table_name
 
-    @property
-    def people(self) -> Any:
-        """Profiles, boards, reports and bans in this table (harftet.store.people)."""
-        from .people import PeopleStore
-
-        return PeopleStore(self._client, self._name)
-
-    @property
-    def table_name(self) -> str:
-        """The players table (harftet.accounts keeps its items there too)."""
-        return self._name
-
     def create(self, player_id: str, name: str, now: float) -> dict[str, Any]:
         """A new guest account with the default rating."""
         item = {

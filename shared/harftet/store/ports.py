@@ -1,15 +1,19 @@
-"""The stores as the service sees them: one ``Protocol`` per store (``../STYLE.md``, ports and
-fakes). The DynamoDB adapters (``tables``, ``players``, ``connections``, ``log``) implement
-them; ``tests/fakes.py`` implements them in memory with the same semantics, so service tests
-and the state machine run without moto while ``tests/store/`` keeps proving the adapters."""
+"""The stores as the features see them: one ``Protocol`` per store, in the game's words
+(``../STYLE.md``, ports and fakes). The DynamoDB adapters of this package implement them;
+``tests/fakes.py`` implements them in memory with the same semantics (held against moto by
+``tests/store/test_fakes.py``), so the features' tests run without a server."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from harftet.engine.state import Table
 
-from .tables import LobbyKey, StoredTable
+from .inbox import DueReminder, InboxItem
+from .mail import Device, Prefs, Subscription
+from .table_items import LobbyKey, StoredTable
+from .writes import PlayerWrite
 
 
 class TableStorePort(Protocol):
@@ -27,7 +31,7 @@ class TableStorePort(Protocol):
         table: Table,
         *,
         move_id: str | None = None,
-        player_updates: list[dict[str, Any]] | None = None,
+        writes: Sequence[PlayerWrite] = (),
         now: float | None = None,
         answered: str | None = None,
     ) -> StoredTable: ...
@@ -35,6 +39,10 @@ class TableStorePort(Protocol):
     def held_count(self, player_id: str, now: float, limit: int = ...) -> int: ...
 
     def due(self, now: float, limit: int = 100) -> list[str]: ...
+
+    def due_between(
+        self, start: float, end: float, limit: int = 1000
+    ) -> list[tuple[float, str]]: ...
 
     def next_due(self) -> float | None: ...
 
@@ -44,7 +52,7 @@ class TableStorePort(Protocol):
 
 
 class PlayerStorePort(Protocol):
-    """Guest accounts: name, rating, record and bans (rating updates go with table saves)."""
+    """Players: name, rating, record and bans (rating changes go with a table's save)."""
 
     def create(self, player_id: str, name: str, now: float) -> dict[str, Any]: ...
 
@@ -52,7 +60,7 @@ class PlayerStorePort(Protocol):
 
 
 class ConnectionStorePort(Protocol):
-    """Live WebSocket connections, found by table."""
+    """Live WebSocket connections, found by table and by player; presence marks."""
 
     def add(self, connection_id: str, table_id: str, player_id: str, now: float) -> None: ...
 
@@ -81,8 +89,125 @@ class LogStorePort(Protocol):
     def after(self, table_id: str, seq: int, limit: int = 500) -> list[dict[str, Any]]: ...
 
 
-# The names the issue uses.
-TableStore = TableStorePort
-PlayerStore = PlayerStorePort
-ConnectionStore = ConnectionStorePort
-LogStore = LogStorePort
+class ProfileStorePort(Protocol):
+    """Profiles, leaderboard entries, reports and operator bans."""
+
+    def profile(self, player_id: str, consistent: bool = False) -> dict[str, Any] | None: ...
+
+    def entry(self, game: str, period: str, player_id: str) -> dict[str, Any] | None: ...
+
+    def top(
+        self, game: str, period: str, limit: int, after: tuple[int, str] | None
+    ) -> list[dict[str, Any]]: ...
+
+    def ahead(self, game: str, period: str, score: int) -> int | None: ...
+
+    def around(self, game: str, period: str, score: int, n: int) -> tuple[list, list]: ...
+
+    def entries_of(self, player_id: str, now: float) -> list[dict[str, Any]]: ...
+
+    def filed(self, player_id: str) -> list[dict[str, Any]]: ...
+
+    def forget(self, player_id: str, now: float) -> int: ...
+
+    def add_report(self, report: dict[str, Any], key: str, day: str, at: int) -> None: ...
+
+    def reports(self, day: str, limit: int) -> list[dict[str, Any]]: ...
+
+    def set_ban(self, player_id: str, banned: bool, now: float) -> None: ...
+
+
+class AccountStorePort(Protocol):
+    """Account items of the players table: single-use secrets, the player's own item."""
+
+    def put_once(self, key: str, values: dict[str, Any], expires_at: int) -> bool: ...
+
+    def take(self, key: str, now: float) -> dict[str, Any] | None: ...
+
+    def get_secret(self, key: str) -> dict[str, Any] | None: ...
+
+    def drop(self, key: str) -> None: ...
+
+    def account(self, player_id: str) -> dict[str, Any]: ...
+
+    def save(self, read: dict[str, Any], **values: Any) -> bool: ...
+
+    def change(
+        self,
+        player_id: str,
+        change: Callable[[dict[str, Any]], dict[str, Any]],
+        *,
+        tries: int = ...,
+    ) -> dict[str, Any]: ...
+
+    def remember_table(self, player_id: str, table_id: str) -> None: ...
+
+    def delete(self, player_id: str) -> None: ...
+
+
+class LimitStorePort(Protocol):
+    """Counters of uses in windows (rate limits, phrases)."""
+
+    def hit(self, key: str, limit: int, expires_at: int) -> bool: ...
+
+    def hit_spaced(
+        self, key: str, most: int, gap: float, now: float, kept: int
+    ) -> tuple[int, float] | None: ...
+
+
+class InboxStorePort(Protocol):
+    """Each player's tables, and the reminders due."""
+
+    def put(self, item: InboxItem) -> bool: ...
+
+    def delete_older(self, player_id: str, table_id: str, version: int) -> None: ...
+
+    def page(
+        self, player_id: str, limit: int, after: dict[str, str] | None = None
+    ) -> tuple[list[InboxItem], dict[str, str] | None]: ...
+
+    def get(self, player_id: str, table_id: str) -> InboxItem | None: ...
+
+    def due_reminders(self, now: float, limit: int = 100) -> list[DueReminder]: ...
+
+    def claim_reminder(self, item: DueReminder) -> InboxItem | None: ...
+
+    def everything_of(self, player_id: str) -> list[dict[str, Any]]: ...
+
+
+class MailStorePort(Protocol):
+    """Where a player's notifications go, and what was sent."""
+
+    def count(self, player_id: str, prefix: str) -> int: ...
+
+    def has(self, player_id: str, prefix: str, item_id: str) -> bool: ...
+
+    def put_subscription(self, player_id: str, sub: Subscription, now: float) -> None: ...
+
+    def remove_subscription(self, player_id: str, sub_id: str) -> bool: ...
+
+    def subscriptions(self, player_id: str) -> list[Subscription]: ...
+
+    def put_device(self, player_id: str, device: Device, now: float) -> None: ...
+
+    def devices(self, player_id: str) -> list[Device]: ...
+
+    def remove_device(self, player_id: str, device_id: str) -> None: ...
+
+    def set_prefs(self, player_id: str, prefs: Prefs) -> None: ...
+
+    def prefs(self, player_id: str) -> Prefs | None: ...
+
+    def claim(self, player_id: str, key: str, now: float, stale: float = 120.0) -> bool: ...
+
+    def sent(self, player_id: str, key: str) -> None: ...
+
+    def release(self, player_id: str, key: str) -> None: ...
+
+
+class WordReportStorePort(Protocol):
+    """Players' reports on words: a count per word and kind, once per player."""
+
+    def add(self, word: str, kind: str, reporter_hash: str, now: float) -> bool: ...
+
+    def counts(self, word: str) -> dict[str, int]: ...

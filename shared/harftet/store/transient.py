@@ -10,6 +10,8 @@ from botocore.exceptions import (
     ReadTimeoutError,
 )
 
+from harftet.errors import BusyError
+
 # DynamoDB's answers that mean "try again later" (after botocore's own retries): 503 busy.
 TRANSIENT = {
     "ProvisionedThroughputExceededException",
@@ -44,3 +46,11 @@ def is_transient(error: BaseException) -> bool:
         reasons = error.response.get("CancellationReasons") or []
         return any(r.get("Code") in TRANSIENT_REASONS for r in reasons)
     return code in TRANSIENT
+
+
+def busy(error: ClientError) -> Exception:
+    """``error`` as the refusal a client sees: BusyError (503, safe to retry) when DynamoDB
+    said "try again later", else itself (a bug or an outage: 500)."""
+    if is_transient(error):
+        return BusyError("the table is too busy right now: try again")
+    return error

@@ -14,86 +14,40 @@ this budget is always on: reports are read by people.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Any
 
-from botocore.exceptions import ClientError
-
 from harftet.limits import Budget, Limits
+from harftet.store.ports import WordReportStorePort
 from harftet.words.info import normalise_word
 
 __all__ = ["KINDS", "REPORT_BUDGET", "WordReports"]
 
 KINDS = ("wrong", "missing")
 REPORT_BUDGET = Budget(10, 3600)
-MARKER_SECONDS = 365 * 24 * 3600
 
 
 class WordReports:
-    def __init__(self, client: Any, players_table: str, limits: Limits) -> None:
-        self._client = client
-        self._table = players_table
-        self._limits = limits
+    """Players' reports on words, at most ``REPORT_BUDGET`` a player."""
 
-    @classmethod
-    def over(cls, client: Any, players_table: str, connections_table: str) -> WordReports:
-        """Reports in ``players_table``, the budget counted in ``connections_table``."""
-        from harftet.store.limits import LimitStore
+    def __init__(
+        self, store: WordReportStorePort, limits: Limits, clock: Callable[[], float]
+    ) -> None:
+        self.store = store
+        self.limits = limits
+        self.clock = clock
 
-        limits = Limits(LimitStore(client, connections_table), {"wordReport": REPORT_BUDGET})
-        return cls(client, players_table, limits)
-
-    def report(self, player_id: str, raw_word: str, kind: str, now: float) -> dict[str, Any]:
+    def report(self, player_id: str, raw_word: str, kind: str) -> dict[str, Any]:
         """Count ``player_id``'s report; `WordInputError`/ValueError on bad input (nothing
         stored), `RateLimitedError` past the budget."""
         word = normalise_word(raw_word)
         if kind not in KINDS:
             raise ValueError(f"kind: one of {', '.join(KINDS)}")
-        self._limits.check("wordReport", player_id, now)
-        who = hashlib.sha256(player_id.encode("utf-8")).hexdigest()
-        marker = {
-            "playerId": {"S": f"wordreport#{word}#{kind}#{who}"},
-            "expiresAt": {"N": str(int(now) + MARKER_SECONDS)},
-        }
-        try:
-            self._client.transact_write_items(
-                TransactItems=[
-                    {
-                        "Put": {
-                            "TableName": self._table,
-                            "Item": marker,
-                            "ConditionExpression": "attribute_not_exists(playerId)",
-                        }
-                    },
-                    {
-                        "Update": {
-                            "TableName": self._table,
-                            "Key": {"playerId": {"S": f"word#{word}"}},
-                            "UpdateExpression": "ADD #kind :one, reports :one "
-                            "SET word = :word, lastReportAt = :now",
-                            "ExpressionAttributeNames": {"#kind": kind},
-                            "ExpressionAttributeValues": {
-                                ":one": {"N": "1"},
-                                ":word": {"S": word},
-                                ":now": {"N": str(int(now))},
-                            },
-                        }
-                    },
-                ]
-            )
-        except ClientError as error:
-            reasons = error.response.get("CancellationReasons") or []
-            first = reasons[0].get("Code") if reasons else None
-            if error.response.get("Error", {}).get("Code") != "TransactionCanceledException" or (
-                first != "ConditionalCheckFailed"
-            ):
-                raise
-            # Already counted: this player reported this word so before (or this is a retry).
+        now = self.clock()
+        self.limits.check("wordReport", player_id, now)
+        self.store.add(word, kind, hashlib.sha256(player_id.encode("utf-8")).hexdigest(), now)
         return {"word": word, "kind": kind}
 
     def counts(self, raw_word: str) -> dict[str, int]:
         """For operators: ``{"wrong": n, "missing": n, "reports": n}`` of a word."""
-        word = normalise_word(raw_word)
-        item = self._client.get_item(
-            TableName=self._table, Key={"playerId": {"S": f"word#{word}"}}, ConsistentRead=True
-        ).get("Item", {})
-        return {k: int(item[k]["N"]) if k in item else 0 for k in (*KINDS, "reports")}
+        return self.store.counts(normalise_word(raw_word))

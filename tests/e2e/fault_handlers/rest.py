@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from harftet.bootstrap import app
+
 _APP = Path(__file__).resolve().parents[3] / "functions" / "rest" / "app.py"
 _spec = importlib.util.spec_from_file_location("harftet_real_rest_app", _APP)
 assert _spec is not None and _spec.loader is not None
@@ -20,7 +22,8 @@ _real = importlib.util.module_from_spec(_spec)
 sys.modules[_spec.name] = _real
 _spec.loader.exec_module(_real)
 
-_save = _real.service.tables.save
+_tables = app().stores.tables  # the application's table store (made on first use)
+_save = _tables.save
 
 
 def _save_then_die(*args: Any, **kwargs: Any) -> Any:
@@ -30,7 +33,7 @@ def _save_then_die(*args: Any, **kwargs: Any) -> Any:
     return stored
 
 
-_real.service.tables.save = _save_then_die
+_tables.save = _save_then_die
 
 
 def handler(event: dict[str, Any], context: Any) -> Any:

@@ -1,4 +1,5 @@
-"""Accounts (harftet.accounts.routes): passkeys, sessions, transfer codes, the player's data,
+"""Accounts and people (harftet.rest.accounts, harftet.rest.people): passkeys, sessions,
+transfer codes, the player's data,
 phrases, friends, blocks and invitations."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ TEXTS_QUERY = ({"name": "lang", "in": "query", "schema": {"type": "string", "enu
 
 
 def routes() -> list[Route]:
-    """The routes of harftet.accounts.routes (passkeys, sessions, data, phrases)."""
+    """The routes of harftet.rest.accounts and harftet.rest.people."""
     from harftet.accounts import models as m  # the package brings its service: only when asked
 
     return [

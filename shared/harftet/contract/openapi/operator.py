@@ -1,4 +1,4 @@
-"""The operator API (harftet.people): a day's reports, bans, closing a table. It takes AWS_IAM
+"""The operator API (harftet.moderation): a day's reports, bans, closing a table. It takes AWS_IAM
 signatures, never a player's token."""
 
 from __future__ import annotations

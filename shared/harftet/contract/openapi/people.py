@@ -1,4 +1,4 @@
-"""People (harftet.people): profiles, leaderboards and reports of a seat."""
+"""People (harftet.profiles, harftet.moderation): profiles, leaderboards and reports of a seat."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Words (harftet.words.routes): what the game knows of a word, and reports of wrong or
+"""Words (harftet.rest.words): what the game knows of a word, and reports of wrong or
 missing ones."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from harftet.contract.openapi.route import Route
 
 
 def routes() -> list[Route]:
-    """The routes of harftet.words.routes (look-ups and reports)."""
+    """The routes of harftet.rest.words (look-ups and reports)."""
     from harftet.words import models as w
 
     return [

@@ -1,0 +1,319 @@
+"""The application, built once per container: each feature handed the ports it uses and
+nothing more, made the first time a handler asks for it (a function imports only what it
+uses: its cold start stays its own)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from functools import cached_property
+from typing import Any
+
+from harftet.identity import Tokens
+
+from .aws import client
+from .settings import Settings
+
+logger = logging.getLogger(__name__)
+Sender = Callable[[str, dict[str, Any]], bool]
+
+
+class App:
+    """Every feature of the application over ``stores`` (`DynamoStores`, or fakes in tests),
+    the clock, the WebSocket sender and the token signer."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        stores: Any,
+        *,
+        clock: Callable[[], float] = time.time,
+        send: Sender | None = None,
+        tokens: Tokens | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        aws: Callable[[str], Any] = client,
+    ) -> None:
+        self.settings = settings
+        self.stores = stores
+        self._clock = clock
+        self.send = send
+        self._tokens = tokens
+        self.sleep = sleep
+        self._aws = aws  # sqs, sns clients
+
+    def clock(self) -> float:
+        """Now, by the application's clock (epoch seconds)."""
+        return self._clock()
+
+    @property
+    def sender(self) -> Sender | None:
+        """What the features post WebSocket messages through: the application's ``send`` as
+        it is when they post (None: this stack has no WebSocket API)."""
+        return self._post if self.send is not None else None
+
+    def _post(self, connection_id: str, payload: dict[str, Any]) -> bool:
+        assert self.send is not None
+        return self.send(connection_id, payload)
+
+    @cached_property
+    def tokens(self) -> Tokens:
+        """Signs and checks tokens (TOKEN_SECRET, or the SSM SecureString it names)."""
+        if self._tokens is not None:
+            return self._tokens
+        secret = self.settings.token_secret
+        if not secret:
+            name = self.settings.token_secret_param
+            if not name:
+                raise RuntimeError("set TOKEN_SECRET or TOKEN_SECRET_PARAM")
+            from aws_lambda_powertools.utilities.parameters import get_parameter
+
+            secret = str(get_parameter(name, decrypt=True, max_age=3600))
+        return Tokens(secret)
+
+    # -- the tables ----------------------------------------------------------------------
+    @cached_property
+    def writer(self) -> Any:
+        from harftet.profiles import GameRecords
+        from harftet.tables.writer import TableWriter
+
+        s = self.stores
+        return TableWriter(s.tables, s.players, self.clock, on_game_end=GameRecords(s.profiles))
+
+    @cached_property
+    def tables(self) -> Any:
+        from harftet.router import new_table_id
+        from harftet.tables.service import Tables
+
+        cell = self.settings.cell_id
+        accounts = self.stores.accounts  # it notes every table a player sits at
+        return Tables(
+            self.writer,
+            self.stores.tables,
+            self.stores.players,
+            self.tokens.mac,
+            new_table_id=lambda: new_table_id(cell),
+            test_mode=self.settings.test_mode,
+            on_seated=accounts.remember_table if accounts is not None else None,
+        )
+
+    @cached_property
+    def hints(self) -> Any:
+        from harftet.tables.hints import Hints
+
+        return Hints(self.writer)
+
+    @cached_property
+    def records(self) -> Any:
+        from harftet.tables.records import Records
+
+        return Records(self.writer, self.stores.tables, self.stores.log, self.sleep)
+
+    @cached_property
+    def deadlines(self) -> Any:
+        from harftet.tables.deadlines import Deadlines
+
+        return Deadlines(self.writer, self.stores.tables)
+
+    @cached_property
+    def sockets(self) -> Any:
+        from harftet.tables.sockets import Sockets
+
+        s = self.stores
+        return Sockets(self.writer, s.tables, s.connections, on_presence=self.presence.changed)
+
+    @cached_property
+    def forgetting(self) -> Any:
+        from harftet.tables.forget import Forgetting
+
+        return Forgetting(self.writer, self.stores.log, sleep=self.sleep)
+
+    # -- players -------------------------------------------------------------------------
+    @cached_property
+    def guests(self) -> Any:
+        from harftet.accounts.guests import Guests
+        from harftet.router import new_player_id
+
+        cell = self.settings.cell_id
+        return Guests(self.stores.players, self.tokens, self.clock, lambda: new_player_id(cell))
+
+    @cached_property
+    def accounts(self) -> Any:
+        from harftet.accounts.passkeys import config_from_env
+        from harftet.accounts.service import ACCOUNT_BUDGETS, Accounts
+        from harftet.limits import Limits
+
+        limits = Limits(self.stores.counters, ACCOUNT_BUDGETS)  # always on: codes
+        passkeys = config_from_env(self.settings.environ)
+        return Accounts(self.stores.accounts, self.tokens, limits, passkeys, self.clock)
+
+    @cached_property
+    def data(self) -> Any:
+        from harftet.accounts.data import PlayerData
+
+        s = self.stores
+
+        def forget_tables(player_id: str, account: dict[str, Any]) -> None:
+            self.forgetting.forget(player_id, sorted(account.get("tables") or []))
+
+        return PlayerData(
+            s.accounts, s.profiles, s.connections, s.inbox, self.clock,
+            forget_tables=forget_tables, forget_friends=self.friends.forget_everyone,
+        )  # fmt: skip
+
+    @cached_property
+    def friends(self) -> Any:
+        from harftet.friends import Friends
+
+        s = self.stores
+        return Friends(
+            s.accounts, s.tables, s.connections, self.presence, self.sender, self.clock,
+            notify_invitation=self.outbox.invitation,
+        )  # fmt: skip
+
+    @cached_property
+    def presence(self) -> Any:
+        from harftet.presence import Presence
+
+        s = self.stores
+        return Presence(s.connections, s.tables, s.players, self.sender, self.clock)
+
+    @cached_property
+    def profiles(self) -> Any:
+        from harftet.profiles import Profiles
+
+        return Profiles(self.stores.players, self.stores.profiles, self.tokens.mac, self.clock)
+
+    @cached_property
+    def moderation(self) -> Any:
+        from harftet.moderation import Moderation
+
+        s = self.stores
+        return Moderation(s.profiles, s.tables, self.clock, close_table=self.tables.close)
+
+    @cached_property
+    def phrases(self) -> Any:
+        from harftet.phrases import Phrases
+
+        s = self.stores
+        return Phrases(
+            s.tables, s.connections, s.counters, self.sender, self.clock,
+            blocked_by=self.friends.blocked_by,
+        )  # fmt: skip
+
+    @cached_property
+    def word_reports(self) -> Any:
+        from harftet.limits import Limits
+        from harftet.words.reports import REPORT_BUDGET, WordReports
+
+        limits = Limits(self.stores.counters, {"wordReport": REPORT_BUDGET})  # always on
+        return WordReports(self.stores.word_reports, limits, self.clock)
+
+    @cached_property
+    def limits(self) -> Any:
+        """The operator's per-player budgets (LIMITS, LIMIT_BUDGETS)."""
+        from harftet.limits import limits_from_env
+
+        return limits_from_env(lambda: self.stores.counters, self.settings.environ)
+
+    # -- the inbox and notifications -----------------------------------------------------
+    @cached_property
+    def inbox(self) -> Any:
+        """Each player's tables (None where the stack keeps no mail table)."""
+        from harftet.inbox import Inbox
+
+        store = self.stores.inbox
+        return Inbox(store, self.tokens.mac, self.clock) if store is not None else None
+
+    @cached_property
+    def notify_queue(self) -> Any:
+        from harftet.queues import NotifyQueue
+
+        url = self.settings.notify_queue_url
+        return NotifyQueue(self._aws("sqs"), url) if url else None
+
+    @cached_property
+    def timer_queue(self) -> Any:
+        from harftet.queues import TimerQueue
+
+        url = self.settings.timer_queue_url
+        return TimerQueue(self._aws("sqs"), url) if url else None
+
+    @cached_property
+    def outbox(self) -> Any:
+        from harftet.notify.outbox import Outbox
+
+        def connected(table_id: str) -> set[str]:
+            return {str(c["playerId"]) for c in self.stores.connections.for_table(table_id)}
+
+        record = self.inbox.record_versions if self.inbox is not None else None
+        return Outbox(record, self.notify_queue, connected, self.clock, self.stores.inbox)
+
+    @cached_property
+    def mobile(self) -> Any:
+        """SNS mobile push (None where no platform application is set up)."""
+        from harftet.notify.deliver import MobilePush
+
+        s = self.settings
+        apps = {"fcm": s.fcm_application_arn, "apns": s.apns_application_arn}
+        return MobilePush(self._aws("sns"), apps) if any(apps.values()) else None
+
+    def _local_push_prefix(self) -> str | None:
+        """The local stack's own push receiver, allowed as an endpoint in test mode only."""
+        prefix = self.settings.local_push_prefix
+        return prefix if prefix and self.settings.test_mode else None
+
+    @cached_property
+    def subscriptions(self) -> Any:
+        from harftet.notify import vapid
+        from harftet.notify.subscriptions import Subscriptions
+
+        s = self.settings
+        return Subscriptions(
+            self.stores.mail, self.clock, mobile=self.mobile,
+            public_key=lambda: vapid.server_public_key(s.vapid_public_key, s.vapid_private_key),
+            local_prefix=self._local_push_prefix(),
+        )  # fmt: skip
+
+    @cached_property
+    def notifier(self) -> Any:
+        from harftet.notify import vapid
+        from harftet.notify.deliver import Notifier, WebPush
+
+        s = self.settings
+        key = vapid.private_key(s.vapid_private_key, s.vapid_private_key_param)
+        web = None
+        if key:
+            web = WebPush(lambda: key, s.vapid_subject, local_prefix=self._local_push_prefix())
+
+        def requeue(notification: Any, delay: int) -> None:
+            if self.notify_queue is not None:
+                self.notify_queue.send([notification], delay)
+
+        return Notifier(
+            self.stores.mail, self.stores.inbox, web, self.mobile, requeue, self.clock,
+            self._name_of,
+        )  # fmt: skip
+
+    def _name_of(self, player_id: str) -> str | None:
+        try:
+            return str(self.stores.players.get(player_id)["name"])
+        except Exception:
+            return None
+
+    # -- the stream and the timers -------------------------------------------------------
+    @cached_property
+    def publisher(self) -> Any:
+        from harftet.fanout import Publisher
+
+        return Publisher(
+            self.stores.connections, self.sender, self.clock, log=self.stores.log,
+            timers=self.timer_queue, outbox=self.outbox, disconnect=self.sockets.disconnect,
+            on_seating=self.presence.seating_changed,
+        )  # fmt: skip
+
+    @cached_property
+    def firing(self) -> Any:
+        from harftet.timers import TimerFiring
+
+        return TimerFiring(self.deadlines.advance, self.timer_queue, self.clock)

@@ -1,0 +1,144 @@
+"""The AWS clients a container makes (each on its first use) and the DynamoDB stores over
+them, each made when a feature first asks for it."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from functools import cache, cached_property
+from typing import Any
+
+import boto3
+from botocore.config import Config
+
+from .settings import Settings
+
+# Explicit rather than the SDK's defaults: standard mode retries throttling and 5xx with
+# backoff, 4 attempts in all; a request never waits on a dead socket for long.
+DYNAMODB_CONFIG = Config(
+    retries={"mode": "standard", "total_max_attempts": 4},
+    connect_timeout=2,
+    read_timeout=5,
+    max_pool_connections=32,
+)
+
+
+class LazyClient:
+    """A boto3 client made on its first use, then that one client for the process.
+
+    Building a DynamoDB client loads botocore's service model, about a sixth of the REST
+    handler's cold start (bench/bench_cold_start.py): made at import, every new instance paid
+    for it before its first request, also when that request needs no table (a CORS preflight,
+    ``/health``, a refused token). Every attribute is the real client's.
+    """
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self._make = make
+        self._client: Any = None
+        self._lock = threading.Lock()  # one client, also if threads race to the first call
+
+    def real(self) -> Any:
+        """The real client (made now if it does not exist yet)."""
+        client = self._client
+        if client is None:
+            with self._lock:
+                if self._client is None:
+                    self._client = self._make()
+                client = self._client
+        return client
+
+    @property
+    def created(self) -> bool:
+        return self._client is not None
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):  # never the client's: no recursion before __init__ ran
+            raise AttributeError(name)
+        return getattr(self.real(), name)
+
+
+@cache
+def dynamodb() -> LazyClient:
+    """The process's one DynamoDB client (every store shares it)."""
+    return LazyClient(lambda: boto3.client("dynamodb", config=DYNAMODB_CONFIG))
+
+
+@cache
+def client(service: str) -> LazyClient:
+    """The process's one client of another AWS service (``sqs``, ``sns``)."""
+    return LazyClient(lambda: boto3.client(service))  # type: ignore[call-overload]
+
+
+class DynamoStores:
+    """Every store of the application over one DynamoDB client and the settings' tables;
+    each is made on first use, so a function builds only the stores it touches."""
+
+    def __init__(self, client: Any, settings: Settings) -> None:
+        self.client = client
+        self.settings = settings
+
+    @cached_property
+    def tables(self) -> Any:
+        from harftet.store.table_items import IndexKeys
+        from harftet.store.tables import TableStore
+
+        s = self.settings
+        index = IndexKeys(s.deadline_shards, int(s.deadline_step_seconds * 1000))
+        return TableStore(self.client, s.tables_table, s.players_table, index)
+
+    @cached_property
+    def players(self) -> Any:
+        from harftet.store.players import PlayerStore
+
+        return PlayerStore(self.client, self.settings.players_table)
+
+    @cached_property
+    def connections(self) -> Any:
+        from harftet.store.connections import ConnectionStore
+
+        return ConnectionStore(self.client, self.settings.connections_table)
+
+    @cached_property
+    def log(self) -> Any:
+        from harftet.store.log import LogStore
+
+        name = self.settings.log_table
+        return LogStore(self.client, name) if name else None
+
+    @cached_property
+    def profiles(self) -> Any:
+        from harftet.store.profiles import ProfileStore
+
+        return ProfileStore(self.client, self.settings.players_table)
+
+    @cached_property
+    def accounts(self) -> Any:
+        from harftet.store.accounts import AccountStore
+
+        return AccountStore(self.client, self.settings.players_table)
+
+    @cached_property
+    def counters(self) -> Any:
+        from harftet.store.limits import LimitStore
+
+        return LimitStore(self.client, self.settings.connections_table)
+
+    @cached_property
+    def inbox(self) -> Any:
+        from harftet.store.inbox import InboxStore
+
+        name = self.settings.mail_table
+        return InboxStore(self.client, name) if name else None
+
+    @cached_property
+    def mail(self) -> Any:
+        from harftet.store.mail import MailStore
+
+        name = self.settings.mail_table
+        return MailStore(self.client, name) if name else None
+
+    @cached_property
+    def word_reports(self) -> Any:
+        from harftet.store.word_reports import WordReportStore
+
+        return WordReportStore(self.client, self.settings.players_table)

@@ -1,0 +1,61 @@
+"""Who a table concerns, by the rules: whose turn it is, who sits there, who is a member of it
+(its players' lists show it), and who holds it as a running correspondence table (RULES §6).
+Pure functions of a table."""
+
+from __future__ import annotations
+
+from .state import Table
+from .table import BOT_PREFIX
+
+WAITING_SECONDS = 24 * 3600  # a waiting table leaves the lobby (and every list) after a day
+
+
+def your_turn(table: Table, player_id: str) -> bool:
+    """Whether it is ``player_id``'s turn at a table in play."""
+    if table.status != "playing" or table.turn_seat is None:
+        return False
+    occupant = table.seats[table.turn_seat].occupant
+    return occupant is not None and occupant.player_id == player_id
+
+
+def members(table: Table) -> list[str]:
+    """The people whose lists show ``table``: who sits there, and who held a seat this game
+    and may come back (a dropped owner, a leaver)."""
+    found: dict[str, None] = {}
+    for chair in table.seats:
+        for person in (chair.occupant, chair.original):
+            if person is not None and not person.bot:
+                found[person.player_id] = None
+    for pid in table.former:
+        if not pid.startswith(BOT_PREFIX):
+            found[pid] = None
+    return list(found)
+
+
+def seated(table: Table | None) -> set[str]:
+    """The people a table shows "at a table": seated at it while it has not finished."""
+    if table is None or table.status == "finished":
+        return set()
+    return {
+        seat.occupant.player_id
+        for seat in table.seats
+        if seat is not None and seat.occupant is not None and not seat.occupant.bot
+    }
+
+
+def holders(table: Table, now: float) -> frozenset[str]:
+    """The players who hold ``table`` as one of their running correspondence tables: its
+    seated people and the owner of a seat a computer player keeps for them (they may take it
+    back); nobody once it is over, or once a waiting table has left the lobby."""
+    if table.pace != "correspondence" or table.status == "finished":
+        return frozenset()
+    if table.status == "waiting" and table.created_at <= now - WAITING_SECONDS:
+        return frozenset()
+    found: set[str] = set()
+    for chair in table.seats:
+        if chair.occupant is not None and not chair.occupant.bot:
+            found.add(chair.occupant.player_id)
+        original = chair.original
+        if original is not None and not original.bot and chair.original_fate == "dropped":
+            found.add(original.player_id)  # their seat, played by a computer player for now
+    return frozenset(found)

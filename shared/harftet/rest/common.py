@@ -1,0 +1,67 @@
+"""What every REST route shares: the application, the caller, the body, the budgets, and
+the answer. A route parses, makes one call of a feature, and replies; a refusal raised
+anywhere goes to the one error handler (functions/rest/app.py)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from aws_lambda_powertools.event_handler import Response
+
+from harftet.api.body import MAX_BODY_BYTES
+from harftet.api.errors import parse_json
+from harftet.api.events import body_text
+from harftet.bootstrap import App, app
+from harftet.errors import BadRequestError
+from harftet.identity import Caller, bearer
+from harftet.observability import new_metrics
+
+__all__ = ["App", "app", "body", "caller", "count", "limit", "metrics", "reply", "seat"]
+
+metrics = new_metrics()  # the REST function's (its handler flushes them)
+SEAT = re.compile(r"[0-9]{1,2}")
+COUNT = re.compile(r"[0-9]{1,9}")
+
+
+def reply(status: int, body: Any = None, headers: dict[str, str] | None = None) -> Response:
+    """A JSON answer (204: an empty one)."""
+    if status == 204:
+        return Response(status_code=204, body=None, headers=headers)
+    return Response(status, content_type="application/json", body=body, headers=headers)
+
+
+def body(event: Any) -> Any:
+    """The request's JSON body (BodyError saying what is wrong with it)."""
+    return parse_json(body_text(event.raw_event, limit=MAX_BODY_BYTES), limit=MAX_BODY_BYTES)
+
+
+def caller(event: Any) -> Caller:
+    """Who the request's bearer token names (401 without a valid one)."""
+    return app().tokens.verify(bearer(event.headers.get("authorization")))
+
+
+def source_ip(event: Any) -> str:
+    """The request's source address, as API Gateway gives it."""
+    return event.request_context.identity.source_ip or "unknown"
+
+
+def limit(kind: str, who: str) -> None:
+    """429 rate_limited when ``who`` is over its ``kind`` budget (harftet.limits)."""
+    current = app()
+    current.limits.check(kind, who, current.clock())
+
+
+def seat(raw: str) -> int:
+    """A seat number from the path."""
+    if not SEAT.fullmatch(raw):
+        raise BadRequestError(f"seat must be a seat number (0-3), not '{raw[:16]}'", field="seat")
+    return int(raw)
+
+
+def count(name: str, raw: str | None) -> int:
+    """A whole number from the query."""
+    if raw is None or not COUNT.fullmatch(raw):
+        shown = (raw or "")[:16]
+        raise BadRequestError(f"{name} must be a whole number, not '{shown}'", field=name)
+    return int(raw)

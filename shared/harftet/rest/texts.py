@@ -1,0 +1,28 @@
+"""The catalogue of what a player reads (API.md v4 ``GET /texts``) and the health check."""
+
+from __future__ import annotations
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.router import APIGatewayRouter
+
+from harftet.api.errors import language
+
+from .common import reply
+
+router = APIGatewayRouter()
+
+
+@router.get("/health")
+def health() -> Response:
+    return reply(200, {"status": "ok"})
+
+
+@router.get("/texts")
+def texts() -> Response:
+    """The catalogue of one language, cacheable by its ETag."""
+    from harftet.api.texts import texts_reply
+
+    event = router.current_event
+    lang = event.get_query_string_value("lang", None) or language(event.headers)
+    status, body, headers = texts_reply(lang, event.headers.get("if-none-match"))
+    return Response(status, content_type="application/json", body=body, headers=headers)

@@ -1,0 +1,38 @@
+"""The word routes (API.md v3 "Words"): ``GET /words/{word}`` (public, like ``GET /phrases``)
+and ``POST /words/{word}/reports`` (a player token)."""
+
+from __future__ import annotations
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.router import APIGatewayRouter
+
+from harftet.api.errors import language
+from harftet.errors import BadRequestError
+
+from .common import app, body, caller, reply
+
+router = APIGatewayRouter()
+
+
+@router.get("/words/<word>")
+def get_word(word: str) -> Response:
+    from harftet.words.info import WordInputError, look_up
+
+    try:
+        return reply(200, look_up(word, language(router.current_event.headers)))
+    except WordInputError as error:
+        raise BadRequestError(str(error)) from None
+
+
+@router.post("/words/<word>/reports")
+def report_word(word: str) -> Response:
+    from harftet.words.info import WordInputError
+    from harftet.words.models import WordReport
+
+    who = caller(router.current_event)
+    sent = WordReport.model_validate(body(router.current_event))
+    try:
+        answer = app().word_reports.report(who.player_id, word, sent.kind)
+    except WordInputError as error:
+        raise BadRequestError(str(error)) from None
+    return reply(202, answer)

@@ -1,0 +1,233 @@
+"""A table's item in the tables table, and back: the stored version (`StoredTable`), the move
+ids kept for retries (`Moves`) and the sparse indexes' attributes (`IndexKeys`).
+
+Item: ``tableId``, ``version`` (N), ``state`` (B, the engine's compact codec), ``mv`` (the
+move ids a client may still retry — per player the last ``MOVES_KEPT``, each under a
+12-character digest), ``lobby``/``watch``/``createdAt`` (only while listed: the sparse lobby
+indexes), ``due``/``deadline``/``dueV`` (only while something is timed: the sparse index the
+sweeper reads, never a Scan; ``dueV`` is the version that set the deadline, so a change that
+keeps it writes neither the index nor a timer), ``expiresAt`` (TTL) and ``ans`` (the socket a
+version's move was answered on). The move path builds these attribute values itself: boto3's
+generic (de)serializer costs more than the engine.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import zlib
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from harftet.engine import codec
+from harftet.engine.seating import WAITING_SECONDS
+from harftet.engine.state import Table
+from harftet.engine.timing import next_due
+from harftet.engine.view import lobby_status
+
+# Per player, the move ids kept for idempotency: a client retries only the move it has no
+# answer for (API.md), so its last two cover a retry racing the next move from another device.
+MOVES_KEPT = 2
+MOVES = "mv"
+OLD_MOVES = "moves"  # the former map of whole `{playerId}:{moveId}` keys (read, then removed)
+ANSWERED = "ans"  # the connection answered on the spot for this version (StoredTable.answered)
+DUE = "due"
+# DynamoDB's TTL removes what nobody will come back to: a table still waiting a day after it
+# was made (WAITING_SECONDS: it leaves the lobby then too), a finished game 30 days after.
+FINISHED_KEPT_SECONDS = 30 * 24 * 3600
+# Correspondence tables have lists of their own (RULES §6): the same indexes, their key
+# values prefixed ("c:waiting", "c:open", "c:playing").
+CORRESPONDENCE_LOBBY = "c:"
+# Two sparse indexes keyed by createdAt: ``lobby-index`` (``lobby`` = "waiting", projected
+# whole: waiting tables are few and do not move) and ``watch-index`` (``watch`` = "open" or
+# "playing", keys only, so that a move, which leaves both keys as they are, costs the index
+# nothing). Private tables carry neither.
+LOBBY_KEYS = {"waiting": "lobby", "open": "watch", "playing": "watch"}
+LOBBY_INDEXES = {"lobby": "lobby-index", "watch": "watch-index"}
+LobbyKey = tuple[int, str]  # (createdAt in ms, tableId): where a page ends
+
+
+def _digest(text: str, size: int) -> str:
+    return base64.urlsafe_b64encode(
+        hashlib.blake2b(text.encode(), digest_size=size).digest()
+    ).decode()
+
+
+def move_digest(move_key: str) -> str:
+    """The stored key of a move key ``{playerId}:{moveId}``: 4 characters of the player (to keep
+    each player's last moves) and 8 of the whole key (48 bits: a false replay needs a collision
+    among a table's few kept ids, about 1 in 10^13)."""
+    player = move_key.partition(":")[0]
+    return _digest(player, 3) + _digest(move_key, 6)
+
+
+class Moves(Mapping[str, int]):
+    """The applied move ids a client may still retry: ``move_key in moves`` and
+    ``moves[move_key]`` (the version it produced) take the whole ``{playerId}:{moveId}``; the
+    map holds only digests (``move_digest``)."""
+
+    __slots__ = ("_by_digest",)
+
+    def __init__(self, by_digest: Mapping[str, int] | None = None) -> None:
+        self._by_digest: dict[str, int] = dict(by_digest or {})
+
+    def __getitem__(self, move_key: str) -> int:
+        return self._by_digest[move_digest(move_key)]
+
+    def __contains__(self, move_key: object) -> bool:
+        return isinstance(move_key, str) and move_digest(move_key) in self._by_digest
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._by_digest)
+
+    def __len__(self) -> int:
+        return len(self._by_digest)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Moves):
+            return self._by_digest == other._by_digest
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Moves({self._by_digest!r})"
+
+    @property
+    def digests(self) -> dict[str, int]:
+        """digest → version, as stored."""
+        return dict(self._by_digest)
+
+    def remember(self, move_key: str, version: int) -> Moves:
+        """These moves and ``move_key`` (producing ``version``), each player keeping only its
+        last ``MOVES_KEPT``."""
+        digest = move_digest(move_key)
+        kept = {**self._by_digest, digest: version}
+        player = digest[:4]
+        mine = sorted((v, d) for d, v in kept.items() if d[:4] == player)
+        for _, old in mine[:-MOVES_KEPT]:
+            del kept[old]
+        return Moves(kept)
+
+
+@dataclass(slots=True)
+class StoredTable:
+    """A table as stored, at its version."""
+
+    table: Table
+    version: int
+    moves: Moves = field(default_factory=Moves)  # the move ids kept -> version each produced
+    due_version: int | None = None  # the version that set the current deadline (dueV)
+    # the WebSocket connection that sent this version's move and got its answer on the spot
+    # (``ans``): the fan-out leaves it out of this version's push
+    answered: str | None = None
+
+
+def from_item(item: dict[str, Any]) -> StoredTable:
+    """A stored table from a low-level item."""
+    moves = {k: int(v["N"]) for k, v in item.get(MOVES, {}).get("M", {}).items()}
+    for key, value in item.get(OLD_MOVES, {}).get("M", {}).items():  # an item written before
+        moves[move_digest(key)] = int(value["N"])
+    due_version = item.get("dueV")
+    answered = item.get(ANSWERED)
+    return StoredTable(
+        table=codec.decode(item["state"]["B"]),
+        version=int(item["version"]["N"]),
+        moves=Moves(moves),
+        due_version=int(due_version["N"]) if due_version else None,
+        answered=answered["S"] if answered else None,
+    )
+
+
+def from_stream_image(image: dict[str, Any]) -> StoredTable:
+    """A stored table from a stream record's NewImage (Lambda's event carries binary
+    attributes base64-encoded; boto3's get_records gives bytes)."""
+    state = image["state"]["B"]
+    if isinstance(state, str):
+        state = base64.b64decode(state)
+    return from_item({**image, "state": {"B": state}})
+
+
+def deadline_set(versions: Sequence[StoredTable]) -> bool:
+    """Whether one of these consecutive versions of a table (oldest first) set its newest
+    deadline, so that a timer must be sent for it; False when an earlier version set it (its
+    timer is on its way). An item without ``dueV`` (written before it existed) says yes."""
+    newest = versions[-1]
+    return newest.due_version is None or newest.due_version >= versions[0].version
+
+
+def number(value: int) -> dict[str, str]:
+    """A DynamoDB number attribute."""
+    return {"N": str(value)}
+
+
+def moves_value(moves: Moves) -> dict[str, Any]:
+    """The ``mv`` attribute of kept move ids."""
+    return {"M": {k: number(v) for k, v in moves.digests.items()}}
+
+
+def exact_ms(table: Table) -> int | None:
+    """A table's exact next deadline (ms), None without one."""
+    due = next_due(table)
+    return None if due is None else int(due * 1000)
+
+
+@dataclass(frozen=True, slots=True)
+class IndexKeys:
+    """The sparse indexes' attributes of a table.
+
+    The deadline index is spread over ``shards`` partition keys ("due#0".."due#N-1"): one
+    index partition takes about 1,000 writes a second, and a turn moves its table's deadline
+    (two index writes), so the shards bound a cell's tables (bench/scale_model.py sizes them;
+    the template's DeadlineShards). Raise it, never lower it: the sweeper reads shards
+    0..N-1, and a table keeps its shard until its deadline moves. A live table's deadline is
+    rounded UP to ``step_ms`` (the template's DeadlineStepSeconds), so that a turn that moves
+    the deadline within the same step writes no index key; only the sweeper, the safety net
+    for a lost timer, reads the index (the stream sends each exact deadline to SQS), and it
+    finds a table at most one step late. A correspondence table keeps its exact deadline (its
+    timer is armed from the index: harftet.timers.far)."""
+
+    shards: int = 8
+    step_ms: int = 0
+
+    def due_key(self, table_id: str) -> str:
+        """The deadline index partition of a table: stable, spread evenly over the shards."""
+        return f"{DUE}#{zlib.crc32(table_id.encode()) % self.shards}"
+
+    def deadline(self, due: float, exact: bool = False) -> int:
+        """The deadline index's sort key (ms) for a deadline: rounded up to ``step_ms``."""
+        ms = int(due * 1000)
+        step = self.step_ms
+        return ms if exact or step <= 0 else -(-ms // step) * step
+
+    def fields(self, table: Table, now: float) -> tuple[dict[str, Any], list[str]]:
+        """The sparse-index attributes to SET (as attribute values), and those to REMOVE."""
+        sets, removes = lobby_fields(table)
+        if table.status == "waiting":
+            sets["expiresAt"] = number(int(table.created_at + WAITING_SECONDS))
+        elif table.status == "finished":
+            sets["expiresAt"] = number(int(now + FINISHED_KEPT_SECONDS))
+        else:
+            removes.append("expiresAt")
+        due = next_due(table)
+        if due is not None:
+            sets["due"] = {"S": self.due_key(table.table_id)}
+            sets["deadline"] = number(self.deadline(due, table.pace == "correspondence"))
+        else:
+            removes += ["due", "deadline", "dueV"]
+        return sets, removes
+
+
+def lobby_fields(table: Table) -> tuple[dict[str, Any], list[str]]:
+    """The lobby list that shows the table, if any (the sparse lobby indexes): attributes to
+    SET and to REMOVE."""
+    sets: dict[str, Any] = {}
+    listed = lobby_status(table)
+    key = LOBBY_KEYS[listed] if listed is not None else None
+    if listed is not None and key is not None:
+        prefix = CORRESPONDENCE_LOBBY if table.pace == "correspondence" else ""
+        sets[key] = {"S": prefix + listed}
+        sets["createdAt"] = number(int(table.created_at * 1000))
+    removes = [k for k in sorted(set(LOBBY_KEYS.values())) if k != key]
+    return sets, removes

@@ -1,0 +1,136 @@
+"""What a table's write changes beside the table, in the game's words: a player's rating and
+record, their profile and leaderboard entries, the correspondence tables they hold.
+
+The write path (`harftet.tables.writer`) decides these from a change's outcome and hands them
+to `TableStore.save`, which stores them in the same transaction as the table: all of them,
+or none. Each knows the players-table Update that stores it (`to_update`); a feature never
+builds one itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from boto3.dynamodb.types import TypeSerializer
+
+from harftet.engine.effects import RatingChange
+
+from .holdings import hold, release
+from .items import serialize
+from .players import player_update
+from .profiles import board_key, profile_key, shard_of
+
+_ser = TypeSerializer()
+
+
+@dataclass(frozen=True, slots=True)
+class RatingWrite:
+    """A rating change (a finished game's points, or a leaver's penalty); a leave also counts
+    an abandon against the player's abandons as ``player`` was read (None: not read)."""
+
+    change: RatingChange
+    player: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileWrite:
+    """A profile rewritten whole (``fields``: every attribute but the key; ``remove``: old
+    attributes to drop), only if its counter ``n`` is still ``read_n`` (None: no profile)."""
+
+    player_id: str
+    read_n: int | None
+    fields: dict[str, Any]
+    remove: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class BoardWrite:
+    """``delta`` points added to the player's entry on the ``game``/``period`` board (``expires``:
+    when a weekly board's entry goes, epoch seconds)."""
+
+    game: str
+    period: str
+    player_id: str
+    name: str
+    delta: int
+    expires: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HoldWrite:
+    """The player starts holding a running correspondence table (refused at ``limit``)."""
+
+    player_id: str
+    table_id: str
+    limit: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseWrite:
+    """The player stops holding a correspondence table."""
+
+    player_id: str
+    table_id: str
+
+
+PlayerWrite = RatingWrite | ProfileWrite | BoardWrite | HoldWrite | ReleaseWrite
+
+
+def to_update(write: PlayerWrite, now: float) -> dict[str, Any]:
+    """The players-table Update (without ``TableName``) that stores ``write``."""
+    if isinstance(write, RatingWrite):
+        return player_update(write.change, write.player, now)
+    if isinstance(write, HoldWrite):
+        return hold(write.player_id, write.table_id, write.limit)
+    if isinstance(write, ReleaseWrite):
+        return release(write.player_id, write.table_id)
+    if isinstance(write, ProfileWrite):
+        return _profile_update(write)
+    return _board_update(write)
+
+
+def _profile_update(write: ProfileWrite) -> dict[str, Any]:
+    names: dict[str, str] = {}
+    values: dict[str, Any] = {}
+    sets = []
+    for i, (key, value) in enumerate(write.fields.items()):
+        names[f"#f{i}"] = key
+        values[f":f{i}"] = _ser.serialize(value)
+        sets.append(f"#f{i} = :f{i}")
+    expression = "SET " + ", ".join(sets)
+    if write.remove:
+        names.update({f"#r{i}": key for i, key in enumerate(write.remove)})
+        expression += " REMOVE " + ", ".join(f"#r{i}" for i in range(len(write.remove)))
+    update: dict[str, Any] = {
+        "Key": {"playerId": {"S": profile_key(write.player_id)}},
+        "UpdateExpression": expression,
+        "ExpressionAttributeNames": names,
+    }
+    if write.read_n is None:
+        update["ConditionExpression"] = "attribute_not_exists(playerId)"
+    else:
+        names["#n"] = "n"
+        values[":read"] = _ser.serialize(write.read_n)
+        update["ConditionExpression"] = "#n = :read"
+    update["ExpressionAttributeValues"] = values
+    return update
+
+
+def _board_update(write: BoardWrite) -> dict[str, Any]:
+    values: dict[str, Any] = {
+        ":d": write.delta,
+        ":b": f"{write.game}#{write.period}#{shard_of(write.player_id)}",
+        ":p": write.player_id,
+        ":name": write.name,
+    }
+    expression = "ADD score :d SET board = :b, pid = :p, #name = :name"
+    if write.expires is not None:
+        values[":exp"] = write.expires
+        expression += ", expiresAt = :exp"
+    return {
+        "Key": {"playerId": {"S": board_key(write.game, write.period, write.player_id)}},
+        "UpdateExpression": expression,
+        "ExpressionAttributeNames": {"#name": "name"},
+        "ExpressionAttributeValues": serialize(values),
+    }
