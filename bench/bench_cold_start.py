@@ -7,9 +7,9 @@ root with its lazy DynamoDB client; the request models, the client and the dicti
 on first use). Then, in the same interpreter, what a first Harftet move adds on top: the
 DynamoDB client, the request models (pydantic) built, and the dictionary. Baseline:
 ``import boto3; from aws_lambda_powertools.event_handler import APIGatewayRestResolver``,
-and that plus ``boto3.client("dynamodb")``. They alternate; the goal is median(import) / median(baseline)
-≤ 1.25. Everything runs as in Lambda: ``python -S`` with the layer's packages and a compiled
-copy of our code, nothing from the dev venv, LIMITS on as the template deploys it.
+and that plus ``boto3.client("dynamodb")``. They alternate; the goal is
+median(import) / median(baseline) ≤ 1.25. Everything runs as in Lambda: ``python -S`` with
+the layer's packages and a compiled copy of our code, nothing from the dev venv, LIMITS on as the template deploys it.
 
 Run: ``.venv/bin/python -m bench.bench_cold_start``.
 """
