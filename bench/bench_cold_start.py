@@ -9,7 +9,8 @@ DynamoDB client, the request models (pydantic) built, and the dictionary. Baseli
 ``import boto3; from aws_lambda_powertools.event_handler import APIGatewayRestResolver``,
 and that plus ``boto3.client("dynamodb")``. They alternate; the goal is
 median(import) / median(baseline) ≤ 1.25. Everything runs as in Lambda: ``python -S`` with
-the layer's packages and a compiled copy of our code, nothing from the dev venv, LIMITS on as the template deploys it.
+the layer's packages and a compiled copy of our code, nothing from the dev venv, LIMITS on
+as the template deploys it.
 
 Run: ``.venv/bin/python -m bench.bench_cold_start``.
 """
