@@ -24,8 +24,18 @@ from .moves import Move
 from .options import LIMITS as LIMITS  # the bounds' home is options.py
 from .options import OptionError, check, check_hints, check_turn
 from .rules import Rules
-from .search import BOT_LEVELS, DEFAULT_BOT_LEVEL, BotLevel
-from .state import DEFAULT_BREAK_SECONDS, GameName, Hints, Occupant, Pace, Seat, Table
+from .state import (
+    BOT_LEVELS,
+    DEFAULT_BOT_LEVEL,
+    DEFAULT_BREAK_SECONDS,
+    BotLevel,
+    GameName,
+    Hints,
+    Occupant,
+    Pace,
+    Seat,
+    Table,
+)
 
 TIMEOUTS_FOR_DISCONNECT = 3
 # Everyone who left a seat during the game (``former``: seat) and who paid the leave penalty

@@ -42,7 +42,7 @@ from harftet.engine.tiles import HARFTET_TILES, hand_value
 from harftet.words import ALPHABET, LETTER_VALUES, WordList, default_words
 from harftet.words.index import ORDER, RANK, Index, alphagram, for_words
 
-from . import Proposal
+from .proposal import Proposal
 
 __all__ = ["ALL_MOVES", "UNITS_PER_MS", "best_lay", "word_list"]
 

@@ -43,7 +43,7 @@ from harftet.engine.rules import MAX_SERIES
 from harftet.engine.state import Placed, Table
 from harftet.engine.tiles import COLORS, JOKER_HAND_VALUE, KASTET_TILES
 
-from . import Proposal
+from .proposal import Proposal
 
 _W = 1024  # weight of one point of shed value against the bias (the bias stays below it)
 _NEG = -(1 << 60)
