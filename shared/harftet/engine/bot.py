@@ -18,9 +18,8 @@ from harftet.words.search import find_pairs, find_words
 from .hand import legal_to_draw
 from .moves import Draw, Lay, Move, Pass
 from .rules import MAX_SERIES, KastetRules, Rules, rules_for
-from .search import BOT_LEVELS, DEFAULT_BOT_LEVEL, BotLevel
 from .search.harftet import word_list
-from .state import Placed, Table
+from .state import BOT_LEVELS, DEFAULT_BOT_LEVEL, BotLevel, Placed, Table
 from .tiles import ALPHABET, COLORS, HARFTET_TILES, KASTET_TILES
 
 _KASTET = KastetRules()

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from . import proof
 from .effects import Outcome, begin, changed, note, placed_json
 from .errors import IllegalMoveError, NotYourTurnError, WrongStatusError
+from .lay_checks import validate_lay
 from .moves import Draw, Lay, Move, Pass, Ready
-from .rules import DEAL_SIZE, MAX_HAND, MAX_SERIES, Rules, rules_for
+from .rules import DEAL_SIZE, MAX_HAND, Rules, rules_for
 from .scoring import settle
 from .state import HandResult, Placed, Table
 from .tiles import TILE_COUNT, hand_value
@@ -114,55 +115,20 @@ def apply_move(
     """Play ``move`` for ``seat``; returns the new table (``table`` is never changed)."""
     if isinstance(move, Ready):
         return ready(table, seat, now)
-    if table.status != "playing":
-        raise WrongStatusError(f"the table is {table.status}, not playing")
-    if table.break_until is not None:
-        raise WrongStatusError("the hand is over: the next one is dealt after the break")
-    if table.turn_seat != seat:
-        raise NotYourTurnError(f"it is seat {table.turn_seat}'s turn")
+    _check_turn(table, seat)
     rules = rules or rules_for(table.game)
-    if isinstance(move, Draw):
-        _check_draw(table, seat)
-    elif isinstance(move, Pass):
-        if not table.laid and not legal_to_pass_without_lay(table, seat):
-            raise IllegalMoveError(
-                "draw or lay: you may pass without laying only with 22 tiles or an empty pile",
-                reason="must_draw_or_lay",
-            )
-    elif isinstance(move, Lay):
-        series, pairs, added = _validate_lay(table, seat, move, rules)
-    else:
-        raise IllegalMoveError(f"unknown move {move!r}", reason="unknown_move")
+    laid = _check_move(table, seat, move, rules)
     new = begin(table.clone())
     if forced:
         note(new, now, "timeout", seat)
     if isinstance(move, Draw):
-        new.seats[seat].hand.append(new.pile.pop())
-        new.passes = 0
-        note(new, now, "draw", seat)  # never the tile: the pile is secret
-        _next_turn(new, now)
-        outcome = changed(new)
+        outcome = _draw(new, seat, now)
     elif isinstance(move, Pass):
         note(new, now, "pass", seat)
         outcome = _pass(new, seat, now, rules)
     else:
-        new.series = series
-        new.pairs.extend(pairs)
-        new.seats[seat].hand = [t for t in new.seats[seat].hand if t not in added]
-        new.laid = True
-        new.passes = 0
-        # The whole resulting arrangement is on the table for all to see: carrying it lets
-        # a replay re-apply the lay exactly (RULES §5).
-        note(
-            new,
-            now,
-            "lay",
-            seat,
-            tiles=sorted(added),
-            series=[[placed_json(p) for p in m] for m in series],
-            pairs=[[placed_json(p) for p in m] for m in pairs],
-        )
-        outcome = changed(new)
+        assert laid is not None
+        outcome = _lay(new, seat, now, *laid)
     if not forced:  # a player who moves is present, whatever their sockets say (RULES §4)
         chair = outcome.table.seats[seat]
         chair.timeouts = 0
@@ -171,7 +137,71 @@ def apply_move(
     return outcome
 
 
+def _check_turn(table: Table, seat: int) -> None:
+    """A move is played during a hand, by the seat in turn."""
+    if table.status != "playing":
+        raise WrongStatusError(f"the table is {table.status}, not playing")
+    if table.break_until is not None:
+        raise WrongStatusError("the hand is over: the next one is dealt after the break")
+    if table.turn_seat != seat:
+        raise NotYourTurnError(f"it is seat {table.turn_seat}'s turn")
+
+
+def _check_move(
+    table: Table, seat: int, move: Move, rules: Rules
+) -> tuple[list[list[Placed]], list[list[Placed]], set[int]] | None:
+    """Refuse a move the rules do not allow now; for a lay, its checked series, new pairs and
+    added hand tiles (``validate_lay``)."""
+    if isinstance(move, Draw):
+        _check_draw(table, seat)
+    elif isinstance(move, Pass):
+        _check_pass(table, seat)
+    elif isinstance(move, Lay):
+        return validate_lay(table, seat, move, rules)
+    else:
+        raise IllegalMoveError(f"unknown move {move!r}", reason="unknown_move")
+    return None
+
+
+def _draw(table: Table, seat: int, now: float) -> Outcome:
+    """The seat takes the pile's top tile; the turn passes (``table`` changed in place)."""
+    table.seats[seat].hand.append(table.pile.pop())
+    table.passes = 0
+    note(table, now, "draw", seat)  # never the tile: the pile is secret
+    _next_turn(table, now)
+    return changed(table)
+
+
+def _lay(
+    table: Table,
+    seat: int,
+    now: float,
+    series: list[list[Placed]],
+    pairs: list[list[Placed]],
+    added: set[int],
+) -> Outcome:
+    """A checked lay goes on the table (``table`` changed in place); the turn goes on."""
+    table.series = series
+    table.pairs.extend(pairs)
+    table.seats[seat].hand = [t for t in table.seats[seat].hand if t not in added]
+    table.laid = True
+    table.passes = 0
+    # The whole resulting arrangement is on the table for all to see: carrying it lets
+    # a replay re-apply the lay exactly (RULES §5).
+    note(
+        table,
+        now,
+        "lay",
+        seat,
+        tiles=sorted(added),
+        series=[[placed_json(p) for p in m] for m in series],
+        pairs=[[placed_json(p) for p in m] for m in pairs],
+    )
+    return changed(table)
+
+
 def _check_draw(table: Table, seat: int) -> None:
+    """A draw comes before any lay of the turn, under 22 tiles, from a pile not empty."""
     if table.laid:
         raise IllegalMoveError(
             "you laid this turn: you may not draw after a lay, pass instead", reason="already_laid"
@@ -184,6 +214,15 @@ def _check_draw(table: Table, seat: int) -> None:
         )
     if not table.pile:
         raise IllegalMoveError("the pile is empty: lay or pass", reason="pile_empty")
+
+
+def _check_pass(table: Table, seat: int) -> None:
+    """Passing without a lay this turn needs 22 tiles in hand or an empty pile."""
+    if not table.laid and not legal_to_pass_without_lay(table, seat):
+        raise IllegalMoveError(
+            "draw or lay: you may pass without laying only with 22 tiles or an empty pile",
+            reason="must_draw_or_lay",
+        )
 
 
 def _next_turn(table: Table, now: float) -> None:
@@ -242,119 +281,6 @@ def _end_hand(table: Table, finisher: int | None, now: float, rules: Rules) -> O
         table, now, "gameEnd", None, penalties=result.get("penalties"), points=result.get("points")
     )
     return changed(table, effects)
-
-
-def _meld_label(kind: str, i: int) -> str:
-    return f"{kind} {i + 1} (index {i})"
-
-
-def _validate_lay(
-    table: Table, seat: int, lay: Lay, rules: Rules
-) -> tuple[list[list[Placed]], list[list[Placed]], set[int]]:
-    """Check a lay in time linear in its tiles; returns (series, new pairs, added ids).
-
-    Errors about a series meld carry ``meld`` = its 0-based index in ``lay.series`` and say
-    "series meld i+1 (index i)"; errors about a new pair say "pair j+1 (index j)" and carry
-    no index. A joker already on the series area may be declared anew; sent without a
-    face, it keeps the one it had.
-    """
-    if len(lay.series) > MAX_SERIES:
-        raise IllegalMoveError(
-            f"the series area holds at most {MAX_SERIES} melds, this lay has {len(lay.series)}",
-            meld=MAX_SERIES,
-            reason="too_many_series",
-            params={"count": len(lay.series), "max": MAX_SERIES},
-        )
-    on_series = {p.id: p.face for meld in table.series for p in meld}
-    on_pairs = {p.id for pair in table.pairs for p in pair}
-    hand = set(table.seats[seat].hand)
-    tiles = rules.tiles
-    seen: set[int] = set()
-    added: set[int] = set()
-
-    def place(raw: Placed, label: str, index: int | None, in_pair: bool) -> Placed:
-        def fail(text: str, reason: str, tile: int | None = None) -> IllegalMoveError:
-            # ``index`` is the meld's, or for a new pair the pair's (which carries no meld)
-            params = {"pair" if in_pair else "meld": index}
-            params |= {} if tile is None else {"tile": tile}
-            meld = None if in_pair else index
-            return IllegalMoveError(f"{label}: {text}", meld=meld, reason=reason, params=params)
-
-        tid = raw.id
-        if isinstance(tid, bool) or not isinstance(tid, int) or not 0 <= tid < TILE_COUNT:
-            raise fail(f"unknown tile id {tid!r}", "unknown_tile")
-        if tid in seen:
-            raise fail(f"tile {tid} appears more than once", "duplicate_tile", tid)
-        seen.add(tid)
-        if tid in on_pairs:
-            raise fail(f"tile {tid} is in the pair area: pairs are frozen", "pair_frozen", tid)
-        if tid in on_series:
-            if in_pair:
-                text = f"tile {tid} is on the series area: pairs are laid from your hand"
-                raise fail(text, "pair_from_series", tid)
-        elif tid in hand:
-            added.add(tid)
-        else:
-            raise fail(f"tile {tid} is not in your hand", "not_in_hand", tid)
-        if tiles[tid].joker:
-            if raw.face is None:
-                if on_series.get(tid) is not None and not in_pair:
-                    return Placed(tid, on_series[tid])  # a joker moved on keeps its face
-                raise fail(f'joker {tid} needs a declared face ("as")', "joker_face_missing", tid)
-            try:
-                return Placed(tid, rules.normalize_face(raw.face))
-            except IllegalMoveError as e:
-                raise fail(f"joker {tid}: {e.message}", e.reason, tid) from None
-        if raw.face is not None:
-            text = f"tile {tid} is not a joker and cannot be declared as anything"
-            raise fail(text, "not_a_joker", tid)
-        return raw
-
-    series = [
-        [place(p, _meld_label("series meld", i), i, False) for p in meld]
-        for i, meld in enumerate(lay.series)
-    ]
-    pairs = [
-        [place(p, _meld_label("pair", j), j, True) for p in pair]
-        for j, pair in enumerate(lay.pairs)
-    ]
-    missing = on_series.keys() - seen
-    if missing:
-        raise IllegalMoveError(
-            f"tile {min(missing)} was on the table and is missing: "
-            "tiles on the table never return to a hand",
-            reason="table_tile_missing",
-            params={"tile": min(missing)},
-        )
-    if not added:
-        raise IllegalMoveError(
-            "a lay must add at least one tile from your hand", reason="nothing_added"
-        )
-    if pairs and len(series) != MAX_SERIES:
-        raise IllegalMoveError(
-            f"the pair area opens only when all {MAX_SERIES} series places are filled "
-            f"(this lay has {len(series)} series melds)",
-            reason="pairs_closed",
-            params={"count": len(series), "max": MAX_SERIES},
-        )
-    for i, meld in enumerate(series):
-        reason = rules.check_series(rules.faces(meld))
-        if reason:
-            raise IllegalMoveError(
-                f"{_meld_label('series meld', i)}: {reason}",
-                meld=i,
-                reason=getattr(reason, "reason", "bad_meld"),
-                params={"meld": i, **getattr(reason, "params", {})},
-            )
-    for j, pair in enumerate(pairs):
-        reason = rules.check_pair(rules.faces(pair))
-        if reason:
-            raise IllegalMoveError(
-                f"{_meld_label('pair', j)}: {reason}",
-                reason=getattr(reason, "reason", "bad_pair"),
-                params={"pair": j, **getattr(reason, "params", {})},
-            )
-    return series, pairs, added
 
 
 def hand_penalty(hand: Sequence[int], rules: Rules) -> int:

@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal
-
-if TYPE_CHECKING:  # the search package imports the moves, which import this module
-    from .search import BotLevel
+from typing import Any, Literal, get_args
 
 GameName = Literal["kastet", "harftet"]
 Status = Literal["waiting", "playing", "paused", "finished"]
@@ -19,6 +16,13 @@ Hints = bool | int | Literal["unlimited"]
 # A declared joker face: Kastet (colour, number), Harftet one letter ("Ş").
 KastetFace = tuple[str, int]
 Face = KastetFace | str
+BotLevel = Literal["easy", "medium", "hard", "expert"]
+"""The computer players' levels, weakest first (RULES §4a): ``easy``, ``medium`` and ``hard``
+model a person (Kolay, Orta, Zor); ``expert`` is the full search (Usta). Declared here once
+(an occupant's level is part of a table); the API's models and documents derive theirs from
+it, through ``harftet.engine.search``."""
+BOT_LEVELS: tuple[BotLevel, ...] = get_args(BotLevel)
+DEFAULT_BOT_LEVEL: BotLevel = "medium"
 
 DEFAULT_GRACE_SECONDS = 120
 DEFAULT_WAIT_SECONDS = 120

@@ -14,7 +14,7 @@ from . import proof
 from .options import hint_budget
 from .rules import DEAL_SIZE, MAX_HAND, MAX_SERIES
 from .state import Placed, Table
-from .tiles import COLORS, tile_json, tiles_for
+from .tiles import COLORS, Tile, tile_json, tiles_for
 
 MIN_SERIES = 3  # tiles of a Kastet series meld, letters of a Harftet word (rules.py checks it)
 PAIR_TILES = 2  # tiles of a pair in both games
@@ -43,10 +43,52 @@ def rule_limits(game: str) -> dict[str, Any]:
 def table_view(table: Table, viewer: str | None) -> dict[str, Any]:
     """The table as ``viewer`` (a player id, or None for a spectator) may see it."""
     tiles = tiles_for(table.game)
+    # Built from scratch, field by field: nothing reaches a viewer unless named here.
+    view: dict[str, Any] = {
+        "tableId": table.table_id,
+        "game": table.game,
+        "version": 0,  # the store's version; the service fills it in
+        "status": table.status,
+        "manager": table.manager,
+        "hands": table.hands,
+        "handNumber": table.hand_number,
+        "partners": table.partners,
+        "turnSeconds": table.turn_seconds,
+        "createdAt": table.created_at,
+        "seats": _seats_view(table),
+        "turn": _turn_view(table),
+        "pile": len(table.pile),
+        "series": [_meld_view(m, tiles) for m in table.series],
+        "pairs": [_meld_view(m, tiles) for m in table.pairs],
+        "handResults": _hand_results_view(table, tiles),
+        "result": table.result,
+        "hints": shown_hints(table),
+        "private": table.private,
+        "botSeconds": table.bot_seconds,
+        "practice": table.practice,
+        "limits": rule_limits(table.game),
+        "rated": table.rated,
+        "breakSeconds": table.break_seconds,
+        "graceSeconds": table.grace_seconds,
+        "waitSeconds": table.wait_seconds,
+        "pace": table.pace,
+        "hintsLeft": None,
+        "dealProof": _deal_proof(table),
+        # the event that made this version (as in the log), None before any
+        "last": dict(table.recent[-1]) if table.recent else None,
+    }
+    pause = _break_view(table)
+    if pause is not None:
+        view["break"] = pause
+    mine = table.seat_of(viewer) if viewer is not None else None
+    if mine is not None:
+        view |= _own_view(table, mine, tiles)
+    return view
 
-    def placed(meld: list[Placed]) -> list[dict[str, Any]]:
-        return [tile_json(tiles[p.id], p.face) for p in meld]
 
+def _seats_view(table: Table) -> list[dict[str, Any] | None]:
+    """Every seat as anybody may see it: who sits there, how many tiles, the penalty; an
+    empty seat is None before the start."""
     started = table.hand_number > 0
     seats: list[dict[str, Any] | None] = []
     for i, chair in enumerate(table.seats):
@@ -67,67 +109,61 @@ def table_view(table: Table, viewer: str | None) -> dict[str, Any]:
                 "penalty": chair.penalty,
             }
         )
-    view: dict[str, Any] = {
-        "tableId": table.table_id,
-        "game": table.game,
-        "version": 0,  # the store's version; the service fills it in
-        "status": table.status,
-        "manager": table.manager,
-        "hands": table.hands,
-        "handNumber": table.hand_number,
-        "partners": table.partners,
-        "turnSeconds": table.turn_seconds,
-        "createdAt": table.created_at,
-        "seats": seats,
-        "turn": None,
-        "pile": len(table.pile),
-        "series": [placed(m) for m in table.series],
-        "pairs": [placed(m) for m in table.pairs],
-        "handResults": [
-            {
-                "hand": r.hand,
-                "finisher": r.finisher,
-                "penalties": list(r.penalties),
-                # the racks are turned over at the end of a hand (RULES §5)
-                "left": {str(s): [tile_json(tiles[t]) for t in ids] for s, ids in r.left.items()},
-            }
-            for r in table.hand_results
-        ],
-        "result": table.result,
-        "hints": shown_hints(table),
-        "private": table.private,
-        "botSeconds": table.bot_seconds,
-        "practice": table.practice,
-        "limits": rule_limits(table.game),
-        "rated": table.rated,
-        "breakSeconds": table.break_seconds,
-        "graceSeconds": table.grace_seconds,
-        "waitSeconds": table.wait_seconds,
-        "pace": table.pace,
-        "hintsLeft": None,
-        # the commitment to the current hand's shuffle (RULES §5a): reveals nothing of it
-        "dealProof": (
-            proof.deal_proof(table.salt, table.seed, table.hand_number)
-            if table.hand_number > 0
-            else None
-        ),
-        # the event that made this version (as in the log), None before any
-        "last": dict(table.recent[-1]) if table.recent else None,
-    }
+    return seats
+
+
+def _meld_view(meld: list[Placed], tiles: tuple[Tile, ...]) -> list[dict[str, Any]]:
+    """A meld on the table, each tile as the API shows it (a joker with its face)."""
+    return [tile_json(tiles[p.id], p.face) for p in meld]
+
+
+def _hand_results_view(table: Table, tiles: tuple[Tile, ...]) -> list[dict[str, Any]]:
+    """The hands played so far: who finished, the penalties, and the racks left."""
+    return [
+        {
+            "hand": r.hand,
+            "finisher": r.finisher,
+            "penalties": list(r.penalties),
+            # the racks are turned over at the end of a hand (RULES §5)
+            "left": {str(s): [tile_json(tiles[t]) for t in ids] for s, ids in r.left.items()},
+        }
+        for r in table.hand_results
+    ]
+
+
+def _turn_view(table: Table) -> dict[str, Any] | None:
+    """The clock: whose turn it is, whether they laid, and when the turn times out (None
+    while paused); None outside a hand."""
     if table.status in ("playing", "paused") and table.turn_seat is not None:
-        view["turn"] = {
+        return {
             "seat": table.turn_seat,
             "laid": table.laid,
             "deadline": table.deadline if table.status == "playing" else None,
         }
+    return None
+
+
+def _break_view(table: Table) -> dict[str, Any] | None:
+    """The break between hands: when it ends and who said ready; None outside one."""
     if table.break_until is not None and table.status in ("playing", "paused"):
-        view["break"] = {"until": table.break_until, "ready": list(table.ready)}
-    mine = table.seat_of(viewer) if viewer is not None else None
-    if mine is not None:
-        view["seat"] = mine
-        view["hand"] = [tile_json(tiles[i]) for i in table.seats[mine].hand]
-        view["hintsLeft"] = hints_left(table, mine)
-    return view
+        return {"until": table.break_until, "ready": list(table.ready)}
+    return None
+
+
+def _deal_proof(table: Table) -> str | None:
+    """The commitment to the current hand's shuffle (RULES §5a): reveals nothing of it."""
+    if table.hand_number > 0:
+        return proof.deal_proof(table.salt, table.seed, table.hand_number)
+    return None
+
+
+def _own_view(table: Table, seat: int, tiles: tuple[Tile, ...]) -> dict[str, Any]:
+    """What only the player at ``seat`` sees: their seat, their own hand, their hints left."""
+    return {
+        "seat": seat,
+        "hand": [tile_json(tiles[i]) for i in table.seats[seat].hand],
+        "hintsLeft": hints_left(table, seat),
+    }
 
 
 def shown_hints(table: Table) -> bool | int | str:

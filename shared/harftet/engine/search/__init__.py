@@ -8,27 +8,15 @@
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass, replace
-from typing import Literal, get_args
+from dataclasses import replace
 
-from harftet.engine.moves import Lay
-from harftet.engine.state import Table
+# The levels live with the table (an occupant has one) and the proposal in its own module, so
+# that the searches below import neither this package nor anything that imports it back; both
+# are importable from here, where the service, the API and the computer players ask for them.
+from harftet.engine.search.proposal import Proposal
+from harftet.engine.state import BOT_LEVELS, DEFAULT_BOT_LEVEL, BotLevel, Table
 
-BotLevel = Literal["easy", "medium", "hard", "expert"]
-"""The computer players' levels, weakest first (RULES §4a): ``easy``, ``medium`` and ``hard``
-model a person (Kolay, Orta, Zor); ``expert`` is the full search (Usta). Declared here once;
-the API's models and documents derive theirs from it."""
-BOT_LEVELS: tuple[BotLevel, ...] = get_args(BotLevel)
-DEFAULT_BOT_LEVEL: BotLevel = "medium"
-
-
-@dataclass(frozen=True, slots=True)
-class Proposal:
-    """A legal lay, the hand value it sheds (a joker counting 50) and the hand tiles it uses."""
-
-    lay: Lay
-    shed: int
-    tiles: tuple[int, ...]
+__all__ = ["BOT_LEVELS", "DEFAULT_BOT_LEVEL", "BotLevel", "Proposal", "hint"]
 
 
 def hint(table: Table, seat: int, *, words: Collection[str] | None = None) -> Proposal | None:
