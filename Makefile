@@ -62,12 +62,13 @@ lock: $(VENV)/.installed
 	echo '$(SAM_CLI)' | $(COMPILE) - --no-emit-package setuptools -o constraints/sam.txt
 
 # One run writes all three: the word list, its frequency ranking and each word's kinds/sources (grouped target, GNU make ≥ 4.3).
-$(DICT) $(FREQ) $(INFO) &: $(VENV)/.installed shared/harftet/words/build.py shared/harftet/words/allow.txt shared/harftet/words/deny.txt
+BUILD := $(wildcard shared/harftet/words/build*.py)
+$(DICT) $(FREQ) $(INFO) &: $(VENV)/.installed $(BUILD) shared/harftet/words/allow.txt shared/harftet/words/deny.txt
 	$(PY) -m harftet.words.build
 
 # The computer player's search index, built with the dictionary (never on a first search).
-$(INDEX): $(DICT) shared/harftet/words/index.py
-	$(PY) -m harftet.words.index
+$(INDEX): $(DICT) shared/harftet/engine/words/index.py
+	$(PY) -m harftet.engine.words.index
 
 # dynalite (a second DynamoDB for the store tests), the AsyncAPI parser, openapi-typescript, tsc.
 node_modules/.installed: package.json

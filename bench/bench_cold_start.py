@@ -49,7 +49,7 @@ import harftet.bootstrap, harftet.words
 eager = {{
     "client": harftet.bootstrap.dynamodb().created,
     "models": "harftet.api.models" in sys.modules,
-    "dictionary": harftet.words.default_words.cache_info().currsize > 0,
+    "dictionary": harftet.engine.words.default_words.cache_info().currsize > 0,
 }}
 harftet.bootstrap.dynamodb().real()
 t2 = time.perf_counter()
@@ -57,7 +57,7 @@ from harftet.api import models
 for model in (models.CreatePlayer, models.CreateTable, models.SitDown, models.MoveRequest):
     model.model_rebuild()
 t3 = time.perf_counter()
-words = harftet.words.default_words()
+words = harftet.engine.words.default_words()
 t4 = time.perf_counter()
 import json
 ms = lambda a, b: (b - a) * 1e3
@@ -269,11 +269,11 @@ mark("first body: import pydantic + harftet.api.models")
 for model in (models.CreatePlayer, models.CreateTable, models.SitDown, models.MoveRequest):
     model.model_rebuild()
 mark("first body: the request models' validators built")
-import harftet.words
-harftet.words.default_words()
-mark("first Harftet rule: harftet.words.default_words()")
-from harftet.words.index import for_words
-for_words(harftet.words.default_words())
+import harftet.engine.words
+harftet.engine.words.default_words()
+mark("first Harftet rule: harftet.engine.words.default_words()")
+from harftet.engine.words.index import for_words
+for_words(harftet.engine.words.default_words())
 mark("first Harftet hint or bot: the word index")
 import json
 print(json.dumps([(b[0], (b[1] - a[1]) * 1e3) for a, b in zip(marks, marks[1:])]))

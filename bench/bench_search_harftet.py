@@ -27,7 +27,7 @@ from bench import ROOT, Result, percentile
 from harftet.engine import bot
 from harftet.engine.search import harftet as search
 from harftet.engine.state import Table
-from harftet.words import default_words
+from harftet.engine.words import default_words
 
 sys.path.insert(0, str(ROOT / "tests" / "unit"))
 from harftet_positions import random_position
@@ -112,10 +112,10 @@ def decisions(tables: list[Table]) -> tuple[list[Result], list[str]]:
 _COLD = """
 import time
 t0, c0 = time.perf_counter(), time.process_time()
-from harftet.words import default_words
+from harftet.engine.words import default_words
 default_words()
 t1, c1 = time.perf_counter(), time.process_time()
-from harftet.words.index import for_words
+from harftet.engine.words.index import for_words
 for_words(default_words())
 t2, c2 = time.perf_counter(), time.process_time()
 print((t1 - t0) * 1000, (t2 - t1) * 1000, (c2 - c1) * 1000)

@@ -14,8 +14,8 @@ import sys
 import time
 from collections.abc import Callable
 
-from harftet.words import default_words, turkish_upper
-from harftet.words.search import find_pairs, find_words
+from harftet.engine.words import default_words, turkish_upper
+from harftet.engine.words.search import find_pairs, find_words
 
 RUNS = 11
 RACKS = 50
@@ -68,8 +68,8 @@ def bench_load() -> list[tuple[str, str]]:
     """
     variants: dict[str, Callable[[], float]] = {
         "base": lambda: wall_ms("import gzip"),
-        "import": lambda: wall_ms("import harftet.words"),
-        "load": lambda: wall_ms("import harftet.words as w; w.default_words()"),
+        "import": lambda: wall_ms("import harftet.engine.words"),
+        "load": lambda: wall_ms("import harftet.engine.words as w; w.default_words()"),
         "warm import": lambda: import_ms("harftet.words", after="typing, re, collections"),
         "call": lambda: inner_ms(
             "import time, harftet.words as w\n"
@@ -77,7 +77,7 @@ def bench_load() -> list[tuple[str, str]]:
             "print((time.perf_counter() - t) * 1000)"
         ),
         "index": lambda: inner_ms(
-            "import time, harftet.words as w, harftet.words.search as s\n"
+            "import time, harftet.words as w, harftet.engine.words.search as s\n"
             "words = w.default_words(); t = time.perf_counter(); s._index(words)\n"
             "print((time.perf_counter() - t) * 1000)"
         ),
@@ -97,9 +97,9 @@ def bench_load() -> list[tuple[str, str]]:
     base = med["base"]
     return [
         (f"baseline: `python -c 'import gzip'`, median (min) of {RUNS}", show("base")),
-        ("`import harftet.words`", f"{show('import')}, +{med['import'] - base:.1f} ms"),
+        ("`import harftet.engine.words`", f"{show('import')}, +{med['import'] - base:.1f} ms"),
         (
-            "`import harftet.words` once `typing` is loaded (as by pydantic in the Lambda)",
+            "`import harftet.engine.words` once `typing` is loaded (as by pydantic in the Lambda)",
             show("warm import"),
         ),
         (

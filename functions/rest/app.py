@@ -89,8 +89,8 @@ def prime() -> None:
     dictionary and its word index. Lambda SnapStart runs it before the snapshot (below), so a
     restored instance has it all; no network call (the client connects on its first request)."""
     from harftet.api import models
-    from harftet.words import default_words
-    from harftet.words.index import for_words
+    from harftet.engine.words import default_words
+    from harftet.engine.words.index import for_words
 
     dynamodb().real()
     for model in (models.CreatePlayer, models.CreateTable, models.SitDown, models.MoveRequest):

@@ -17,8 +17,8 @@ import httpx
 from leaks import tile_ids
 
 from harftet.api.delta import DeltaError, apply_delta
-from harftet.words import default_words
-from harftet.words.search import find_words
+from harftet.engine.words import default_words
+from harftet.engine.words.search import find_words
 
 COLORS = ("red", "yellow", "blue", "black")
 MAX_HAND = 22

@@ -22,8 +22,8 @@ import pytest
 
 from harftet.engine.hand import shuffled
 from harftet.engine.tiles import JOKER_IDS, tiles_for
-from harftet.words import default_words
-from harftet.words.search import find_words
+from harftet.engine.words import default_words
+from harftet.engine.words.search import find_words
 
 pytestmark = pytest.mark.e2e
 

@@ -38,7 +38,7 @@ def loaded():
     return {{
         "pydantic": "pydantic" in sys.modules,
         "client": harftet.bootstrap.dynamodb().created,
-        "dictionary": harftet.words.default_words.cache_info().currsize > 0,
+        "dictionary": harftet.engine.words.default_words.cache_info().currsize > 0,
     }}
 
 at_import = loaded()

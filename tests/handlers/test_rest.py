@@ -1099,7 +1099,8 @@ def test_the_rest_function_imports_no_search_no_word_index_and_no_replay():
     assert "harftet.rest.tables" in loaded and "harftet.bootstrap" in loaded
     # The search package itself holds only its types (levels, Proposal): its modules wait.
     heavy = ("harftet.engine.search.", "harftet.engine.bot", "harftet.engine.replay",
-             "harftet.words.search", "harftet.words.index", "harftet.words.frequency")  # fmt: skip
+             "harftet.engine.words.search", "harftet.engine.words.index",
+             "harftet.engine.words.frequency")  # fmt: skip
     assert not [m for m in loaded if m.startswith(heavy)]
 
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from testkit import TABLE_NAMES, Clock
 
+from harftet.engine.words import WordList
 from harftet.errors import RateLimitedError
-from harftet.words import WordList
 from harftet.words.info import InfoMissingError, WordInputError, infos, look_up, stem_of
 from harftet.words.reports import REPORT_BUDGET, WordReports
 
@@ -33,7 +33,7 @@ def test_a_known_word_says_its_kinds_and_sources() -> None:
 
 def test_every_listed_word_has_a_source() -> None:
     table = infos()
-    from harftet.words import default_words
+    from harftet.engine.words import default_words
 
     words = default_words()
     assert set(table) == set(words)

@@ -31,7 +31,7 @@ from harftet.engine.search import BOT_LEVELS, Proposal, hint
 from harftet.engine.search.harftet import best_lay
 from harftet.engine.state import Table
 from harftet.engine.tiles import JOKER_IDS
-from harftet.words import default_words
+from harftet.engine.words import default_words
 
 RULES = HarftetRules(WORDS)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from harftet.words import WordList, default_words, turkish_upper
+from harftet.engine.words import WordList, default_words, turkish_upper
 
 
 def _words(text: str) -> list[str]:

@@ -32,7 +32,7 @@ from harftet.engine.rules import Rules, rules_for
 from harftet.engine.scoring import partner_points, ranking_points
 from harftet.engine.search import BotLevel
 from harftet.engine.state import Placed, Table
-from harftet.words import DictionaryMissingError
+from harftet.engine.words import DictionaryMissingError
 
 ALL_TILES = list(range(106))
 

@@ -15,7 +15,7 @@ from harftet.engine.search import Proposal
 from harftet.engine.search.harftet import ALL_MOVES, best_lay
 from harftet.engine.state import Placed, Table
 from harftet.engine.tiles import HARFTET_TILES, JOKER_IDS
-from harftet.words import default_words
+from harftet.engine.words import default_words
 
 
 def spelled(rules: HarftetRules, melds: tuple[tuple[Placed, ...], ...]) -> list[str]:
@@ -266,7 +266,7 @@ def test_the_engine_accepts_every_proposal_over_thousands_of_random_states() -> 
 
 
 def test_the_index_file_round_trips_and_refuses_another_word_list() -> None:
-    from harftet.words import index
+    from harftet.engine.words import index
 
     built = index.build(["ARK", "KAR", "ŞIK", "KIŞ", "ŞARKI", "EV"])
     data = index.dumps(built, source_crc=123)
@@ -278,7 +278,7 @@ def test_the_index_file_round_trips_and_refuses_another_word_list() -> None:
 
 
 def test_the_default_index_is_generated_beside_the_dictionary() -> None:
-    from harftet.words import index
+    from harftet.engine.words import index
 
     loaded = index.load()  # `make dictionary` writes it; the search never builds it
     assert loaded is not None and loaded.groups > 40_000

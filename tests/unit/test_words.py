@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-import harftet.words as words_module
-from harftet.words import (
+import harftet.engine.words as words_module
+from harftet.engine.words import (
     ALPHABET,
     AnySource,
     DictionaryMissingError,
@@ -21,6 +21,7 @@ from harftet.words import (
     default_words,
     turkish_upper,
 )
+from harftet.engine.words.search import find_pairs, find_words
 from harftet.words.build import (
     Zemberek,
     apply_overlays,
@@ -35,7 +36,6 @@ from harftet.words.build import (
     select_words,
     write_words,
 )
-from harftet.words.search import find_pairs, find_words
 
 Tiles = Sequence[tuple[int, str | None]]
 

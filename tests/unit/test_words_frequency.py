@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from harftet.words import default_words, frequency
+from harftet.engine.words import default_words, frequency
 from harftet.words.build import encode_lines, parse_wordfreq, rank_words, unpack_msgpack
 
 # --- the generated ranking -------------------------------------------------------------------
@@ -56,7 +56,7 @@ def test_importing_reads_nothing_and_a_missing_file_tells_what_to_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     code = (
-        "import sys, harftet.words.frequency as f; "
+        "import sys, harftet.engine.words.frequency as f; "
         "sys.exit(0 if f.ranks.cache_info().currsize == 0 and 'zlib' not in sys.modules else 1)"
     )
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0

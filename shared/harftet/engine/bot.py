@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable
 
-from harftet.words import WordList
-from harftet.words.search import find_pairs, find_words
+from harftet.engine.words import WordList
+from harftet.engine.words.search import find_pairs, find_words
 
 from .hand import legal_to_draw
 from .moves import Draw, Lay, Move, Pass

@@ -11,7 +11,7 @@ from collections.abc import Container, Sequence
 from functools import cache
 from itertools import pairwise
 
-from harftet.words import turkish_upper
+from harftet.engine.words import turkish_upper
 
 from .errors import IllegalMoveError, Refusal
 from .state import Face, Placed
@@ -148,7 +148,7 @@ class HarftetRules(Rules):
     def words(self) -> Container[str]:
         """The dictionary (upper-case Turkish words); the default one unless injected."""
         if self._words is None:
-            from harftet.words import default_words
+            from harftet.engine.words import default_words
 
             self._words = default_words()
         return self._words

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from harftet.words import LETTER_VALUES
+from harftet.engine.words import LETTER_VALUES
 
 from .state import Face
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harftet.words import ALPHABET
+from harftet.engine.words import ALPHABET
 
 from . import proof
 from .options import hint_budget

@@ -11,7 +11,7 @@ Sources (downloaded with pip, never installed or imported):
   nlptoolkit tags as proper nouns (ÖNEMLİ, AKILLI, VARIŞ are common words), and the source of
   causatives of listed verbs (EĞLENDİRMEK, ÇIKARMAK);
 * wordfreq 3.1.1, `wordfreq/data/small_tr.msgpack.gz` — word frequencies (data CC-BY-SA-4.0,
-  so the ranking is made at set-up and never committed) for `harftet.words.frequency`.
+  so the ranking is made at set-up and never committed) for `harftet.engine.words.frequency`.
 
 The filter follows the research (dictionary.md §4 and §9) plus the name and spelling checks
 below; the overlays `allow.txt` and `deny.txt` next to this file have the last word.
@@ -31,7 +31,8 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-from harftet.words import DEFAULT_WORDS_PATH, is_game_word, turkish_upper
+from harftet.engine.words import DEFAULT_WORDS_PATH, is_game_word, turkish_upper
+from harftet.engine.words.frequency import FREQUENCY_PATH
 from harftet.words.build_filter import (
     Hunspell,
     Zemberek,
@@ -59,7 +60,6 @@ from harftet.words.build_sources import (
     read_member_bytes,
 )
 from harftet.words.build_wordfreq import parse_wordfreq, rank_words, unpack_msgpack
-from harftet.words.frequency import FREQUENCY_PATH
 from harftet.words.info import INFO_PATH, encode_info
 
 # The steps' names stay importable from here, where the tests and the Makefile's command find
@@ -187,7 +187,7 @@ def build(
     """Fetch the sources, filter, apply the overlays, check, write; print the counts.
 
     The frequency ranking of the written words goes to `frequency_output` (default: beside
-    the word list, as `harftet.words.frequency` expects it).
+    the word list, as `harftet.engine.words.frequency` expects it).
     """
     archives = fetch(cache_dir)
     counts: Counter[str] = Counter()

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from harftet.words import is_game_word, turkish_upper
+from harftet.engine.words import is_game_word, turkish_upper
 
 # nlptoolkit flags that name a part of speech (IS_DUP marks halves of reduplications, EK the
 # copula forms idi/imiş, IS_HEADER markup: none of them is a word on its own).

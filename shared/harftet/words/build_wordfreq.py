@@ -6,7 +6,7 @@ from __future__ import annotations
 import gzip
 from collections.abc import Iterable
 
-from harftet.words import is_game_word, turkish_upper
+from harftet.engine.words import is_game_word, turkish_upper
 
 
 def unpack_msgpack(data: bytes) -> object:

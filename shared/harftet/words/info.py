@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from typing import Any
 
-from harftet.words import WordSource, default_words, is_game_word, turkish_upper
+from harftet.engine.words import WordSource, default_words, is_game_word, turkish_upper
 
 __all__ = [
     "INFO_PATH",

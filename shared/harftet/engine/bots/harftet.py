@@ -1,7 +1,7 @@
 """Harftet's computer players, by level (RULES §4a); each proposes only legal moves.
 
 ``easy``, ``medium`` and ``hard`` model a person (``PEOPLE``): what they know (a vocabulary,
-the words up to a rank of wordfreq's Turkish ranking, ``harftet.words.frequency``), how much
+the words up to a rank of wordfreq's Turkish ranking, ``harftet.engine.words.frequency``), how much
 of the table they rework in a turn (their own hand only → one table word at a time →
 anything), how long they look (a search budget), how much they do in one turn (the words
 laid or changed: a person does not lay out a whole hand of 14 tiles at once) and whether
@@ -68,7 +68,7 @@ def known_words(vocabulary: int) -> Callable[[str], bool]:
     """Whether a word is among the ``vocabulary`` most frequent dictionary words
     (wordfreq's ranking, generated at set-up with the dictionary); every word counts as
     known, with a warning, if the ranking is missing."""
-    from harftet.words.frequency import FrequencyMissingError, ranks
+    from harftet.engine.words.frequency import FrequencyMissingError, ranks
 
     try:
         table = ranks()

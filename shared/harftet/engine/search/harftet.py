@@ -15,7 +15,7 @@ Moves it makes, each a *recipe* applied to a working copy of the series area:
 - pairs from the hand once the 26 series places are full (RULES §2: exactly 2 tiles, 2–4
   letters).
 
-Words are found in the alphagram trie of ``harftet.words.index`` (built at set-up beside the
+Words are found in the alphagram trie of ``harftet.engine.words.index`` (built at set-up beside the
 dictionary): a depth-first walk with the hand's letter counts, the letters a word must
 contain (the table tiles it keeps) and the jokers, pruned by an upper bound on the value it
 can still add. A found word is then *spelled* with actual tiles: two-letter tiles where its
@@ -41,8 +41,8 @@ from harftet.engine.moves import Lay
 from harftet.engine.rules import MAX_SERIES
 from harftet.engine.state import Placed, Table
 from harftet.engine.tiles import HARFTET_TILES, hand_value
-from harftet.words import ALPHABET, WordList, default_words
-from harftet.words.index import for_words
+from harftet.engine.words import ALPHABET, WordList, default_words
+from harftet.engine.words.index import for_words
 
 from .harftet_recipes import _Planner, _State
 from .harftet_tiles import _Hand

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from harftet.engine.rules import MAX_SERIES
 from harftet.engine.state import Placed
 from harftet.engine.tiles import HARFTET_TILES
-from harftet.words.index import ORDER, RANK, alphagram
+from harftet.engine.words.index import ORDER, RANK, alphagram
 
 from .harftet_tiles import _face, _fixed_faces, _Hand, _letters, _ok, _sig
 from .harftet_words import _GLUE, _LV, _ONES, _OutOfBudget, _Search, _Spelled

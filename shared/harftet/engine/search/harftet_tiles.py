@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from harftet.engine.state import Placed
 from harftet.engine.tiles import HARFTET_TILES
-from harftet.words.index import ORDER, RANK
+from harftet.engine.words.index import ORDER, RANK
 
 
 @dataclass(slots=True)

@@ -1,7 +1,7 @@
 """The word work of Harftet's search, within its budget of work units (see ``harftet``):
 spelling a word with actual tiles (two-letter tiles where its letters allow, the table tiles
 it must keep, hand letters and jokers, the most valuable first), and finding words in the
-alphagram trie of ``harftet.words.index``."""
+alphagram trie of ``harftet.engine.words.index``."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 
 from harftet.engine.state import Placed
-from harftet.words import LETTER_VALUES, WordList
-from harftet.words.index import ORDER, RANK, Index
+from harftet.engine.words import LETTER_VALUES, WordList
+from harftet.engine.words.index import ORDER, RANK, Index
 
 from .harftet_tiles import _Hand
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from functools import reduce
 from operator import or_
 
-from harftet.words import ALPHABET, LETTER_VALUES, WordList, turkish_upper
+from harftet.engine.words import ALPHABET, LETTER_VALUES, WordList, turkish_upper
 
 __all__ = ["LETTER_VALUES", "Found", "find_pairs", "find_words", "word_value"]
 
@@ -79,7 +79,7 @@ def _build_index(words: WordList) -> _Index:
 
 
 def _index(words: WordList) -> _Index:
-    return words.derived("harftet.words.search", _build_index)
+    return words.derived("harftet.engine.words.search", _build_index)
 
 
 @dataclass(slots=True)

@@ -15,9 +15,11 @@ from __future__ import annotations
 import os
 from functools import cache
 
+from harftet.engine.words import DATA_DIR
+
 __all__ = ["COMMON_RANK", "FREQUENCY_PATH", "FrequencyMissingError", "is_common", "rank", "ranks"]
 
-FREQUENCY_PATH = os.path.join(os.path.dirname(__file__), "data", "frequency.txt.gz")
+FREQUENCY_PATH = os.path.join(DATA_DIR, "frequency.txt.gz")
 """Where the build writes the ranking (generated, not committed)."""
 
 COMMON_RANK = 4000

@@ -1,6 +1,6 @@
 """The search index of a word list: an alphagram trie, built at set-up beside the dictionary.
 
-`python -m harftet.words.index` writes `data/words.index.bin` from `data/words.txt.gz` (both
+`python -m harftet.engine.words.index` writes `data/words.index.bin` from `data/words.txt.gz` (both
 generated, never committed); `make dictionary` runs it right after the word list is built.
 
 Every word is keyed by its *alphagram*: its letters sorted in `ORDER` (rarest first, so the
@@ -21,7 +21,7 @@ import zlib
 from array import array
 from collections.abc import Iterable, Sequence
 
-from harftet.words import DEFAULT_WORDS_PATH, WordList, default_words
+from harftet.engine.words import DEFAULT_WORDS_PATH, WordList, default_words
 
 __all__ = ["INDEX_PATH", "ORDER", "RANK", "Index", "alphagram", "build", "for_words", "load"]
 
@@ -30,7 +30,7 @@ ORDER = "JĞÖFVGHÇPÜCBUZYDŞOISNTMİREKLA"
 RANK = {ch: i for i, ch in enumerate(ORDER)}
 
 INDEX_PATH = os.path.join(os.path.dirname(DEFAULT_WORDS_PATH), "words.index.bin")
-"""Where `python -m harftet.words.index` writes the default list's index (generated)."""
+"""Where `python -m harftet.engine.words.index` writes the default list's index (generated)."""
 
 _VERSION = 3
 
@@ -214,7 +214,7 @@ def _default_index(words: WordList) -> Index:
 
         warnings.warn(
             f"{INDEX_PATH} is missing or stale: building the search index in process "
-            "(run `python -m harftet.words.index`)",
+            "(run `python -m harftet.engine.words.index`)",
             stacklevel=3,
         )
         index = build(words)
@@ -224,7 +224,7 @@ def _default_index(words: WordList) -> Index:
 def for_words(words: WordList) -> Index:
     """Return the index of `words`: the generated file for the default list, else built once."""
     default = words is default_words()
-    return words.derived("harftet.words.index", _default_index if default else build)
+    return words.derived("harftet.engine.words.index", _default_index if default else build)
 
 
 def main() -> None:
