@@ -1,9 +1,9 @@
 // The client's small pure modules: settings, avatars, and the refusals built from a 400.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import * as Settings from "../../shared/harftet/localstack/static/settings.js";
-import { avatar, initials, hue, lightness } from "../../shared/harftet/localstack/static/avatar.js";
-import { errorText, nameLength, NAME_MAX, setLang, t } from "../../shared/harftet/localstack/static/i18n.js";
+import * as Settings from "../../clients/web/settings.js";
+import { avatar, initials, hue, lightness } from "../../clients/web/avatar.js";
+import { errorText, nameLength, NAME_MAX, setLang, t } from "../../clients/web/i18n.js";
 
 function memory(init = {}) {
   const data = { ...init };

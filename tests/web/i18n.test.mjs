@@ -1,7 +1,7 @@
 // The client's words: error texts from the API's reason codes, Turkish first.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { errorText, setLang, t } from "../../shared/harftet/localstack/static/i18n.js";
+import { errorText, setLang, t } from "../../clients/web/i18n.js";
 
 test("a refused word reads as plain Turkish, naming the series", () => {
   setLang("tr");

@@ -9,10 +9,10 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from harftet.localstack.client_files import CACHE_FOREVER, REVALIDATE, client_routes
-from harftet.localstack.emulator import STATIC_DIR
+from harftet.localstack.emulator import WEB_DIR
 
 
-def client(directory: Path = STATIC_DIR) -> TestClient:
+def client(directory: Path = WEB_DIR) -> TestClient:
     return TestClient(Starlette(routes=client_routes("/play", directory)))
 
 
@@ -24,7 +24,7 @@ def test_scripts_come_gzipped_with_an_etag_and_are_revalidated_not_refetched() -
     assert first.headers["cache-control"] == REVALIDATE
     assert first.headers["vary"] == "Accept-Encoding"
     assert first.headers["content-type"].startswith("text/javascript")
-    raw = (STATIC_DIR / "app.js").read_bytes()
+    raw = (WEB_DIR / "app.js").read_bytes()
     assert first.content == raw  # httpx undoes the gzip: the same bytes arrive
     assert int(first.headers["content-length"]) < len(raw) / 2  # what went over the wire
     again = http.get(
@@ -41,7 +41,7 @@ def test_a_browser_without_gzip_gets_the_plain_file_under_its_own_etag() -> None
     zipped = http.get("/play/style.css", headers={"Accept-Encoding": "gzip"})
     assert "content-encoding" not in plain.headers
     assert plain.headers["etag"] != zipped.headers["etag"]
-    assert plain.content == (STATIC_DIR / "style.css").read_bytes()
+    assert plain.content == (WEB_DIR / "style.css").read_bytes()
 
 
 def test_the_page_icons_and_manifest_have_their_types_and_lifetimes() -> None:

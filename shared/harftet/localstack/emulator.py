@@ -45,7 +45,10 @@ log = logging.getLogger("harftet.localstack")
 
 MAX_REST_PAYLOAD = 10 * 1024 * 1024  # API Gateway's REST request limit
 MAX_WS_MESSAGE = 128 * 1024  # API Gateway's WebSocket message and PostToConnection limit
-STATIC_DIR = Path(__file__).with_name("static")
+REPOSITORY = Path(__file__).resolve().parents[3]
+WEB_DIR = Path(os.environ.get("HARFTET_WEB") or REPOSITORY / "clients" / "web")
+"""The web client served at /play/: the repository's clients/web (HARFTET_WEB names another
+folder, for a package installed away from its repository)."""
 MANAGEMENT_METHODS = ["POST", "GET", "DELETE"]
 # Hop-by-hop or recomputed here; a handler's values would contradict the real body.
 _DROPPED_RESPONSE_HEADERS = {"content-length", "transfer-encoding", "connection"}
@@ -459,7 +462,7 @@ def create_app(
     env: Mapping[str, str] | None = None,
     sweep_seconds: float,
     max_concurrency: int = 8,
-    static_dir: str | Path | None = STATIC_DIR,
+    static_dir: str | Path | None = WEB_DIR,
     ws_route_response: bool = False,
     ready_check: Callable[[], bool] | None = None,
     settings: TemplateSettings | None = None,
@@ -551,7 +554,7 @@ def create_app(
         routes += [
             Route("/play", _to_play, methods=["GET", "HEAD"]),
             # Compressed, ETagged, with Cache-Control (client_files.py): as CloudFront serves it.
-            *client_routes("/play/docs", Path(__file__).parents[3] / "docs"),
+            *client_routes("/play/docs", REPOSITORY / "docs"),
             *client_routes("/play", static_dir),
         ]
     push_prefix = env.get("LOCAL_PUSH_PREFIX")
