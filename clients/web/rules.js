@@ -1,22 +1,32 @@
 // Shows the rules (docs/KURALLAR.tr.md, or docs/RULES.en.md in English; served at /play/docs/) as
 // HTML: the rules live in one place. `?doc=` names the file, `?lang=en` picks the English one.
+import { kept, load } from "./catalogue.js";
+import { loadConfig } from "./config.js";
 import { markdown } from "./markdown.js";
+import { savedLang } from "./session.js";
+import { install, t } from "./texts.js";
 
 const DOCS = { tr: "KURALLAR.tr.md", en: "RULES.en.md" };
 const query = new URLSearchParams(location.search);
-let lang = query.get("lang");
-if (!lang) { try { lang = localStorage.getItem("harftet.lang"); } catch { /* no storage */ } }
+const storage = window.localStorage;
 const asked = query.get("doc");
-const doc = Object.values(DOCS).includes(asked) ? asked : DOCS[lang === "en" ? "en" : "tr"];
-const english = doc === DOCS.en;
-document.documentElement.lang = english ? "en" : "tr";
-document.title = english ? "Rules · Harftet and Kastet" : "Kurallar · Harftet ve Kastet";
-const back = document.getElementById("back");
-if (back) back.textContent = english ? "Back to the table" : "Masaya dön";
-
+const lang = Object.values(DOCS).includes(asked) ? (asked === DOCS.en ? "en" : "tr") : query.get("lang") === "en" ? "en" : query.get("lang") ? "tr" : savedLang(storage);
+const doc = DOCS[lang];
 const el = document.getElementById("rules");
-el.textContent = english ? "Loading the rules…" : "Kurallar yükleniyor…";
+document.documentElement.lang = lang;
+
+function label() {
+  document.title = t("rules.title");
+  const back = document.getElementById("back");
+  if (back) back.textContent = t("verify.back");
+  if (!("done" in el.dataset)) el.textContent = t("rules.loading");
+}
+
+const have = kept(storage, lang);
+if (have) { install(have); label(); }
+loadConfig().then(({ rest }) => load(lang, { storage, base: rest })).then((fresh) => { if (fresh) { install(fresh); label(); } });
+
 fetch(`docs/${doc}`)
   .then((r) => (r.ok ? r.text() : Promise.reject(new Error(String(r.status)))))
-  .then((text) => { el.innerHTML = markdown(text); })
-  .catch(() => { el.textContent = english ? "The rules could not be loaded right now." : "Kurallar şu an yüklenemedi."; });
+  .then((text) => { el.dataset.done = ""; el.innerHTML = markdown(text); })
+  .catch(() => { el.dataset.done = ""; el.textContent = t("rules.failed"); });
