@@ -67,8 +67,8 @@ const confirm = (question) => window.confirm(question);
 const play = createPlay({
   store, api, live, storage, tries, dryRuns, askFace, confirm, openLobby: () => tables.openLobby(), beforeTable: () => contacts.close(),
 });
-const tables = createTables({ store, api, live, storage, play, contacts, inbox, identity, tries });
-const account = createAccount({ store, api, storage, identity, confirm });
+const tables = createTables({ store, api, live, storage, play, contacts, inbox, identity, tries, hidden: tabHidden });
+const account = createAccount({ store, api, storage, identity, confirm, hidden: tabHidden });
 const drafting = createDrafting({ store, askFace, changeSettings });
 
 /** What a change of state asked for (state.js lists them as data). */

@@ -34,8 +34,9 @@ function credentialJson(c) {
   return { id: c.id, rawId: toB64(c.rawId), type: c.type, response, clientExtensionResults: c.getClientExtensionResults() };
 }
 
-/** `identity`: identity.js (adopt a sign-in, refreshed tokens, sign out); `confirm`: the browser's. */
-export function createAccount({ store, api, storage, identity, confirm }) {
+/** `identity`: identity.js (adopt a sign-in, refreshed tokens, sign out); `confirm`: the browser's;
+ * `hidden()`: whether the tab is in the background (no refresh then). */
+export function createAccount({ store, api, storage, identity, confirm, hidden = () => false }) {
   const dispatch = (m) => store.dispatch(m);
   const supported = () => !!globalThis.PublicKeyCredential && !!navigator.credentials;
   // The server's refusals in the catalogue's words; a browser's own failure as it says it.
@@ -119,7 +120,7 @@ export function createAccount({ store, api, storage, identity, confirm }) {
     listPasskeys().catch(fail);
   }
 
-  setInterval(() => !document.hidden && refresh(), REFRESH_MS);
+  setInterval(() => !hidden() && refresh(), REFRESH_MS);
   return {
     refresh, passkeySignIn, codeSignIn, addPasskey, removePasskey, makeCode, exportData, deleteMe, open,
     close: () => dispatch({ type: "account", patch: { open: false } }),

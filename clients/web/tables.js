@@ -19,8 +19,11 @@ export function createBody(fields) {
   return body;
 }
 
-/** `play`: play.js; `contacts`: the friends (contacts.js); `inbox`: {load}; `identity`: identity.js. */
-export function createTables({ store, api, live, storage, play, contacts, inbox, identity, tries }) {
+/** `play`: play.js; `contacts`: the friends (contacts.js); `inbox`: {load}; `identity`: identity.js;
+ * `hidden()`: whether the tab is in the background (the list is not refreshed then). */
+export function createTables({
+  store, api, live, storage, play, contacts, inbox, identity, tries, hidden = () => false,
+}) {
   const dispatch = (m) => store.dispatch(m);
   const defaultLevel = () => getBounds().defaultLevel || "medium";
   let noLevels = false; // a server that seats plain computer players only
@@ -29,7 +32,7 @@ export function createTables({ store, api, live, storage, play, contacts, inbox,
   store.subscribe((s) => { // the lobby's list stays fresh while it shows
     if ((s.screen === "lobby") === !!timer) return;
     clearInterval(timer);
-    timer = s.screen === "lobby" ? setInterval(() => !document.hidden && loadLobby(), LOBBY_REFRESH_MS) : 0;
+    timer = s.screen === "lobby" ? setInterval(() => !hidden() && loadLobby(), LOBBY_REFRESH_MS) : 0;
   });
 
   async function openLobby() {
