@@ -100,6 +100,7 @@ export function mountChrome({ store, act }) {
   }
 
   function render(s) {
+    $("#offline").hidden = !s.offline; // before the catalogue too: the banner shows even with no words yet
     if (!s.ready) return;
     if (s.texts !== shown.texts) relabel();
     const v = s.table && s.table.view;
@@ -107,7 +108,6 @@ export function mountChrome({ store, act }) {
     $("#me").hidden = !s.me;
     $("#me-name").textContent = (s.me && s.me.name) || "";
     $("#me-rating").textContent = (s.me && s.me.rating) ?? "–";
-    $("#offline").hidden = !s.offline;
     renderNotice(s);
     if (s.settings !== shown.settings || s.settingsOpen !== shown.settingsOpen || s.texts !== shown.texts) renderSettings(s);
     renderTitle(s);
