@@ -5,7 +5,7 @@
 export async function loadConfig(fetch = globalThis.fetch) {
   const config = { rest: "", ws: "" };
   try {
-    const res = await fetch("config.json", { cache: "no-cache" });
+    const res = await fetch("config.json"); // served no-cache: revalidated, and the page's preload is used
     if (res.ok) Object.assign(config, await res.json());
   } catch { /* offline or absent: this host */ }
   config.rest = String(config.rest || "").replace(/\/$/, "");
