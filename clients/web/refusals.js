@@ -19,7 +19,7 @@ export function errorText(e, tileName = (id) => `#${id}`, limits = {}) {
     const own = badRequestText(e);
     if (own) return own;
   }
-  const params = { min: limits.minSeries, hand: limits.handLimit, max: limits.maxSeries, ...(e.params || {}) };
+  const params = { min: limits.minSeries, hand: limits.handLimit, max: ruleMax(e, limits), ...(e.params || {}) };
   for (const k of PARAMS) if (e[k] != null && (e.params || {})[k] == null) params[k] = e[k];
   if (params.seconds == null && params.retryAfter != null) params.seconds = params.retryAfter;
   if (params.tile != null) params.tile = tileName(params.tile);
@@ -32,6 +32,15 @@ export function errorText(e, tileName = (id) => `#${id}`, limits = {}) {
   const key = [...keys, `error.${e.code}`].find((k) => k && has(k));
   if (reason && e.message && !keys.some((k) => k && has(k))) return e.message; // a reason this client does not know yet
   return where + t(key || "error.illegal_move", params);
+}
+
+/** The most a refusal's {max} quotes when the refusal does not say it: the bound it is about. */
+function ruleMax(e, limits) {
+  const bounds = getBounds();
+  if (e.reason === "too_many_correspondence") return bounds.correspondenceTablesMax;
+  if (e.code === "too_many_tables") return bounds.waitingTablesMax;
+  if (e.reason === "hand_full") return limits.handLimit;
+  return limits.maxSeries;
 }
 
 /** "3. seri: " before a refusal about the meld (or else the pair) at that index. */

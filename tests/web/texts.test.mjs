@@ -84,6 +84,11 @@ test("the numbers a sentence quotes come from the refusal, the view's limits or 
   assert.equal(errorText({ code: "illegal_move", reason: "hand_full", params: { max: 22 } }, undefined, limits),
     "Elinde 22 taş var: taş çekemezsin, aç ya da pas geç");
   assert.equal(errorText({ code: "too_many_tables", params: { max: 3 } }), "Aynı anda en çok 3 bekleyen masa kurabilirsin");
+  // A refusal that does not say its bound quotes the right one, never another rule's number.
+  assert.equal(errorText({ code: "too_many_tables" }, undefined, limits), `Aynı anda en çok ${BOUNDS.waitingTablesMax} bekleyen masa kurabilirsin`);
+  assert.match(errorText({ code: "too_many_tables", reason: "too_many_correspondence" }, undefined, limits),
+    new RegExp(`en çok ${BOUNDS.correspondenceTablesMax} yazışmalı`));
+  assert.equal(errorText({ code: "illegal_move", reason: "hand_full" }, undefined, limits), "Elinde 22 taş var: taş çekemezsin, aç ya da pas geç");
   assert.equal(errorText({ code: "rate_limited", params: { retryAfter: 12 } }), "Çok sık denedin: 12 saniye sonra yeniden dene");
 });
 
