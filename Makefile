@@ -107,7 +107,7 @@ sam-build: $(SAM_VENV)/.installed $(DICT) $(FREQ) $(INFO) $(INDEX)
 # The web client to the stack's bucket (deployed with WebClient=true): config.json names the
 # stack's APIs; icons are kept a week, everything else is revalidated by ETag (docs/DEPLOY.md).
 STACK ?= harftet
-WEB := shared/harftet/localstack/static
+WEB := clients/web
 web-deploy:
 	@command -v aws >/dev/null || { echo "web-deploy needs the AWS CLI (aws)"; exit 1; }
 	out() { aws cloudformation describe-stacks --stack-name $(STACK) \

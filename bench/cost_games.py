@@ -51,7 +51,7 @@ class Game:
 
 
 def _receive(view: dict[str, Any] | None, message: dict[str, Any]) -> tuple[Any, bool]:
-    """A client's view after one push (static/delta.js ``receive``): (view, must sync)."""
+    """A client's view after one push (clients/web/delta.js ``receive``): (view, must sync)."""
     from harftet.api.delta import DeltaError, apply_delta
 
     if message["type"] == "table":

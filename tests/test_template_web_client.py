@@ -11,7 +11,7 @@ import pytest
 from harftet.store.schema import load_template
 
 REPO = Path(__file__).resolve().parents[1]
-STATIC = REPO / "shared" / "harftet" / "localstack" / "static"
+STATIC = REPO / "clients" / "web"
 WEB = (
     "WebClientBucket",
     "WebClientOriginAccessControl",

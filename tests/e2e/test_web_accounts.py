@@ -1,4 +1,4 @@
-"""Accounts in the web client (static/account.js) in Chromium with the DevTools virtual
+"""Accounts in the web client (clients/web/account.js) in Chromium with the DevTools virtual
 authenticator: a guest registers a passkey; a second browser context, holding the same
 (synced) passkey, signs in with it and finds the same player and rating; a third signs in
 with a transfer code shown on the first. Passkeys need a registrable domain, so the pages

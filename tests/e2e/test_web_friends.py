@@ -1,4 +1,4 @@
-"""The friends screen of the web client (static/friends.js) in Chromium, at a phone's and a
+"""The friends screen of the web client (clients/web/friends.js) in Chromium, at a phone's and a
 desktop's size: two players become friends by code, one sees the other's presence change
 live, one invites the other to a table and the other sees the invitation. Screenshots:
 friends-<size>*.png (see SCREENS)."""

@@ -1,7 +1,7 @@
-"""The web client's push handler (static/sw-push.js) in Chromium: a push delivered through
+"""The web client's push handler (clients/web/sw-push.js) in Chromium: a push delivered through
 DevTools (`ServiceWorker.deliverPushMessage`, as a push service would deliver it) shows a
 notification with the server's Turkish title and body and the table it opens; the inbox
-(static/inbox.js) lists the player's tables with how many wait for them."""
+(clients/web/inbox.js) lists the player's tables with how many wait for them."""
 
 from __future__ import annotations
 

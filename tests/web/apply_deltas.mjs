@@ -1,6 +1,6 @@
 // Reads JSON [{"base": view, "pushes": [message, ...]}, ...] on stdin and prints, for each, the
-// view static/delta.js rebuilds from the pushes (and how many times it asked for a sync).
-import { receive } from "../../shared/harftet/localstack/static/delta.js";
+// view clients/web/delta.js rebuilds from the pushes (and how many times it asked for a sync).
+import { receive } from "../../clients/web/delta.js";
 
 let input = "";
 for await (const chunk of process.stdin) input += chunk;

@@ -1,9 +1,9 @@
-// The client's small pure modules: settings, avatars, and the refusals built from a 400.
+// The client's small pure modules: settings, avatars, a name's length as the server counts it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import * as Settings from "../../shared/harftet/localstack/static/settings.js";
-import { avatar, initials, hue, lightness } from "../../shared/harftet/localstack/static/avatar.js";
-import { errorText, nameLength, NAME_MAX, setLang, t } from "../../shared/harftet/localstack/static/i18n.js";
+import * as Settings from "../../clients/web/settings.js";
+import { avatar, initials, hue, lightness } from "../../clients/web/avatar.js";
+import { nameLength } from "../../clients/web/identity.js";
 
 function memory(init = {}) {
   const data = { ...init };
@@ -69,34 +69,8 @@ test("every avatar colour, whatever the player's id, lets white initials read at
   for (let h = 0; h < 360; h += 1) assert.ok(lightness(h) >= 20, `hue ${h} went down to ${lightness(h)} %`);
 });
 
-test("a refused form reads as the field and its range, never a generic line", () => {
-  setLang("tr");
-  assert.equal(errorText({ code: "bad_request", message: "'seats': Input should be less than or equal to 4" }),
-    "Oyuncu sayısı değeri kabul edilmedi: 2 ile 4 arasında olmalı.");
-  assert.equal(errorText({ code: "bad_request", message: "'body': Value error, a partner game needs exactly 4 seats" }),
-    "Eşli oyun 4 oyuncuyla oynanır: oyuncu sayısını 4 yap ya da eşliyi kaldır.");
-  assert.equal(errorText({ code: "bad_request", params: { field: "name", max: NAME_MAX, n: 28 } }),
-    "Adın en çok 24 karakter olabilir; şu an 28 karakter.");
-  assert.equal(errorText({ code: "bad_request", message: "'name': Value error, an invisible formatting character" }),
-    "Bu ad olmaz: görünmeyen ya da özel karakter içeriyor.");
-  assert.notEqual(errorText({ code: "bad_request", message: "malformed JSON" }), "İstek geçersiz");
-  setLang("en");
-  assert.equal(errorText({ code: "bad_request", message: "'hands': Input should be less than or equal to 21" }),
-    "Hands was not accepted: it must be 1 to 21.");
-  setLang("tr");
-});
-
 test("a name is counted as the server counts it: letters with their marks once", () => {
   assert.equal(nameLength("  Ayşe  "), 4);
   assert.equal(nameLength("Ayse\u0301"), 4); // e + combining acute is one letter
   assert.equal(nameLength("a".repeat(25)), 25);
-});
-
-test("the words players asked for: ortada for the pile, Derece for the rating", () => {
-  setLang("tr");
-  assert.equal(t("status.hand", { n: 1, of: 1, pile: 50 }), "El 1/1 · ortada 50 taş");
-  assert.equal(t("rating"), "Derece");
-  assert.equal(t("log.lay.n", { who: "Bilgisayar 2", n: 3, tiles: "kırmızı 5, kırmızı 6, kırmızı 7" }),
-    "Bilgisayar 2, 3 taş işledi: kırmızı 5, kırmızı 6, kırmızı 7");
-  assert.match(t("confirm.leave.practice"), /derecen değişmez/);
 });

@@ -1,10 +1,10 @@
-// The browser's recomputation of deals (static/deal.js) against Python's own shuffle: the
+// The browser's recomputation of deals (clients/web/deal.js) against Python's own shuffle: the
 // fixture deals.json is written by Python (tests/unit/test_deal_proofs.py keeps it current).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import * as Deal from "../../shared/harftet/localstack/static/deal.js";
+import * as Deal from "../../clients/web/deal.js";
 
 const CASES = JSON.parse(readFileSync(new URL("./deals.json", import.meta.url), "utf8"));
 

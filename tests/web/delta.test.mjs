@@ -1,8 +1,8 @@
-// Applying the WebSocket's delta pushes (static/delta.js): `node --test tests/web/`.
+// Applying the WebSocket's delta pushes (clients/web/delta.js): `node --test tests/web/`.
 // test_delta_js.py feeds the same module the deltas the server computes over whole games.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { applyDelta, applyOps, DeltaError, parsePointer, receive } from "../../shared/harftet/localstack/static/delta.js";
+import { applyDelta, applyOps, DeltaError, parsePointer, receive } from "../../clients/web/delta.js";
 
 const view = () => ({
   tableId: "t1",

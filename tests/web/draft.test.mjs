@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import * as D from "../../shared/harftet/localstack/static/draft.js";
+import * as D from "../../clients/web/draft.js";
 
 // The rule limits exactly as the server sends them in a view (test_view_limits.py keeps it so).
 const LIMITS = JSON.parse(readFileSync(new URL("./limits.json", import.meta.url), "utf8"));

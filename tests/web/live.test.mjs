@@ -1,4 +1,4 @@
-// The live connection (static/live.js) over a fake WebSocket: what a player would notice if it
+// The live connection (clients/web/live.js) over a fake WebSocket: what a player would notice if it
 // went wrong — a move after a REST answer waiting for a push, a refusal lost, a move answered
 // twice, a missed push never caught up, a dropped socket leaving a move hanging.
 import { test } from "node:test";
@@ -34,7 +34,7 @@ class FakeSocket {
 
 globalThis.WebSocket = FakeSocket;
 globalThis.location = { protocol: "http:", host: "127.0.0.1:3000" };
-const { Live } = await import("../../shared/harftet/localstack/static/live.js");
+const { Live } = await import("../../clients/web/live.js");
 
 const view = (version, extra = {}) => ({ tableId: "t1", version, pile: 40 - version, hand: [{ id: 1 }], ...extra });
 

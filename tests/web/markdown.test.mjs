@@ -1,7 +1,7 @@
 // The rules page's Markdown reader: `node --test tests/web/`.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { markdown } from "../../shared/harftet/localstack/static/markdown.js";
+import { markdown } from "../../clients/web/markdown.js";
 
 test("headings, lists, tables and emphasis become HTML", () => {
   const html = markdown("# Taşlar\n\n**Kastet** — 106 taş\n\n- bir\n- iki\n\n| a | b |\n|---|---|\n| 1 | 2 |\n");

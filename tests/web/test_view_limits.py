@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from harftet.bounds import client_bounds
 from harftet.engine import table as life
 from harftet.engine.errors import IllegalMoveError
 from harftet.engine.rules import rules_for
@@ -74,3 +75,10 @@ def test_the_node_tests_use_the_limits_the_server_sends() -> None:
     write it anew from ``rule_limits("kastet")`` and ``rule_limits("harftet")``)."""
     fixture = json.loads((Path(__file__).parent / "limits.json").read_text(encoding="utf-8"))
     assert fixture == {game: view_of(game)["limits"] for game in ("kastet", "harftet")}
+
+
+def test_the_node_tests_use_the_bounds_the_server_sends() -> None:
+    """tests/web/bounds.json, which the node tests read with the catalogue, is GET /texts's
+    ``bounds`` (if this fails, write it anew from ``harftet.bounds.client_bounds()``)."""
+    fixture = json.loads((Path(__file__).parent / "bounds.json").read_text(encoding="utf-8"))
+    assert fixture == client_bounds()

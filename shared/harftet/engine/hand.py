@@ -27,7 +27,7 @@ def shuffled(seed: int, hand_number: int) -> list[int]:
     14 to each seat in seat order, the rest the pile (drawn from its end)."""
     ids = list(range(TILE_COUNT))
     # Python's Mersenne Twister seeded with a string, and its shuffle: docs/DEALS.md says
-    # how to recompute it (static/verify.js does, in the browser).
+    # how to recompute it (clients/web/verify.js does, in the browser).
     random.Random(proof.shuffle_input(seed, hand_number)).shuffle(ids)
     return ids
 

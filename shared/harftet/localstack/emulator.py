@@ -32,7 +32,10 @@ from harftet.localstack.websocket_api import MANAGEMENT_METHODS, WebSocketApi
 
 log = logging.getLogger("harftet.localstack")
 
-STATIC_DIR = Path(__file__).with_name("static")
+REPOSITORY = Path(__file__).resolve().parents[3]
+WEB_DIR = Path(os.environ.get("HARFTET_WEB") or REPOSITORY / "clients" / "web")
+"""The web client served at /play/: the repository's clients/web (HARFTET_WEB names another
+folder, for a package installed away from its repository)."""
 
 
 class Emulator:
@@ -159,7 +162,7 @@ def create_app(
     env: Mapping[str, str] | None = None,
     sweep_seconds: float,
     max_concurrency: int = 8,
-    static_dir: str | Path | None = STATIC_DIR,
+    static_dir: str | Path | None = WEB_DIR,
     ws_route_response: bool = False,
     ready_check: Callable[[], bool] | None = None,
     settings: TemplateSettings | None = None,
@@ -274,7 +277,7 @@ def _routes(
         routes += [
             Route("/play", _to_play, methods=["GET", "HEAD"]),
             # Compressed, ETagged, with Cache-Control (client_files.py): as CloudFront serves it.
-            *client_routes("/play/docs", Path(__file__).parents[3] / "docs"),
+            *client_routes("/play/docs", REPOSITORY / "docs"),
             *client_routes("/play", static_dir),
         ]
     push_prefix = env.get("LOCAL_PUSH_PREFIX")

@@ -1,7 +1,7 @@
 """The web client's app icons, drawn with the stdlib: `python -m harftet.localstack.icons`.
 
 A cream okey tile with a red dot on the green felt, as PNGs (192 and 512 px, also "maskable":
-the tile sits inside the middle 80 % every launcher keeps) beside `static/icons/icon.svg`.
+the tile sits inside the middle 80 % every launcher keeps) beside `clients/web/icons/icon.svg`.
 No image library is needed: the pixels are computed and written with zlib (the PNG format's
 own compression), so the icons are rebuilt anywhere the repository is.
 """
@@ -12,7 +12,7 @@ import struct
 import zlib
 from pathlib import Path
 
-OUT = Path(__file__).with_name("static") / "icons"
+OUT = Path(__file__).resolve().parents[3] / "clients" / "web" / "icons"
 FELT = (23, 74, 55)
 TILE = (251, 246, 233)
 EDGE = (201, 189, 159)

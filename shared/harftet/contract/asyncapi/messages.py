@@ -8,17 +8,17 @@ from typing import Any
 MOVES = ("DrawMove", "PassMove", "LayMove", "ReadyMove")
 DELTA_OPS = (
     "The operations, applied in order to a copy of the receiver's view at `from` (harftet's "
-    "`api/delta.py`, static/delta.js). Each is an array whose first element is a JSON Pointer "
-    "(RFC 6901) into the view: `[p]` removes the object member `p` names (an array element: "
-    "the later elements move down); `[p, v]` sets it to `v` (an object member is added or "
-    "replaced; an array element is replaced, or appended when the index is the array's "
-    "length); `[p, i, n, items]` replaces, in the array at `p`, the `n` elements from index "
-    '`i` with the array `items`; `[p, "tiles", ids]` sets it to the game\'s tiles with these '
-    "ids (0–105), each as the view writes a tile off the table (the short tile form: a tile's "
-    "id names its face; the game is the view's `game`) — a list of tiles in a value (a rack "
-    "turned over at a hand's end, a new meld) comes so, that value carrying `[]` in its place "
-    "and this operation right after it. The view's `version` is not among them: after the "
-    "last operation it is the message's `version`."
+    "`api/delta.py`, clients/web/delta.js). Each is an array whose first element is a JSON "
+    "Pointer (RFC 6901) into the view: `[p]` removes the object member `p` names (an array "
+    "element: the later elements move down); `[p, v]` sets it to `v` (an object member is added "
+    "or replaced; an array element is replaced, or appended when the index is the array's "
+    "length); `[p, i, n, items]` replaces, in the array at `p`, the `n` elements from index `i` "
+    'with the array `items`; `[p, "tiles", ids]` sets it to the game\'s tiles with these ids '
+    "(0–105), each as the view writes a tile off the table (the short tile form: a tile's id "
+    "names its face; the game is the view's `game`) — a list of tiles in a value (a rack turned "
+    "over at a hand's end, a new meld) comes so, that value carrying `[]` in its place and this "
+    "operation right after it. The view's `version` is not among them: after the last operation "
+    "it is the message's `version`."
 )
 
 

@@ -94,7 +94,7 @@ export function place(d, id, target, hand, limits = {}) {
   const n = clone(d);
   const from = locate(d, id);
   if (target.newIn === "series" && d.series.length >= limits.maxSeries && !(from && from.area === "series" && d.series[from.mi].length === 1)) {
-    throw new DraftError("too_many_series", { max: limits.maxSeries });
+    throw new DraftError("too_many_series", { max: limits.maxSeries, count: d.series.length + 1 });
   }
   const area = target.newIn || target.area;
   if (area === "pairs" && target.mi != null) {
@@ -118,7 +118,9 @@ export function place(d, id, target, hand, limits = {}) {
 
 /** Start a new, empty meld and make it the active one: rack taps then append to it. */
 export function newMeld(d, area = "series", limits = {}) {
-  if (area === "series" && d.series.length >= limits.maxSeries) throw new DraftError("too_many_series", { max: limits.maxSeries });
+  if (area === "series" && d.series.length >= limits.maxSeries) {
+    throw new DraftError("too_many_series", { max: limits.maxSeries, count: d.series.length + 1 });
+  }
   const n = clone(d);
   n[area].push([]);
   n.active = { area, mi: n[area].length - 1 };

@@ -1,9 +1,11 @@
 // DOM builders: tiles, melds, seats, the rack, the log, the end of a hand. Each is a function
-// of the data it is handed and the callbacks in `on`; app.js owns the state and the events.
-import { t, COLOR_MARKS } from "./i18n.js";
+// of the data it is handed and the callbacks in `on`; the screens (table.js, dialogs.js) call them.
+import { t } from "./texts.js";
 import { meldWord } from "./draft.js";
 import { avatar } from "./avatar.js";
 import { wordButton } from "./wordcard.js";
+
+export const COLOR_MARKS = { red: "●", yellow: "▲", blue: "■", black: "◆" }; // colour is never the only cue
 
 export function h(tag, props = {}, ...kids) {
   const el = document.createElement(tag);
@@ -203,4 +205,10 @@ export function gameEndEl(v, names, playerId) {
   const note = mine != null ? t("end.rating", { d: mine > 0 ? `+${mine}` : String(mine) })
     : v.seats.some((s) => s && s.bot) ? t("end.practice") : null;
   return [h("ol", { class: "places" }, places), note ? h("p", { class: "rating-note" }, note) : null, scoreTable(v, names)];
+}
+
+/** The computer players' levels as options of a select (`chosen` selected, else the first). */
+export function levelOptions(levels = [], chosen) {
+  const pick = levels.includes(chosen) ? chosen : levels[0];
+  return levels.map((level) => h("option", { value: level, selected: level === pick, dataset: { t: `level.${level}` } }, t(`level.${level}`)));
 }

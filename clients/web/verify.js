@@ -1,20 +1,15 @@
 // "Dağıtımı doğrula": a finished game's deals recomputed in the browser (docs/DEALS.md) and
-// compared with the proofs this browser saw during play (app.js keeps them per table).
+// compared with the proofs this browser saw during play (the table keeps them, session.js).
 import { createApi } from "./api.js";
+import { kept, load } from "./catalogue.js";
+import { loadConfig } from "./config.js";
 import { verifyReplay } from "./deal.js";
-import { getLang, setLang, t } from "./i18n.js";
+import { loadSession, savedLang, saveLang, seenProofs } from "./session.js";
+import { getLang, install, t } from "./texts.js";
 
 const $ = (sel) => document.querySelector(sel);
-const store = window.localStorage;
-
-function session() {
-  try { return JSON.parse(store.getItem("harftet.session") || "{}"); } catch { return {}; }
-}
-
-/** The proofs this browser saw at `tableId`, by hand (app.js writes them). */
-export function seenProofs(tableId) {
-  try { return JSON.parse(store.getItem(`harftet.proofs.${tableId}`) || "{}"); } catch { return {}; }
-}
+const storage = window.localStorage;
+const configured = loadConfig();
 
 function tableId() {
   const m = /(?:^#|&)t=([\w-]+)/.exec(location.hash) || /[?&]t=([\w-]+)/.exec(location.search);
@@ -23,6 +18,7 @@ function tableId() {
 
 function translate() {
   document.documentElement.lang = getLang();
+  document.title = t("verify.title");
   for (const el of document.querySelectorAll("[data-t]")) {
     if (el.id !== "verdict" || !el.dataset.done) el.textContent = t(el.dataset.t);
   }
@@ -40,13 +36,23 @@ function line(check, proof) {
   return li;
 }
 
+/** The catalogue of `lang`: the one kept at once, the server's when it answers. */
+async function texts(lang) {
+  const have = kept(storage, lang);
+  if (have) install(have);
+  const fresh = await load(lang, { storage, base: (await configured).rest });
+  if (fresh) install(fresh);
+  saveLang(storage, getLang());
+}
+
 async function run() {
   translate();
   const id = tableId();
   const verdict = $("#verdict");
   if (!id) { verdict.textContent = t("verify.noTable"); return; }
   $("#back").href = `./#t=${id}`;
-  const api = createApi({ token: () => session().token, lang: getLang, onUnauthorized: () => {} });
+  const { rest } = await configured;
+  const api = createApi({ token: () => (loadSession(storage) || {}).token, lang: getLang, base: () => rest, onUnauthorized: () => {} });
   let replay;
   try {
     replay = await api.request("GET", `/tables/${encodeURIComponent(id)}/replay`);
@@ -55,7 +61,7 @@ async function run() {
     verdict.className = "verdict bad";
     return;
   }
-  const result = await verifyReplay(replay, seenProofs(id));
+  const result = await verifyReplay(replay, seenProofs(storage, id));
   verdict.dataset.t = result.ok ? "verify.ok" : "verify.bad";
   verdict.dataset.done = "";
   verdict.textContent = t(verdict.dataset.t);
@@ -64,5 +70,5 @@ async function run() {
   document.body.dataset.verified = result.ok ? "yes" : "no";
 }
 
-$("#lang").onclick = () => { setLang(getLang() === "tr" ? "en" : "tr"); run(); };
-run();
+$("#lang").onclick = async () => { await texts(getLang() === "tr" ? "en" : "tr"); run(); };
+texts(savedLang(storage)).then(run);

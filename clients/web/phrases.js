@@ -1,31 +1,22 @@
-// Phrases at the table (RULES §7): a fixed set sent by id, shown on the sender's seat for a few
-// seconds; any player may mute a seat for themselves (kept in this browser only). Friends'
-// invitations arrive on the same socket. Turkish first, English on the switch.
-import { getLang } from "./i18n.js";
-import { relabelOnSwitch } from "./account.js";
+// Phrases at the table (RULES §7): a fixed set (GET /phrases) sent by id, said in the catalogue's
+// words (`phrase.<id>`) on the sender's seat for a few seconds; any player may mute a seat for
+// themselves (kept in this browser only). Friends' invitations arrive on the same socket.
+import { mySeat } from "./game.js";
+import { getLang, has, t } from "./texts.js";
 
-const TEXT = {
-  "ph.open": ["Söyle", "Say"],
-  "ph.mute": ["Sustur", "Mute"],
-  "ph.unmute": ["Sesini aç", "Unmute"],
-  "ph.seat": ["Koltuk", "Seat"],
-  "ph.invite": ["Bir arkadaşın seni bir masaya çağırıyor. Gidelim mi?", "A friend invites you to a table. Go there?"],
-};
-const tx = (key) => (TEXT[key] || [key, key])[getLang() === "en" ? 1 : 0];
 const SHOW_MS = 4000;
 
-/** app: { api, tableId(), mySeat(), seats() → count, openTable(id), notify(message) } */
-export function initPhrases(app) {
+/** `refusal(e)`: a refusal's sentence (attempts.js); `openTable(id)` follows an invitation. */
+export function mountPhrases({ store, api, openTable, refusal }) {
   let catalogue = null;
-  const mutedKey = () => `harftet.mutedSeats.${app.tableId()}`;
+  const view = () => (store.get().table && store.get().table.view) || null;
+  const tableId = () => store.get().table && store.get().table.id;
+  const mutedKey = () => `harftet.mutedSeats.${tableId()}`;
   const muted = () => new Set(JSON.parse(localStorage.getItem(mutedKey()) || "[]"));
-  const text = (id) => {
-    const p = (catalogue || []).find((x) => x.id === id);
-    return p ? (getLang() === "en" ? p.en : p.tr) : null;
-  };
+  const said = (p) => (has(`phrase.${p.id}`) ? t(`phrase.${p.id}`) : p[getLang()] || p.tr);
 
   async function load() {
-    if (!catalogue) catalogue = (await app.api.request("GET", "/phrases")).phrases;
+    if (!catalogue) catalogue = (await api.request("GET", "/phrases")).phrases;
     return catalogue;
   }
 
@@ -37,43 +28,41 @@ export function initPhrases(app) {
   const button = document.createElement("button");
   button.type = "button";
   button.id = "phrase-open";
-  button.textContent = tx("ph.open");
-  button.dataset.tx = "ph.open";
-  relabelOnSwitch(tx);
+  button.textContent = t("ph.open");
+  button.dataset.t = "ph.open";
   button.onclick = async () => {
     if (!menu.hidden) { menu.hidden = true; return; }
     await load().catch(() => null);
     render();
     menu.hidden = false;
   };
-  const table = document.querySelector("#table");
-  if (table) table.append(button, menu);
+  document.querySelector("#table").append(button, menu);
 
   function render() {
     menu.replaceChildren();
-    const seated = app.mySeat() != null;
+    const me = mySeat(view());
     for (const p of catalogue || []) {
       const b = document.createElement("button");
       b.type = "button";
       b.dataset.phrase = p.id;
-      b.textContent = getLang() === "en" ? p.en : p.tr;
-      b.disabled = !seated;
+      b.textContent = said(p);
+      b.disabled = me == null;
       b.onclick = () => {
         menu.hidden = true;
-  menu.style.cssText = "display:flex;flex-wrap:wrap;gap:4px;margin-top:6px";
-        app.api.request("POST", `/tables/${encodeURIComponent(app.tableId())}/phrases`, { phrase: p.id })
-          .catch((e) => app.notify(e.message));
+        api.request("POST", `/tables/${encodeURIComponent(tableId())}/phrases`, { phrase: p.id })
+          .catch((e) => store.dispatch({ type: "notice", text: refusal(e) }));
       };
       menu.append(b);
     }
     const off = muted();
-    for (let seat = 0; seat < app.seats(); seat++) {
-      if (seat === app.mySeat()) continue;
+    const seats = view() ? view().seats.length : 0;
+    for (let seat = 0; seat < seats; seat++) {
+      if (seat === me) continue;
       const m = document.createElement("button");
       m.type = "button";
       m.className = "link";
       m.dataset.mute = String(seat);
-      m.textContent = `${tx("ph.seat")} ${seat + 1}: ${off.has(seat) ? tx("ph.unmute") : tx("ph.mute")}`;
+      m.textContent = t(off.has(seat) ? "ph.unmuteSeat" : "ph.muteSeat", { n: seat + 1 });
       m.onclick = () => {
         const now = muted();
         if (now.has(seat)) now.delete(seat); else now.add(seat);
@@ -87,18 +76,18 @@ export function initPhrases(app) {
   /** A socket message other than the table: a phrase or an invitation. */
   async function onMessage(msg) {
     if (msg.type === "invitation") {
-      if (window.confirm(tx("ph.invite"))) app.openTable(msg.tableId);
+      if (window.confirm(t("ph.invite"))) openTable(msg.tableId);
       return;
     }
     if (msg.type !== "phrase" || muted().has(msg.seat)) return;
     await load().catch(() => null);
     const seat = document.querySelector(`#seats .seat[data-seat="${msg.seat}"]`);
-    const said = text(msg.phrase);
-    if (!seat || !said) return;
+    const p = (catalogue || []).find((x) => x.id === msg.phrase);
+    if (!seat || !p) return;
     const bubble = document.createElement("div");
     bubble.className = "phrase-bubble";
     bubble.setAttribute("role", "status");
-    bubble.textContent = said;
+    bubble.textContent = said(p);
     bubble.style.cssText = "background:#fff;color:#222;border-radius:12px;padding:2px 8px;justify-self:start";
     seat.append(bubble);
     setTimeout(() => bubble.remove(), SHOW_MS);

@@ -1,37 +1,10 @@
 // Profiles and leaderboards (API.md v3): a "Sıralama" button in the lobby opens a dialog with
 // the week's or all-time board of a game and the caller's rank; a name opens its profile card.
 // Everything shown is what the API gives anyone: names, scores, records, replay links.
-import { getLang } from "./i18n.js";
 import { h } from "./render.js";
+import { t } from "./texts.js";
 
-const WORDS = {
-  tr: {
-    open: "Sıralama", title: "Sıralama", week: "Bu hafta", all: "Tüm zamanlar", close: "Kapat",
-    you: "Sen", empty: "Henüz kimse yok.", rank: "{n}.", played: "Oynanan", won: "Kazanılan",
-    abandoned: "Terk", rating: "Puan", recent: "Son oyunlar", replay: "Tekrar izle",
-    back: "Sıralamaya dön", failed: "Yüklenemedi, sonra yeniden dene.",
-    kastet: "Kastet", harftet: "Harftet", points: "{n} puan",
-  },
-  en: {
-    open: "Leaderboard", title: "Leaderboard", week: "This week", all: "All time", close: "Close",
-    you: "You", empty: "Nobody yet.", rank: "{n}.", played: "Played", won: "Won",
-    abandoned: "Abandoned", rating: "Rating", recent: "Recent games", replay: "Watch replay",
-    back: "Back to the leaderboard", failed: "Could not load, try again later.",
-    kastet: "Kastet", harftet: "Harftet", points: "{n} points",
-  },
-};
-
-function w(key, params = {}) {
-  const table = WORDS[getLang()] || WORDS.tr;
-  return (table[key] || WORDS.tr[key] || key).replace(/\{(\w+)\}/g, (_, k) => String(params[k] ?? ""));
-}
-
-let openButton = null;
-
-/** Writes the lobby's button again in the language just chosen. */
-export function renderPeople() {
-  if (openButton) openButton.textContent = w("open");
-}
+const w = (key, params) => t(key === "harftet" || key === "kastet" ? `game.${key}` : `people.${key}`, params);
 
 /** Adds the button to `host` (the lobby); `api.request` is the session's REST client. */
 export function initPeople(api, host) {
@@ -39,15 +12,14 @@ export function initPeople(api, host) {
   const dialog = h("dialog", { class: "people card", "aria-labelledby": "people-h" });
   document.body.append(dialog);
   const state = { game: "harftet", period: "week" };
-  const open = h("button", { type: "button", class: "people-open", onclick: () => { dialog.showModal(); board(); } }, w("open"));
+  const open = h("button", { type: "button", class: "people-open", dataset: { t: "people.open" }, onclick: () => { dialog.showModal(); board(); } }, w("open"));
   host.prepend(open);
-  openButton = open;
 
   function frame(...kids) {
     dialog.replaceChildren(
       h("h2", { id: "people-h" }, w("title")),
       ...kids,
-      h("button", { type: "button", onclick: () => dialog.close() }, w("close")),
+      h("button", { type: "button", onclick: () => dialog.close() }, t("btn.close")),
     );
   }
 
@@ -58,8 +30,8 @@ export function initPeople(api, host) {
 
   function row(e, mine) {
     return h("li", { class: mine ? "me" : null },
-      h("span", {}, e.rank == null ? "…" : w("rank", { n: e.rank })), " ",
-      h("button", { type: "button", class: "link", onclick: () => profile(e.playerId) }, mine ? `${e.name} (${w("you")})` : e.name),
+      h("span", {}, e.rank == null ? "…" : t("end.place", { n: e.rank })), " ",
+      h("button", { type: "button", class: "link", onclick: () => profile(e.playerId) }, mine ? w("you", { name: e.name }) : e.name),
       " ", h("span", {}, String(e.score)));
   }
 
@@ -92,7 +64,7 @@ export function initPeople(api, host) {
       ...["played", "won", "abandoned"].map((k) => h("td", {}, String(p.games[g][k])))));
     frame(
       h("h3", {}, p.name),
-      h("p", {}, `${w("rating")}: ${p.rating}`),
+      h("p", {}, w("rating", { n: p.rating })),
       h("table", {}, h("tr", {}, h("th", {}, ""), ...["played", "won", "abandoned"].map((k) => h("th", { scope: "col" }, w(k)))), ...records),
       h("h4", {}, w("recent")),
       h("ul", {}, ...p.recentGames.map((g) => h("li", {},

@@ -1,24 +1,9 @@
 // The word card (GET /words/{word}, POST /words/{word}/reports): tapping a word's "?" on the
 // table shows what the game knows of it — in the list or not (and why), its kinds, the lists
-// that hold it — and lets a player report it as wrong (or missing). Turkish first, English on
-// the switch; the server's own sentence says why a word is refused (Accept-Language).
-import { getLang, errorText } from "./i18n.js";
-
-const TEXT = {
-  "wc.title": ["Kelime", "Word"],
-  "wc.known": ["Sözlükte var", "In the dictionary"],
-  "wc.unknown": ["Sözlükte yok", "Not in the dictionary"],
-  "wc.kinds": ["Türü", "Kind"],
-  "wc.sources": ["Kaynak", "Source"],
-  "wc.none": ["belirtilmemiş", "not given"],
-  "wc.wrong": ["Yanlış kelime bildir", "Report a wrong word"],
-  "wc.missing": ["Eksik kelime bildir", "Report a missing word"],
-  "wc.thanks": ["Bildirimin alındı, teşekkürler", "Thanks, your report is in"],
-  "wc.close": ["Kapat", "Close"],
-  "wc.open": ["Bu kelime hakkında", "About this word"],
-  "wc.loading": ["Bakılıyor…", "Looking it up…"],
-};
-const tx = (key) => (TEXT[key] || [key, key])[getLang() === "en" ? 1 : 0];
+// that hold it — and lets a player report it as wrong (or missing). The server's own sentence
+// says why a word is refused (Accept-Language).
+import { errorText } from "./refusals.js";
+import { t } from "./texts.js";
 
 /** The small "?" button a word on the table carries (render.js adds it to Harftet melds). */
 export function wordButton(word) {
@@ -27,7 +12,7 @@ export function wordButton(word) {
   b.className = "word-info";
   b.dataset.word = word;
   b.textContent = "?";
-  b.title = `${tx("wc.open")}: ${word}`;
+  b.title = t("wc.about", { word });
   b.setAttribute("aria-label", b.title);
   return b;
 }
@@ -62,8 +47,8 @@ export function initWordCard(app) {
   const close = () => { card.hidden = true; card.replaceChildren(); };
 
   async function show(word) {
-    card.replaceChildren(el("p", { className: "wc-loading" }, tx("wc.loading")));
-    card.setAttribute("aria-label", `${tx("wc.title")}: ${word}`);
+    card.replaceChildren(el("p", { className: "wc-loading" }, t("wc.loading")));
+    card.setAttribute("aria-label", t("wc.label", { word }));
     card.hidden = false;
     let info;
     try {
@@ -73,18 +58,18 @@ export function initWordCard(app) {
       return;
     }
     const status = el("p", { className: `wc-status ${info.known ? "known" : "unknown"}` },
-      info.known ? `✓ ${tx("wc.known")}` : `✗ ${tx("wc.unknown")}`);
+      info.known ? `✓ ${t("wc.known")}` : `✗ ${t("wc.unknown")}`);
     const why = info.known ? null : el("p", { className: "wc-reason" }, info.message || "");
     const list = (label, items) => el("p", { className: "wc-row" },
-      el("b", {}, `${label}: `), items.length ? items.join(", ") : tx("wc.none"));
+      el("b", {}, `${label}: `), items.length ? items.join(", ") : t("wc.none"));
     const kind = info.known ? "wrong" : "missing";
     const note = el("p", { className: "wc-note", role: "status" });
-    const report = el("button", { type: "button", className: "wc-report", textContent: tx(`wc.${kind}`) });
+    const report = el("button", { type: "button", className: "wc-report", textContent: t(`wc.${kind}`) });
     report.onclick = async () => {
       report.disabled = true;
       try {
         await app.api.request("POST", `/words/${encodeURIComponent(info.word)}/reports`, { kind });
-        note.textContent = tx("wc.thanks");
+        note.textContent = t("wc.thanks");
       } catch (e) {
         note.textContent = errorText(e);
         report.disabled = false;
@@ -92,14 +77,14 @@ export function initWordCard(app) {
     };
     card.replaceChildren(...[
       el("h3", { className: "wc-word" }, info.word), status, why,
-      info.known ? list(tx("wc.kinds"), info.kinds) : null,
-      info.known ? list(tx("wc.sources"), info.sources) : null,
+      info.known ? list(t("wc.kinds"), info.kinds) : null,
+      info.known ? list(t("wc.sources"), info.sources) : null,
       el("div", { className: "wc-actions" }, report, closeButton()), note,
     ].filter((k) => k != null));
   }
 
   function closeButton() {
-    return el("button", { type: "button", className: "wc-close", textContent: tx("wc.close"), onclick: close });
+    return el("button", { type: "button", className: "wc-close", textContent: t("btn.close"), onclick: close });
   }
 
   // One listener for every word button, wherever the table is redrawn (capture: before the meld's own click).

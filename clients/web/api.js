@@ -27,9 +27,11 @@ export function newMoveId() {
   return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 }
 
-/** A client bound to the session: `token()`, `lang()` and `base()` (the REST URL; "" = this host) are read on every call. */
-export function createApi({ token, lang, onUnauthorized, base = () => "" }) {
+/** A client bound to the session: `token()`, `lang()` and `base()` (the REST URL; "" = this host) are
+ * read on every call, after `ready` (config.json's promise) has settled. */
+export function createApi({ token, lang, onUnauthorized, base = () => "", ready = null }) {
   async function request(method, path, body) {
+    if (ready) await ready;
     const headers = { "Accept-Language": lang() };
     const tok = token();
     if (tok) headers.Authorization = `Bearer ${tok}`;

@@ -1,0 +1,122 @@
+// The pure parts of the screens and of the table's reading (game.js): what a player reads and
+// which buttons they may press, worded from the server's catalogue.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { changedMelds, lastTiles, myTurn, rackMode, seatPosition, tileName, tint } from "../../clients/web/game.js";
+import { actionsState, statusText, turnText } from "../../clients/web/table.js";
+import { lobbyFacts, pageLabel } from "../../clients/web/lobby.js";
+import { createBody } from "../../clients/web/tables.js";
+import { inboxLine, timeLeft } from "../../clients/web/inbox.js";
+import { breakText } from "../../clients/web/dialogs.js";
+import { presenceText } from "../../clients/web/friends.js";
+import * as D from "../../clients/web/draft.js";
+import { install } from "../../clients/web/texts.js";
+import { catalogue } from "./catalogue.mjs";
+import { kastetView, L, LIMITS } from "./fixtures.mjs";
+
+const tr = () => install(catalogue("tr"));
+const en = () => install(catalogue("en"));
+tr();
+
+test("seats sit around the table as the caller sees them, the caller at the bottom", () => {
+  const four = kastetView({ seat: 2, seats: [0, 1, 2, 3].map((seat) => ({ seat, name: `P${seat}` })) });
+  assert.deepEqual([0, 1, 2, 3].map((i) => seatPosition(four, i)), ["top", "left", "bottom", "right"]);
+  assert.equal(seatPosition(kastetView(), 1), "top");
+});
+
+test("the rack's order follows the player's choice where it belongs to the game", () => {
+  assert.equal(rackMode({ sort: "pairs" }, "kastet"), "pairs");
+  assert.equal(rackMode({ sort: "pairs" }, "harftet"), "letter");
+  assert.equal(rackMode({ sort: "value" }, "harftet"), "value");
+});
+
+test("a tile is named as players see it, in the language chosen", () => {
+  const v = kastetView({ series: [[{ id: 50, joker: true, as: { color: "red", number: 3 } }]] });
+  assert.equal(tileName(v, 4), "mavi 9");
+  assert.equal(tileName(v, 50), "joker");
+  assert.equal(tileName(v, 99), "#99");
+  en();
+  assert.equal(tileName(v, 4), "blue 9");
+  tr();
+  assert.equal(tileName({ ...v, hand: [L(7, "Ş", 3)] }, 7), "Ş");
+});
+
+test("a draft meld is tinted at once where the rules settle it, the pair area closed, the rest asked", () => {
+  const v = kastetView();
+  let d = D.newMeld(D.fromView(v), "series", v.limits);
+  for (const id of [1, 2, 3]) d = D.addToActive(d, id, v.hand, v.limits);
+  d = D.newMeld(d, "series", v.limits);
+  d = D.addToActive(d, 4, v.hand, v.limits);
+  assert.deepEqual(changedMelds(v, d), [0, 1]);
+  assert.deepEqual(tint(v, d).validity, { "series:0": "valid", "series:1": "invalid" });
+  const h = { ...kastetView({ game: "harftet", limits: LIMITS.harftet }), hand: [L(1, "K"), L(2, "A"), L(3, "L")] };
+  let w = D.newMeld(D.fromView(h), "series", h.limits);
+  for (const id of [1, 2, 3]) w = D.addToActive(w, id, h.hand, h.limits);
+  assert.deepEqual(tint(h, w), { validity: {}, unknown: { series: [0], pairs: [] } }); // only the dictionary knows
+  assert.deepEqual(tint(h, w, new Map([["series:KAL", "valid"]])).validity, { "series:0": "valid" });
+});
+
+test("the tiles marked as the last move: other seats' lays since the caller's turn, and the last lay", () => {
+  const table = { othersLaid: [7], view: kastetView({ last: { type: "lay", tiles: [8, 9] } }) };
+  assert.deepEqual([...lastTiles(table)], [7, 8, 9]);
+});
+
+test("the table's status says who is awaited and what the manager does next", () => {
+  const waiting = kastetView({ status: "waiting", handNumber: 0, seats: [{ playerId: "p0", name: "Ayşe" }, null] });
+  assert.equal(statusText(waiting, "p0"), "Oyuncu bekleniyor: 1/2. Herkes oturunca Başlat'a bas.");
+  assert.equal(statusText(waiting, "p1"), "Oyuncu bekleniyor: 1/2. Oyunu masa yöneticisi başlatır.");
+  assert.equal(statusText(kastetView(), "p0"), "El 1/2 · ortada 50 taş");
+  assert.equal(turnText(kastetView(), "p0"), "Sıra sende: taş çek ya da yere aç, sonra pas");
+  assert.equal(turnText(kastetView({ turn: { seat: 1, laid: false } }), "p0"), "Sıra: Bilgisayar 2");
+});
+
+test("the caller may draw or lay on their turn, pass once drawing is shut, and nothing while a move is on its way", () => {
+  const v = kastetView();
+  const fresh = D.fromView(v);
+  assert.ok(myTurn(v));
+  assert.deepEqual(actionsState(v, fresh, false, true), { draw: true, pass: false, lay: false, reset: false, hint: true, hintShown: true });
+  const laid = kastetView({ turn: { seat: 0, laid: true, deadline: 1 } });
+  assert.equal(actionsState(laid, fresh, false, true).pass, true);
+  assert.equal(actionsState(laid, fresh, false, true).draw, false);
+  assert.equal(actionsState(v, fresh, true, true).draw, false); // busy
+  assert.equal(actionsState(kastetView({ hintsLeft: 0 }), fresh, false, true).hint, false);
+});
+
+test("the lobby's page and a table's facts read as the catalogue says them", () => {
+  assert.equal(pageLabel(0, 10, 10, true), "1–10 / 10+");
+  assert.equal(pageLabel(1, 3, 10, false), "11–13 / 13");
+  assert.equal(pageLabel(0, 4, 10, false), ""); // one page holds it all
+  assert.equal(lobbyFacts({ players: ["A", null, null, null], seats: 4, hands: 11, turnSeconds: 45, partners: true }),
+    "1/4 oyuncu · 11 el · 45 sn · eşli");
+});
+
+test("the new-table form becomes the API's body; a partner game of other than 4 is refused before it is sent", () => {
+  assert.deepEqual(createBody({ game: "kastet", seats: "4", hands: "11", turnSeconds: "45", botSeconds: "1", private: "on" }),
+    { game: "kastet", seats: 4, hands: 11, partners: false, turnSeconds: 45, private: true, botSeconds: 1 });
+  assert.throws(() => createBody({ game: "kastet", seats: "2", hands: "1", turnSeconds: "45", partners: "on" }),
+    (e) => e.code === "bad_request" && e.params.field === "partners");
+});
+
+test("the inbox says whose turn, the game and its pace, and how long is left", () => {
+  const now = 1_000_000;
+  assert.equal(timeLeft(now + 2 * 86400 + 3 * 3600, now), "2 gün 3 saat kaldı");
+  assert.equal(timeLeft(now + 90 * 60, now), "1 saat 30 dakika kaldı");
+  const line = inboxLine({ tableId: "t", game: "kastet", pace: "correspondence", yourTurn: true, status: "playing", players: ["Ayşe", null], last: { type: "start" } });
+  assert.deepEqual(line, { state: "Sıra sende", facts: "Kastet · Yazışmalı", names: "Ayşe", after: "Oyun başladı" });
+});
+
+test("the break says the seconds left and whether the caller said ready", () => {
+  const v = kastetView({ break: { until: 100, ready: [0] } });
+  assert.equal(breakText(v, 90_000), "Hazırsın: diğerleri bekleniyor · Sonraki el 10 sn sonra");
+  assert.equal(breakText({ ...v, break: { until: 100, ready: [] } }, 90_000), "Sonraki el 10 sn sonra");
+  assert.equal(breakText(kastetView(), 0), "");
+});
+
+test("a friend's presence in words, in both languages", () => {
+  assert.equal(presenceText({ status: "table", game: "kastet" }), "Masada (Kastet)");
+  assert.equal(presenceText({ status: "online" }), "Çevrimiçi");
+  assert.equal(presenceText(null), "Uzakta");
+  en();
+  assert.equal(presenceText({ status: "online" }), "Online");
+  tr();
+});
