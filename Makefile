@@ -30,9 +30,13 @@ test:
 
 test-setup: $(VENV)/.installed $(DICT) $(FREQ) $(INFO) $(INDEX) node_modules/.installed $(SAM_VENV)/.installed chromium
 
+# The architecture's contracts ([tool.importlinter] in pyproject.toml) and the house's budgets
+# (tests/house.py: sizes, duplicated blocks, who reads the environment), printed in every log.
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports --no-cache
+	$(PY) tests/house.py
 
 typecheck: $(VENV)/.installed
 	$(VENV)/bin/mypy

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import gc
 
-# A cold start's imports run with the cyclic collector paused: each pass it makes while they
-# build boto3's and our modules walks everything built so far (bench/bench_cold_start.py:
-# ~60 ms of the REST handler's init). Collection resumes at the end of this file.
-gc.disable()
+gc.disable()  # the cold start's imports run with the collector paused (bench_cold_start.py)
 
 from typing import Any
 
@@ -17,15 +14,13 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from harftet.bootstrap import app, settings
 from harftet.fanout import changes_from_stream
-from harftet.observability import new_metrics, traced
+from harftet.observability import new_metrics, observed
 
 logger = Logger()
 metrics = new_metrics()
 
 
-@logger.inject_lambda_context
-@traced(settings().tracing)
-@metrics.log_metrics
+@observed(logger, metrics, tracing=settings().tracing)
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     published = app().publisher.publish(changes_from_stream(event))
     metrics.add_metric(name="Pushes", unit=MetricUnit.Count, value=published.pushed)
@@ -33,7 +28,5 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     return {"batchItemFailures": [{"itemIdentifier": seq} for seq in published.failed]}
 
 
-# What the init built lives as long as the instance: frozen out of every later collection pass
-# (a request's pass walks only what requests make), and collection resumes.
-gc.freeze()
+gc.freeze()  # what the init built lives as long as the instance: out of every later pass
 gc.enable()

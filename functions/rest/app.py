@@ -12,21 +12,18 @@ from __future__ import annotations
 
 import gc
 
-# A cold start's imports run with the cyclic collector paused: each pass it makes while they
-# build boto3's and our modules walks everything built so far (bench/bench_cold_start.py:
-# ~60 ms of the REST handler's init). Collection resumes at the end of this file.
-gc.disable()
+gc.disable()  # the cold start's imports run with the collector paused (bench_cold_start.py)
 
 from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, CORSConfig, Response
-from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.logging.correlation_paths import API_GATEWAY_REST
 
 from harftet.api.errors import error_response, language
 from harftet.bootstrap import dynamodb, settings
 from harftet.errors import RateLimitedError
-from harftet.observability import traced
+from harftet.observability import observed
 from harftet.rest import ROUTERS
 from harftet.rest.common import metrics, reply
 from harftet.rest.methods import allowed_methods, method_not_allowed
@@ -76,9 +73,7 @@ def _not_found(_: Exception) -> Response:
     return reply(404, {"error": {"code": "not_found", "message": f"no route {path[:200]}"}})
 
 
-@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)
-@traced(settings().tracing)
-@metrics.log_metrics
+@observed(logger, metrics, tracing=settings().tracing, correlation_id_path=API_GATEWAY_REST)
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     logger.append_keys(tableId=(event.get("pathParameters") or {}).get("tableId"))  # sam logs
     return app.resolve(event, context)
@@ -106,7 +101,5 @@ else:
     register_before_snapshot(prime)
 
 
-# What the init built lives as long as the instance: frozen out of every later collection pass
-# (a request's pass walks only what requests make), and collection resumes.
-gc.freeze()
+gc.freeze()  # what the init built lives as long as the instance: out of every later pass
 gc.enable()

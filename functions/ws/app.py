@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import gc
 
-# A cold start's imports run with the cyclic collector paused: each pass it makes while they
-# build boto3's and our modules walks everything built so far (bench/bench_cold_start.py:
-# ~60 ms of the REST handler's init). Collection resumes at the end of this file.
-gc.disable()
+gc.disable()  # the cold start's imports run with the collector paused (bench_cold_start.py)
 
 import re
 from typing import Any
@@ -19,10 +16,10 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from harftet.api.errors import BodyError, error_response, language, parse_json
 from harftet.api.events import body_text
 from harftet.api.models import MoveRequest, WsMove
-from harftet.bootstrap import app, settings
+from harftet.bootstrap import App, app, settings
 from harftet.errors import NotFoundError, TooManyConnectionsError, UnauthorizedError
 from harftet.identity import Caller
-from harftet.observability import traced
+from harftet.observability import observed
 from harftet.store.transient import is_transient
 from harftet.tickets import verify_ticket
 
@@ -63,7 +60,7 @@ MOVE_ID = re.compile(r"[\w.:-]{1,64}")  # an error names the move it refuses (it
 
 
 def _message(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
-    """Handle one client message; rejections are answered on the socket."""
+    """Handle one client message: its answer, or its refusal, on the socket."""
     current = app()
     send = current.send
     assert send is not None
@@ -71,74 +68,68 @@ def _message(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
     message: Any = None
     try:
         message = parse_json(body_text(event, limit=MAX_MESSAGE_BYTES), limit=MAX_MESSAGE_BYTES)
-        action = message.get("action") if isinstance(message, dict) else None
-        if action == "ping":
-            send(connection_id, {"type": "pong"})
-            return OK
-        if action not in ("move", "sync"):
-            raise BodyError(
-                'unknown action: send {"action": "ping"}, {"action": "sync"} or '
-                '{"action": "move", ...}'
-            )
-        connection = current.sockets.connection(connection_id)
-        if connection is None:
-            raise UnauthorizedError("this connection is not registered: reconnect")
-        caller = Caller(str(connection["playerId"]), "")
-        if not connection.get("tableId"):
-            raise BodyError("this connection watches no table: open one with ?tableId=")
-        if action == "sync":  # the whole view, for a client that missed a push
-            view = current.tables.view(caller, str(connection["tableId"]))
-            send(connection_id, {"type": "table", "view": view})
-            return OK
-        target = WsMove.model_validate({k: message.get(k) for k in ("action", "tableId")})
-        if target.tableId != connection.get("tableId"):
-            raise NotFoundError(  # a socket reaches its own table only
-                f"no table {target.tableId[:40]} on this connection (it is for table "
-                f"{connection.get('tableId')}): open a connection to that table"
-            )
-        if message.get("lang") in ("tr", "en"):  # so a socket can ask for its language
-            lang = message["lang"]
-        body = {k: v for k, v in message.items() if k not in ("action", "tableId", "lang")}
-        request = MoveRequest.model_validate({"body": body})
-        kind = "dryRun" if request.body.dryRun else "move"
-        current.limits.check(kind, caller.player_id, current.clock())
-        if request.body.dryRun:  # answered to this connection only; nothing is stored
-            checked = current.hints.dry_run(
-                caller, target.tableId, request.body.version, request.move()
-            )
-            send(connection_id, {"type": "dryRun", **checked})
-            return OK
-        assert request.body.moveId is not None  # the model requires it for a real move
-        # answered here, at once: what changed for this player (the fan-out's push of this
-        # version leaves this socket out)
-        answer = current.tables.move_on_socket(
-            caller,
-            target.tableId,
-            request.body.version,
-            request.body.moveId,
-            request.move(),
-            connection_id,
-        )
+        if isinstance(message, dict) and message.get("lang") in ("tr", "en"):
+            lang = message["lang"]  # so a socket can ask for its language
+        answer = _answer(current, message, connection_id)
     except Exception as error:  # every rejection is answered on the socket
-        status, payload = error_response(error, lang)
-        if status >= 500:
-            logger.exception("unexpected error")
-        move_id = message.get("moveId") if isinstance(message, dict) else None
-        about = (
-            {"moveId": move_id} if isinstance(move_id, str) and MOVE_ID.fullmatch(move_id) else {}
-        )
-        # the REST API's status for the same refusal, so a client handles both alike
-        send(connection_id, {"type": "error", "status": status, **payload, **about})
-    else:
-        try:
-            send(connection_id, answer)
-        except Exception:  # the move stands; a client with no answer asks again (same moveId)
-            logger.warning("the answer to a move could not be sent", exc_info=True)
+        send(connection_id, _refusal(error, lang, message))
+        return OK
+    try:
+        send(connection_id, answer)
+    except Exception:  # a move stands; a client with no answer asks again (same moveId)
+        logger.warning("an answer could not be sent", exc_info=True)
     return OK
 
 
-@logger.inject_lambda_context
-@traced(settings().tracing)
+def _answer(current: App, message: Any, connection_id: str) -> dict[str, Any]:
+    """What the socket is answered: a pong, the whole view (sync), a dry run's verdict, or a
+    move's delta (the fan-out's push of that version leaves this socket out)."""
+    action = message.get("action") if isinstance(message, dict) else None
+    if action == "ping":
+        return {"type": "pong"}
+    if action not in ("move", "sync"):
+        raise BodyError(
+            'unknown action: send {"action": "ping"}, {"action": "sync"} or {"action": "move", ...}'
+        )
+    connection = current.sockets.connection(connection_id)
+    if connection is None:
+        raise UnauthorizedError("this connection is not registered: reconnect")
+    caller = Caller(str(connection["playerId"]), "")
+    if not connection.get("tableId"):
+        raise BodyError("this connection watches no table: open one with ?tableId=")
+    if action == "sync":  # the whole view, for a client that missed a push
+        return {"type": "table", "view": current.tables.view(caller, str(connection["tableId"]))}
+    target = WsMove.model_validate({k: message.get(k) for k in ("action", "tableId")})
+    if target.tableId != connection.get("tableId"):
+        raise NotFoundError(  # a socket reaches its own table only
+            f"no table {target.tableId[:40]} on this connection (it is for table "
+            f"{connection.get('tableId')}): open a connection to that table"
+        )
+    body = {k: v for k, v in message.items() if k not in ("action", "tableId", "lang")}
+    request = MoveRequest.model_validate({"body": body})
+    sent = request.body
+    current.limits.check("dryRun" if sent.dryRun else "move", caller.player_id, current.clock())
+    if sent.dryRun:  # answered to this connection only; nothing is stored
+        checked = current.hints.dry_run(caller, target.tableId, sent.version, request.move())
+        return {"type": "dryRun", **checked}
+    assert sent.moveId is not None  # the model requires it for a real move
+    return current.tables.move_on_socket(
+        caller, target.tableId, sent.version, sent.moveId, request.move(), connection_id
+    )
+
+
+def _refusal(error: Exception, lang: str, message: Any) -> dict[str, Any]:
+    """The error message of a refused client message, with the REST API's status for the
+    same refusal (so a client handles both alike) and the moveId it refuses."""
+    status, payload = error_response(error, lang)
+    if status >= 500:
+        logger.exception("unexpected error")
+    move_id = message.get("moveId") if isinstance(message, dict) else None
+    about = {"moveId": move_id} if isinstance(move_id, str) and MOVE_ID.fullmatch(move_id) else {}
+    return {"type": "error", "status": status, **payload, **about}
+
+
+@observed(logger, None, tracing=settings().tracing)
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     context_ = event.get("requestContext", {})
     route = context_.get("routeKey")
@@ -152,7 +143,5 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     return _message(event, connection_id)
 
 
-# What the init built lives as long as the instance: frozen out of every later collection pass
-# (a request's pass walks only what requests make), and collection resumes.
-gc.freeze()
+gc.freeze()  # what the init built lives as long as the instance: out of every later pass
 gc.enable()

@@ -3,6 +3,12 @@
 Tracer imports the X-Ray SDK and patches botocore: about 120 ms of every cold start, more
 than the rest of the handler's own imports together (bench/RESULTS.md). The template's
 ``Tracing`` parameter sets POWERTOOLS_TRACE_DISABLED accordingly.
+
+Every function's module opens with ``gc.disable()`` and ends with ``gc.freeze(); gc.enable()``:
+a cold start's imports run with the cyclic collector paused (each pass it makes while they
+build boto3's and our modules walks everything built so far: ~60 ms of the REST handler's
+init, bench/bench_cold_start.py), and what the init built, living as long as the instance, is
+frozen out of every later pass (a request's pass walks only what requests make).
 """
 
 from __future__ import annotations
@@ -44,3 +50,22 @@ def new_metrics() -> Any:
                 super().add_metric(*args, **kwargs)
 
     return QuietMetrics()
+
+
+def observed(
+    logger: Any, metrics: Any | None, *, tracing: bool, correlation_id_path: str | None = None
+) -> Callable[[Handler], Handler]:
+    """A Lambda handler as every function of ours wears it: powertools' logger with the
+    invocation's context (and correlation id), X-Ray when ``tracing`` is on, and the metrics
+    flushed at the end of each invocation (``metrics`` None: the function records none)."""
+
+    def wrap(handler: Handler) -> Handler:
+        wrapped = handler if metrics is None else metrics.log_metrics(handler)
+        wrapped = traced(tracing)(wrapped)
+        if correlation_id_path is None:
+            return cast(Handler, logger.inject_lambda_context(wrapped))
+        return cast(
+            Handler, logger.inject_lambda_context(correlation_id_path=correlation_id_path)(wrapped)
+        )
+
+    return wrap

@@ -243,27 +243,29 @@ def tile_expander(game: Any) -> Expand:
     return expand
 
 
-def short_tiles(ops: list[Op], tiles: tuple[dict[str, Any], ...]) -> list[Op]:
-    """``ops`` with every list of plain tiles in a set's value or a splice's items written in
-    the short tile form (where that is shorter): the list becomes ``[]`` in its value and a
-    ``[p, "tiles", ids]`` op right after it puts the tiles there."""
+class _ShortTiles:
+    """Writes lists of plain tiles in the short tile form (see `short_tiles`)."""
 
-    def ids_of(value: Any) -> list[int] | None:
+    def __init__(self, tiles: tuple[dict[str, Any], ...]) -> None:
+        self.tiles = tiles
+
+    def ids_of(self, value: Any) -> list[int] | None:
+        """The ids of ``value`` when it is a non-empty list of the game's tiles as they are."""
         if not isinstance(value, list) or not value:
             return None
         ids = []
         for item in value:
             key = item.get("id") if isinstance(item, dict) else None
-            if not isinstance(key, int) or isinstance(key, bool) or not 0 <= key < len(tiles):
+            if not isinstance(key, int) or isinstance(key, bool) or not 0 <= key < len(self.tiles):
                 return None
-            if not same(item, tiles[key]):
+            if not same(item, self.tiles[key]):
                 return None
             ids.append(key)
         return ids
 
-    def shortened(path: list[str | int], value: Any) -> tuple[Any, list[Op]]:
+    def shortened(self, path: list[str | int], value: Any) -> tuple[Any, list[Op]]:
         """(value with its tile lists emptied, the tiles ops that fill them)."""
-        ids = ids_of(value)
+        ids = self.ids_of(value)
         if ids is not None:
             op: Op = [pointer(path), TILES, ids]
             if size(op) + 2 < size(value):
@@ -272,39 +274,44 @@ def short_tiles(ops: list[Op], tiles: tuple[dict[str, Any], ...]) -> list[Op]:
         if isinstance(value, dict):
             out = {}
             for k, v in value.items():
-                out[k], more = shortened([*path, k], v)
+                out[k], more = self.shortened([*path, k], v)
                 extra += more
             return out, extra
         if isinstance(value, list):
             items = []
             for n, v in enumerate(value):
-                item, more = shortened([*path, n], v)
+                item, more = self.shortened([*path, n], v)
                 items.append(item)
                 extra += more
             return items, extra
         return value, extra
 
-    result: list[Op] = []
-    for op in ops:
+    def op(self, op: Op) -> list[Op]:
+        """One op, and the tiles ops its value or items need."""
         base: list[str | int] = [*parse_pointer(op[0])]
         if len(op) == 2:
-            ids = ids_of(op[1])
+            ids = self.ids_of(op[1])
             whole: Op = [op[0], TILES, ids]
             if ids is not None and size(whole) < size(op):
-                result.append(whole)
-                continue
-            value, extra = shortened(base, op[1])
-            result += [[op[0], value], *extra]
-        elif len(op) == 4:
+                return [whole]
+            value, extra = self.shortened(base, op[1])
+            return [[op[0], value], *extra]
+        if len(op) == 4:
             items, extra = [], []
             for n, item in enumerate(op[3]):
-                short, more = shortened([*base, op[1] + n], item)
+                short, more = self.shortened([*base, op[1] + n], item)
                 items.append(short)
                 extra += more
-            result += [[op[0], op[1], op[2], items], *extra]
-        else:
-            result.append(op)
-    return result
+            return [[op[0], op[1], op[2], items], *extra]
+        return [op]
+
+
+def short_tiles(ops: list[Op], tiles: tuple[dict[str, Any], ...]) -> list[Op]:
+    """``ops`` with every list of plain tiles in a set's value or a splice's items written in
+    the short tile form (where that is shorter): the list becomes ``[]`` in its value and a
+    ``[p, "tiles", ids]`` op right after it puts the tiles there."""
+    writer = _ShortTiles(tiles)
+    return [short for op in ops for short in writer.op(op)]
 
 
 def apply_delta(view: dict[str, Any], message: dict[str, Any]) -> dict[str, Any]:
