@@ -36,6 +36,7 @@ from types import ModuleType
 from typing import Any
 
 from bench import ROOT, Result, free_port, median, percentile
+from harftet import bootstrap
 from harftet.localstack.dynalite import dynalite
 from harftet.localstack.lambda_events import FakeLambdaContext, rest_event
 
@@ -130,7 +131,7 @@ class Harness:
 
     def __init__(self, app: ModuleType) -> None:
         self.handler: Callable[[dict[str, Any], Any], dict[str, Any]] = app.handler
-        self.client: Any = app.service.tables._client  # the handler's own boto3 client
+        self.client: Any = bootstrap.app().stores.client  # the handler's own boto3 client
         self.tokens: list[str] = []
         self.games: list[Game] = []
         self.moves = 0
