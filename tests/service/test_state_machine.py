@@ -31,6 +31,7 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from testkit import Clock, Outbox, publisher_over
 
+from harftet.api.views import stored_view
 from harftet.engine import search
 from harftet.engine.errors import EngineError
 from harftet.engine.moves import Draw, Lay, Pass, Ready
@@ -194,7 +195,7 @@ class TableMachine(RuleBasedStateMachine):
                 assert held is not None and held["version"] >= stored.version
                 if held["version"] == stored.version:  # exactly the whole view of the version
                     player_id = str(connection["playerId"])
-                    whole = json.loads(json.dumps(self.app.writer.view(stored, player_id)))
+                    whole = json.loads(json.dumps(stored_view(stored, player_id)))
                     assert held == whole
                 if stored.version == self._stored().version:
                     self._check_view(held, None if viewer < 0 else viewer)
@@ -298,7 +299,7 @@ class TableMachine(RuleBasedStateMachine):
         self.sockets[socket] = who = self.players.index(caller)
         self._act(lambda: self.app.sockets.connect(caller, self.table_id, socket), who)
         if self.app.stores.connections.get(socket) is not None:  # sent the view on $connect
-            self.outbox(socket, {"type": "table", "view": self.app.writer.view(self._stored(),
+            self.outbox(socket, {"type": "table", "view": stored_view(self._stored(),
                         caller.player_id)})  # fmt: skip
 
     @precondition(lambda self: bool(self.app.stores.connections.items))

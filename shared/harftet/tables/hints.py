@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from harftet.api.views import stored_view
 from harftet.engine import hand
 from harftet.engine import hints as rules
 from harftet.engine.effects import Outcome, placed_json
@@ -43,7 +44,7 @@ class Hints:
         the hand (the racks turned over, the next deal) the view stays as it is now, with
         ``"endsHand": true``."""
         stored = self.writer.write(table_id, None).stored
-        view = self.writer.view(stored, caller.player_id)
+        view = stored_view(stored, caller.player_id)
         if stored.version != version:  # checked first, as for the real move
             raise StaleVersionError(view)
         table = stored.table
@@ -54,7 +55,7 @@ class Hints:
         ends = after.break_until is not None and table.break_until is None
         if ends or after.hand_number != table.hand_number or after.status != table.status:
             return {"legal": True, "view": view, "endsHand": True}
-        would_be = self.writer.view(StoredTable(after, stored.version), caller.player_id)
+        would_be = stored_view(StoredTable(after, stored.version), caller.player_id)
         if isinstance(move, Draw):  # the would-be hand without the tile it would bring
             would_be["hand"] = view["hand"]
         return {"legal": True, "view": would_be}

@@ -11,6 +11,7 @@ from typing import Any
 
 from harftet import cursors
 from harftet.api.delta import view_delta
+from harftet.api.views import stored_view
 from harftet.bounds import CORRESPONDENCE_TABLES_MAX, WAITING_TABLES_MAX
 from harftet.engine import hand, proof
 from harftet.engine import table as life
@@ -36,6 +37,7 @@ from harftet.errors import (
     BusyError,
     NotFoundError,
     OperatorBannedError,
+    StaleVersionError,
     TooManyHeldError,
     TooManyTablesError,
 )
@@ -81,7 +83,7 @@ class Tables:
         return self.writer.clock()
 
     def _view(self, written: Written, viewer: str | None) -> dict[str, Any]:
-        return self.writer.view(written.stored, viewer)
+        return stored_view(written.stored, viewer)
 
     def _seated(self, player_id: str, table_id: str) -> None:
         """Tell ``on_seated``; a lost note never fails the request it follows."""
@@ -152,7 +154,7 @@ class Tables:
         )
         version = self._create(table)
         self._seated(caller.player_id, table.table_id)
-        return self.writer.view(StoredTable(table, version), caller.player_id)
+        return stored_view(StoredTable(table, version), caller.player_id)
 
     def _create(self, table: Table) -> int:
         """Store a new table within its manager's limits; its version."""
@@ -269,7 +271,8 @@ class Tables:
     ) -> dict[str, Any]:
         """Apply one move at ``version`` (REST); a repeated ``move_id`` returns the same answer:
         the caller's view."""
-        return self._view(self._move(caller, table_id, version, move_id, move), caller.player_id)
+        written = self._move(caller, table_id, version, move_id, move)
+        return self._view(written, caller.player_id)
 
     def move_on_socket(
         self,
@@ -288,7 +291,7 @@ class Tables:
         view = self._view(written, caller.player_id)
         if written.status != "committed" or written.base is None:
             return {"type": "table", "view": view, "moveId": move_id}
-        before = self.writer.view(written.base, caller.player_id)
+        before = stored_view(written.base, caller.player_id)
         return {**view_delta(before, view), "moveId": move_id}
 
     def _move(
@@ -300,7 +303,7 @@ class Tables:
         move: Move,
         answered: str | None = None,
     ) -> Written:
-        return self.writer.write(
+        written = self.writer.write(
             table_id,
             _moving(caller, move),
             expected_version=version,
@@ -308,6 +311,9 @@ class Tables:
             viewer=caller.player_id,
             answered=answered,
         )
+        if written.status == "stale":  # the client resyncs from the table as it is
+            raise StaleVersionError(self._view(written, caller.player_id))
+        return written
 
 
 def _moving(caller: Caller, move: Move) -> Change:

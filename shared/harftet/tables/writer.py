@@ -1,7 +1,8 @@
 """The one write path: every change to a table is a strongly consistent read, the due timed
 events (lazy enforcement), the engine's decision, then one conditional write on the version
 read — with what the change does to players (ratings, profiles, held tables) in the same
-transaction — and a small typed result, `Written`.
+transaction — and a small typed result, `Written`. What a caller is shown (a view, a refusal
+carrying one) is its use case's business: nothing here renders the wire.
 
 Nothing here pushes: the tables table's stream feeds the fan-out (`harftet.fanout`), which
 publishes every stored version after its commit, whoever wrote it. What the rest of the
@@ -13,16 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
-from harftet.api.views import stored_view
 from harftet.bounds import CORRESPONDENCE_TABLES_MAX
 from harftet.engine import timing
 from harftet.engine.effects import Outcome
 from harftet.engine.errors import EngineError
 from harftet.engine.seating import holders
 from harftet.engine.state import Table
-from harftet.errors import BusyError, NotFoundError, StaleVersionError, TooManyHeldError
+from harftet.errors import BusyError, NotFoundError, TooManyHeldError
 from harftet.store.errors import VersionConflictError
 from harftet.store.holdings import HELD
 from harftet.store.ports import PlayerStorePort, TableStorePort
@@ -30,13 +30,14 @@ from harftet.store.table_items import StoredTable
 from harftet.store.writes import HoldWrite, PlayerWrite, RatingWrite, ReleaseWrite
 
 Change = Callable[[Table, float], Outcome]
-WriteStatus = Literal["committed", "replayed", "unchanged"]
+WriteStatus = Literal["committed", "replayed", "unchanged", "stale"]
 
 
 @dataclass(frozen=True, slots=True)
 class Written:
     """What one write did: ``committed`` a new version, ``replayed`` a move already applied,
-    or left the table ``unchanged``; ``stored`` is the table as it now is."""
+    left the table ``unchanged``, or refused a client's version that is not the table's
+    (``stale``: nothing decided); ``stored`` is the table as it now is."""
 
     stored: StoredTable
     status: WriteStatus
@@ -81,10 +82,6 @@ class TableWriter:
         self.on_game_end = on_game_end
         self.held_limit = held_limit
 
-    def view(self, stored: StoredTable, viewer: str | None) -> dict[str, Any]:
-        """A stored version as ``viewer`` (None: a spectator) may see it."""
-        return stored_view(stored, viewer)
-
     def write(
         self,
         table_id: str,
@@ -100,8 +97,8 @@ class TableWriter:
 
         Timed events already due are applied first, each as its own version (lazy
         enforcement; never a computer player's move). Then: a ``move_key`` already applied is
-        replayed; a client's ``expected_version`` that is not the table's raises
-        StaleVersionError (with ``viewer``'s view); ``only_at`` (a timer's version) changes
+        replayed; a client's ``expected_version`` that is not the table's is ``stale`` (its
+        caller refuses the move with the table as it is); ``only_at`` (a timer's version) changes
         nothing once the table moved on; else ``change`` decides and one conditional write
         stores it. A lost race is retried from the item DynamoDB returned; BusyError after
         ``retries``. ``answered``: the connection the change's answer goes to (its sender's
@@ -121,7 +118,7 @@ class TableWriter:
             decided = outcome is None
             if decided:
                 if expected_version is not None and stored.version != expected_version:
-                    raise StaleVersionError(self.view(stored, viewer))
+                    return Written(stored, "stale")
                 outcome = decide(change, stored.table, now)
                 if outcome is None or outcome.table is stored.table:
                     return Written(stored, status)
@@ -130,7 +127,7 @@ class TableWriter:
             try:
                 new = self._save(stored, outcome, now, viewer, *mine)
             except VersionConflictError as conflict:
-                stored = self._after_conflict(conflict, decided, expected_version, move_key, viewer)
+                stored = self._after_conflict(conflict, decided, expected_version, move_key)
                 if isinstance(stored, Written):
                     return stored
                 continue
@@ -145,7 +142,6 @@ class TableWriter:
         decided: bool,
         expected_version: int | None,
         move_key: str | None,
-        viewer: str | None,
     ) -> StoredTable | Written | None:
         """After a lost race: the table to decide on again (None: read it again), or the
         same move's answer when it won elsewhere; a client's version is stale now."""
@@ -153,7 +149,7 @@ class TableWriter:
         if decided and current is not None and expected_version is not None:
             if move_key is not None and move_key in current.moves:
                 return Written(current, "replayed")  # the same move won elsewhere
-            raise StaleVersionError(self.view(current, viewer)) from conflict
+            return Written(current, "stale")
         return current
 
     def _save(
