@@ -1,5 +1,5 @@
 """Accounts (API.md v3 "Identity"): passkeys, transfer codes, sessions and refresh tokens,
-export and deletion — every path and refusal, over in-process moto."""
+export and deletion — every path and refusal, over the in-memory stores."""
 
 from __future__ import annotations
 
@@ -22,11 +22,11 @@ PASSKEYS = {"PASSKEY_RP_ID": "localhost", "PASSKEY_ORIGINS": ORIGIN}
 
 
 @pytest.fixture
-def app(dynamodb: Any, clock: Any, outbox: Any) -> Any:
+def app(clock: Any, outbox: Any) -> Any:
     """The application with passkeys for ORIGIN and a log."""
-    from testkit import TABLE_NAMES, app_over
+    from fakes import fake_app
 
-    built = app_over(dynamodb, TABLE_NAMES, clock, send=outbox, log=True, environ=PASSKEYS)
+    built = fake_app(clock, outbox, log=True, environ=PASSKEYS)
     built.forgetting.wait = 0  # no stream consumer here: the log never catches up
     return built
 
@@ -322,7 +322,7 @@ def test_deleting_a_player_removes_everything_and_anonymises_their_seats(app, ac
 
 
 def test_a_deleted_dropped_player_is_charged_nothing_and_leaves_no_player_behind(
-    app, accounts, clock, dynamodb
+    app, accounts, clock
 ):
     table_id, (_ali, ayse) = full_table(app, seats=2)
     accounts.remember_table(ayse.player_id, table_id)
@@ -335,11 +335,11 @@ def test_a_deleted_dropped_player_is_charged_nothing_and_leaves_no_player_behind
     seat = app.stores.tables.get(table_id).table.seats[1]
     assert seat.original.name == DELETED_NAME and seat.original_fate == "left"  # charged nobody
     # what a rating update to a deleted id would leave (a count, no name) is no player
-    from testkit import TABLE_NAMES
+    from harftet.engine.effects import RatingChange
+    from harftet.store.writes import RatingWrite
 
-    dynamodb.put_item(
-        TableName=TABLE_NAMES["PlayersTable"],
-        Item={"playerId": {"S": seat.original.player_id}, "rating": {"N": "990"}},
-    )
+    stored = app.stores.tables.get(table_id)
+    lost = RatingWrite(RatingChange(seat.original.player_id, -10, "game"))
+    app.stores.tables.save(stored, stored.table, writes=[lost], now=clock.now)
     with pytest.raises(NotFoundError):
         app.guests.player(seat.original.player_id)

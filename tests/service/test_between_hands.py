@@ -1,5 +1,5 @@
 """Table options, the break between hands, hint budgets and deal proofs through the app
-(RULES §2a, §4a, §4b, §5a; API.md v3), over in-process moto."""
+(RULES §2a, §4a, §4b, §5a; API.md v3), over the in-memory stores."""
 
 from __future__ import annotations
 
@@ -280,10 +280,9 @@ def test_the_view_commits_to_each_deal_and_the_replay_reveals_what(app: App, clo
 
 
 @pytest.fixture
-def live(app: App, dynamodb: Any) -> Any:
+def live(app: App, stream: Any) -> Any:
     from types import SimpleNamespace
 
-    from streams import TableStream
     from test_live import FakeLog, FakeTimers
     from testkit import publisher_over
 
@@ -291,7 +290,6 @@ def live(app: App, dynamodb: Any) -> Any:
 
     timers = FakeTimers()
     publisher = publisher_over(app, log=FakeLog(), timers=timers)
-    stream = TableStream(dynamodb, "harftet-tables")
 
     def pump() -> int:
         return stream.deliver(lambda event: publisher.publish(changes_from_stream(event)))

@@ -1,6 +1,6 @@
 """Correspondence tables (RULES §6): turns of hours or days, no disconnects, three timeouts
 hand the seat to a computer player until its owner moves again; the inbox; notifications
-produced from the stream. Over moto, with the real stream and an injected clock."""
+produced from the stream. Over the in-memory stores and their stream, with an injected clock."""
 
 from __future__ import annotations
 
@@ -28,17 +28,15 @@ class FakeQueue:
 
 
 @pytest.fixture
-def app(dynamodb, clock, outbox):
+def app(clock, outbox):
     """The application with the mail table (the inbox) and the log."""
-    from testkit import TABLE_NAMES, app_over, with_mail
+    from fakes import fake_app
 
-    names = with_mail(dynamodb, TABLE_NAMES)
-    return app_over(dynamodb, names, clock, send=outbox, log=True, mail=True)
+    return fake_app(clock, outbox, log=True, mail=True)
 
 
 @pytest.fixture
-def corr(app, dynamodb, clock):
-    from streams import TableStream
+def corr(app, stream, clock):
     from testkit import publisher_over
 
     from harftet.fanout import changes_from_stream
@@ -49,7 +47,6 @@ def corr(app, dynamodb, clock):
         app.inbox.record_versions, queue, lambda table_id: set(), clock, app.stores.inbox
     )
     publisher = publisher_over(app, log=app.stores.log, outbox=outbox)
-    stream = TableStream(dynamodb, "harftet-tables")
 
     def pump() -> None:
         stream.deliver(lambda event: publisher.publish(changes_from_stream(event)))

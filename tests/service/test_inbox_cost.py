@@ -13,22 +13,22 @@ from harftet.engine.state import Occupant, Table
 from harftet.identity import Caller
 from harftet.inbox import Inbox
 from harftet.inbox.service import LIVE_REFRESH_SECONDS
-from harftet.store.inbox import InboxStore
 
 
 class Counting:
-    """The DynamoDB client, counting the put_item calls it sends."""
+    """The inbox's store, counting the items it is asked to write (each one PutItem of the
+    adapter, written or refused as older)."""
 
-    def __init__(self, client: Any) -> None:
-        self.client = client
+    def __init__(self, store: Any) -> None:
+        self.store = store
         self.puts = 0
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self.client, name)
+        return getattr(self.store, name)
 
-    def put_item(self, **kwargs: Any) -> Any:
+    def put(self, item: Any) -> bool:
         self.puts += 1
-        return self.client.put_item(**kwargs)
+        return bool(self.store.put(item))
 
 
 def _started(pace: str) -> Table:
@@ -47,13 +47,12 @@ def _started(pace: str) -> Table:
     return life.start(table, "p0", 1002).table
 
 
-def _store(dynamodb: Any) -> tuple[Inbox, Counting]:
-    """The inbox over a client counting its writes."""
-    from harftet.store.schema import create_tables
+def _store() -> tuple[Inbox, Counting]:
+    """The inbox over a store counting its writes."""
+    from fakes import FakeInbox, FakeMailTable
 
-    create_tables(dynamodb, {"MailTable": "harftet-mail"})
-    client = Counting(dynamodb)
-    return Inbox(InboxStore(client, "harftet-mail"), lambda data: b"mac" * 6, lambda: 0.0), client
+    store = Counting(FakeInbox(FakeMailTable()))
+    return Inbox(store, lambda data: b"mac" * 6, lambda: 0.0), store
 
 
 def _entry(inbox: Inbox, player: str, now: float) -> dict[str, Any]:
@@ -62,8 +61,8 @@ def _entry(inbox: Inbox, player: str, now: float) -> dict[str, Any]:
     return found
 
 
-def test_a_live_tables_inbox_follows_the_turn_but_not_every_version(dynamodb):
-    store, client = _store(dynamodb)
+def test_a_live_tables_inbox_follows_the_turn_but_not_every_version():
+    store, client = _store()
     table, version, now = _started("live"), 3, 1002.0
     store.record(table, version, now)
     assert client.puts == 2  # both members
@@ -84,16 +83,16 @@ def test_a_live_tables_inbox_follows_the_turn_but_not_every_version(dynamodb):
     assert client.puts == 6
 
 
-def test_a_correspondence_tables_inbox_follows_every_version(dynamodb):
-    store, client = _store(dynamodb)
+def test_a_correspondence_tables_inbox_follows_every_version():
+    store, client = _store()
     table = _started("correspondence")
     store.record(table, 3, 1002.0)
     store.record(table, 4, 1003.0)
     assert client.puts == 4
 
 
-def test_the_turn_passing_writes_nothing_for_players_watching_the_table(dynamodb):
-    store, client = _store(dynamodb)
+def test_the_turn_passing_writes_nothing_for_players_watching_the_table():
+    store, client = _store()
     table, version, now = _started("live"), 3, 1002.0
     store.record(table, version, now, watching=["p0", "p1"])
     assert client.puts == 2  # the first version is written for everyone

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from service_helpers import full_table, player, turn_player
-from testkit import aws_session
 
 from harftet.engine.errors import NotManagerError, WrongStatusError
 from harftet.engine.moves import Draw
@@ -241,10 +240,9 @@ class FakeTimers:
 
 
 @pytest.fixture
-def live(app, dynamodb):
+def live(app, stream):
     from types import SimpleNamespace
 
-    from streams import TableStream
     from testkit import publisher_over
 
     from harftet.fanout import changes_from_stream
@@ -252,7 +250,6 @@ def live(app, dynamodb):
 
     timers = FakeTimers()
     publisher = publisher_over(app, log=FakeLog(), timers=timers)
-    stream = TableStream(dynamodb, "harftet-tables")
 
     def pump():
         return stream.deliver(lambda event: publisher.publish(changes_from_stream(event)))
@@ -456,60 +453,3 @@ def test_each_stored_version_appends_its_own_events_to_the_log_once_per_seq(app,
     assert seqs == list(range(1, len(seqs) + 1))  # every event once, in order, none missing
     assert [e["type"] for e in events][-2:] == ["start", "draw"]
     assert events[-1]["seat"] == callers.index(mover) and "tile" not in events[-1]
-
-
-# -- throttling (botocore's retries, configured in wiring) -----------------------------------
-@pytest.fixture
-def throttled(app, monkeypatch):
-    """The service's table writes through a client configured as deployed, whose next
-    ``left`` UpdateItem calls DynamoDB answers with ThrottlingException (botocore's hooks)."""
-    import json
-
-    from botocore.awsrequest import AWSResponse
-    from moto.core.botocore_stubber import MockRawResponse
-
-    from harftet.bootstrap import DYNAMODB_CONFIG
-
-    client = aws_session().client("dynamodb", config=DYNAMODB_CONFIG)
-    state = {"left": 0, "answered": 0}
-
-    def throttle(request, **_):
-        target = request.headers.get("X-Amz-Target") or b""
-        if state["left"] <= 0 or not target.endswith(b".UpdateItem"):
-            return None
-        state["left"] -= 1
-        state["answered"] += 1
-        body = {"__type": "com.amazonaws.dynamodb.v20120810#ThrottlingException", "message": "slow"}
-        raw = MockRawResponse(json.dumps(body).encode())
-        url, request.url = request.url, "http://throttled.invalid/"  # so moto leaves it alone
-        return AWSResponse(url, 400, {"x-amzn-ErrorType": "ThrottlingException"}, raw)
-
-    # Every before-send handler runs (the first answer wins): ours goes first.
-    client.meta.events.register_first("before-send", throttle)
-    monkeypatch.setattr(app.stores.tables, "_client", client)
-    return state
-
-
-def test_a_throttled_write_is_retried_by_the_sdk_and_the_move_is_stored_once(app, throttled):
-    table_id, callers = full_table(app, seats=2)
-    mover, view = turn_player(app, table_id, callers)
-    throttled["left"] = 2
-    moved = app.tables.move(mover, table_id, view["version"], "d", Draw())
-    assert throttled["answered"] == 2 and moved["version"] == view["version"] + 1
-    assert app.tables.view(mover, table_id)["version"] == view["version"] + 1
-
-
-def test_throttling_that_outlasts_the_retries_is_busy_and_stores_nothing(app, throttled):
-    from harftet.errors import BusyError
-
-    table_id, callers = full_table(app, seats=2)
-    mover, view = turn_player(app, table_id, callers)
-    throttled["left"] = 4  # DYNAMODB_CONFIG: 4 attempts in all
-    with pytest.raises(BusyError):
-        app.tables.move(mover, table_id, view["version"], "d", Draw())
-    assert throttled["answered"] == 4
-    assert app.tables.view(mover, table_id) == view  # nothing stored: safe to send again
-    assert (
-        app.tables.move(mover, table_id, view["version"], "d", Draw())["version"]
-        == view["version"] + 1
-    )

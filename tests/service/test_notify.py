@@ -1,7 +1,8 @@
 """Notifications: subscriptions refused unless public https, delivery at most once per
 (player, table, version, kind) and target, quiet hours, Turkish first, 404/410 cleanup,
 retries; Web Push through pywebpush into the local receiver (VAPID checked, payload
-decrypted); SNS mobile push against moto."""
+decrypted); SNS mobile push (an in-memory SNS, held against moto's by
+tests/store/test_fakes_aws.py). Over the in-memory mail table."""
 
 from __future__ import annotations
 
@@ -77,15 +78,13 @@ def test_quiet_hours_default_to_23_to_8_in_istanbul() -> None:
 
 
 @pytest.fixture
-def mail(dynamodb, clock):
+def mail(clock):
     """(the subscriptions' use cases, the mail table's store, the inbox's store)."""
-    from harftet.store.inbox import InboxStore
-    from harftet.store.mail import MailStore
-    from harftet.store.schema import create_tables
+    from fakes import FakeInbox, FakeMail, FakeMailTable
 
-    create_tables(dynamodb, {"MailTable": "harftet-mail"})
-    store = MailStore(dynamodb, "harftet-mail")
-    return Subscriptions(store, clock, resolve=resolve), store, InboxStore(dynamodb, "harftet-mail")
+    table = FakeMailTable()
+    store = FakeMail(table)
+    return Subscriptions(store, clock, resolve=resolve), store, FakeInbox(table)
 
 
 P1 = Caller("p1", "")
@@ -256,13 +255,11 @@ def test_web_push_goes_through_pywebpush_encrypted_and_signed(mail, clock, monke
 
 
 def test_mobile_devices_get_sns_platform_endpoints(mail, clock) -> None:
-    from moto.core import DEFAULT_ACCOUNT_ID
-    from moto.sns import sns_backends
-    from testkit import aws_session
+    from fakes import FakeSns
 
     _, store, _ = mail
     _midday(clock)
-    sns = aws_session().client("sns")
+    sns = FakeSns()
     fcm = sns.create_platform_application(
         Name="harftet-fcm", Platform="GCM", Attributes={"PlatformCredential": "x"}
     )["PlatformApplicationArn"]
@@ -281,8 +278,7 @@ def test_mobile_devices_get_sns_platform_endpoints(mail, clock) -> None:
     assert notifier.deliver(note).sent == 1
     assert notifier.deliver(note).sent == 0  # once
     [arn] = [d.endpoint_arn for d in store.devices("p1")]
-    backend = sns_backends[DEFAULT_ACCOUNT_ID]["us-east-1"]
-    messages = list(backend.platform_endpoints[arn].messages.values())
+    messages = sns.messages(arn)
     assert len(messages) == 1 and "Kastet: Cem ile oynadığın masada sıra sende." in messages[0]
     # A device the platform disabled is forgotten.
     sns.set_endpoint_attributes(EndpointArn=arn, Attributes={"Enabled": "false"})

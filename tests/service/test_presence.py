@@ -21,37 +21,19 @@ def people(app: Any) -> Friends:
 
 
 @pytest.fixture
-def live(app, dynamodb):
+def live(app, stream):
     """The stream's publisher, pumped by hand (sit, leave and game ends reach it)."""
-    from streams import TableStream
     from testkit import publisher_over
 
     from harftet.fanout import changes_from_stream
 
     publisher = publisher_over(app, on_seating=app.presence.seating_changed)
-    stream = TableStream(dynamodb, "harftet-tables")
     return lambda: stream.deliver(lambda event: publisher.publish(changes_from_stream(event)))
 
 
 def friends(people: Friends, one: Any, two: Any) -> None:
     people.request(one, people.friends(two)["code"])
     people.accept(two, one.player_id)
-
-
-def befriend_many(people: Friends, one: Any, others: list[Any]) -> None:
-    """``one`` and each of ``others`` become friends: the first pair by a request and its
-    acceptance, the rest written as that pair's were (the whole flow costs ~30 emulated calls
-    a pair, 20 s for a hundred); the first pair checks that the shape is the flow's."""
-    first, *rest = others
-    friends(people, one, first)
-    store = people.store
-    assert store.account(one.player_id)["friends"] == {first.player_id: {"name": first.name}}
-    assert store.account(first.player_id)["friends"] == {one.player_id: {"name": one.name}}
-    added = {o.player_id: {"name": o.name} for o in rest}
-    store.change(one.player_id, lambda a: {"friends": {**a["friends"], **added}})
-    theirs = {"friends": {one.player_id: {"name": one.name}}}
-    for other in rest:
-        store.change(other.player_id, lambda a: theirs)
 
 
 def presence_pushes(outbox: Any, connection_id: str) -> list[dict[str, Any]]:
@@ -178,41 +160,13 @@ def test_a_lobby_socket_gets_invitations_and_is_bounded(app, people, outbox):
     assert app.stores.connections.for_table(table_id) == []  # a lobby socket watches no table
 
 
-def test_many_friends_cost_one_batch_read_per_hundred(app, people, outbox, monkeypatch):
-    ayse = player(app, "Ayşe")
-    others = [player(app, f"Dost{i}") for i in range(101)]
-    befriend_many(people, ayse, others)
-    assert len(people.friends(ayse)["friends"]) == 101
-    for i, other in enumerate(others[:3]):
-        app.presence.open(other, f"dost-{i}")
-    calls: list[str] = []
-    client = app.stores.connections._client
-    for op in ("query", "scan", "batch_get_item"):
-        real = getattr(client, op)
-        monkeypatch.setattr(
-            client, op, lambda *a, _op=op, _real=real, **k: calls.append(_op) or _real(*a, **k)
-        )
-    outbox.sent.clear()
-    app.presence.open(ayse, "ayse-lobby")
-    assert calls == ["batch_get_item", "batch_get_item"]  # 101 friends: two batches, no query
-    assert sorted(c for c, p in outbox.sent if p["type"] == "presence") == [
-        "dost-0",
-        "dost-1",
-        "dost-2",
-    ]
-
-
-def test_a_deleted_player_leaves_no_presence_behind(app, people, outbox, dynamodb):
-    from testkit import TABLE_NAMES
-
+def test_a_deleted_player_leaves_no_presence_behind(app, people, outbox):
     ayse, ali = player(app, "Ayşe"), player(app, "Ali")
     friends(people, ayse, ali)
     app.presence.open(ali, "ali-lobby")
+    assert app.stores.connections.sockets(ali.player_id) == {"ali-lobby": ""}
     app.data.delete(ali)
-    item = dynamodb.get_item(
-        TableName=TABLE_NAMES["ConnectionsTable"],
-        Key={"connectionId": {"S": f"presence#{ali.player_id}"}},
-    )
-    assert "Item" not in item
+    assert ali.player_id not in app.stores.connections.presence  # no presence# item
+    assert app.stores.connections.sockets(ali.player_id) == {}
     app.presence.open(ayse, "ayse-lobby")  # Ali was told nothing: he is nobody's now
     assert presence_pushes(outbox, "ali-lobby") == []

@@ -1,5 +1,5 @@
 """Profiles, leaderboards (harftet.profiles), reports and the operator's actions
-(harftet.moderation) over moto.
+(harftet.moderation) over the in-memory stores.
 
 Game ends go through the one write path (``TableWriter.write``) with the engine's own
 settlement (`scoring.settle`) on chosen penalties, so the profile and board writes ride in
@@ -22,7 +22,6 @@ from harftet.errors import BadRequestError, NotFoundError, OperatorBannedError, 
 from harftet.limits import Limits
 from harftet.profiles import GameRecords, public_profile
 from harftet.store.history import Entry, of_profile, pack, trimmed, unpack
-from harftet.store.limits import LimitStore
 from harftet.store.profiles import GAMES_KEPT, RATINGS_KEPT, week_key
 
 SEED = 8675309412
@@ -269,8 +268,8 @@ def test_bad_reports_are_refused_and_keep_nothing(app, people):
     assert people.reports(None, 50)["reports"] == []
 
 
-def test_reports_are_rate_limited(app, dynamodb, clock):
-    limits = Limits(LimitStore(dynamodb, "harftet-connections"))
+def test_reports_are_rate_limited(app, clock):
+    limits = Limits(app.stores.counters)
     for _ in range(5):
         limits.check("report", "p1", clock())
     with pytest.raises(RateLimitedError):
@@ -313,24 +312,23 @@ def test_the_operator_closes_a_table_without_rating_anybody(app, people):
 def test_a_profile_changed_under_a_game_end_is_redone_once_not_lost(app, people, monkeypatch):
     """Another write lands on a profile between the game end's read and its transaction:
     the transaction is cancelled and redone from a fresh read — counted once, nothing lost."""
-    from harftet.store import profiles as store
+    from fakes import FakeProfiles
+
+    from harftet.store.profiles import profile_key
 
     table_id, callers = full_table(app, seats=2, hands=1, seed=SEED)
     target = callers[0].player_id
-    real = store.ProfileStore.profile
+    real = FakeProfiles.profile
     sneaked = []
 
     def profile(self, player_id, consistent=False):
         found = real(self, player_id, consistent)
         if player_id == target and not sneaked:
-            sneaked.append(True)
-            self._client.put_item(
-                TableName=self.name,
-                Item={"playerId": {"S": f"profile#{target}"}, "n": {"N": "7"}},
-            )
+            sneaked.append(True)  # another writer's profile, put over whatever was there
+            self.items[profile_key(target)] = {"playerId": profile_key(target), "n": 7}
         return found
 
-    monkeypatch.setattr(store.ProfileStore, "profile", profile)
+    monkeypatch.setattr(FakeProfiles, "profile", profile)
     finish(app, table_id, [10, 20])
     stored = real(app.stores.profiles, target, True)
     assert sneaked and int(stored["n"]) == 8

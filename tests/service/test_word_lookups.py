@@ -1,13 +1,14 @@
 """Word look-ups (`harftet.words.info`) over the generated dictionary and its info file, and
-word reports (`harftet.words.reports`) over moto: counts, the budget, refusals that store
-nothing (API.md v3 "Words")."""
+word reports (`harftet.words.reports`) over the in-memory stores: counts, the budget (API.md v3
+"Words"); what the players table keeps of a report, and of a refused one, is in
+tests/store/test_word_reports.py."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from testkit import TABLE_NAMES, Clock
+from testkit import Clock
 
 from harftet.engine.words import WordList
 from harftet.errors import RateLimitedError
@@ -104,13 +105,6 @@ def reports(app: Any) -> WordReports:
     return app.word_reports
 
 
-def _items(dynamodb: Any) -> list[dict[str, Any]]:
-    items: list[dict[str, Any]] = []
-    for name in (TABLE_NAMES["PlayersTable"], TABLE_NAMES["ConnectionsTable"]):
-        items += dynamodb.scan(TableName=name, ConsistentRead=True)["Items"]
-    return items
-
-
 def test_reports_count_once_per_player_word_and_kind(reports: WordReports, clock: Clock) -> None:
     assert reports.report("p1", "kitap", "wrong") == {"word": "KİTAP", "kind": "wrong"}
     reports.report("p2", "KİTAP", "wrong")
@@ -118,13 +112,6 @@ def test_reports_count_once_per_player_word_and_kind(reports: WordReports, clock
     reports.report("p1", "kitap", "wrong")  # a retry or a second tap: counted once
     assert reports.counts("kitap") == {"wrong": 2, "missing": 1, "reports": 3}
     assert reports.counts("kalem") == {"wrong": 0, "missing": 0, "reports": 0}
-
-
-def test_reports_keep_no_player_id(reports: WordReports, dynamodb: Any, clock: Clock) -> None:
-    reports.report("player-secret-id", "kitap", "wrong")
-    # Only the hour's budget counter (connections table, gone after the hour) names the player.
-    kept = dynamodb.scan(TableName=TABLE_NAMES["PlayersTable"], ConsistentRead=True)["Items"]
-    assert len(kept) == 2 and "player-secret-id" not in repr(kept)
 
 
 def test_reports_past_the_budget_are_refused_until_the_window_ends(
@@ -141,15 +128,3 @@ def test_reports_past_the_budget_are_refused_until_the_window_ends(
     clock.advance(caught.value.retry_after)
     reports.report("p1", words[-1], "missing")
     assert reports.counts(words[-1])["missing"] == 2
-
-
-@pytest.mark.parametrize(
-    ("word", "kind"), [("kitap", "nonsense"), ("kit4p", "wrong"), ("", "missing")]
-)
-def test_bad_reports_store_nothing(
-    reports: WordReports, dynamodb: Any, clock: Clock, word: str, kind: str
-) -> None:
-    before = _items(dynamodb)
-    with pytest.raises(ValueError):
-        reports.report("p1", word, kind)
-    assert _items(dynamodb) == before

@@ -1,69 +1,55 @@
-"""The in-memory fakes (tests/fakes.py) behave as the DynamoDB adapters do on the cases the
-app relies on: the same test body runs on moto and on the fakes."""
+"""The in-memory fakes (tests/fakes) behave as the DynamoDB adapters do on the cases the app
+relies on: each body runs on moto and on the fakes (the ``stores`` fixture, tests/store's
+conftest). Here the tables and the players: optimistic locking, move ids, what a save writes
+beside the table, the deadline index and the lobby, the manager's and the holders' limits."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
+from botocore.exceptions import ClientError
+from store_kit import NOW, correspondence, seated, started, waiting
 
 from harftet.engine import table as life
 from harftet.engine.effects import RatingChange
 from harftet.engine.state import Occupant
 from harftet.errors import NotFoundError
-from harftet.store.errors import VersionConflictError
-from harftet.store.players import PlayerStore
-from harftet.store.ports import PlayerStorePort as PlayerPort
-from harftet.store.ports import TableStorePort as TablePort
-from harftet.store.table_items import MOVES_KEPT
-from harftet.store.tables import TableStore
-from harftet.store.writes import RatingWrite
-
-sys.path.insert(0, str(Path(__file__).parent.parent))
-from fakes import FakePlayers, FakeTables
-from testkit import TABLE_NAMES
-
-
-@pytest.fixture(params=["moto", "fakes"])
-def stores(request: pytest.FixtureRequest) -> tuple[TablePort, PlayerPort]:
-    if request.param == "fakes":
-        players = FakePlayers()
-        return FakeTables(players), players
-    client = request.getfixturevalue("dynamodb")
-    return (
-        TableStore(client, TABLE_NAMES["TablesTable"], TABLE_NAMES["PlayersTable"]),
-        PlayerStore(client, TABLE_NAMES["PlayersTable"]),
-    )
-
-
-def _table(now: float = 1000.0, turn_seconds: int = 30) -> Any:
-    return life.new_table(
-        "t-fake", "kastet", Occupant("p0", "Ayşe"), seed=5, now=now, seats=2,
-        turn_seconds=turn_seconds,
-    )  # fmt: skip
+from harftet.store.errors import HeldLimitError, VersionConflictError
+from harftet.store.holdings import ADDS, HELD
+from harftet.store.table_items import MOVES_KEPT, WAITING_SECONDS
+from harftet.store.writes import HoldWrite, RatingWrite, ReleaseWrite
 
 
 def test_a_lost_save_raises_a_conflict_carrying_the_current_item(stores):
-    tables, _ = stores
-    tables.create(_table())
+    tables = stores.tables
+    tables.create(waiting())
     first = tables.get("t-fake")
-    seated = life.sit(first.table, 1, Occupant("p1", "Ben"), 1001).table
-    tables.save(first, seated, move_id="p1:m1")
+    sat = seated(first.table)
+    tables.save(first, sat, move_id="p1:m1")
     with pytest.raises(VersionConflictError) as conflict:
-        tables.save(first, life.sit(first.table, 1, Occupant("p2", "Can"), 1002).table)
+        tables.save(first, life.sit(first.table, 1, Occupant("p2", "Can"), NOW).table)
     current = conflict.value.current
     assert current is not None and current.version == 2
     assert len(current.moves) == 1 and current.moves["p1:m1"] == 2
-    assert tables.get("t-fake").table == seated
+    assert tables.get("t-fake").table == sat
     with pytest.raises(NotFoundError):
         tables.get("nope")
+    with pytest.raises(NotFoundError):
+        tables.get("x" * 65)
+
+
+def test_a_new_table_never_overwrites_one_with_its_id(stores):
+    stores.tables.create(waiting(manager="p0"))
+    with pytest.raises(ClientError) as refused:
+        stores.tables.create(waiting(manager="p9"))
+    assert refused.value.response["Error"]["Code"] == "ConditionalCheckFailedException"
+    assert stores.tables.get("t-fake").table.manager == "p0"
 
 
 def test_move_ids_are_kept_with_the_item_each_players_last_ones_only(stores):
-    tables, _ = stores
-    tables.create(_table())
+    tables = stores.tables
+    tables.create(waiting())
     stored = tables.get("t-fake")
     stored = tables.save(stored, stored.table, move_id="p1:only")
     for i in range(MOVES_KEPT + 3):
@@ -75,10 +61,34 @@ def test_move_ids_are_kept_with_the_item_each_players_last_ones_only(stores):
     assert moves["p1:only"] == 2  # another player's move is not pushed out by p0's
 
 
+def test_the_socket_answered_is_kept_for_its_version_only(stores):
+    tables = stores.tables
+    tables.create(waiting())
+    stored = tables.save(tables.get("t-fake"), waiting(), answered="sock-1")
+    assert stored.answered == "sock-1" and tables.get("t-fake").answered == "sock-1"
+    tables.save(stored, stored.table)
+    assert tables.get("t-fake").answered is None
+
+
+def test_the_version_that_set_the_deadline_is_kept_until_it_moves(stores):
+    tables = stores.tables
+    tables.create(waiting())
+    assert tables.get("t-fake").due_version is None  # nothing timed while waiting
+    first = tables.get("t-fake")
+    playing = tables.save(first, started(first.table), now=NOW + 2)
+    assert tables.get("t-fake").due_version == 2
+    again = tables.save(playing, playing.table, now=NOW + 3)  # the deadline stays
+    assert tables.get("t-fake").due_version == 2
+    later = again.table.clone()
+    later.deadline = (later.deadline or 0) + 5
+    tables.save(again, later, now=NOW + 4)
+    assert tables.get("t-fake").due_version == 4
+
+
 def test_rating_updates_land_with_the_save_or_not_at_all(stores):
-    tables, players = stores
+    tables, players = stores.tables, stores.players
     players.create("p0", "Ayşe", 1000)
-    tables.create(_table())
+    tables.create(waiting())
     first = tables.get("t-fake")
     leave = RatingChange("p0", -4, "leave")
     tables.save(first, first.table, writes=[RatingWrite(leave, None)], now=1000)
@@ -86,23 +96,180 @@ def test_rating_updates_land_with_the_save_or_not_at_all(stores):
     assert int(after["rating"]) == 996 and int(after["gamesAbandoned"]) == 1
     # read before that abandon: the condition on the abandons list fails, nothing is written
     second = tables.get("t-fake")
-    with pytest.raises(VersionConflictError):
+    with pytest.raises(VersionConflictError) as conflict:
         tables.save(second, second.table, writes=[RatingWrite(leave, None)], now=1001)
+    assert conflict.value.current is None  # a player changed: redo it all from a fresh read
     assert tables.get("t-fake").version == 2 and int(players.get("p0")["rating"]) == 996
     game = RatingChange("p0", 10, "game")
     tables.save(second, second.table, writes=[RatingWrite(game, after)], now=1002)
     assert int(players.get("p0")["rating"]) == 1006 and int(players.get("p0")["gamesPlayed"]) == 1
 
 
-def test_the_due_index_finds_tables_whose_deadline_passed(stores):
-    tables, _ = stores
-    table = _table(turn_seconds=30)
-    tables.create(table)
+def test_a_third_abandon_in_a_day_bans(stores):
+    tables, players = stores.tables, stores.players
+    players.create("p0", "Ayşe", NOW)
+    tables.create(waiting())
+    for i in range(3):
+        read = players.get("p0")
+        stored = tables.get("t-fake")
+        leave = RatingWrite(RatingChange("p0", -2, "leave"), read)
+        tables.save(stored, stored.table, writes=[leave], now=NOW + i)
+    after = players.get("p0")
+    assert int(after["gamesAbandoned"]) == 3 and int(after["bannedUntil"]) > NOW + 2
+    assert [int(t) for t in after["abandons"]] == [int(NOW), int(NOW) + 1, int(NOW) + 2]
+
+
+def test_players_are_made_once_and_read_by_their_own_id_only(stores):
+    players = stores.players
+    made = players.create("p0", "Ayşe", NOW)
+    with pytest.raises(ClientError):
+        players.create("p0", "Başka", NOW)
+    found = players.get("p0")
+    assert found["name"] == "Ayşe" and int(found["rating"]) == 1000 == int(made["rating"])
+    assert int(found["gamesPlayed"]) == int(found["gamesAbandoned"]) == 0
+    for unknown in ("p1", "", "x" * 65, "profile#p0"):
+        with pytest.raises(NotFoundError):
+            players.get(unknown)
+
+
+def test_writes_on_a_player_who_is_gone_leave_no_player(stores):
+    tables, players = stores.tables, stores.players
+    tables.create(waiting())
     stored = tables.get("t-fake")
-    seated = life.sit(stored.table, 1, Occupant("p1", "Ben"), 1001).table
-    started = life.start(seated, "p0", 1002).table
-    stored = tables.save(stored, started, now=1002)
-    deadline = started.deadline
+    game = RatingWrite(RatingChange("gone", -10, "game"))
+    stored = tables.save(stored, stored.table, writes=[game, ReleaseWrite("gone", "t-x")], now=NOW)
+    with pytest.raises(NotFoundError):
+        players.get("gone")  # a count and no name: no player
+    with pytest.raises(VersionConflictError):  # nobody to hold a table
+        tables.save(stored, stored.table, writes=[HoldWrite("nobody", "t-fake", 20)], now=NOW)
+    assert tables.get("t-fake").version == stored.version
+
+
+def test_a_held_table_is_added_within_the_limit_and_released_with_a_rating(stores):
+    tables, players = stores.tables, stores.players
+    players.create("p0", "Ayşe", NOW)
+    tables.create(waiting())
+    stored = tables.get("t-fake")
+    for table_id in ("a", "b"):
+        stored = tables.save(stored, stored.table, writes=[HoldWrite("p0", table_id, 2)])
+    assert set(players.get("p0")[HELD]) == {"a", "b"} and int(players.get("p0")[ADDS]) == 2
+    with pytest.raises(VersionConflictError):
+        tables.save(stored, stored.table, writes=[HoldWrite("p0", "c", 2)])
+    assert tables.get("t-fake").version == stored.version  # refused: nothing written
+    # a game's end on one player: the points and the release go together
+    end = [RatingWrite(RatingChange("p0", 7, "game")), ReleaseWrite("p0", "a")]
+    stored = tables.save(stored, stored.table, writes=end, now=NOW)
+    after = players.get("p0")
+    assert set(after[HELD]) == {"b"} and int(after["rating"]) == 1007
+    tables.save(stored, stored.table, writes=[ReleaseWrite("p0", "b")])
+    assert players.get("p0").get(HELD) is None  # an empty set is no set
+
+
+def test_the_due_index_finds_tables_whose_deadline_passed(stores):
+    tables = stores.tables
+    tables.create(waiting(turn_seconds=30))
+    assert tables.next_due() is None and tables.due(NOW + 10**6) == []
+    stored = tables.get("t-fake")
+    playing = started(stored.table, now=1002)
+    stored = tables.save(stored, playing, now=1002)
+    deadline = playing.deadline
     assert deadline is not None
     assert tables.due(deadline - 1) == [] and tables.due(deadline + 1) == ["t-fake"]
     assert tables.next_due() == pytest.approx(deadline, abs=0.001)
+    assert tables.due_between(deadline - 10, deadline) == [(pytest.approx(deadline), "t-fake")]
+    assert tables.due_between(deadline, deadline + 10) == []  # (start, end]
+    assert tables.due_between(deadline - 20, deadline - 10) == []
+
+
+def test_the_due_index_lists_the_earliest_first_up_to_the_limit(stores):
+    tables = stores.tables
+    for i, seconds in enumerate([50, 20, 40]):
+        table_id = f"t-{i}"
+        tables.create(waiting(table_id, f"m{i}", turn_seconds=seconds))
+        stored = tables.get(table_id)
+        tables.save(stored, started(stored.table, now=NOW), now=NOW)
+    assert tables.due(NOW + 60) == ["t-1", "t-2", "t-0"]
+    assert tables.due(NOW + 60, limit=2) == ["t-1", "t-2"]
+    assert [t for _, t in tables.due_between(NOW, NOW + 60, limit=2)] == ["t-1", "t-2"]
+
+
+def _lobby(tables: Any, status: str, now: float = NOW, limit: int = 50) -> list[list[str]]:
+    """Every page of a lobby list, as table ids."""
+    pages, after = [], None
+    while True:
+        found, after = tables.lobby_page(status, now, limit, after)
+        pages.append([t.table_id for t in found])
+        if after is None:
+            return pages
+
+
+def test_the_lobby_lists_each_kind_newest_first_in_pages(stores):
+    tables = stores.tables
+    for i in range(5):
+        tables.create(waiting(f"w{i}", f"m{i}", now=NOW + i))
+    tables.create(correspondence("c0", "m9", now=NOW))
+    tables.create(waiting("private", "m8", private=True))
+    tables.create(waiting("playing", "m7"))
+    stored = tables.get("playing")
+    tables.save(stored, started(stored.table), now=NOW + 2)
+    assert _lobby(tables, "waiting", NOW + 10, limit=2) == [["w4", "w3"], ["w2", "w1"], ["w0"]]
+    assert _lobby(tables, "waiting", NOW + 10) == [["w4", "w3", "w2", "w1", "w0"]]
+    assert _lobby(tables, "c:waiting", NOW + 10) == [["c0"]]
+    assert _lobby(tables, "playing", NOW + 10) == [["playing"]]
+    assert _lobby(tables, "open", NOW + 10) == [[]] and _lobby(tables, "c:playing") == [[]]
+    # a day after they were made, waiting tables have left the lobby
+    assert _lobby(tables, "waiting", NOW + WAITING_SECONDS + 2.5) == [["w4", "w3"]]
+
+
+def test_a_manager_makes_tables_up_to_the_limit_of_waiting_ones(stores):
+    tables = stores.tables
+    stores.players.create("m", "Ayşe", NOW)
+    for i in range(3):
+        assert tables.create_within_limit(waiting(f"w{i}", "m"), 3, NOW) == 1
+    assert tables.create_within_limit(waiting("w3", "m"), 3, NOW) is None
+    with pytest.raises(NotFoundError):
+        tables.get("w3")  # refused: nothing written
+    assert tables.create_within_limit(waiting("other", "n"), 3, NOW) == 1  # theirs are theirs
+    # one that started no longer waits: room for another
+    stored = tables.get("w0")
+    tables.save(stored, started(stored.table), now=NOW + 2)
+    assert tables.create_within_limit(waiting("w4", "m"), 3, NOW + 3) == 1
+    # and those a day old no longer count
+    later = NOW + WAITING_SECONDS + 10
+    for i in range(3):
+        assert tables.create_within_limit(waiting(f"x{i}", "m", now=later), 3, later) == 1
+
+
+def test_a_correspondence_table_made_is_held_by_its_manager_up_to_the_most(stores):
+    tables, players = stores.tables, stores.players
+    players.create("m", "Ayşe", NOW)
+    assert tables.create_within_limit(correspondence("c0", "m"), 3, NOW) == 1
+    assert set(players.get("m")[HELD]) == {"c0"} and int(players.get("m")[ADDS]) == 1
+    assert tables.held_count("m", NOW) == 1
+    assert tables.create_within_limit(waiting("live", "m"), 3, NOW) == 1  # not held
+    assert set(players.get("m")[HELD]) == {"c0"}
+    # at the most anybody may hold (MAX_HELD, 20): refused, and nothing written
+    for i in range(1, 20):
+        assert tables.create_within_limit(correspondence(f"c{i}", "m"), 30, NOW) == 1
+    assert tables.held_count("m", NOW) == 20
+    with pytest.raises(HeldLimitError) as refused:
+        tables.create_within_limit(correspondence("c20", "m"), 30, NOW)
+    assert refused.value.held == 20 and len(players.get("m")[HELD]) == 20
+    with pytest.raises(NotFoundError):
+        tables.get("c20")
+
+
+def test_held_ids_no_longer_held_are_dropped_at_the_limit_only(stores):
+    tables, players = stores.tables, stores.players
+    players.create("p", "Ayşe", NOW)
+    tables.create(correspondence("c0", "m"))
+    stored = tables.get("c0")
+    holding = seated(stored.table, "p")
+    stored = tables.save(stored, holding, writes=[HoldWrite("p", "c0", 20)])
+    stored = tables.save(stored, holding, writes=[HoldWrite("p", "gone", 20)])
+    assert tables.held_count("p", NOW) == 2  # below the limit: the set as it is
+    assert tables.held_count("p", NOW, limit=2) == 1  # at it: "gone" has no table
+    assert set(players.get("p")[HELD]) == {"c0"}
+    # a day after it was made, a table still waiting is held by nobody
+    assert tables.held_count("p", NOW + WAITING_SECONDS + 1, limit=1) == 0
+    assert players.get("p").get(HELD) is None

@@ -1,0 +1,29 @@
+"""The use cases run on the in-memory stores (tests/fakes, each held against its DynamoDB
+adapter over moto by tests/store/test_fakes*.py): no moto, no server. What only DynamoDB can
+show (item sizes, a real transaction's race, botocore's retries) is tested in tests/store."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fakes import FakeStream, fake_app
+from testkit import Clock, Outbox
+
+
+@pytest.fixture
+def app(clock: Clock, outbox: Outbox) -> Any:
+    """The application over the fakes, with the test clock and recording sender (a stack
+    without the log and the mail table, as the moto-based ``app`` is)."""
+    return fake_app(clock, outbox, log=False, mail=False)
+
+
+@pytest.fixture
+def stream(app: Any) -> FakeStream:
+    """The tables table's stream of ``app``, as Lambda hands it to the fan-out."""
+    return FakeStream(app.stores.tables)
+
+
+@pytest.fixture
+def dynamodb() -> None:
+    pytest.fail("tests/service runs on the fakes: a test of DynamoDB itself goes in tests/store")
