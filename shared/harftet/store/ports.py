@@ -1,7 +1,8 @@
 """The stores as the features see them: one ``Protocol`` per store, in the game's words
 (``../STYLE.md``, ports and fakes). The DynamoDB adapters of this package implement them;
-``tests/fakes.py`` implements them in memory with the same semantics (held against moto by
-``tests/store/test_fakes.py``), so the features' tests run without a server."""
+``tests/fakes/`` implements them in memory with the same semantics (held against moto by
+``tests/store/test_fakes*.py``), so the features' tests (``tests/service``) run without a
+server."""
 
 from __future__ import annotations
 
