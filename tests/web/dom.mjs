@@ -30,3 +30,15 @@ export const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** What a player reads in `el`: its text, spaces as the page shows them. */
 export const read = (el) => el.textContent.replace(/\s+/g, " ").trim();
+
+/** The client's store as the app makes it, the catalogue of `lang` installed and announced. */
+export async function storeWith({ lang = "tr", me = null, settings = null } = {}) {
+  const [{ createStore, initialState }, { install }, { catalogue }, Settings] = await Promise.all([
+    import("../../clients/web/state.js"), import("../../clients/web/texts.js"), import("./catalogue.mjs"), import("../../clients/web/settings.js"),
+  ]);
+  install(catalogue(lang));
+  const effects = [];
+  const store = createStore(initialState({ settings: settings || Settings.DEFAULTS, lang, me }), (e) => effects.push(e));
+  store.dispatch({ type: "catalogue", lang });
+  return Object.assign(store, { effects });
+}
