@@ -26,7 +26,7 @@ export function page(file = null, { url = "http://127.0.0.1:3000/play/" } = {}) 
 }
 
 /** Lets the promises started by a tap settle (a fake server answers at once). */
-export const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
+export const settled = () => new Promise((resolve) => setImmediate(resolve)); // after every microtask, whatever clock a test mocks
 
 /** What a player reads in `el`: its text, spaces as the page shows them. */
 export const read = (el) => el.textContent.replace(/\s+/g, " ").trim();
