@@ -42,3 +42,40 @@ export async function storeWith({ lang = "tr", me = null, settings = null } = {}
   store.dispatch({ type: "catalogue", lang });
   return Object.assign(store, { effects });
 }
+
+/** Waits (a few hundred turns of the event loop at most) until `ready()` holds. */
+export async function until(ready, what = "the page") {
+  for (let i = 0; i < 500; i++) {
+    if (ready()) return;
+    await settled();
+  }
+  throw new Error(`${what} never got there`);
+}
+
+/**
+ * The server, as the page's fetch meets it: `routes` maps "METHOD path" (the path as the client
+ * wrote it, "config.json" or "/texts?lang=tr") to an answer: a body (JSON), a Response, a
+ * function of the request, or an Error (the network failed). Anything else is a 404.
+ * Returns the requests made: {method, url, headers, body}.
+ */
+export function serve(routes) {
+  const requests = [];
+  globalThis.fetch = async (url, init = {}) => {
+    const method = init.method || "GET";
+    const request = { method, url: String(url), headers: init.headers || {}, body: init.body == null ? undefined : JSON.parse(init.body) };
+    requests.push(request);
+    let answer = routes[`${method} ${url}`];
+    if (typeof answer === "function") answer = await answer(request);
+    if (answer instanceof Error) throw answer;
+    if (answer instanceof Response) return answer;
+    if (answer === undefined) return Response.json({ error: { code: "not_found", message: "no such route" } }, { status: 404 });
+    return typeof answer === "string" ? new Response(answer) : Response.json(answer);
+  };
+  return requests;
+}
+
+/** The catalogue as GET /texts answers it. */
+export async function textsRoute(lang) {
+  const { TEXTS, BOUNDS } = await import("./catalogue.mjs");
+  return { [`GET /texts?lang=${lang}`]: { lang, version: "test", texts: TEXTS[lang], bounds: BOUNDS } };
+}
