@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { Window } from "happy-dom";
 
 const WEB = new URL("../../clients/web/", import.meta.url);
-const GLOBALS = ["window", "document", "localStorage", "navigator", "location", "history"];
+const GLOBALS = ["window", "document", "localStorage", "navigator", "location", "history", "ResizeObserver", "matchMedia"];
 let current = null;
 
 /** A fresh page (`file` of clients/web, or an empty one) at `url`; the previous one is closed. */
@@ -18,7 +18,8 @@ export function page(file = null, { url = "http://127.0.0.1:3000/play/" } = {}) 
   });
   window.document.write(file ? readFileSync(new URL(file, WEB), "utf8") : "<!doctype html><html><head></head><body></body></html>");
   for (const name of GLOBALS) {
-    Object.defineProperty(globalThis, name, { value: name === "window" ? window : window[name], configurable: true, writable: true });
+    const value = name === "window" ? window : name === "matchMedia" ? window.matchMedia.bind(window) : window[name];
+    Object.defineProperty(globalThis, name, { value, configurable: true, writable: true });
   }
   window.confirm = () => true; // a test that cares answers for the player
   current = window;
@@ -43,9 +44,10 @@ export async function storeWith({ lang = "tr", me = null, settings = null } = {}
   return Object.assign(store, { effects });
 }
 
-/** Waits (a few hundred turns of the event loop at most) until `ready()` holds. */
+/** Waits (ten seconds at most, by a clock no test mocks) until `ready()` holds. */
 export async function until(ready, what = "the page") {
-  for (let i = 0; i < 500; i++) {
+  const start = performance.now();
+  while (performance.now() - start < 10_000) {
     if (ready()) return;
     await settled();
   }
