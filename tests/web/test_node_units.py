@@ -1,4 +1,5 @@
-"""The web client's pure modules, tested with `node --test` (run here so `make test` runs them)."""
+"""The web client's node tests (`node --test`: every module, the screens in happy-dom), run here so
+`make test` runs them."""
 
 from __future__ import annotations
 
