@@ -12,9 +12,14 @@ let current = null;
 /** A fresh page (`file` of clients/web, or an empty one) at `url`; the previous one is closed. */
 export function page(file = null, { url = "http://127.0.0.1:3000/play/" } = {}) {
   if (current) current.happyDOM.abort();
+  // The page's own loads (index.html preloads config.json) never leave the test: answered 404.
+  const offline = async () => new window.Response("", { status: 404 });
   const window = new Window({
     url,
-    settings: { disableJavaScriptFileLoading: true, disableJavaScriptEvaluation: true, disableCSSFileLoading: true },
+    settings: {
+      disableJavaScriptFileLoading: true, disableJavaScriptEvaluation: true, disableCSSFileLoading: true,
+      fetch: { interceptor: { beforeAsyncRequest: offline } },
+    },
   });
   window.document.write(file ? readFileSync(new URL(file, WEB), "utf8") : "<!doctype html><html><head></head><body></body></html>");
   for (const name of GLOBALS) {
