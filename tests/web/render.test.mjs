@@ -140,7 +140,9 @@ test("the end of a hand says who finished, the tiles left and the running scores
 test("the end of the game ranks the seats by penalty and says the caller's rating change", () => {
   const v = kastetView({ status: "finished", seats: [...kastetView().seats, { seat: 2, playerId: "p2", name: "Ece" }],
     result: { penalties: [40, -20, 40], points: [-1, 2, -1], ratings: { p0: -7 } } });
-  const [places, note] = R.gameEndEl(v, ["Ayşe", "Bilgisayar 2", "Ece"], "p0");
+  const [places, note, scores] = R.gameEndEl(v, ["Ayşe", "Bilgisayar 2", "Ece"], "p0");
+  assert.equal(read(scores.querySelector("thead th:last-child")), "Oyun puanı");
+  assert.deepEqual([...scores.querySelectorAll("tbody td:last-child")].map(read), ["-1", "+2", "-1"]);
   assert.deepEqual([...places.children].map((li) => [...li.children].map(read)), [
     ["1.", "Bilgisayar 2", "Ceza -20", "+2"], ["2.", "Ayşe", "Ceza 40", "-1"], ["2.", "Ece", "Ceza 40", "-1"]]);
   assert.equal(read(note), "Derecen -7 değişti.");
