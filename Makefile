@@ -74,7 +74,8 @@ $(DICT) $(FREQ) $(INFO) &: $(VENV)/.installed $(BUILD) shared/harftet/words/allo
 $(INDEX): $(DICT) shared/harftet/engine/words/index.py
 	$(PY) -m harftet.engine.words.index
 
-# dynalite (a second DynamoDB for the store tests), the AsyncAPI parser, openapi-typescript, tsc.
+# dynalite (a second DynamoDB for the store tests), the AsyncAPI parser, openapi-typescript, tsc,
+# happy-dom (the DOM of the web client's node tests).
 node_modules/.installed: package.json
 	npm install --no-audit --no-fund --loglevel=error
 	touch $@

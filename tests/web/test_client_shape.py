@@ -1,5 +1,6 @@
 """The web client's shape, held: app.js a small bootstrap, modules short enough to read whole,
-the state and the table's reading pure, and the DOM touched only by the screens (views)."""
+the state and the table's reading pure, the DOM touched only by the screens (views), and every
+module tried by a node test (tests/web/*.test.mjs)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 
 WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
+TESTS = Path(__file__).resolve().parent
 BOOTSTRAP_MAX = 300
 MODULE_MAX = 500
 
@@ -64,3 +66,30 @@ def test_every_module_is_pure_an_effect_or_a_view_and_only_state_js_updates_the_
     assert {p.stem for p in WEB.glob("*.js")} == set(PURE) | set(EFFECTS) | views | pages
     updaters = [p.name for p in WEB.glob("*.js") if re.search(r"function update\(", p.read_text())]
     assert updaters == ["state.js"]
+
+
+# Modules that only declare (constants, a list of names) and so need no test of their own.
+# None today: every module has logic a player would notice broken. Add one only with its reason.
+DECLARATION_ONLY: set[str] = set()
+
+
+def _module_syntax(name: str) -> bool:
+    """Whether a module is an ES module (the service worker's scripts are classic ones)."""
+    return re.search(r"^(?:import|export)\b", code(name), re.M) is not None
+
+
+def test_every_client_module_is_tried_by_a_node_test() -> None:
+    tests = {p.name: p.read_text(encoding="utf-8") for p in TESTS.glob("*.test.mjs")}
+    names = sorted(p.stem for p in WEB.glob("*.js"))
+
+    def tried(name: str) -> bool:
+        path = rf"\.\./\.\./clients/web/{re.escape(name)}\.js\b"
+        if _module_syntax(name):  # imported (statically or afresh, as a page's script)
+            pattern = rf"""(?:\bfrom\s*|\bimport\(\s*)["'`]{path}"""
+        else:  # a classic script (the worker's) is run by name in a worker-like scope
+            pattern = rf"""["'`]{re.escape(name)}\.js["'`]"""
+        return any(re.search(pattern, text) for text in tests.values())
+
+    untried = [n for n in names if n not in DECLARATION_ONLY and not tried(n)]
+    assert untried == [], f"no tests/web/*.test.mjs imports these clients/web modules: {untried}"
+    assert sorted(DECLARATION_ONLY - set(names)) == [], "the allow-list names a module that is gone"

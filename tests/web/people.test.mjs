@@ -1,0 +1,85 @@
+// Profiles and leaderboards (people.js) on the real lobby: the board a player reads, their own
+// place, the game and period switches, a profile card, and what a failure says.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { initPeople } from "../../clients/web/people.js";
+import { install } from "../../clients/web/texts.js";
+import { catalogue } from "./catalogue.mjs";
+import { page, read, settled } from "./dom.mjs";
+
+install(catalogue("tr"));
+const entry = (rank, playerId, name, score) => ({ rank, playerId, name, score });
+const BOARD = { entries: [entry(1, "p1", "Ece", 310), entry(2, "p0", "Ayşe", 250)], me: { ...entry(2, "p0", "Ayşe", 250), above: [], below: [] } };
+
+function mounted(answer = () => BOARD) {
+  page("index.html");
+  const asked = [];
+  const api = { request: async (method, path) => { asked.push(`${method} ${path}`); const a = answer(path); if (a instanceof Error) throw a; return a; } };
+  initPeople(api, document.querySelector("#lobby"));
+  const dialog = document.querySelector("dialog.people");
+  const open = async () => { document.querySelector(".people-open").click(); await settled(); };
+  return { api, asked, dialog, open };
+}
+const rows = (el) => [...el.querySelectorAll("li")].map((li) => [...li.children].map(read));
+
+test("the lobby gets one leaderboard button; it opens this week's Harftet board, the player marked", async () => {
+  const { api, asked, dialog, open } = mounted();
+  initPeople(api, document.querySelector("#lobby")); // mounted again: still one button
+  assert.deepEqual([...document.querySelectorAll(".people-open")].map(read), ["Sıralama"]);
+  await open();
+  assert.equal(dialog.open, true);
+  assert.deepEqual(asked, ["GET /leaderboards/harftet?period=week&limit=100"]);
+  assert.equal(read(dialog.querySelector("h2")), "Sıralama");
+  assert.deepEqual(rows(dialog.querySelector(".people-board")), [["1.", "Ece", "310"], ["2.", "Ayşe (Sen)", "250"]]);
+  assert.ok(dialog.querySelectorAll(".people-board li")[1].classList.contains("me"));
+  assert.equal(dialog.querySelector(".people-me"), null); // already on the board
+  const pressed = [...dialog.querySelectorAll("[aria-pressed]")].map((b) => [read(b), b.getAttribute("aria-pressed")]);
+  assert.deepEqual(pressed, [["Harftet", "true"], ["Kastet", "false"], ["Bu hafta", "true"], ["Tüm zamanlar", "false"]]);
+});
+
+test("a player below the board sees their own place with the players around them", async () => {
+  const far = { entries: [entry(1, "p1", "Ece", 310)], me: { ...entry(140, "p0", "Ayşe", 12), above: [entry(139, "p7", "Can", 13)], below: [entry(141, "p8", "Deniz", 11)] } };
+  const { dialog, open } = mounted(() => far);
+  await open();
+  assert.deepEqual(rows(dialog.querySelector(".people-me")), [["139.", "Can", "13"], ["140.", "Ayşe (Sen)", "12"], ["141.", "Deniz", "11"]]);
+});
+
+test("the game and period switches ask for that board; an empty one says nobody is there yet", async () => {
+  const { asked, dialog, open } = mounted((path) => (path.includes("kastet") ? { entries: [], me: null } : BOARD));
+  await open();
+  [...dialog.querySelectorAll("button")].find((b) => read(b) === "Kastet").click();
+  await settled();
+  assert.equal(read(dialog.querySelector("p")), "Henüz kimse yok.");
+  [...dialog.querySelectorAll("button")].find((b) => read(b) === "Tüm zamanlar").click();
+  await settled();
+  assert.deepEqual(asked.slice(1), ["GET /leaderboards/kastet?period=week&limit=100", "GET /leaderboards/kastet?period=all&limit=100"]);
+});
+
+test("a name opens its profile card: rating, records, recent games with their replays; back returns", async () => {
+  const profile = { name: "Ece", rating: 1612, games: { harftet: { played: 12, won: 7, abandoned: 1 }, kastet: { played: 3, won: 0, abandoned: 0 } },
+    recentGames: [{ game: "kastet", points: 2, replay: "/play/replay.html#t=t9" }] };
+  const { asked, dialog, open } = mounted((path) => (path.includes("/profile") ? profile : BOARD));
+  await open();
+  [...dialog.querySelectorAll(".people-board button")].find((b) => read(b) === "Ece").click();
+  await settled();
+  assert.equal(asked[1], "GET /players/p1/profile");
+  assert.equal(read(dialog.querySelector("h3")), "Ece");
+  assert.equal(read(dialog.querySelector("h3 + p")), "Puan: 1612");
+  assert.deepEqual([...dialog.querySelectorAll("table tr")].map((tr) => [...tr.children].map(read)), [
+    ["", "Oynanan", "Kazanılan", "Terk"], ["Harftet", "12", "7", "1"], ["Kastet", "3", "0", "0"]]);
+  const recent = dialog.querySelector("ul li");
+  assert.equal(read(recent), "Kastet · 2 puan Tekrar izle");
+  assert.equal(recent.querySelector("a").getAttribute("href"), "/play/replay.html#t=t9");
+  [...dialog.querySelectorAll("button")].find((b) => read(b) === "Sıralamaya dön").click();
+  await settled();
+  assert.ok(dialog.querySelector(".people-board"));
+});
+
+test("a board or profile that cannot be had says so, and the dialog still closes", async () => {
+  const { dialog, open } = mounted(() => new Error("offline"));
+  await open();
+  assert.equal(read(dialog.querySelector("p")), "Yüklenemedi, sonra yeniden dene.");
+  const close = [...dialog.querySelectorAll("button")].find((b) => read(b) === "Kapat");
+  close.click();
+  assert.equal(dialog.open, false);
+});
