@@ -5,9 +5,10 @@ anywhere goes to the one error handler (functions/rest/app.py)."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from harftet.api.body import MAX_BODY_BYTES
 from harftet.api.errors import parse_json
@@ -17,11 +18,27 @@ from harftet.errors import BadRequestError
 from harftet.identity import Caller, bearer
 from harftet.observability import new_metrics
 
-__all__ = ["App", "app", "body", "caller", "count", "limit", "metrics", "reply", "seat"]
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+__all__ = [
+    "App",
+    "Routes",
+    "app",
+    "body",
+    "caller",
+    "count",
+    "limit",
+    "metrics",
+    "reply",
+    "seat",
+    "source_ip",
+]
 
 metrics = new_metrics()  # the REST function's (its handler flushes them)
 SEAT = re.compile(r"[0-9]{1,2}")
 COUNT = re.compile(r"[0-9]{1,9}")
+Model = TypeVar("Model", bound="BaseModel")
 
 
 def reply(status: int, body: Any = None, headers: dict[str, str] | None = None) -> Response:
@@ -65,3 +82,43 @@ def count(name: str, raw: str | None) -> int:
         shown = (raw or "")[:16]
         raise BadRequestError(f"{name} must be a whole number, not '{shown}'", field=name)
     return int(raw)
+
+
+class Routes(APIGatewayRouter):
+    """A feature's routes, and what a route reads of the request it answers; ``relays``:
+    ``{"METHOD path": "feature.method"}``, the routes that only `relay` the caller."""
+
+    def __init__(self, relays: dict[str, str] | None = None) -> None:
+        super().__init__()
+        for route, use_case in (relays or {}).items():
+            method, path = route.split(" ")
+            self.relay(method, path, use_case)
+
+    def caller(self) -> Caller:
+        """Who the request's bearer token names (401 without a valid one)."""
+        return caller(self.current_event)
+
+    def body(self) -> Any:
+        """The request's JSON body (400 saying what is wrong with it)."""
+        return body(self.current_event)
+
+    def sent(self, model: type[Model]) -> Model:
+        """The request's JSON body as ``model`` (400 naming the field at fault)."""
+        return model.model_validate(self.body())
+
+    def source_ip(self) -> str:
+        """The request's source address."""
+        return source_ip(self.current_event)
+
+    def relay(self, method: str, path: str, use_case: str) -> None:
+        """A route that only hands the caller and the path's parameters (in order) to
+        ``use_case`` ("feature.method" of the application) and answers 200 with what it
+        returns, or 204 when it returns nothing."""
+        feature, name = use_case.split(".")
+
+        def route(**params: str) -> Response:
+            found = getattr(getattr(app(), feature), name)(self.caller(), *params.values())
+            return reply(200, found) if found is not None else reply(204)
+
+        route.__name__ = name
+        self.route(path, method)(route)
