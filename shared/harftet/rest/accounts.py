@@ -7,16 +7,7 @@ from aws_lambda_powertools.event_handler import Response
 
 from .common import Routes, app, reply
 
-router = Routes(
-    {  # "METHOD path": the use case that takes the caller and the path's parameters
-        "POST /players/me/passkeys/options": "accounts.registration_options",
-        "GET /players/me/passkeys": "accounts.list_passkeys",
-        "DELETE /players/me/passkeys/<passkey_id>": "accounts.remove_passkey",
-        "DELETE /sessions/current": "accounts.sign_out",
-        "GET /players/me/export": "data.export",
-        "DELETE /players/me": "data.delete",
-    }
-)
+router = Routes()
 
 
 @router.post("/players/me/passkeys")
@@ -59,3 +50,16 @@ def refresh() -> Response:
     from harftet.accounts.models import Refresh
 
     return reply(200, app().accounts.refresh(router.sent(Refresh).refreshToken))
+
+
+# The routes that only hand the caller and the path's parameters to a use case.
+router.relay(
+    {
+        "POST /players/me/passkeys/options": "accounts.registration_options",
+        "GET /players/me/passkeys": "accounts.list_passkeys",
+        "DELETE /players/me/passkeys/<passkey_id>": "accounts.remove_passkey",
+        "DELETE /sessions/current": "accounts.sign_out",
+        "GET /players/me/export": "data.export",
+        "DELETE /players/me": "data.delete",
+    }
+)

@@ -5,6 +5,7 @@ anywhere goes to the one error handler (functions/rest/app.py)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from aws_lambda_powertools.event_handler import Response
@@ -85,14 +86,7 @@ def count(name: str, raw: str | None) -> int:
 
 
 class Routes(APIGatewayRouter):
-    """A feature's routes, and what a route reads of the request it answers; ``relays``:
-    ``{"METHOD path": "feature.method"}``, the routes that only `relay` the caller."""
-
-    def __init__(self, relays: dict[str, str] | None = None) -> None:
-        super().__init__()
-        for route, use_case in (relays or {}).items():
-            method, path = route.split(" ")
-            self.relay(method, path, use_case)
+    """A feature's routes, and what a route reads of the request it answers."""
 
     def caller(self) -> Caller:
         """Who the request's bearer token names (401 without a valid one)."""
@@ -110,15 +104,19 @@ class Routes(APIGatewayRouter):
         """The request's source address."""
         return source_ip(self.current_event)
 
-    def relay(self, method: str, path: str, use_case: str) -> None:
-        """A route that only hands the caller and the path's parameters (in order) to
-        ``use_case`` ("feature.method" of the application) and answers 200 with what it
-        returns, or 204 when it returns nothing."""
-        feature, name = use_case.split(".")
+    def relay(self, routes: dict[str, str]) -> None:
+        """Routes (``{"METHOD path": "feature.method"}``) that only hand the caller and the
+        path's parameters (in order) to a use case of the application, and answer 200 with
+        what it returns, or 204 when it returns nothing."""
+        for route, use_case in routes.items():
+            method, path = route.split(" ")
+            self.route(path, method)(_relay(self, *use_case.split(".")))
 
-        def route(**params: str) -> Response:
-            found = getattr(getattr(app(), feature), name)(self.caller(), *params.values())
-            return reply(200, found) if found is not None else reply(204)
 
-        route.__name__ = name
-        self.route(path, method)(route)
+def _relay(routes: Routes, feature: str, name: str) -> Callable[..., Response]:
+    def relayed(**params: str) -> Response:
+        found = getattr(getattr(app(), feature), name)(routes.caller(), *params.values())
+        return reply(200, found) if found is not None else reply(204)
+
+    relayed.__name__ = name
+    return relayed

@@ -7,15 +7,7 @@ from aws_lambda_powertools.event_handler import Response
 
 from .common import Routes, app, limit, reply
 
-router = Routes(
-    {  # "METHOD path": the use case that takes the caller and the path's parameters
-        "GET /players/me/friends": "friends.friends",
-        "POST /players/me/friends/<player_id>": "friends.accept",
-        "DELETE /players/me/friends/<player_id>": "friends.remove",
-        "POST /players/me/blocks/<player_id>": "friends.block",
-        "DELETE /players/me/blocks/<player_id>": "friends.unblock",
-    }
-)
+router = Routes()
 
 
 @router.post("/players/me/friends")
@@ -57,3 +49,15 @@ def report(table_id: str) -> Response:
     request = router.sent(ReportRequest)
     limit("report", who.player_id)
     return reply(202, app().moderation.report(who.player_id, table_id, request.seat, request.kind))
+
+
+# The routes that only hand the caller and the path's parameters to a use case.
+router.relay(
+    {
+        "GET /players/me/friends": "friends.friends",
+        "POST /players/me/friends/<player_id>": "friends.accept",
+        "DELETE /players/me/friends/<player_id>": "friends.remove",
+        "POST /players/me/blocks/<player_id>": "friends.block",
+        "DELETE /players/me/blocks/<player_id>": "friends.unblock",
+    }
+)

@@ -10,14 +10,7 @@ from harftet.tickets import issue_ticket
 
 from .common import Routes, app, count, limit, metrics, reply, seat
 
-router = Routes(
-    {  # "METHOD path": the use case that takes the caller and the path's parameters
-        "GET /tables/<table_id>": "tables.view",
-        "POST /tables/<table_id>/start": "tables.start",
-        "POST /tables/<table_id>/continue": "tables.continue_game",
-        "GET /tables/<table_id>/replay": "records.replay",
-    }
-)
+router = Routes()
 
 
 @router.post("/tables")
@@ -117,3 +110,14 @@ def log(table_id: str) -> Response:
     who = router.caller()
     after = count("after", router.current_event.get_query_string_value("after", "0"))
     return reply(200, app().records.events(who, table_id, after))
+
+
+# The routes that only hand the caller and the path's parameters to a use case.
+router.relay(
+    {
+        "GET /tables/<table_id>": "tables.view",
+        "POST /tables/<table_id>/start": "tables.start",
+        "POST /tables/<table_id>/continue": "tables.continue_game",
+        "GET /tables/<table_id>/replay": "records.replay",
+    }
+)
