@@ -22,7 +22,13 @@ import httpx
 import pytest
 
 from harftet.localstack.dynamo import DEFAULT_TABLE_NAMES
-from harftet.localstack.sam_local import DOCKER_HOST, REGION, env_vars, secret_parameter_name
+from harftet.localstack.sam_local import (
+    DOCKER_HOST,
+    REGION,
+    env_vars,
+    local_ssm,
+    secret_parameter_name,
+)
 from harftet.localstack.stack import REPO_ROOT
 from harftet.store.schema import load_template
 
@@ -202,15 +208,7 @@ def test_the_files_endpoints_are_the_ones_make_run_prints_and_reach_its_tables(t
 
 def _wait_for_the_secret(endpoint: str, name: str, timeout: float = 60) -> None:
     """The stack stores its secret in a background thread (moto's SSM starts slowly)."""
-    import boto3
-
-    ssm = boto3.client(
-        "ssm",
-        endpoint_url=endpoint,
-        region_name=REGION,
-        aws_access_key_id="x",
-        aws_secret_access_key="x",
-    )
+    ssm = local_ssm(endpoint)
     deadline = time.monotonic() + timeout
     while True:
         try:
