@@ -1,7 +1,8 @@
 // The TypeScript client's applyDelta (clients/typescript/harftet.ts, its types stripped with
-// the TypeScript compiler's transpileModule) fed the same cases as apply_deltas.mjs: reads
-// [{"base": view, "pushes": [...]}, ...] on stdin, prints [{"view", "syncs"}, ...].
-import { readFile, writeFile, mkdtemp } from "node:fs/promises";
+// the TypeScript compiler's transpileModule, beside the web client's delta.js that it imports)
+// fed the same cases as apply_deltas.mjs: reads [{"base": view, "pushes": [...]}, ...] on
+// stdin, prints [{"view", "syncs"}, ...].
+import { copyFile, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
@@ -10,7 +11,11 @@ const source = await readFile(new URL("../../clients/typescript/harftet.ts", imp
 const { outputText } = ts.transpileModule(source, {
   compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ES2022 },
 });
-const file = join(await mkdtemp(join(tmpdir(), "harftet-ts-")), "harftet.mjs");
+const clients = await mkdtemp(join(tmpdir(), "harftet-ts-"));
+await mkdir(join(clients, "typescript"));
+await mkdir(join(clients, "web"));
+await copyFile(new URL("../../clients/web/delta.js", import.meta.url), join(clients, "web", "delta.js"));
+const file = join(clients, "typescript", "harftet.mjs");
 await writeFile(file, outputText);
 const { applyDelta, DeltaError } = await import(file);
 
