@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 import yaml
 from openapi_spec_validator import validate
+from testkit import API_MD_ROUTES
 
 from harftet.contract.asyncapi import document as asyncapi_document
 from harftet.contract.asyncapi import dump
@@ -27,26 +28,6 @@ ASYNCAPI = REPO / "docs" / "asyncapi.yaml"
 NODE_BIN = REPO / "node_modules" / ".bin"
 CLIENT = REPO / "clients" / "typescript"
 
-# API.md, "Identity" and "Tables" (plus the health check): every route of the contract.
-API_MD_ROUTES = {
-    ("POST", "/players"),
-    ("GET", "/players/{playerId}"),
-    ("POST", "/tables"),
-    ("GET", "/tables"),
-    ("GET", "/tables/{tableId}"),
-    ("POST", "/tables/{tableId}/seats/{seat}"),
-    ("DELETE", "/tables/{tableId}/seats/{seat}"),
-    ("POST", "/tables/{tableId}/start"),
-    ("POST", "/tables/{tableId}/continue"),
-    ("POST", "/tables/{tableId}/moves"),
-    ("GET", "/tables/{tableId}/hint"),
-    ("GET", "/tables/{tableId}/log"),
-    ("GET", "/tables/{tableId}/replay"),
-    ("GET", "/health"),
-    # API.md v3 "Words"
-    ("GET", "/words/{word}"),
-    ("POST", "/words/{word}/reports"),
-}
 # API.md, "Errors": status → codes.
 API_MD_ERRORS = {
     "400": {"bad_request"},

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from packaging.requirements import Requirement
+from testkit import API_MD_ROUTES
 
 from harftet.store.schema import load_template
 
@@ -26,24 +27,10 @@ DICTIONARY = REPO / "shared" / "harftet" / "words" / "data" / "words.txt.gz"
 FUNCTIONS = ("RestFunction", "WsFunction", "SweeperFunction")
 DATA_TABLES = ("TablesTable", "PlayersTable")
 
-# The public contract (API.md "Identity" and "Tables", plus the health check).
-ROUTES = {
-    ("POST", "/players"),
-    ("GET", "/players/{playerId}"),
-    ("POST", "/tables"),
-    ("GET", "/tables"),
-    ("GET", "/tables/{tableId}"),
-    ("POST", "/tables/{tableId}/seats/{seat}"),
-    ("DELETE", "/tables/{tableId}/seats/{seat}"),
-    ("POST", "/tables/{tableId}/start"),
-    ("POST", "/tables/{tableId}/continue"),
-    ("POST", "/tables/{tableId}/moves"),
-    ("GET", "/tables/{tableId}/hint"),
+# The public contract (API.md, testkit.API_MD_ROUTES) and the routes beyond it.
+ROUTES = API_MD_ROUTES | {
     ("POST", "/tables/{tableId}/ticket"),  # WebSocket connect tickets (beyond API.md)
     ("OPTIONS", "/{proxy+}"),  # CORS preflight, answered by the resolver (AllowedOrigins)
-    ("GET", "/tables/{tableId}/log"),
-    ("GET", "/tables/{tableId}/replay"),
-    ("GET", "/health"),
     # profiles, leaderboards, reports (harftet.profiles, harftet.moderation)
     ("GET", "/players/{playerId}/profile"),
     ("GET", "/leaderboards/{game}"),
@@ -77,9 +64,6 @@ ROUTES = {
     ("POST", "/players/me/blocks/{playerId}"),
     ("DELETE", "/players/me/blocks/{playerId}"),
     ("POST", "/tables/{tableId}/invitations"),
-    # words (harftet.words.routes; API.md v3)
-    ("GET", "/words/{word}"),
-    ("POST", "/words/{word}/reports"),
 }
 # The operator API (OperatorApi, AWS_IAM), served by the same function (harftet.moderation).
 OPERATOR_ROUTES = {

@@ -7,30 +7,12 @@ import copy
 import json
 
 import pytest
+from testkit import LambdaContext
 
 from harftet.fanout import changes_from_stream
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 FANOUT = "harftet-FanoutFunction-1A2B3C4D"
-
-
-class Context:
-    """The attributes of a Lambda context the handlers' powertools decorators read."""
-
-    function_version = "$LATEST"
-    memory_limit_in_mb = 512
-    aws_request_id = "52fdfc07-2182-154f-163f-5f0f9a621d72"
-    log_group_name = "/aws/lambda/harftet"
-    log_stream_name = "2026/01/01/[$LATEST]0123456789abcdef"
-
-    def __init__(self, function_name):
-        self.function_name = function_name
-        self.invoked_function_arn = (
-            f"arn:aws:lambda:us-east-1:123456789012:function:{function_name}"
-        )
-
-    def get_remaining_time_in_millis(self):
-        return 10_000
 
 
 def connect(ws, player, table_id, connection_id):
@@ -47,7 +29,7 @@ def test_records_of_other_tables_deletions_and_old_images_publish_nothing(api, a
 
 
 def _context():
-    return Context(FANOUT)
+    return LambdaContext(FANOUT)
 
 
 def test_a_stream_batch_is_published_at_each_tables_newest_version_only(
