@@ -40,6 +40,7 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 from bench import ROOT, Result, put_section, report
 from bench.cost_games import Game, play, timeouts
@@ -68,24 +69,14 @@ def measure(limit: float = 900.0, hands: int | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="harftet-cost-") as workdir:
         calls = Path(workdir) / "calls"
         calls.mkdir()
-        saved = {k: os.environ.get(k) for k in ("PYTHONPATH", "HARFTET_COUNT_CALLS")}
-        os.environ["PYTHONPATH"] = os.pathsep.join(
-            filter(None, [str(HOOKS), str(ROOT), saved["PYTHONPATH"]])
-        )
-        os.environ["HARFTET_COUNT_CALLS"] = str(calls)
-        try:
+        path = os.pathsep.join(filter(None, [str(HOOKS), str(ROOT), os.environ.get("PYTHONPATH")]))
+        with mock.patch.dict(os.environ, {"PYTHONPATH": path, "HARFTET_COUNT_CALLS": str(calls)}):
             stack = launch(
                 Path(workdir) / "stack",
                 env={"LOG_LEVEL": "WARNING", **_deployed_settings()},
                 sweep_seconds=60,
                 timeout=180,
             )
-        finally:
-            for key, value in saved.items():
-                if value is None:
-                    os.environ.pop(key, None)
-                else:
-                    os.environ[key] = value
         try:
             games = [Game(kind, hands or n) for kind, n in GAMES]
             for n, game in enumerate(games):

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
+from unittest import mock
 
 import pytest
 from leaks import tile_ids
@@ -73,21 +74,13 @@ def apps() -> SimpleNamespace:
     (cold start: each reads the settings of HANDLER_ENV)."""
     from harftet import bootstrap
 
-    saved = {k: os.environ.get(k) for k in [*HANDLER_ENV, "WS_ENDPOINT"]}
-    os.environ.update(HANDLER_ENV)
-    os.environ.pop("WS_ENDPOINT", None)  # no real WebSocket API: tests inject the sender
-    bootstrap.reset()
-    try:
+    with mock.patch.dict(os.environ, HANDLER_ENV):
+        os.environ.pop("WS_ENDPOINT", None)  # no real WebSocket API: tests inject the sender
+        bootstrap.reset()
         loaded = SimpleNamespace(
             **{name: _load(name) for name in ("rest", "ws", "sweeper", "fanout", "timer")}
         )
         settings = bootstrap.settings()
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
     loaded.settings = settings
     return loaded
 

@@ -6,6 +6,7 @@ import { copyFile, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
+import { replayStdin } from "./replay_pushes.mjs";
 
 const source = await readFile(new URL("../../clients/typescript/harftet.ts", import.meta.url), "utf8");
 const { outputText } = ts.transpileModule(source, {
@@ -19,23 +20,19 @@ const file = join(clients, "typescript", "harftet.mjs");
 await writeFile(file, outputText);
 const { applyDelta, DeltaError } = await import(file);
 
-let input = "";
-for await (const chunk of process.stdin) input += chunk;
-const out = JSON.parse(input).map(({ base, pushes }) => {
-  let view = base;
-  let syncs = 0;
-  for (const message of pushes) {
-    if (message.type === "table") {
-      if (view === null || message.view.version >= view.version) view = message.view;
-    } else if (message.type === "delta" && !(view !== null && message.version <= view.version)) {
-      try {
-        view = applyDelta(view, message);
-      } catch (error) {
-        if (!(error instanceof DeltaError)) throw error;
-        syncs += 1; // as watch() does: ask for the whole view
-      }
-    }
+// A push as watch() takes it: a newer whole view is held; a delta not yet held is applied,
+// and one that does not fit asks for the whole view.
+function receive(view, message) {
+  if (message.type === "table") {
+    return { view: view === null || message.view.version >= view.version ? message.view : view, sync: false };
   }
-  return { view, syncs };
-});
-process.stdout.write(JSON.stringify(out));
+  if (message.type !== "delta" || (view !== null && message.version <= view.version)) return { view, sync: false };
+  try {
+    return { view: applyDelta(view, message), sync: false };
+  } catch (error) {
+    if (!(error instanceof DeltaError)) throw error;
+    return { view, sync: true };
+  }
+}
+
+await replayStdin(receive);
