@@ -42,13 +42,7 @@ def test_a_stream_batch_is_published_at_each_tables_newest_version_only(
     monkeypatch.setattr(api, "after", None)  # hold the stream back: one batch of three
     for n in range(3):
         mover, view = api.turn(game)
-        reply = api(
-            "move-draw",
-            token=mover.token,
-            tableId=game.table_id,
-            version=view["version"],
-            moveId=f"d{n}",
-        )
+        reply = api.move("move-draw", mover, game, view, f"d{n}")
         assert reply.status == 200
     [event] = stream.events()
     assert [r["eventName"] for r in event["Records"]] == ["MODIFY"] * 3
@@ -73,13 +67,7 @@ def test_a_table_whose_connections_cannot_be_read_is_retried_and_the_others_publ
     monkeypatch.setattr(api, "after", None)
     for game in (first, second):
         mover, view = api.turn(game)
-        api(
-            "move-draw",
-            token=mover.token,
-            tableId=game.table_id,
-            version=view["version"],
-            moveId="d",
-        )
+        api.move("move-draw", mover, game, view, "d")
     [event] = stream.events()
     real = app.stores.connections.for_table
 
@@ -103,6 +91,6 @@ def test_the_pushed_view_holds_no_secret(api, ws, outbox):
     game = api.game()
     connect(ws, game.players[1], game.table_id, "c1")
     mover, view = api.turn(game)
-    api("move-draw", token=mover.token, tableId=game.table_id, version=view["version"], moveId="d")
+    api.move("move-draw", mover, game, view, "d")
     for _, payload in outbox.sent:
         assert str(api.SEED) not in json.dumps(payload) and "seed" not in json.dumps(payload)

@@ -55,9 +55,7 @@ def test_a_timer_whose_deadline_the_table_no_longer_holds_does_nothing(api, apps
     mover, before = api.turn(game)
     timer = timers.scheduled[-1]
     clock.advance(3)
-    api(
-        "move-draw", token=mover.token, tableId=game.table_id, version=before["version"], moveId="d"
-    )
+    api.move("move-draw", mover, game, before, "d")
     assert timers.scheduled[-1].due == clock.now + 10  # the next turn's own timer
     clock.advance(7)  # the first deadline: the table holds another one now
     with api.unchanged(mover, game.table_id):
