@@ -22,13 +22,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import time
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 
-from bench import Result
+from bench import Result, jsonl_rows
 from bench.bench_strength import new_hand
 from harftet.engine import bot
 from harftet.engine.hand import apply_move
@@ -162,14 +161,7 @@ def summarise(outcomes: list[dict[str, object]]) -> tuple[list[Result], list[str
 
 def _read(paths: Iterable[str]) -> list[dict[str, object]]:
     """The outcomes in every file, each hand once."""
-    found: dict[tuple[object, ...], dict[str, object]] = {}
-    for path in paths:
-        if os.path.exists(path):
-            with open(path, encoding="utf-8") as f:
-                for line in f:
-                    if line.strip():
-                        o = json.loads(line)
-                        found[(o["game"], o["strong"], o["weak"], o["seed"])] = o
+    found = {(o["game"], o["strong"], o["weak"], o["seed"]): o for o in jsonl_rows(paths)}
     return list(found.values())
 
 

@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT / "shared"))
 from test_search_kastet import _value, mip_best, mip_confirms, table_of  # noqa: E402
 from test_search_kastet_exact import in_game_positions  # noqa: E402
 
-from bench import median, percentile  # noqa: E402
+from bench import jsonl_rows, median, percentile  # noqa: E402
 from harftet.engine.hand import apply_move  # noqa: E402
 from harftet.engine.search.kastet import search  # noqa: E402
 
@@ -136,14 +136,7 @@ def summarise(rows: list[dict]) -> list[str]:  # type: ignore[type-arg]
 def _read(paths: list[str]) -> list[dict]:  # type: ignore[type-arg]
     """The rows of every file, the last row of a position winning (a re-check of one that
     hit the MIP's limit)."""
-    rows: dict[tuple[int, int], dict] = {}  # type: ignore[type-arg]
-    for path in paths:
-        if os.path.exists(path):
-            with open(path, encoding="utf-8") as f:
-                for line in f:
-                    if line.strip():
-                        row = json.loads(line)
-                        rows[(row["seed"], row["index"])] = row
+    rows = {(row["seed"], row["index"]): row for row in jsonl_rows(paths)}
     return list(rows.values())
 
 

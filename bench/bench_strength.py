@@ -27,7 +27,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 
-from bench import Result
+from bench import Result, jsonl_rows
 from harftet.engine import bot
 from harftet.engine.hand import apply_move, deal
 from harftet.engine.moves import Draw, Lay, Move, Pass
@@ -46,8 +46,8 @@ GAME_NAMES = ("harftet", "kastet")
 Player = Callable[[Table, int], Move]
 
 
-def new_hand(game: str, seed: int) -> Table:
-    """A started 4-seat, one-hand table."""
+def new_hand(game: str, seed: int, now: float = 0.0) -> Table:
+    """A started 4-seat, one-hand table of computer players, dealt at ``now``."""
     table = Table(
         table_id=f"strength-{seed}",
         game=game,  # type: ignore[arg-type]
@@ -58,7 +58,7 @@ def new_hand(game: str, seed: int) -> Table:
         seats=[Seat(occupant=Occupant(f"p{i}", f"p{i}", bot=True)) for i in range(4)],
         hand_number=1,
     )
-    deal(table, 0.0)
+    deal(table, now)
     return table
 
 
@@ -216,17 +216,12 @@ def run(
     ]
     results: dict[tuple[str, str, str], list[HandOutcome]] = {}
     played: set[tuple[str, str, str, int]] = set()
-    if out and os.path.exists(out):  # resume: the hands an earlier run wrote
-        with open(out, encoding="utf-8") as f:
-            for line in f:
-                if not line.strip():
-                    continue
-                row = json.loads(line)
-                task = (row.pop("game"), row.pop("strong"), row.pop("weak"), row.pop("seed"))
-                if task in tasks and task not in played:
-                    played.add(task)
-                    row["penalties"] = tuple(row["penalties"])
-                    results.setdefault(task[:3], []).append(HandOutcome(**row))
+    for row in jsonl_rows([out] if out else []):  # resume: the hands an earlier run wrote
+        task = (row.pop("game"), row.pop("strong"), row.pop("weak"), row.pop("seed"))
+        if task in tasks and task not in played:
+            played.add(task)
+            row["penalties"] = tuple(row["penalties"])
+            results.setdefault(task[:3], []).append(HandOutcome(**row))
     todo = [t for t in tasks if t not in played]
     workers = workers or min(2, os.cpu_count() or 1)
     started = time.perf_counter()

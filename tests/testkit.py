@@ -25,6 +25,8 @@ from botocore.awsrequest import AWSResponse
 from botocore.exceptions import ReadTimeoutError
 from botocore.httpsession import URLLib3Session
 
+from harftet.localstack.lambda_events import FakeLambdaContext
+
 ROOT = Path(__file__).resolve().parents[1]
 EVENTS = ROOT / "events"
 PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
@@ -201,23 +203,12 @@ def rebuilt(pushes: list[dict[str, Any]], base: dict[str, Any] | None = None) ->
 
 
 # -- the Lambda handlers fed the events/ files (tests/handlers, and whoever needs them) --
-@dataclass(frozen=True)
-class LambdaContext:
-    """The attributes of a Lambda context the handlers' powertools decorators read."""
+class LambdaContext(FakeLambdaContext):
+    """The local stack's Lambda context (its ARN and log group named by the function), with
+    one request id and always 10 s left: the handlers' runs repeat to the letter."""
 
-    function_name: str = "harftet-RestFunction-1A2B3C4D"
-    function_version: str = "$LATEST"
-    memory_limit_in_mb: int = 512
-    aws_request_id: str = "52fdfc07-2182-154f-163f-5f0f9a621d72"
-    log_stream_name: str = "2026/01/01/[$LATEST]0123456789abcdef"
-
-    @property
-    def invoked_function_arn(self) -> str:
-        return f"arn:aws:lambda:us-east-1:123456789012:function:{self.function_name}"
-
-    @property
-    def log_group_name(self) -> str:
-        return f"/aws/lambda/{self.function_name}"
+    def __init__(self, function_name: str = "harftet-RestFunction-1A2B3C4D") -> None:
+        super().__init__(function_name, aws_request_id="52fdfc07-2182-154f-163f-5f0f9a621d72")
 
     def get_remaining_time_in_millis(self) -> int:
         return 10_000
