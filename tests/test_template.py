@@ -178,6 +178,18 @@ def _env_with_python(version: str) -> dict[str, str]:
     return env
 
 
+def _sam_build(template_file: Path, runtime: str, tmp_path: Path) -> Path:
+    """``sam build`` of ``template_file`` with the runtime's Python; the build folder."""
+    build = tmp_path / "build"
+    result = _run(
+        [str(SAM), "build", "--template-file", str(template_file), "--build-dir", str(build)],
+        timeout=300,
+        env=_env_with_python(runtime.removeprefix("python")),
+    )
+    assert result.returncode == 0, f"sam build:\n{result.stdout}{result.stderr}"
+    return build
+
+
 def test_sam_build_packs_an_arm64_layer_with_bytecode_and_the_dictionary_without_docker(
     template: dict[str, Any], tmp_path: Path
 ) -> None:
@@ -185,13 +197,7 @@ def test_sam_build_packs_an_arm64_layer_with_bytecode_and_the_dictionary_without
     _require_sam()
     assert DICTIONARY.exists(), f"{DICTIONARY} missing: run `make dictionary`"
     runtime = template["Globals"]["Function"]["Runtime"]
-    build = tmp_path / "build"
-    result = _run(
-        [str(SAM), "build", "--template-file", str(TEMPLATE), "--build-dir", str(build)],
-        timeout=300,
-        env=_env_with_python(runtime.removeprefix("python")),
-    )
-    assert result.returncode == 0, f"sam build:\n{result.stdout}{result.stderr}"
+    build = _sam_build(TEMPLATE, runtime, tmp_path)
 
     layer = build / "SharedLayer" / "python"
     assert (layer / "harftet" / "words" / "data" / "words.txt.gz").is_file()
