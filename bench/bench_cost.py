@@ -139,22 +139,12 @@ def write_section(rows: list[Result], notes: list[str], results: Path) -> None:
     import platform
     from datetime import UTC, datetime
 
-    load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
-    block = [
-        SECTION,
-        "",
+    intro = (
         f"Run alone (`python -m bench.bench_cost`) on {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, "
         f"{platform.system()} {platform.machine()}, nproc {os.cpu_count()}, load average at "
-        f"the end {load}. Targets are the baselines: the ratio must be ≤ 1.",
-        "",
-        "| benchmark | measurement | baseline | ratio | goal | result |",
-        "|---|---|---|---|---|---|",
-        *(report.row(r) for r in rows),
-        "",
-        *(f"- {n}" for n in notes),
-        "",
-    ]
-    put_section(results, SECTION, block)
+        f"the end {report.load_average()}. Targets are the baselines: the ratio must be ≤ 1."
+    )
+    put_section(results, SECTION, report.section(SECTION, intro, rows, notes))
 
 
 def main() -> None:
