@@ -11,7 +11,8 @@ import math
 import os
 import socket
 import statistics
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,22 @@ def jsonl_rows(paths: Iterable[str]) -> Iterator[Any]:
         if os.path.exists(path):
             with open(path, encoding="utf-8") as f:
                 yield from (json.loads(line) for line in f if line.strip())
+
+
+@contextmanager
+def jsonl_sink(path: str | None) -> Iterator[Callable[[Any], None]]:
+    """A function that appends a row to the JSON-lines file at ``path`` at once (flushed: an
+    interrupted run keeps what it did); no path: keeps nothing."""
+    if not path:
+        yield lambda row: None
+        return
+    with open(path, "a", encoding="utf-8") as sink:
+
+        def keep(row: Any) -> None:
+            sink.write(json.dumps(row) + "\n")
+            sink.flush()
+
+        yield keep
 
 
 def free_port() -> int:

@@ -21,13 +21,12 @@ the strong seat is ``seed % 4``, so it rotates through the four seats):
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import time
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 
-from bench import Result, jsonl_rows
+from bench import Result, jsonl_rows, jsonl_sink
 from bench.bench_strength import new_hand
 from harftet.engine import bot
 from harftet.engine.hand import apply_move
@@ -180,17 +179,10 @@ def run(
     have = {(o["game"], o["strong"], o["weak"], o["seed"]) for o in done}
     todo = [t for t in todo if t not in have]
     workers = workers or 1
-    sink = open(out, "a", encoding="utf-8") if out else None  # noqa: SIM115
-    try:
-        with ProcessPoolExecutor(max_workers=min(workers, 2)) as pool:
-            for outcome in pool.map(_task, todo, chunksize=4):
-                done.append(outcome)
-                if sink is not None:
-                    sink.write(json.dumps(outcome) + "\n")
-                    sink.flush()
-    finally:
-        if sink is not None:
-            sink.close()
+    with jsonl_sink(out) as keep, ProcessPoolExecutor(max_workers=min(workers, 2)) as pool:
+        for outcome in pool.map(_task, todo, chunksize=4):
+            done.append(outcome)
+            keep(outcome)
     return summarise(done)
 
 

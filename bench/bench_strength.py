@@ -19,7 +19,6 @@ Kastet uses its own computer players once they are there.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import time
@@ -27,7 +26,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 
-from bench import Result, jsonl_rows
+from bench import Result, jsonl_rows, jsonl_sink
 from harftet.engine import bot
 from harftet.engine.hand import apply_move, deal
 from harftet.engine.moves import Draw, Lay, Move, Pass
@@ -225,18 +224,11 @@ def run(
     todo = [t for t in tasks if t not in played]
     workers = workers or min(2, os.cpu_count() or 1)
     started = time.perf_counter()
-    sink = open(out, "a", encoding="utf-8") if out else None  # noqa: SIM115
-    try:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for (key, outcome), task in zip(pool.map(_task, todo, chunksize=8), todo, strict=True):
-                results.setdefault(key, []).append(outcome)
-                if sink is not None:
-                    line = {"game": key[0], "strong": key[1], "weak": key[2], "seed": task[3]}
-                    sink.write(json.dumps({**line, **asdict(outcome)}) + "\n")
-                    sink.flush()
-    finally:
-        if sink is not None:
-            sink.close()
+    with jsonl_sink(out) as keep, ProcessPoolExecutor(max_workers=workers) as pool:
+        for (key, outcome), task in zip(pool.map(_task, todo, chunksize=8), todo, strict=True):
+            results.setdefault(key, []).append(outcome)
+            line = {"game": key[0], "strong": key[1], "weak": key[2], "seed": task[3]}
+            keep({**line, **asdict(outcome)})
     elapsed = time.perf_counter() - started
     rows: list[Result] = []
     notes: list[str] = [
