@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from harftet.bounds import PHRASE_GAP_SECONDS, PHRASES_PER_HAND
@@ -42,17 +41,24 @@ def catalogue() -> dict[str, Any]:
     }
 
 
-@dataclass(eq=False)
 class Phrases:
     """Sends a phrase from a seated player to everyone connected to the table."""
 
-    tables: TableStorePort
-    connections: ConnectionStorePort
-    counter: LimitStorePort
-    sender: Sender | None
-    clock: Callable[[], float]
-    # who blocked a player: their phrases reach none of them
-    blocked_by: Callable[[str], set[str]] = lambda player_id: set()
+    def __init__(
+        self,
+        tables: TableStorePort,
+        connections: ConnectionStorePort,
+        counter: LimitStorePort,
+        send: Sender | None,
+        clock: Callable[[], float],
+        blocked_by: Callable[[str], set[str]] = lambda player_id: set(),
+    ) -> None:
+        self.tables = tables
+        self.connections = connections
+        self.counter = counter
+        self.sender = send
+        self.clock = clock
+        self._blocked_by = blocked_by  # who blocked a player: their phrases reach none of them
 
     def send(self, caller: Caller, table_id: str, phrase: str) -> dict[str, Any]:
         if phrase not in PHRASES:
@@ -71,7 +77,7 @@ class Phrases:
         message = {"type": "phrase", "seat": seat, "phrase": phrase}
         send = self.sender
         if send is not None:
-            deaf = self.blocked_by(caller.player_id)
+            deaf = self._blocked_by(caller.player_id)
             for connection in self.connections.for_table(table_id):
                 if connection.get("playerId") in deaf:
                     continue
