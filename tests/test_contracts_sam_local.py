@@ -20,6 +20,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from testkit import ran
 
 from harftet.localstack.dynamo import DEFAULT_TABLE_NAMES
 from harftet.localstack.sam_local import (
@@ -85,12 +86,9 @@ def test_the_env_vars_file_is_current():
 def test_sam_gives_every_function_the_local_stacks_tables_endpoints_and_secret_name():
     if not SAM_PYTHON.exists():
         pytest.fail(f"{SAM_PYTHON} missing: run `make test` (it installs the AWS SAM CLI)")
-    result = subprocess.run(
+    result = ran(
         [str(SAM_PYTHON), "-c", SAM_RESOLVE, str(TEMPLATE), str(ENV_FILE), REGION],
-        capture_output=True,
-        text=True,
         timeout=120,
-        check=False,
         cwd=REPO_ROOT,
         # No AWS profile or credentials of the developer's: SAM's placeholders, as in CI.
         env={"PATH": os.environ["PATH"], "HOME": str(REPO_ROOT), "SAM_CLI_TELEMETRY": "0"},
@@ -185,13 +183,10 @@ def test_the_files_endpoints_are_the_ones_make_run_prints_and_reach_its_tables(t
             "PYTHONPATH": str(REPO_ROOT / "shared"),
             **expected,
         }
-        invoke = subprocess.run(
+        invoke = ran(
             [sys.executable, "-c", INVOKE, str(REPO_ROOT / "functions" / "rest" / "app.py")],
             input=text,
-            capture_output=True,
-            text=True,
             timeout=60,
-            check=False,
             env=env,
         )
         assert invoke.returncode == 0, invoke.stderr

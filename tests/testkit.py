@@ -229,6 +229,12 @@ def placeholders(value: Any) -> set[str]:
     return set(PLACEHOLDER.findall(json.dumps(value, ensure_ascii=False)))
 
 
+def ran(args: list[str], **options: Any) -> subprocess.CompletedProcess[str]:
+    """A command run to its end, its output as text (``options`` as subprocess.run takes
+    them); the caller checks its exit status."""
+    return subprocess.run(args, capture_output=True, text=True, check=False, **options)
+
+
 def load_event(name: str, /, body: Any = ..., **values: Any) -> dict[str, Any]:
     """events/<name>.json with its placeholders replaced; ``body`` replaces the body
     (a str as is, anything else as JSON). Without ``token`` the Authorization is dropped."""

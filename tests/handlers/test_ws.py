@@ -174,20 +174,23 @@ def test_a_player_with_two_sockets_stays_connected_until_the_last_one_closes(api
     assert api.view(guest, game.table_id)["seats"][1]["connected"] is False
 
 
-def test_a_player_who_connects_again_is_shown_connected_again(api, ws):
+def _left(api, ws, connection_id):
+    """A started game whose guest (seat 1) opened ``connection_id`` and closed it again."""
     game = api.game()
     guest = game.players[1]
-    connect(ws, guest, game.table_id, "first")
-    ws("disconnect", connectionId="first")
+    connect(ws, guest, game.table_id, connection_id)
+    ws("disconnect", connectionId=connection_id)
+    return game, guest
+
+
+def test_a_player_who_connects_again_is_shown_connected_again(api, ws):
+    game, guest = _left(api, ws, "first")
     assert connect(ws, guest, game.table_id, "second") == OK
     assert api.view(guest, game.table_id)["seats"][1]["connected"] is True
 
 
 def test_a_second_disconnect_of_the_same_socket_changes_nothing(api, ws):
-    game = api.game()
-    guest = game.players[1]
-    connect(ws, guest, game.table_id, "c1")
-    ws("disconnect", connectionId="c1")
+    game, guest = _left(api, ws, "c1")
     with api.unchanged(guest, game.table_id):
         assert ws("disconnect", connectionId="c1") == OK
 
