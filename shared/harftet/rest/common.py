@@ -114,6 +114,8 @@ class Routes(APIGatewayRouter):
 
 
 def _relay(routes: Routes, feature: str, name: str) -> Callable[..., Response]:
+    """The route of one use case: ``app().<feature>.<name>(caller, *path parameters)``."""
+
     def relayed(**params: str) -> Response:
         found = getattr(getattr(app(), feature), name)(routes.caller(), *params.values())
         return reply(200, found) if found is not None else reply(204)
