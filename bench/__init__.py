@@ -6,12 +6,16 @@ bench/RESULTS.md. Goals are on ratios, never on absolute times: these machines a
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import socket
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 """The repository root."""
@@ -60,6 +64,30 @@ def percentile(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     rank = max(1, math.ceil(q * len(ordered)))
     return ordered[rank - 1]
+
+
+def jsonl_rows(paths: Iterable[str]) -> Iterator[Any]:
+    """Every row of the JSON-lines files at ``paths`` (those that exist), in order."""
+    for path in paths:
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                yield from (json.loads(line) for line in f if line.strip())
+
+
+@contextmanager
+def jsonl_sink(path: str | None) -> Iterator[Callable[[Any], None]]:
+    """A function that appends a row to the JSON-lines file at ``path`` at once (flushed: an
+    interrupted run keeps what it did); no path: keeps nothing."""
+    if not path:
+        yield lambda row: None
+        return
+    with open(path, "a", encoding="utf-8") as sink:
+
+        def keep(row: Any) -> None:
+            sink.write(json.dumps(row) + "\n")
+            sink.flush()
+
+        yield keep
 
 
 def free_port() -> int:

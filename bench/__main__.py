@@ -85,24 +85,13 @@ def _parse_args() -> argparse.Namespace:
     """The command line: which benchmarks run, how long, and whether a MISS fails."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--strict", action="store_true", help="exit 1 when a goal is missed")
-    parser.add_argument(
-        "--strength-games",
-        type=int,
-        default=bench_strength.GAMES,
-        help="hands per matchup and game in the strength benchmark (0: skip it)",
-    )
-    parser.add_argument(
-        "--levels-games",
-        type=int,
-        default=bench_levels.GAMES,
-        help="seeded deals per row of the levels' ladder (0: skip it)",
-    )
-    parser.add_argument(
-        "--load-seconds",
-        type=float,
-        default=bench_load.SECONDS,
-        help="seconds of the 50-table load on the local stack (0: skip it)",
-    )
+    sizes: list[tuple[str, type, float, str]] = [  # how much of a long benchmark runs
+        ("--strength-games", int, bench_strength.GAMES, "hands per matchup and game (strength)"),
+        ("--levels-games", int, bench_levels.GAMES, "seeded deals per row of the levels' ladder"),
+        ("--load-seconds", float, bench_load.SECONDS, "seconds of the 50-table load (local stack)"),
+    ]
+    for flag, kind, default, meaning in sizes:
+        parser.add_argument(flag, type=kind, default=default, help=f"{meaning} (0: skip it)")
     parser.add_argument(
         "--no-lighthouse",
         dest="lighthouse",

@@ -40,6 +40,7 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 from bench import ROOT, Result, put_section, report
 from bench.cost_games import Game, play, timeouts
@@ -68,24 +69,14 @@ def measure(limit: float = 900.0, hands: int | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="harftet-cost-") as workdir:
         calls = Path(workdir) / "calls"
         calls.mkdir()
-        saved = {k: os.environ.get(k) for k in ("PYTHONPATH", "HARFTET_COUNT_CALLS")}
-        os.environ["PYTHONPATH"] = os.pathsep.join(
-            filter(None, [str(HOOKS), str(ROOT), saved["PYTHONPATH"]])
-        )
-        os.environ["HARFTET_COUNT_CALLS"] = str(calls)
-        try:
+        path = os.pathsep.join(filter(None, [str(HOOKS), str(ROOT), os.environ.get("PYTHONPATH")]))
+        with mock.patch.dict(os.environ, {"PYTHONPATH": path, "HARFTET_COUNT_CALLS": str(calls)}):
             stack = launch(
                 Path(workdir) / "stack",
                 env={"LOG_LEVEL": "WARNING", **_deployed_settings()},
                 sweep_seconds=60,
                 timeout=180,
             )
-        finally:
-            for key, value in saved.items():
-                if value is None:
-                    os.environ.pop(key, None)
-                else:
-                    os.environ[key] = value
         try:
             games = [Game(kind, hands or n) for kind, n in GAMES]
             for n, game in enumerate(games):
@@ -148,22 +139,12 @@ def write_section(rows: list[Result], notes: list[str], results: Path) -> None:
     import platform
     from datetime import UTC, datetime
 
-    load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
-    block = [
-        SECTION,
-        "",
+    intro = (
         f"Run alone (`python -m bench.bench_cost`) on {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, "
         f"{platform.system()} {platform.machine()}, nproc {os.cpu_count()}, load average at "
-        f"the end {load}. Targets are the baselines: the ratio must be ≤ 1.",
-        "",
-        "| benchmark | measurement | baseline | ratio | goal | result |",
-        "|---|---|---|---|---|---|",
-        *(report.row(r) for r in rows),
-        "",
-        *(f"- {n}" for n in notes),
-        "",
-    ]
-    put_section(results, SECTION, block)
+        f"the end {report.load_average()}. Targets are the baselines: the ratio must be ≤ 1."
+    )
+    put_section(results, SECTION, report.section(SECTION, intro, rows, notes))
 
 
 def main() -> None:

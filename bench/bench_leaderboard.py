@@ -18,7 +18,7 @@ import os
 from decimal import Decimal
 from typing import Any
 
-from bench import ROOT, Result, report
+from bench import ROOT, Result, put_section, report
 
 BOARD_PLAYERS = 2_000  # entries on the board the page reads (8 shards)
 # Targets (docs/DEPLOY.md "Leaderboards"): what one player's game end may add in writes,
@@ -248,25 +248,11 @@ def write_section(rows: list[Result], results: Any) -> None:
     """Put this run's rows into RESULTS.md as its own section (replacing the last one)."""
     from datetime import UTC, datetime
 
-    block = [
-        SECTION,
-        "",
+    intro = (
         f"Run on {datetime.now(UTC):%Y-%m-%d %H:%M} UTC over in-process moto; capacity "
-        "units priced from the items each request touched (DynamoDB's rules; see the module).",
-        "",
-        "| benchmark | measurement | baseline | ratio | goal | result |",
-        "|---|---|---|---|---|---|",
-        *(report.row(r) for r in rows),
-        "",
-    ]
-    text = results.read_text(encoding="utf-8") if results.exists() else ""
-    if SECTION in text:
-        head, _, rest = text.partition(SECTION)
-        tail = rest[rest.index("\n## ") + 1 :] if "\n## " in rest else ""
-        text = head + "\n".join(block) + "\n" + tail
-    else:
-        text += "\n" + "\n".join(block)
-    results.write_text(text, encoding="utf-8")
+        "units priced from the items each request touched (DynamoDB's rules; see the module)."
+    )
+    put_section(results, SECTION, report.section(SECTION, intro, rows))
 
 
 def main() -> None:

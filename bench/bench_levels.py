@@ -21,14 +21,12 @@ the strong seat is ``seed % 4``, so it rotates through the four seats):
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
 import time
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 
-from bench import Result
+from bench import Result, jsonl_rows, jsonl_sink
 from bench.bench_strength import new_hand
 from harftet.engine import bot
 from harftet.engine.hand import apply_move
@@ -162,14 +160,7 @@ def summarise(outcomes: list[dict[str, object]]) -> tuple[list[Result], list[str
 
 def _read(paths: Iterable[str]) -> list[dict[str, object]]:
     """The outcomes in every file, each hand once."""
-    found: dict[tuple[object, ...], dict[str, object]] = {}
-    for path in paths:
-        if os.path.exists(path):
-            with open(path, encoding="utf-8") as f:
-                for line in f:
-                    if line.strip():
-                        o = json.loads(line)
-                        found[(o["game"], o["strong"], o["weak"], o["seed"])] = o
+    found = {(o["game"], o["strong"], o["weak"], o["seed"]): o for o in jsonl_rows(paths)}
     return list(found.values())
 
 
@@ -188,17 +179,10 @@ def run(
     have = {(o["game"], o["strong"], o["weak"], o["seed"]) for o in done}
     todo = [t for t in todo if t not in have]
     workers = workers or 1
-    sink = open(out, "a", encoding="utf-8") if out else None  # noqa: SIM115
-    try:
-        with ProcessPoolExecutor(max_workers=min(workers, 2)) as pool:
-            for outcome in pool.map(_task, todo, chunksize=4):
-                done.append(outcome)
-                if sink is not None:
-                    sink.write(json.dumps(outcome) + "\n")
-                    sink.flush()
-    finally:
-        if sink is not None:
-            sink.close()
+    with jsonl_sink(out) as keep, ProcessPoolExecutor(max_workers=min(workers, 2)) as pool:
+        for outcome in pool.map(_task, todo, chunksize=4):
+            done.append(outcome)
+            keep(outcome)
     return summarise(done)
 
 

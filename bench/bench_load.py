@@ -30,6 +30,7 @@ import os
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -137,25 +138,46 @@ async def _move(
     return reply.status_code, answer
 
 
+async def _moving(
+    http: Any,
+    table: Table,
+    tally: Tally,
+    end: float,
+    prefix: str,
+    otherwise: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]],
+) -> dict[str, Any]:
+    """The turn player's moves (ids ``prefix-n``) on ``table`` back to back until ``end`` or
+    the game's end, each at the version last seen: a 200, or a 409 with the view, goes on
+    from the view it answers; anything else from the view ``otherwise`` makes of the one
+    held. The last view."""
+    view, n = table.view, 0
+    while time.perf_counter() < end and view.get("status") == "playing":
+        n += 1
+        status, answer = await _move(http, table, view, f"{prefix}-{n}", tally)
+        if status == 200:
+            view = answer
+        elif status == 409 and "view" in answer:
+            view = answer["view"]
+        else:
+            view = await otherwise(view)
+    return view
+
+
 async def _many_tables(http: Any, tables: list[Table], seconds: float) -> Tally:
     """One loop per table, each playing its table's turns back to back until time is up."""
     tally = Tally()
     end = time.perf_counter() + seconds
 
     async def play(table: Table) -> None:
-        view, n = table.view, 0
-        while time.perf_counter() < end and view.get("status") == "playing":
-            n += 1
-            status, answer = await _move(http, table, view, f"{table.table_id}-{n}", tally)
-            if status == 200:
-                view = answer
-            elif status == 409 and "view" in answer:
-                view = answer["view"]
-            else:  # anything else: look again before going on
-                seat = (view.get("turn") or {}).get("seat", 0)
-                headers = {"Authorization": f"Bearer {table.tokens[seat]}"}
-                view = (await http.get(f"/tables/{table.table_id}", headers=headers)).json()
-        table.view = view
+        async def look_again(view: dict[str, Any]) -> dict[str, Any]:
+            seat = (view.get("turn") or {}).get("seat", 0)
+            headers = {"Authorization": f"Bearer {table.tokens[seat]}"}
+            answer: dict[str, Any] = (
+                await http.get(f"/tables/{table.table_id}", headers=headers)
+            ).json()
+            return answer
+
+        table.view = await _moving(http, table, tally, end, table.table_id, look_again)
 
     started = time.perf_counter()
     await asyncio.gather(*(play(t) for t in tables))
@@ -169,17 +191,12 @@ async def _one_table(http: Any, table: Table, writers: int, seconds: float) -> T
     tally = Tally()
     end = time.perf_counter() + seconds
 
+    async def pause(view: dict[str, Any]) -> dict[str, Any]:
+        await asyncio.sleep(0.01)
+        return view
+
     async def write(w: int) -> None:
-        view, n = table.view, 0
-        while time.perf_counter() < end and view.get("status") == "playing":
-            n += 1
-            status, answer = await _move(http, table, view, f"w{w}-{n}", tally)
-            if status == 200:
-                view = answer
-            elif status == 409 and "view" in answer:
-                view = answer["view"]
-            else:
-                await asyncio.sleep(0.01)
+        await _moving(http, table, tally, end, f"w{w}", pause)
 
     started = time.perf_counter()
     await asyncio.gather(*(write(w) for w in range(writers)))

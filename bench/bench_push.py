@@ -27,10 +27,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from bench import Result, median, percentile, put_section, report
-from bench.whole_games import versions
+from bench.whole_games import begun, played, versions
 from harftet.api.delta import size, view_delta
-from harftet.engine import hand
-from harftet.engine import table as life
 from harftet.engine.bot import choose_move
 from harftet.engine.hand import apply_move
 from harftet.engine.state import Occupant, Table
@@ -49,33 +47,18 @@ def hoarders(game: str, players: int, hands: int, seed: int) -> Iterator[Table]:
     22 tiles (then pass), the others are easy computer players."""
     from harftet.engine.moves import Draw, Pass
 
-    now = 1_800_000_000.0
-    people = [Occupant(f"{i:032x}", f"Kişi {i}") for i in range(players)]
-    table = life.new_table(
-        "c1.AbCdEfGhIjKl", game, people[0], seed=seed, now=now, seats=players, hands=hands
-    )
-    yield table
-    for i in range(1, players):
-        table = life.sit(table, i, people[i], now).table
-        yield table
-    table = life.start(table, people[0].player_id, now).table
-    yield table
-    while table.status == "playing":
-        now += 2.0
-        if table.break_until is not None:
-            for ready in range(players):
-                table = hand.ready(table, ready, now).table
-                yield table
-            continue
-        seat = table.turn_seat
-        assert seat is not None
+    def turn(table: Table, seat: int, now: float) -> Table:
         if seat in (0, 1):
             full = len(table.seats[seat].hand) >= HAND_CAP or not table.pile
             move: Any = Pass() if full else Draw()
         else:
             move = choose_move(table, seat, "easy")
-        table = apply_move(table, seat, move, now).table
-        yield table
+        return apply_move(table, seat, move, now).table
+
+    now = 1_800_000_000.0
+    people = [Occupant(f"{i:032x}", f"Kişi {i}") for i in range(players)]
+    table = yield from begun("c1.AbCdEfGhIjKl", game, people, hands, seed, now)
+    yield from played(table, players, now, 2.0, turn)
 
 
 def measure(hands: int = HANDS) -> dict[str, Any]:
@@ -162,27 +145,18 @@ SECTION = "## Push size (bench/bench_push.py)"
 def write_section(results: list[Result]) -> None:
     """This run's rows as their own RESULTS.md section (replacing the last one), after the
     cost section, so that the push sizes can be measured alone."""
-    import os
     import platform
     from datetime import UTC, datetime
 
     from bench import ROOT
 
     path = ROOT / "bench" / "RESULTS.md"
-    load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
-    block = [
-        SECTION,
-        "",
+    intro = (
         f"Run alone (`python -m bench.bench_push --write`) on {datetime.now(UTC):%Y-%m-%d %H:%M}"
-        f" UTC, {platform.system()} {platform.machine()}, load average {load}. Sizes are "
-        "bytes, not times: the load does not move them.",
-        "",
-        "| benchmark | measurement | baseline | ratio | goal | result |",
-        "|---|---|---|---|---|---|",
-        *(report.row(r) for r in results),
-        "",
-    ]
-    put_section(path, SECTION, block)
+        f" UTC, {platform.system()} {platform.machine()}, load average {report.load_average()}."
+        " Sizes are bytes, not times: the load does not move them."
+    )
+    put_section(path, SECTION, report.section(SECTION, intro, results))
 
 
 if __name__ == "__main__":

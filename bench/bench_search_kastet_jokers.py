@@ -27,7 +27,6 @@ disagreements (seed, position, both values), the search's CPU time (median, p99,
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import pickle
 import sys
@@ -41,7 +40,7 @@ sys.path.insert(0, str(ROOT / "shared"))
 from test_search_kastet import _value, mip_best, mip_confirms, table_of  # noqa: E402
 from test_search_kastet_exact import in_game_positions  # noqa: E402
 
-from bench import median, percentile  # noqa: E402
+from bench import jsonl_rows, jsonl_sink, median, percentile  # noqa: E402
 from harftet.engine.hand import apply_move  # noqa: E402
 from harftet.engine.search.kastet import search  # noqa: E402
 
@@ -136,14 +135,7 @@ def summarise(rows: list[dict]) -> list[str]:  # type: ignore[type-arg]
 def _read(paths: list[str]) -> list[dict]:  # type: ignore[type-arg]
     """The rows of every file, the last row of a position winning (a re-check of one that
     hit the MIP's limit)."""
-    rows: dict[tuple[int, int], dict] = {}  # type: ignore[type-arg]
-    for path in paths:
-        if os.path.exists(path):
-            with open(path, encoding="utf-8") as f:
-                for line in f:
-                    if line.strip():
-                        row = json.loads(line)
-                        rows[(row["seed"], row["index"])] = row
+    rows = {(row["seed"], row["index"]): row for row in jsonl_rows(paths)}
     return list(rows.values())
 
 
@@ -172,20 +164,14 @@ def run(
             with open(cache, "wb") as f:
                 pickle.dump(found, f)
     k, n = shard
-    sink = open(outs[0], "a", encoding="utf-8") if outs else None  # noqa: SIM115
-    try:
+    with jsonl_sink(outs[0] if outs else None) as keep:
         order = list(enumerate(found[:count]))
         for i, (seed, index, series, hand) in reversed(order) if reverse else order:
             if i % n != k or (seed, index) in have:
                 continue
             row = check(seed, index, series, hand, mip_seconds, reach)
             row["mip_seconds"] = mip_seconds
-            if sink is not None:
-                sink.write(json.dumps(row) + "\n")
-                sink.flush()
-    finally:
-        if sink is not None:
-            sink.close()
+            keep(row)
     return summarise(_read(outs))
 
 

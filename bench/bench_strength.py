@@ -19,7 +19,6 @@ Kastet uses its own computer players once they are there.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import time
@@ -27,7 +26,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 
-from bench import Result
+from bench import Result, jsonl_rows, jsonl_sink
 from harftet.engine import bot
 from harftet.engine.hand import apply_move, deal
 from harftet.engine.moves import Draw, Lay, Move, Pass
@@ -46,8 +45,8 @@ GAME_NAMES = ("harftet", "kastet")
 Player = Callable[[Table, int], Move]
 
 
-def new_hand(game: str, seed: int) -> Table:
-    """A started 4-seat, one-hand table."""
+def new_hand(game: str, seed: int, now: float = 0.0) -> Table:
+    """A started 4-seat, one-hand table of computer players, dealt at ``now``."""
     table = Table(
         table_id=f"strength-{seed}",
         game=game,  # type: ignore[arg-type]
@@ -58,7 +57,7 @@ def new_hand(game: str, seed: int) -> Table:
         seats=[Seat(occupant=Occupant(f"p{i}", f"p{i}", bot=True)) for i in range(4)],
         hand_number=1,
     )
-    deal(table, 0.0)
+    deal(table, now)
     return table
 
 
@@ -216,32 +215,20 @@ def run(
     ]
     results: dict[tuple[str, str, str], list[HandOutcome]] = {}
     played: set[tuple[str, str, str, int]] = set()
-    if out and os.path.exists(out):  # resume: the hands an earlier run wrote
-        with open(out, encoding="utf-8") as f:
-            for line in f:
-                if not line.strip():
-                    continue
-                row = json.loads(line)
-                task = (row.pop("game"), row.pop("strong"), row.pop("weak"), row.pop("seed"))
-                if task in tasks and task not in played:
-                    played.add(task)
-                    row["penalties"] = tuple(row["penalties"])
-                    results.setdefault(task[:3], []).append(HandOutcome(**row))
+    for row in jsonl_rows([out] if out else []):  # resume: the hands an earlier run wrote
+        task = (row.pop("game"), row.pop("strong"), row.pop("weak"), row.pop("seed"))
+        if task in tasks and task not in played:
+            played.add(task)
+            row["penalties"] = tuple(row["penalties"])
+            results.setdefault(task[:3], []).append(HandOutcome(**row))
     todo = [t for t in tasks if t not in played]
     workers = workers or min(2, os.cpu_count() or 1)
     started = time.perf_counter()
-    sink = open(out, "a", encoding="utf-8") if out else None  # noqa: SIM115
-    try:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for (key, outcome), task in zip(pool.map(_task, todo, chunksize=8), todo, strict=True):
-                results.setdefault(key, []).append(outcome)
-                if sink is not None:
-                    line = {"game": key[0], "strong": key[1], "weak": key[2], "seed": task[3]}
-                    sink.write(json.dumps({**line, **asdict(outcome)}) + "\n")
-                    sink.flush()
-    finally:
-        if sink is not None:
-            sink.close()
+    with jsonl_sink(out) as keep, ProcessPoolExecutor(max_workers=workers) as pool:
+        for (key, outcome), task in zip(pool.map(_task, todo, chunksize=8), todo, strict=True):
+            results.setdefault(key, []).append(outcome)
+            line = {"game": key[0], "strong": key[1], "weak": key[2], "seed": task[3]}
+            keep({**line, **asdict(outcome)})
     elapsed = time.perf_counter() - started
     rows: list[Result] = []
     notes: list[str] = [

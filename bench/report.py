@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import platform
+from collections.abc import Sequence
 from datetime import datetime
 
 from bench import Result
@@ -28,6 +29,26 @@ def row(r: Result) -> str:
     goal = f"≤ {r.goal:.2f}×" if r.goal is not None else "—"
     verdict = {True: "**PASS**", False: "**MISS**", None: "info"}[r.passed]
     return f"| {r.name} | {measured} | {baseline} | {ratio} | {goal} | {verdict} |"
+
+
+GOAL_TABLE = [
+    "| benchmark | measurement | baseline | ratio | goal | result |",
+    "|---|---|---|---|---|---|",
+]
+
+
+def section(
+    heading: str, intro: str, rows: Sequence[Result], notes: Sequence[str] | None = None
+) -> list[str]:
+    """The RESULTS.md section of a benchmark that writes its own: ``heading``, ``intro``, the
+    goal table of its ``rows``, then its ``notes``."""
+    block = [heading, "", intro, "", *GOAL_TABLE, *(row(r) for r in rows), ""]
+    return block if notes is None else [*block, *(f"- {n}" for n in notes), ""]
+
+
+def load_average() -> str:
+    """The load averages now (1, 5 and 15 minutes)."""
+    return " / ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 def _busy(load: tuple[tuple[float, ...], tuple[float, ...]]) -> list[str]:

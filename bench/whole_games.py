@@ -9,7 +9,7 @@ back (3 % of the turns, from the game's own seeded random).
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Generator, Iterator
 
 from harftet.engine import hand
 from harftet.engine import table as life
@@ -36,21 +36,57 @@ def versions(
     ``apply_move`` take them (None: the game's own dictionary)."""
     rng = random.Random(seed)
     people = [Occupant(f"p{i}", f"Oyuncu {i}") for i in range(players)]
-    table = life.new_table("t1", game, people[0], seed=seed, now=now, seats=players, hands=hands)  # type: ignore[arg-type]
-    yield table
-    for i in range(1, players):
-        table = life.sit(table, i, people[i], now).table
-        yield table
-    table = life.start(table, "p0", now).table
-    yield table
-    while table.status == "playing":
-        now += step
+
+    def drops(table: Table, now: float) -> Iterator[Table]:
         if rng.random() < 0.03:
             player_id = f"p{rng.randrange(players)}"
             table = life.disconnect(table, player_id, now).table
             yield table
-            table = life.reconnect(table, player_id, now + back_after).table
-            yield table
+            yield life.reconnect(table, player_id, now + back_after).table
+
+    def medium(table: Table, seat: int, now: float) -> Table:
+        move = choose_move(table, seat, "medium", words)
+        return apply_move(table, seat, move, now, rules=rules).table
+
+    table = yield from begun("t1", game, people, hands, seed, now)
+    yield from played(table, players, now, step, medium, before=drops)
+
+
+def begun(
+    table_id: str, game: str, people: list[Occupant], hands: int, seed: int, now: float
+) -> Generator[Table, None, Table]:
+    """A new table of ``people``'s first, the others sitting down in order, the start: each
+    version; the started table."""
+    players = len(people)
+    table = life.new_table(
+        table_id, game, people[0], seed=seed, now=now, seats=players, hands=hands
+    )  # type: ignore[arg-type]
+    yield table
+    for i in range(1, players):
+        table = life.sit(table, i, people[i], now).table
+        yield table
+    table = life.start(table, people[0].player_id, now).table
+    yield table
+    return table
+
+
+def played(
+    table: Table,
+    players: int,
+    now: float,
+    step: float,
+    turn: Callable[[Table, int, float], Table],
+    before: Callable[[Table, float], Iterator[Table]] | None = None,
+) -> Iterator[Table]:
+    """The game played to its end, each version: ``step`` seconds on, ``before``'s versions
+    (if any), then between hands every player ready (the last one deals), else the seat in
+    turn's move (``turn(table, seat, now)``)."""
+    while table.status == "playing":
+        now += step
+        if before is not None:
+            for version in before(table, now):
+                table = version
+                yield table
         if table.break_until is not None:  # between hands: each says ready, the last deals
             for ready in range(players):
                 table = hand.ready(table, ready, now).table
@@ -58,6 +94,5 @@ def versions(
             continue
         seat = table.turn_seat
         assert seat is not None
-        move = choose_move(table, seat, "medium", words)
-        table = apply_move(table, seat, move, now, rules=rules).table
+        table = turn(table, seat, now)
         yield table

@@ -63,18 +63,9 @@ class SoftPasskey:
         auth_data = self._auth_data(0x45, rp_id, attested + cose)  # UP, UV, AT
         attestation = cbor2.dumps({"fmt": "none", "attStmt": {}, "authData": auth_data})
         client_data = self._client_data("webauthn.create", public["challenge"], origin)
-        return {
-            "id": b64url(self.credential_id),
-            "rawId": b64url(self.credential_id),
-            "type": "public-key",
-            "response": {
-                "clientDataJSON": b64url(client_data),
-                "attestationObject": b64url(attestation),
-                "transports": ["internal"],
-            },
-            "clientExtensionResults": {},
-            "authenticatorAttachment": "platform",
-        }
+        return self._credential(
+            client_data, attestationObject=b64url(attestation), transports=["internal"]
+        )
 
     def assert_(
         self,
@@ -90,16 +81,20 @@ class SoftPasskey:
         client_data = self._client_data("webauthn.get", options["publicKey"]["challenge"], origin)
         signed = auth_data + hashlib.sha256(client_data).digest()
         signature = self.key.sign(signed, ec.ECDSA(hashes.SHA256()))
+        return self._credential(
+            client_data,
+            authenticatorData=b64url(auth_data),
+            signature=b64url(signature),
+            userHandle=b64url(self.user_handle),
+        )
+
+    def _credential(self, client_data: bytes, **response: Any) -> dict[str, Any]:
+        """The credential JSON of this passkey: its client data, then ``response``."""
         return {
             "id": b64url(self.credential_id),
             "rawId": b64url(self.credential_id),
             "type": "public-key",
-            "response": {
-                "clientDataJSON": b64url(client_data),
-                "authenticatorData": b64url(auth_data),
-                "signature": b64url(signature),
-                "userHandle": b64url(self.user_handle),
-            },
+            "response": {"clientDataJSON": b64url(client_data), **response},
             "clientExtensionResults": {},
             "authenticatorAttachment": "platform",
         }

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 from openapi_spec_validator import validate
+from testkit import API_MD_ROUTES, ran
 
 from harftet.contract.asyncapi import document as asyncapi_document
 from harftet.contract.asyncapi import dump
@@ -27,26 +27,6 @@ ASYNCAPI = REPO / "docs" / "asyncapi.yaml"
 NODE_BIN = REPO / "node_modules" / ".bin"
 CLIENT = REPO / "clients" / "typescript"
 
-# API.md, "Identity" and "Tables" (plus the health check): every route of the contract.
-API_MD_ROUTES = {
-    ("POST", "/players"),
-    ("GET", "/players/{playerId}"),
-    ("POST", "/tables"),
-    ("GET", "/tables"),
-    ("GET", "/tables/{tableId}"),
-    ("POST", "/tables/{tableId}/seats/{seat}"),
-    ("DELETE", "/tables/{tableId}/seats/{seat}"),
-    ("POST", "/tables/{tableId}/start"),
-    ("POST", "/tables/{tableId}/continue"),
-    ("POST", "/tables/{tableId}/moves"),
-    ("GET", "/tables/{tableId}/hint"),
-    ("GET", "/tables/{tableId}/log"),
-    ("GET", "/tables/{tableId}/replay"),
-    ("GET", "/health"),
-    # API.md v3 "Words"
-    ("GET", "/words/{word}"),
-    ("POST", "/words/{word}/reports"),
-}
 # API.md, "Errors": status → codes.
 API_MD_ERRORS = {
     "400": {"bad_request"},
@@ -126,12 +106,9 @@ def _node_tool(name: str) -> Path:
 
 def test_the_asyncapi_parser_accepts_the_document_with_every_message_of_the_protocol():
     _node_tool("tsc")  # node_modules is there
-    result = subprocess.run(
+    result = ran(
         ["node", str(REPO / "clients" / "asyncapi" / "validate.mjs"), str(ASYNCAPI)],
-        capture_output=True,
-        text=True,
         timeout=120,
-        check=False,
         cwd=REPO,
     )
     assert result.stdout, result.stderr
@@ -169,8 +146,10 @@ def test_the_typescript_client_type_checks_against_types_generated_from_openapi(
     """openapi-typescript writes the types; tsc checks them, the client and its misuses."""
     work = tmp_path / "typescript"
     shutil.copytree(CLIENT, work, ignore=shutil.ignore_patterns("generated"))
+    (tmp_path / "web").mkdir()  # the client applies deltas with the web client's delta.js
+    shutil.copy(REPO / "clients" / "web" / "delta.js", tmp_path / "web")
     generated = work / "generated" / "openapi.ts"
-    generate = subprocess.run(
+    generate = ran(
         [
             str(_node_tool("openapi-typescript")),
             str(OPENAPI),
@@ -179,20 +158,14 @@ def test_the_typescript_client_type_checks_against_types_generated_from_openapi(
             "-o",
             str(generated),
         ],
-        capture_output=True,
-        text=True,
         timeout=120,
-        check=False,
         cwd=REPO,
     )
     assert generate.returncode == 0, generate.stderr
     assert "export interface paths" in generated.read_text(encoding="utf-8")
-    check = subprocess.run(
+    check = ran(
         [str(_node_tool("tsc")), "--noEmit", "-p", str(work / "tsconfig.json")],
-        capture_output=True,
-        text=True,
         timeout=180,
-        check=False,
         cwd=REPO,
     )
     assert check.returncode == 0, f"tsc --noEmit:\n{check.stdout}{check.stderr}"

@@ -20,9 +20,16 @@ from pathlib import Path
 
 import httpx
 import pytest
+from testkit import ran
 
 from harftet.localstack.dynamo import DEFAULT_TABLE_NAMES
-from harftet.localstack.sam_local import DOCKER_HOST, REGION, env_vars, secret_parameter_name
+from harftet.localstack.sam_local import (
+    DOCKER_HOST,
+    REGION,
+    env_vars,
+    local_ssm,
+    secret_parameter_name,
+)
 from harftet.localstack.stack import REPO_ROOT
 from harftet.store.schema import load_template
 
@@ -79,12 +86,9 @@ def test_the_env_vars_file_is_current():
 def test_sam_gives_every_function_the_local_stacks_tables_endpoints_and_secret_name():
     if not SAM_PYTHON.exists():
         pytest.fail(f"{SAM_PYTHON} missing: run `make test` (it installs the AWS SAM CLI)")
-    result = subprocess.run(
+    result = ran(
         [str(SAM_PYTHON), "-c", SAM_RESOLVE, str(TEMPLATE), str(ENV_FILE), REGION],
-        capture_output=True,
-        text=True,
         timeout=120,
-        check=False,
         cwd=REPO_ROOT,
         # No AWS profile or credentials of the developer's: SAM's placeholders, as in CI.
         env={"PATH": os.environ["PATH"], "HOME": str(REPO_ROOT), "SAM_CLI_TELEMETRY": "0"},
@@ -179,13 +183,10 @@ def test_the_files_endpoints_are_the_ones_make_run_prints_and_reach_its_tables(t
             "PYTHONPATH": str(REPO_ROOT / "shared"),
             **expected,
         }
-        invoke = subprocess.run(
+        invoke = ran(
             [sys.executable, "-c", INVOKE, str(REPO_ROOT / "functions" / "rest" / "app.py")],
             input=text,
-            capture_output=True,
-            text=True,
             timeout=60,
-            check=False,
             env=env,
         )
         assert invoke.returncode == 0, invoke.stderr
@@ -202,15 +203,7 @@ def test_the_files_endpoints_are_the_ones_make_run_prints_and_reach_its_tables(t
 
 def _wait_for_the_secret(endpoint: str, name: str, timeout: float = 60) -> None:
     """The stack stores its secret in a background thread (moto's SSM starts slowly)."""
-    import boto3
-
-    ssm = boto3.client(
-        "ssm",
-        endpoint_url=endpoint,
-        region_name=REGION,
-        aws_access_key_id="x",
-        aws_secret_access_key="x",
-    )
+    ssm = local_ssm(endpoint)
     deadline = time.monotonic() + timeout
     while True:
         try:

@@ -22,13 +22,17 @@ def test_the_committed_openapi_document_is_current_and_valid():
 
 def test_every_documented_route_is_served_by_the_rest_handler_and_no_other():
     """The routes of harftet.rest (each feature's Router, which functions/rest/app.py
-    includes) are exactly the document's paths and methods."""
+    includes: its decorated routes and the ones it relays) are exactly the document's paths
+    and methods."""
     import re
 
     rest = DOC.parents[1] / "shared" / "harftet" / "rest"
     served = set()
     for module in rest.glob("*.py"):
-        for method, route in re.findall(r'@router\.(\w+)\("([^"]+)"\)', module.read_text()):
+        text = module.read_text()
+        routes = re.findall(r'@router\.(\w+)\("([^"]+)"\)', text)
+        routes += [(m.lower(), r) for m, r in re.findall(r'^ +"([A-Z]+) (/[^"]*)": "', text, re.M)]
+        for method, route in routes:
             served.add((method, re.sub(r"<[^>]+>", "{}", route)))
     documented = {
         (method, re.sub(r"\{[^}]+\}", "{}", path))

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from packaging.requirements import Requirement
+from testkit import API_MD_ROUTES
 
 from harftet.store.schema import load_template
 
@@ -26,24 +27,10 @@ DICTIONARY = REPO / "shared" / "harftet" / "words" / "data" / "words.txt.gz"
 FUNCTIONS = ("RestFunction", "WsFunction", "SweeperFunction")
 DATA_TABLES = ("TablesTable", "PlayersTable")
 
-# The public contract (API.md "Identity" and "Tables", plus the health check).
-ROUTES = {
-    ("POST", "/players"),
-    ("GET", "/players/{playerId}"),
-    ("POST", "/tables"),
-    ("GET", "/tables"),
-    ("GET", "/tables/{tableId}"),
-    ("POST", "/tables/{tableId}/seats/{seat}"),
-    ("DELETE", "/tables/{tableId}/seats/{seat}"),
-    ("POST", "/tables/{tableId}/start"),
-    ("POST", "/tables/{tableId}/continue"),
-    ("POST", "/tables/{tableId}/moves"),
-    ("GET", "/tables/{tableId}/hint"),
+# The public contract (API.md, testkit.API_MD_ROUTES) and the routes beyond it.
+ROUTES = API_MD_ROUTES | {
     ("POST", "/tables/{tableId}/ticket"),  # WebSocket connect tickets (beyond API.md)
     ("OPTIONS", "/{proxy+}"),  # CORS preflight, answered by the resolver (AllowedOrigins)
-    ("GET", "/tables/{tableId}/log"),
-    ("GET", "/tables/{tableId}/replay"),
-    ("GET", "/health"),
     # profiles, leaderboards, reports (harftet.profiles, harftet.moderation)
     ("GET", "/players/{playerId}/profile"),
     ("GET", "/leaderboards/{game}"),
@@ -77,9 +64,6 @@ ROUTES = {
     ("POST", "/players/me/blocks/{playerId}"),
     ("DELETE", "/players/me/blocks/{playerId}"),
     ("POST", "/tables/{tableId}/invitations"),
-    # words (harftet.words.routes; API.md v3)
-    ("GET", "/words/{word}"),
-    ("POST", "/words/{word}/reports"),
 }
 # The operator API (OperatorApi, AWS_IAM), served by the same function (harftet.moderation).
 OPERATOR_ROUTES = {
@@ -194,6 +178,18 @@ def _env_with_python(version: str) -> dict[str, str]:
     return env
 
 
+def _sam_build(template_file: Path, runtime: str, tmp_path: Path) -> Path:
+    """``sam build`` of ``template_file`` with the runtime's Python; the build folder."""
+    build = tmp_path / "build"
+    result = _run(
+        [str(SAM), "build", "--template-file", str(template_file), "--build-dir", str(build)],
+        timeout=300,
+        env=_env_with_python(runtime.removeprefix("python")),
+    )
+    assert result.returncode == 0, f"sam build:\n{result.stdout}{result.stderr}"
+    return build
+
+
 def test_sam_build_packs_an_arm64_layer_with_bytecode_and_the_dictionary_without_docker(
     template: dict[str, Any], tmp_path: Path
 ) -> None:
@@ -201,13 +197,7 @@ def test_sam_build_packs_an_arm64_layer_with_bytecode_and_the_dictionary_without
     _require_sam()
     assert DICTIONARY.exists(), f"{DICTIONARY} missing: run `make dictionary`"
     runtime = template["Globals"]["Function"]["Runtime"]
-    build = tmp_path / "build"
-    result = _run(
-        [str(SAM), "build", "--template-file", str(TEMPLATE), "--build-dir", str(build)],
-        timeout=300,
-        env=_env_with_python(runtime.removeprefix("python")),
-    )
-    assert result.returncode == 0, f"sam build:\n{result.stdout}{result.stderr}"
+    build = _sam_build(TEMPLATE, runtime, tmp_path)
 
     layer = build / "SharedLayer" / "python"
     assert (layer / "harftet" / "words" / "data" / "words.txt.gz").is_file()

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_template import CFN_LINT, SAM, _env_with_python, _require_sam, _run
+from test_template import CFN_LINT, SAM, _require_sam, _run, _sam_build
 
 from harftet.router import main as router_main
 from harftet.store.schema import load_template
@@ -127,13 +127,7 @@ def test_sam_build_packs_the_router_alone_and_it_routes_two_cells(
     """The real build (a few seconds: it fetches PyJWT's wheel)."""
     _require_sam()
     runtime = router["Resources"]["RouterFunction"]["Properties"]["Runtime"]
-    build = tmp_path / "build"
-    result = _run(
-        [str(SAM), "build", "--template-file", str(ROUTER), "--build-dir", str(build)],
-        timeout=300,
-        env=_env_with_python(runtime.removeprefix("python")),
-    )
-    assert result.returncode == 0, f"sam build:\n{result.stdout}{result.stderr}"
+    build = _sam_build(ROUTER, runtime, tmp_path)
     code = build / "RouterFunction"
     assert (code / "harftet" / "router.py").is_file() and (code / "jwt").is_dir()
     # the router only: none of the game (no service, no dictionary, no boto3)

@@ -25,10 +25,32 @@ from botocore.awsrequest import AWSResponse
 from botocore.exceptions import ReadTimeoutError
 from botocore.httpsession import URLLib3Session
 
+from harftet.localstack.lambda_events import FakeLambdaContext
+
 ROOT = Path(__file__).resolve().parents[1]
 EVENTS = ROOT / "events"
 PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 SEED = 8675309412  # a distinctive number: it must never appear in a response
+# API.md, "Identity" and "Tables" (plus the health check): every route of the contract.
+API_MD_ROUTES = {
+    ("POST", "/players"),
+    ("GET", "/players/{playerId}"),
+    ("POST", "/tables"),
+    ("GET", "/tables"),
+    ("GET", "/tables/{tableId}"),
+    ("POST", "/tables/{tableId}/seats/{seat}"),
+    ("DELETE", "/tables/{tableId}/seats/{seat}"),
+    ("POST", "/tables/{tableId}/start"),
+    ("POST", "/tables/{tableId}/continue"),
+    ("POST", "/tables/{tableId}/moves"),
+    ("GET", "/tables/{tableId}/hint"),
+    ("GET", "/tables/{tableId}/log"),
+    ("GET", "/tables/{tableId}/replay"),
+    ("GET", "/health"),
+    # API.md v3 "Words"
+    ("GET", "/words/{word}"),
+    ("POST", "/words/{word}/reports"),
+}
 
 
 @functools.cache
@@ -181,17 +203,12 @@ def rebuilt(pushes: list[dict[str, Any]], base: dict[str, Any] | None = None) ->
 
 
 # -- the Lambda handlers fed the events/ files (tests/handlers, and whoever needs them) --
-@dataclass(frozen=True)
-class LambdaContext:
-    function_name: str = "harftet-RestFunction-1A2B3C4D"
-    function_version: str = "$LATEST"
-    memory_limit_in_mb: int = 512
-    invoked_function_arn: str = (
-        "arn:aws:lambda:us-east-1:123456789012:function:harftet-RestFunction-1A2B3C4D"
-    )
-    aws_request_id: str = "52fdfc07-2182-154f-163f-5f0f9a621d72"
-    log_group_name: str = "/aws/lambda/harftet-RestFunction-1A2B3C4D"
-    log_stream_name: str = "2026/01/01/[$LATEST]0123456789abcdef"
+class LambdaContext(FakeLambdaContext):
+    """The local stack's Lambda context (its ARN and log group named by the function), with
+    one request id and always 10 s left: the handlers' runs repeat to the letter."""
+
+    def __init__(self, function_name: str = "harftet-RestFunction-1A2B3C4D") -> None:
+        super().__init__(function_name, aws_request_id="52fdfc07-2182-154f-163f-5f0f9a621d72")
 
     def get_remaining_time_in_millis(self) -> int:
         return 10_000
@@ -210,6 +227,12 @@ def _substitute(value: Any, values: dict[str, str]) -> Any:
 def placeholders(value: Any) -> set[str]:
     """The placeholder names left anywhere in an event."""
     return set(PLACEHOLDER.findall(json.dumps(value, ensure_ascii=False)))
+
+
+def ran(args: list[str], **options: Any) -> subprocess.CompletedProcess[str]:
+    """A command run to its end, its output as text (``options`` as subprocess.run takes
+    them); the caller checks its exit status."""
+    return subprocess.run(args, capture_output=True, text=True, check=False, **options)
 
 
 def load_event(name: str, /, body: Any = ..., **values: Any) -> dict[str, Any]:
@@ -254,6 +277,24 @@ def assert_nothing_secret(raw: str, body: Any) -> None:
     """No response ever shows the shuffle seed (its value or a "seed" field)."""
     assert str(SEED) not in raw
     assert "seed" not in {k.lower() for k in _keys(body)}
+
+
+def routed(
+    event: dict[str, Any], method: str, path: str, body: Any = None, token: str | None = None
+) -> dict[str, Any]:
+    """A copy of an events/rest/ event turned into ``method path`` with a JSON ``body`` and the
+    bearer ``token`` (None: no Authorization)."""
+    event = copy.deepcopy(event)
+    event["httpMethod"] = event["requestContext"]["httpMethod"] = method
+    event["path"] = path
+    event["requestContext"]["path"] = "/prod" + path
+    event["body"] = None if body is None else json.dumps(body)
+    for key in ("headers", "multiValueHeaders"):
+        event[key].pop("Authorization", None)
+    if token is not None:
+        event["headers"]["Authorization"] = f"Bearer {token}"
+        event["multiValueHeaders"]["Authorization"] = [f"Bearer {token}"]
+    return event
 
 
 class Rest:

@@ -2,6 +2,11 @@
 // generated/openapi.d.ts, which `make ts-client` (openapi-typescript) writes from
 // docs/openapi.json; tests/test_contracts.py regenerates it and type-checks this file.
 import type { components, paths } from "./generated/openapi";
+// The deltas are applied as the web client applies them: its delta.js (plain JS) is the one
+// implementation of both clients.
+import { applyDelta as applied, DeltaError, tileOf } from "../web/delta.js";
+
+export { DeltaError, tileOf };
 
 export type Schemas = components["schemas"];
 export type TableView = Schemas["TableView"];
@@ -248,114 +253,10 @@ export type ServerMessage =
   | ({ type: "dryRun" } & Schemas["DryRun"])
   | { type: "error"; error: Schemas["ErrorDetail"]; view?: TableView | null; moveId?: string; status?: number };
 
-/** A delta that does not fit the view at hand: ask for the whole view ({"action": "sync"}). */
-export class DeltaError extends Error {}
-
-type Node = Record<string, unknown> | unknown[];
-
-const isNode = (x: unknown): x is Node => typeof x === "object" && x !== null;
-const isIndex = (x: unknown): x is number => Number.isInteger(x) && (x as number) >= 0;
-
-function tokens(pointer: string): string[] {
-  if (pointer === "") return [];
-  if (!pointer.startsWith("/")) throw new DeltaError(`not a JSON Pointer: ${pointer}`);
-  return pointer.slice(1).split("/").map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"));
-}
-
-function index(token: string): number {
-  if (!/^(0|[1-9][0-9]*)$/.test(token)) throw new DeltaError(`not an array index: ${token}`);
-  return Number(token);
-}
-
-function resolve(root: unknown, path: string[]): unknown {
-  let node = root;
-  for (const token of path) {
-    if (Array.isArray(node)) {
-      const i = index(token);
-      if (i >= node.length) throw new DeltaError(`no element ${i}`);
-      node = node[i];
-    } else if (isNode(node) && Object.hasOwn(node, token)) {
-      node = (node as Record<string, unknown>)[token];
-    } else {
-      throw new DeltaError(`nothing at /${path.join("/")}`);
-    }
-  }
-  return node;
-}
-
-// The tiles of both games by id, as a view writes a tile off the table (the server's
-// harftet.engine.tiles; tests/web/test_delta_js.py compares every one). Harftet: face and hand
-// value, "*n" for n tiles in a row; colours go round by id.
-const COLORS = ["red", "yellow", "blue", "black"] as const;
-const HARFTET: [string, number][] =
-  "A1*8 E1*7 İ1*8 K1*5 L1*5 N1*4 R1*6 T1*4 I2*4 M2*5 O2*3 S2*4 U2*3 B3*3 D3*3 Ü3*2 Y3*4 C4 Ç4 Ş4*2 Z4*2 G5*2 H5*2 P5 F7 Ö7 V7 Ğ8 J10 AR2 ER2 AN2 EN2 LA2 LE2 DA4 DE4 İN2 IN3"
-    .split(" ")
-    .flatMap((run): [string, number][] => {
-      const [, letter, value, count] = /^(\D+)(\d+)(?:\*(\d+))?$/u.exec(run) as RegExpExecArray;
-      return Array.from({ length: Number(count ?? 1) }, () => [letter as string, Number(value)]);
-    });
-
-/** The tile `id` of `game` ("kastet" or "harftet") as a view writes it off the table. */
-export function tileOf(game: unknown, id: unknown): Record<string, unknown> {
-  if (!Number.isInteger(id) || (id as number) < 0 || (id as number) > 105) throw new DeltaError(`not a tile id: ${id}`);
-  const n = id as number;
-  if (game !== "kastet" && game !== "harftet") throw new DeltaError(`no tiles of game ${game}`);
-  if (n >= 104) return { id: n, joker: true, as: null };
-  if (game === "kastet") return { id: n, color: COLORS[Math.floor((n % 52) / 13)], number: (n % 13) + 1 };
-  const [letter, value] = HARFTET[n] as [string, number];
-  return { id: n, letter, value, color: COLORS[n % 4] };
-}
-
-function applyOp(root: unknown, given: DeltaOp, game: unknown): unknown {
-  let op = given;
-  if (op.length === 3) {
-    if (op[1] !== "tiles" || !Array.isArray(op[2])) throw new DeltaError("not an operation");
-    op = [op[0], op[2].map((id) => tileOf(game, id))];
-  }
-  const path = tokens(op[0]);
-  if (op.length === 4) {
-    const [, start, count, items] = op;
-    const target = resolve(root, path);
-    if (!Array.isArray(target) || !Array.isArray(items)) throw new DeltaError("a splice needs arrays");
-    if (!isIndex(start) || !isIndex(count) || start + count > target.length) throw new DeltaError("a splice beyond the array");
-    target.splice(start, count, ...items);
-    return root;
-  }
-  if (path.length === 0) {
-    if (op.length === 1) throw new DeltaError("the whole view cannot be removed");
-    return op[1];
-  }
-  const parent = resolve(root, path.slice(0, -1));
-  const last = path[path.length - 1] as string;
-  if (Array.isArray(parent)) {
-    const i = index(last);
-    if (op.length === 1) {
-      if (i >= parent.length) throw new DeltaError(`nothing to remove at ${op[0]}`);
-      parent.splice(i, 1);
-    } else if (i <= parent.length) parent[i] = op[1];
-    else throw new DeltaError(`beyond the array at ${op[0]}`);
-  } else if (isNode(parent)) {
-    const object = parent as Record<string, unknown>;
-    if (op.length === 1) {
-      if (!Object.hasOwn(object, last)) throw new DeltaError(`nothing to remove at ${op[0]}`);
-      delete object[last];
-    } else object[last] = op[1];
-  } else {
-    throw new DeltaError(`no object or array holds ${op[0]}`);
-  }
-  return root;
-}
-
-/** The view after a delta; DeltaError when `view` is not at the delta's `from` or it does not fit. */
+/** The view after a delta; DeltaError (a delta that does not fit the view at hand: ask for the
+ * whole view, {"action": "sync"}) when `view` is not at the delta's `from` or it does not fit. */
 export function applyDelta(view: TableView, message: DeltaMessage): TableView {
-  if (view.version !== message.from) throw new DeltaError(`the delta is from version ${message.from}`);
-  let next: unknown = structuredClone(view);
-  for (const op of message.ops) {
-    if (!Array.isArray(op) || ![1, 2, 3, 4].includes(op.length)) throw new DeltaError("not an operation");
-    next = applyOp(next, op, view.game);
-  }
-  if (!isNode(next) || Array.isArray(next)) throw new DeltaError("a delta turns a view into a view");
-  return { ...(next as TableView), version: message.version };
+  return applied(view, message) as TableView;
 }
 
 /**

@@ -13,8 +13,9 @@ from __future__ import annotations
 import time
 from typing import Any, Final
 
-from harftet.engine.errors import (
+from .engine.errors import (
     REASONS,
+    Coded,
     EngineError,
     IllegalMoveError,
     NoHintsLeftError,
@@ -84,45 +85,34 @@ ERROR_CODES: Final[tuple[str, ...]] = tuple(STATUS)
 """Every error code an answer or a push may carry."""
 
 
-class HarftetError(Exception):
+class HarftetError(Coded):
     """A refusal that is not the engine's: ``code`` names it (one of `ERROR_CODES`)."""
 
-    code = "bad_request"
 
-
-class BadRequestError(HarftetError):
+class BadRequestError(HarftetError, code="bad_request"):
     """A well-formed request the API refuses (a value out of range, a seed outside test
     mode); ``field`` names the request field when one is at fault."""
-
-    code = "bad_request"
 
     def __init__(self, message: str, *, field: str | None = None) -> None:
         super().__init__(message)
         self.field = field
 
 
-class UnauthorizedError(HarftetError):
+class UnauthorizedError(HarftetError, code="unauthorized"):
     """No token, a bad or expired one, or one of a player that no longer exists."""
 
-    code = "unauthorized"
 
-
-class ForbiddenError(HarftetError):
+class ForbiddenError(HarftetError, code="forbidden"):
     """The caller may not use this route (an operator route without the operator's key)."""
 
-    code = "forbidden"
 
-
-class NotFoundError(HarftetError):
+class NotFoundError(HarftetError, code="not_found"):
     """No such table, player or item (as far as the caller may know)."""
 
-    code = "not_found"
 
-
-class BannedError(HarftetError):
+class BannedError(HarftetError, code="banned"):
     """The player may not sit down until ``until`` (epoch seconds; RULES §4: leavers)."""
 
-    code = "banned"
     reason: str | None = None
 
     def __init__(self, until: float) -> None:
@@ -141,26 +131,21 @@ class OperatorBannedError(BannedError):
         self.until = None
 
 
-class StaleVersionError(HarftetError):
+class StaleVersionError(HarftetError, code="stale_version"):
     """The client's version is not the table's: it must resync from ``view``."""
-
-    code = "stale_version"
 
     def __init__(self, view: dict[str, Any]) -> None:
         super().__init__("the table has changed since your version: resync from the view")
         self.view = view
 
 
-class HintsOffError(HarftetError):
+class HintsOffError(HarftetError, code="hints_off"):
     """The table was created with hints off."""
 
-    code = "hints_off"
 
-
-class TooManyTablesError(HarftetError):
+class TooManyTablesError(HarftetError, code="too_many_tables"):
     """The caller already manages as many waiting tables as anybody may (``max``)."""
 
-    code = "too_many_tables"
     reason: str | None = None
 
     def __init__(self, message: str, *, most: int) -> None:
@@ -183,16 +168,12 @@ class TooManyHeldError(TooManyTablesError):
         )
 
 
-class AlreadyWaitingError(HarftetError):
+class AlreadyWaitingError(HarftetError, code="already_waiting"):
     """The player already holds a matchmaking ticket."""
 
-    code = "already_waiting"
 
-
-class RateLimitedError(HarftetError):
+class RateLimitedError(HarftetError, code="rate_limited"):
     """Over a budget: try again after ``retry_after`` seconds."""
-
-    code = "rate_limited"
 
     def __init__(self, kind: str, retry_after: int) -> None:
         super().__init__(f"too many {kind} requests: try again in {retry_after} s")
@@ -200,18 +181,14 @@ class RateLimitedError(HarftetError):
         self.retry_after = retry_after
 
 
-class BusyError(HarftetError):
+class BusyError(HarftetError, code="busy"):
     """Too many writers at once (or DynamoDB throttling after the SDK's retries): safe to
     send again."""
 
-    code = "busy"
 
-
-class TooManyConnectionsError(HarftetError):
+class TooManyConnectionsError(HarftetError, code="rate_limited"):
     """A WebSocket beyond the limits of a player's or a table's connections (refused at
     ``$connect`` with 429)."""
-
-    code = "rate_limited"
 
 
 def code_of(error: BaseException) -> str | None:

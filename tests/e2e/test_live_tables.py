@@ -373,13 +373,21 @@ def fast_sweeper(stack_factory: Callable[..., RunningStack]) -> Iterator[Running
     stack.stop()
 
 
+def _timed(
+    live_tables: Callable[..., LiveTable], stack: RunningStack
+) -> tuple[LiveTable, dict[str, Any]]:
+    """A Kastet table on ``stack`` with TIMER_SECONDS turns, everyone seated and connected,
+    started: the table and its started view."""
+    table = live_tables("kastet", turn_seconds=TIMER_SECONDS, stack=stack)
+    table.sit_all()
+    table.connect_all()
+    return table, table.players[0].start(table.table_id)
+
+
 def test_when_the_turn_timer_runs_out_the_server_draws_for_the_idle_player_and_pushes_it(
     live_tables: Callable[..., LiveTable], fast_sweeper: RunningStack
 ) -> None:
-    table = live_tables("kastet", turn_seconds=TIMER_SECONDS, stack=fast_sweeper)
-    table.sit_all()
-    table.connect_all()
-    started = table.players[0].start(table.table_id)
+    table, started = _timed(live_tables, fast_sweeper)
     start_clock = time.time()
     deadline = started["turn"]["deadline"]
     assert started["turn"]["seat"] == 0
@@ -444,10 +452,7 @@ def test_every_push_arrives_within_two_seconds_of_the_answer(started: LiveTable)
 def test_a_turn_timer_fires_within_two_seconds_of_its_deadline_with_no_client_calling(
     live_tables: Callable[..., LiveTable], timers_only: RunningStack
 ) -> None:
-    table = live_tables("kastet", turn_seconds=TIMER_SECONDS, stack=timers_only)
-    table.sit_all()
-    table.connect_all()
-    started = table.players[0].start(table.table_id)
+    table, started = _timed(live_tables, timers_only)
     for client in table.clients:
         assert client.view_at(started["version"])["version"] == started["version"]
     deadline = started["turn"]["deadline"]

@@ -91,6 +91,12 @@ def _pushed_view(socket: ClientConnection, version: int) -> dict[str, Any]:
     return view
 
 
+def _answers_ping(url: str) -> None:
+    """A socket opened at ``url`` answers ping."""
+    with connect(url, open_timeout=10) as ws:
+        assert _pong(ws) == {"type": "pong"}
+
+
 def test_a_ticket_opens_the_websocket_of_its_table_which_then_gets_the_pushes(
     stack: RunningStack, table: tuple[Player, Player, str]
 ) -> None:
@@ -105,8 +111,7 @@ def test_a_ticket_opens_the_websocket_of_its_table_which_then_gets_the_pushes(
         assert pushed["seats"][1]["playerId"] == guest.id
     # Within its minute a ticket is not single-use (harftet/tickets.py): it opens its one
     # table again, under the usual caps.
-    with connect(f"{stack.ws_url}?ticket={ticket}&tableId={table_id}", open_timeout=10) as ws:
-        assert _pong(ws) == {"type": "pong"}
+    _answers_ping(f"{stack.ws_url}?ticket={ticket}&tableId={table_id}")
 
 
 def test_a_ticket_for_another_table_an_expired_or_forged_one_or_one_as_a_token_is_refused(
@@ -147,8 +152,7 @@ def test_a_bearer_token_in_the_query_string_still_connects_as_api_md_says(
     stack: RunningStack, table: tuple[Player, Player, str]
 ) -> None:
     owner, _, table_id = table
-    with connect(f"{stack.ws_url}?token={owner.token}&tableId={table_id}", open_timeout=10) as ws:
-        assert _pong(ws) == {"type": "pong"}
+    _answers_ping(f"{stack.ws_url}?token={owner.token}&tableId={table_id}")
 
 
 def test_an_allowed_origin_gets_cors_on_answers_errors_and_preflights_another_none(

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
+from unittest import mock
 
 import pytest
 from leaks import tile_ids
@@ -23,6 +24,7 @@ from testkit import (
     ROOT,
     SEED,
     LambdaContext,
+    Reply,
     Rest,
     aws_session,
     load_event,
@@ -73,21 +75,13 @@ def apps() -> SimpleNamespace:
     (cold start: each reads the settings of HANDLER_ENV)."""
     from harftet import bootstrap
 
-    saved = {k: os.environ.get(k) for k in [*HANDLER_ENV, "WS_ENDPOINT"]}
-    os.environ.update(HANDLER_ENV)
-    os.environ.pop("WS_ENDPOINT", None)  # no real WebSocket API: tests inject the sender
-    bootstrap.reset()
-    try:
+    with mock.patch.dict(os.environ, HANDLER_ENV):
+        os.environ.pop("WS_ENDPOINT", None)  # no real WebSocket API: tests inject the sender
+        bootstrap.reset()
         loaded = SimpleNamespace(
             **{name: _load(name) for name in ("rest", "ws", "sweeper", "fanout", "timer")}
         )
         settings = bootstrap.settings()
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
     loaded.settings = settings
     return loaded
 
@@ -183,6 +177,25 @@ def ws(apps: SimpleNamespace, app: Any, stream: Any) -> Ws:
 
 
 @pytest.fixture
+def sockets(api: Api, ws: Ws) -> Callable[[str, str], tuple[Game, Player, Player, dict[str, Any]]]:
+    """Starts a game whose mover and other player each open a socket (named by the two
+    arguments); answers the game, the mover, the other and the mover's view."""
+
+    def opened(mine: str, theirs: str) -> tuple[Game, Player, Player, dict[str, Any]]:
+        game = api.game()
+        mover, view = api.turn(game)
+        other = next(p for p in game.players if p != mover)
+        for player, connection_id in ((mover, mine), (other, theirs)):
+            answer = ws(
+                "connect", token=player.token, tableId=game.table_id, connectionId=connection_id
+            )
+            assert answer == {"statusCode": 200}, answer
+        return game, mover, other, view
+
+    return opened
+
+
+@pytest.fixture
 def sweeper(apps: SimpleNamespace, app: Any, stream: Any) -> Any:
     """Runs the sweeper handler once on events/sweeper/scheduled.json; returns its answer."""
 
@@ -263,6 +276,29 @@ class Api(Rest):
         seat = self.view(game.players[0], game.table_id)["turn"]["seat"]
         player = game.players[seat]
         return player, self.view(player, game.table_id)
+
+    def move(self, *move: Any, **values: Any) -> Reply:
+        """The answer to a move (as `move_event` takes it)."""
+        return self.invoke(self.move_event(*move, **values))
+
+    def move_event(
+        self,
+        name: str,
+        player: Player,
+        game: Game,
+        view: dict[str, Any],
+        move_id: str = "m1",
+        **values: Any,
+    ) -> dict[str, Any]:
+        """``player``'s move (events/rest/``name``.json) on the version of ``view``."""
+        return load_event(
+            f"rest/{name}",
+            token=player.token,
+            tableId=game.table_id,
+            version=view["version"],
+            moveId=move_id,
+            **values,
+        )
 
     @contextmanager
     def unchanged(self, player: Player, table_id: str) -> Iterator[dict[str, Any]]:

@@ -4,12 +4,12 @@ nothing and nothing secret leaves."""
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
 import pytest
 from authenticator import SoftPasskey, b64url
+from testkit import routed
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 ORIGIN = "http://localhost:3000"
@@ -29,17 +29,10 @@ def call(api: Any, accounts_env: Any) -> Any:
     def request(
         method: str, path: str, body: Any = None, token: str | None = None, ip: str = "203.0.113.7"
     ) -> Any:
-        event = copy.deepcopy(api.event("rest/get-player", token="t", playerId="p"))
-        event["httpMethod"] = event["requestContext"]["httpMethod"] = method
-        event["path"] = path
-        event["requestContext"]["path"] = "/prod" + path
-        event["body"] = None if body is None else json.dumps(body)
+        event = routed(
+            api.event("rest/get-player", token="t", playerId="p"), method, path, body, token
+        )
         event["requestContext"]["identity"]["sourceIp"] = ip
-        for key in ("headers", "multiValueHeaders"):
-            event[key].pop("Authorization", None)
-        if token is not None:
-            event["headers"]["Authorization"] = f"Bearer {token}"
-            event["multiValueHeaders"]["Authorization"] = [f"Bearer {token}"]
         return api.invoke(event)
 
     return request

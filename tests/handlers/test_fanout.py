@@ -7,30 +7,12 @@ import copy
 import json
 
 import pytest
+from testkit import LambdaContext
 
 from harftet.fanout import changes_from_stream
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 FANOUT = "harftet-FanoutFunction-1A2B3C4D"
-
-
-class Context:
-    """The attributes of a Lambda context the handlers' powertools decorators read."""
-
-    function_version = "$LATEST"
-    memory_limit_in_mb = 512
-    aws_request_id = "52fdfc07-2182-154f-163f-5f0f9a621d72"
-    log_group_name = "/aws/lambda/harftet"
-    log_stream_name = "2026/01/01/[$LATEST]0123456789abcdef"
-
-    def __init__(self, function_name):
-        self.function_name = function_name
-        self.invoked_function_arn = (
-            f"arn:aws:lambda:us-east-1:123456789012:function:{function_name}"
-        )
-
-    def get_remaining_time_in_millis(self):
-        return 10_000
 
 
 def connect(ws, player, table_id, connection_id):
@@ -47,7 +29,7 @@ def test_records_of_other_tables_deletions_and_old_images_publish_nothing(api, a
 
 
 def _context():
-    return Context(FANOUT)
+    return LambdaContext(FANOUT)
 
 
 def test_a_stream_batch_is_published_at_each_tables_newest_version_only(
@@ -60,13 +42,7 @@ def test_a_stream_batch_is_published_at_each_tables_newest_version_only(
     monkeypatch.setattr(api, "after", None)  # hold the stream back: one batch of three
     for n in range(3):
         mover, view = api.turn(game)
-        reply = api(
-            "move-draw",
-            token=mover.token,
-            tableId=game.table_id,
-            version=view["version"],
-            moveId=f"d{n}",
-        )
+        reply = api.move("move-draw", mover, game, view, f"d{n}")
         assert reply.status == 200
     [event] = stream.events()
     assert [r["eventName"] for r in event["Records"]] == ["MODIFY"] * 3
@@ -91,13 +67,7 @@ def test_a_table_whose_connections_cannot_be_read_is_retried_and_the_others_publ
     monkeypatch.setattr(api, "after", None)
     for game in (first, second):
         mover, view = api.turn(game)
-        api(
-            "move-draw",
-            token=mover.token,
-            tableId=game.table_id,
-            version=view["version"],
-            moveId="d",
-        )
+        api.move("move-draw", mover, game, view, "d")
     [event] = stream.events()
     real = app.stores.connections.for_table
 
@@ -121,6 +91,6 @@ def test_the_pushed_view_holds_no_secret(api, ws, outbox):
     game = api.game()
     connect(ws, game.players[1], game.table_id, "c1")
     mover, view = api.turn(game)
-    api("move-draw", token=mover.token, tableId=game.table_id, version=view["version"], moveId="d")
+    api.move("move-draw", mover, game, view, "d")
     for _, payload in outbox.sent:
         assert str(api.SEED) not in json.dumps(payload) and "seed" not in json.dumps(payload)

@@ -24,10 +24,7 @@ def connect(ws, player, table_id, connection_id):
 def draw(api, game, move_id, clock):
     clock.advance(1)  # moves are some time apart
     mover, view = api.turn(game)
-    reply = api(
-        "move-draw", token=mover.token, tableId=game.table_id, version=view["version"],
-        moveId=move_id,
-    )  # fmt: skip
+    reply = api.move("move-draw", mover, game, view, move_id)  # fmt: skip
     assert reply.status == 200, reply.body
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from testkit import LambdaContext
 
 from harftet.identity import Caller
 from harftet.notify.deliver import RetryLater
@@ -18,19 +19,7 @@ from harftet.queues import NotifyQueue
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 ROOT = Path(__file__).resolve().parents[2]
-
-
-class Context:
-    function_name = "harftet-NotifierFunction"
-    function_version = "$LATEST"
-    memory_limit_in_mb = 512
-    aws_request_id = "52fdfc07-2182-154f-163f-5f0f9a621d72"
-    log_group_name = "/aws/lambda/harftet-notifier"
-    log_stream_name = "2026/01/01/[$LATEST]0123456789abcdef"
-    invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:harftet-notifier"
-
-    def get_remaining_time_in_millis(self) -> int:
-        return 10_000
+NOTIFIER = LambdaContext("harftet-NotifierFunction")
 
 
 def _event(**values: Any) -> dict[str, Any]:
@@ -78,8 +67,8 @@ def test_a_notification_reaches_each_browser_once(notifier) -> None:
     app.subscriptions.subscribe(Caller("p1", ""), SUB, "tr")
     app.stores.players.create("p1", "Ayşe", 1_796_205_600.0)  # "others" leaves her out
     event = _event(playerId="p1", tableId="T1", version=12, kind="gameEnd")
-    assert notifier.handler(event, Context()) == {"batchItemFailures": []}
-    assert notifier.handler(event, Context()) == {"batchItemFailures": []}  # redelivered
+    assert notifier.handler(event, NOTIFIER) == {"batchItemFailures": []}
+    assert notifier.handler(event, NOTIFIER) == {"batchItemFailures": []}  # redelivered
     assert [p["title"] for p in sent] == ["Oyun bitti"]
     assert sent[0]["body"].startswith("Harftet: Barış ile oynadığın oyun bitti.")
 
@@ -106,6 +95,6 @@ def test_a_delivery_to_retry_fails_only_its_record(notifier) -> None:
     bad["messageId"], bad["body"] = "not-a-notification", "{}"
     event["Records"].append(bad)
     event["Records"][0]["attributes"]["ApproximateReceiveCount"] = "3"
-    answer = notifier.handler(event, Context())
+    answer = notifier.handler(event, NOTIFIER)
     assert answer == {"batchItemFailures": [{"itemIdentifier": event["Records"][0]["messageId"]}]}
     assert delays == [("MessageReceiptHandle", 120)]  # backing off: 30, 60, 120 s...

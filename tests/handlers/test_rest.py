@@ -541,21 +541,12 @@ def test_continue_on_a_table_that_is_not_paused_is_409_wrong_status(api):
 
 
 # -- moves -------------------------------------------------------------------------------
-def move(api, name, player, game, view, move_id="m1", **values):
-    return api(
-        name,
-        token=player.token,
-        tableId=game.table_id,
-        version=view["version"],
-        moveId=move_id,
-        **values,
-    )
 
 
 def test_a_draw_adds_one_tile_and_passes_the_turn(api):
     game = api.game()
     player, view = api.turn(game)
-    reply = move(api, "move-draw", player, game, view)
+    reply = api.move("move-draw", player, game, view)
     assert reply.status == 200
     assert reply.body["version"] == view["version"] + 1 and len(reply.body["hand"]) == 15
     assert reply.body["pile"] == view["pile"] - 1
@@ -567,8 +558,8 @@ def test_a_draw_adds_one_tile_and_passes_the_turn(api):
 def test_a_repeated_move_id_returns_the_same_answer_and_changes_nothing(api):
     game = api.game()
     player, view = api.turn(game)
-    first = move(api, "move-draw", player, game, view, "draw-1")
-    again = move(api, "move-draw", player, game, view, "draw-1")
+    first = api.move("move-draw", player, game, view, "draw-1")
+    again = api.move("move-draw", player, game, view, "draw-1")
     assert again.status == 200 and again.body == first.body
     assert api.view(player, game.table_id) == first.body
 
@@ -577,7 +568,7 @@ def test_a_stale_version_is_409_with_the_current_view_and_nothing_changes(api):
     game = api.game()
     player, view = api.turn(game)
     with api.unchanged(player, game.table_id):
-        reply = move(api, "move-draw", player, game, {"version": view["version"] - 1})
+        reply = api.move("move-draw", player, game, {"version": view["version"] - 1})
         error_of(reply, 409, "stale_version")
     assert reply.body["view"] == view  # the caller's own view, hand included
 
@@ -588,7 +579,7 @@ def test_the_version_is_checked_before_whose_turn_it_is(api):
     other = next(p for p in game.players if p != player)
     mine = api.view(other, game.table_id)
     with api.unchanged(player, game.table_id):
-        reply = move(api, "move-draw", other, game, {"version": view["version"] + 5})
+        reply = api.move("move-draw", other, game, {"version": view["version"] + 5})
         error_of(reply, 409, "stale_version")
     assert reply.body["view"] == mine
 
@@ -598,8 +589,8 @@ def test_moving_out_of_turn_is_403_not_your_turn(api):
     player, view = api.turn(game)
     other = next(p for p in game.players if p != player)
     with api.unchanged(player, game.table_id):
-        error_of(move(api, "move-draw", other, game, view), 403, "not_your_turn")
-        error_of(move(api, "move-pass", other, game, view), 403, "not_your_turn")
+        error_of(api.move("move-draw", other, game, view), 403, "not_your_turn")
+        error_of(api.move("move-pass", other, game, view), 403, "not_your_turn")
 
 
 def test_moving_without_a_seat_is_403_not_seated(api):
@@ -607,7 +598,7 @@ def test_moving_without_a_seat_is_403_not_seated(api):
     player, view = api.turn(game)
     stranger = api.player()
     with api.unchanged(player, game.table_id):
-        error_of(move(api, "move-draw", stranger, game, view), 403, "not_seated")
+        error_of(api.move("move-draw", stranger, game, view), 403, "not_seated")
 
 
 def test_a_move_before_the_start_is_409_wrong_status(api):
@@ -629,14 +620,14 @@ def test_passing_without_laying_while_the_pile_has_tiles_is_422_illegal_move(api
     game = api.game()
     player, view = api.turn(game)
     with api.unchanged(player, game.table_id):
-        error = error_of(move(api, "move-pass", player, game, view), 422, "illegal_move")
+        error = error_of(api.move("move-pass", player, game, view), 422, "illegal_move")
     assert "meld" not in error
 
 
 def test_a_valid_lay_puts_the_meld_on_the_table_then_pass_ends_the_turn(api):
     game = api.game()
     player, view = api.turn(game)
-    laid = move(api, "move-lay", player, game, view, "lay-1", **tiles(api, view))
+    laid = api.move("move-lay", player, game, view, "lay-1", **tiles(api, view))
     assert laid.status == 200, laid.body
     meld = api.meld(view["hand"])
     assert [[t["id"] for t in m] for m in laid.body["series"]] == [meld]
@@ -646,9 +637,9 @@ def test_a_valid_lay_puts_the_meld_on_the_table_then_pass_ends_the_turn(api):
         "deadline": view["turn"]["deadline"],
     }
     with api.unchanged(player, game.table_id):
-        reply = move(api, "move-draw", player, game, laid.body, "draw-after-lay")
+        reply = api.move("move-draw", player, game, laid.body, "draw-after-lay")
         error_of(reply, 422, "illegal_move")
-    passed = move(api, "move-pass", player, game, laid.body, "pass-1")
+    passed = api.move("move-pass", player, game, laid.body, "pass-1")
     assert passed.status == 200 and passed.body["turn"]["seat"] != view["turn"]["seat"]
     other = next(p for p in game.players if p != player)
     assert api.view(other, game.table_id)["series"] == laid.body["series"]
@@ -666,7 +657,7 @@ def test_an_invalid_meld_is_422_naming_meld_0_and_nothing_changes(api):
     )  # three numbers, not all one colour: neither a run nor a set
     values = dict(zip(("tile1", "tile2", "tile3"), junk, strict=True))
     with api.unchanged(player, game.table_id):
-        error = error_of(move(api, "move-lay", player, game, view, **values), 422, "illegal_move")
+        error = error_of(api.move("move-lay", player, game, view, **values), 422, "illegal_move")
     assert error["meld"] == 0
 
 
@@ -677,7 +668,7 @@ def test_laying_a_tile_from_someone_elses_hand_is_422_and_reveals_nothing(api):
     theirs = [t["id"] for t in api.view(other, game.table_id)["hand"]]
     values = {"tile1": theirs[0], "tile2": theirs[1], "tile3": theirs[2]}
     with api.unchanged(player, game.table_id):
-        reply = move(api, "move-lay", player, game, view, **values)
+        reply = api.move("move-lay", player, game, view, **values)
         error = error_of(reply, 422, "illegal_move")
     assert "not in your hand" in error["message"]
     assert other.name not in error["message"] and other.id not in reply.raw
@@ -733,11 +724,11 @@ def test_a_move_body_that_is_not_one_json_move_under_64KB_is_400(api, body):
 def test_no_response_ever_shows_another_seats_hand(api, fake_search):
     game = api.game(seats=3, hints="unlimited", rated=False)  # hints change nothing then
     player, view = api.turn(game)
-    move(api, "move-lay", player, game, view, "lay", **tiles(api, view))
+    api.move("move-lay", player, game, view, "lay", **tiles(api, view))
     laid = api.view(player, game.table_id)
-    move(api, "move-pass", player, game, laid, "pass")
+    api.move("move-pass", player, game, laid, "pass")
     nxt, view = api.turn(game)
-    move(api, "move-draw", nxt, game, view, "draw")  # a response after a draw
+    api.move("move-draw", nxt, game, view, "draw")  # a response after a draw
     hands = {p.id: {t["id"] for t in api.view(p, game.table_id)["hand"]} for p in game.players}
     stranger = api.player("Meraklı")
     before = api.view(stranger, game.table_id)
@@ -747,8 +738,8 @@ def test_no_response_ever_shows_another_seats_hand(api, fake_search):
         current = api.view(caller, game.table_id)
         replies = [
             api("get-table", token=caller.token, tableId=game.table_id),
-            move(api, "move-draw", caller, game, {"version": 0}, "stale"),  # 409 with a view
-            move(api, "move-lay", caller, game, current, "x", tile1=0, tile2=1, tile3=104),
+            api.move("move-draw", caller, game, {"version": 0}, "stale"),  # 409 with a view
+            api.move("move-lay", caller, game, current, "x", tile1=0, tile2=1, tile3=104),
             api("sit", token=caller.token, tableId=game.table_id, seat=0),
             api("list-waiting-tables", token=caller.token),
             api("list-open-tables", token=caller.token),
@@ -821,7 +812,7 @@ def test_a_dry_run_lay_answers_the_would_be_view_and_changes_nothing(api, app, o
     assert [[t["id"] for t in m] for m in would["series"]] == [api.meld(view["hand"])]
     assert len(would["hand"]) == 11 and would["turn"]["laid"] is True
     assert len(outbox.sent) == pushed  # nobody pushed
-    real = move(api, "move-lay", player, game, view, "lay-1", **tiles(api, view))
+    real = api.move("move-lay", player, game, view, "lay-1", **tiles(api, view))
     assert real.status == 200 and real.body["series"] == would["series"]
     assert real.body["hand"] == would["hand"]
 
@@ -836,7 +827,7 @@ def test_a_dry_run_draw_never_shows_the_tile_it_would_bring(api):
     assert would["hand"] == view["hand"]  # the drawn tile left out
     assert api.tile_ids(would) == api.tile_ids(view)
     assert would["turn"]["seat"] != view["turn"]["seat"] and would["pile"] == view["pile"] - 1
-    drawn = move(api, "move-draw", player, game, view, "real-draw")
+    drawn = api.move("move-draw", player, game, view, "real-draw")
     new = {t["id"] for t in drawn.body["hand"]} - {t["id"] for t in view["hand"]}
     assert len(new) == 1 and not new & api.tile_ids(reply.body)
 
@@ -846,7 +837,7 @@ def test_a_dry_run_records_no_move_id(api):
     player, view = api.turn(game)
     body = {"version": view["version"], "moveId": "same", "type": "draw", "dryRun": True}
     assert api("move-draw", body=body, token=player.token, tableId=game.table_id).status == 200
-    real = move(api, "move-draw", player, game, view, "same")  # not answered as a replay
+    real = api.move("move-draw", player, game, view, "same")  # not answered as a replay
     assert real.status == 200 and real.body["version"] == view["version"] + 1
     assert len(real.body["hand"]) == 15
 
@@ -917,7 +908,7 @@ def test_a_dry_run_that_would_end_the_hand_shows_no_rack_and_no_next_deal(api, a
     seat = view["seat"]
     rig(app, game.table_id, lambda t: setattr(t.seats[seat], "hand", list(meld)))
     view = api.view(player, game.table_id)
-    laid = move(api, "move-lay", player, game, view, "last-lay", **tiles(api, view))
+    laid = api.move("move-lay", player, game, view, "last-lay", **tiles(api, view))
     assert laid.status == 200 and laid.body["hand"] == []
     other = next(p for p in game.players if p != player)
     theirs = {t["id"] for t in api.view(other, game.table_id)["hand"]}
@@ -1337,11 +1328,11 @@ def _ints_under(value, key):
 def test_the_log_shows_only_what_everyone_at_the_table_saw(api):
     game = api.game(seats=3)
     player, first = api.turn(game)
-    move(api, "move-lay", player, game, first, "lay", **tiles(api, first))
-    move(api, "move-pass", player, game, api.view(player, game.table_id), "pass")
+    api.move("move-lay", player, game, first, "lay", **tiles(api, first))
+    api.move("move-pass", player, game, api.view(player, game.table_id), "pass")
     nxt, view = api.turn(game)
     dry(api, "move-dry-run-draw", nxt, game, view)  # a dry run logs nothing
-    move(api, "move-draw", nxt, game, view, "draw")
+    api.move("move-draw", nxt, game, view, "draw")
     stranger = api.player("Seyirci")
     events = events_of(api, stranger, game.table_id)
     types = [e["type"] for e in events]

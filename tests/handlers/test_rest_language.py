@@ -26,13 +26,7 @@ def pass_without_laying(api: Any, accept_language: str | None) -> dict[str, Any]
     """Pass while the pile has tiles (refused: draw or lay); the error body."""
     game = api.game()
     player, view = api.turn(game)
-    event = api.event(
-        "rest/move-pass",
-        token=player.token,
-        tableId=game.table_id,
-        version=view["version"],
-        moveId="p1",
-    )
+    event = api.move_event("move-pass", player, game, view, "p1")
     with api.unchanged(player, game.table_id):
         reply = api.invoke(with_language(event, accept_language))
     assert reply.status == 422, reply.body
@@ -62,15 +56,8 @@ def test_a_tile_from_another_hand_names_the_tile_in_turkish_and_reveals_nothing(
     player, view = api.turn(game)
     other = next(p for p in game.players if p != player)
     theirs = [t["id"] for t in api.view(other, game.table_id)["hand"]]
-    event = api.event(
-        "rest/move-lay",
-        token=player.token,
-        tableId=game.table_id,
-        version=view["version"],
-        moveId="l1",
-        tile1=theirs[0],
-        tile2=theirs[1],
-        tile3=theirs[2],
+    event = api.move_event(
+        "move-lay", player, game, view, "l1", tile1=theirs[0], tile2=theirs[1], tile3=theirs[2]
     )
     with api.unchanged(player, game.table_id):
         reply = api.invoke(with_language(event, "tr"))
@@ -87,13 +74,7 @@ def test_other_errors_say_their_codes_sentence_from_the_catalogue_and_carry_no_r
     game = api.game()
     player, view = api.turn(game)
     other = next(p for p in game.players if p != player)
-    event = api.event(
-        "rest/move-draw",
-        token=other.token,
-        tableId=game.table_id,
-        version=view["version"],
-        moveId="d1",
-    )
+    event = api.move_event("move-draw", other, game, view, "d1")
     reply = api.invoke(with_language(event, "tr"))
     assert reply.status == 403 and reply.body["error"]["code"] == "not_your_turn"
     assert reply.body["error"]["message"] == catalogue("tr")["error.not_your_turn"]

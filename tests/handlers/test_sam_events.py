@@ -411,13 +411,7 @@ def test_the_fan_out_takes_sams_dynamodb_update_event_filled_with_the_tables_str
         ws("connect", token=player.token, tableId=game.table_id, connectionId=f"s{i}")
     mover, before = api.turn(game)
     monkeypatch.setattr(api, "after", None)  # hold the stream back: this test hands it on
-    reply = api(
-        "move-draw",
-        token=mover.token,
-        tableId=game.table_id,
-        version=before["version"],
-        moveId="sam-draw",
-    )
+    reply = api.move("move-draw", mover, game, before, "sam-draw")
     assert reply.status == 200
     [modify] = [r for r in sam["Records"] if r["eventName"] == "MODIFY"]
     records = [

@@ -54,13 +54,7 @@ def test_three_timeouts_in_a_row_show_the_sleeper_disconnected(api, sweeper, clo
         assert sweeper() == {"swept": 1}  # the sleeper times out
         mover, view = api.turn(game)
         assert mover != sleeper
-        reply = api(
-            "move-draw",
-            token=mover.token,
-            tableId=game.table_id,
-            version=view["version"],
-            moveId=f"m{n}",
-        )
+        reply = api.move("move-draw", mover, game, view, f"m{n}")
         assert reply.status == 200
     assert api.view(game.players[0], game.table_id)["seats"][seat]["connected"] is False
 
@@ -70,13 +64,7 @@ def test_a_late_move_after_the_sweep_gets_409_with_the_swept_table(api, sweeper,
     sleeper, before = api.turn(game)
     clock.advance(31)
     assert sweeper() == {"swept": 1}
-    reply = api(
-        "move-draw",
-        token=sleeper.token,
-        tableId=game.table_id,
-        version=before["version"],
-        moveId="late",
-    )
+    reply = api.move("move-draw", sleeper, game, before, "late")
     assert reply.status == 409 and reply.body["error"]["code"] == "stale_version"
     assert len(reply.body["view"]["hand"]) == 15  # the server drew for them
     assert reply.body["view"] == api.view(sleeper, game.table_id)

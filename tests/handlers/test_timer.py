@@ -5,29 +5,11 @@ whatever version the table is at, unless the table holds another deadline by the
 from __future__ import annotations
 
 import pytest
+from testkit import LambdaContext
 
 from harftet.timers import Timer
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
-
-
-class Context:
-    """The attributes of a Lambda context the handlers' powertools decorators read."""
-
-    function_version = "$LATEST"
-    memory_limit_in_mb = 512
-    aws_request_id = "52fdfc07-2182-154f-163f-5f0f9a621d72"
-    log_group_name = "/aws/lambda/harftet"
-    log_stream_name = "2026/01/01/[$LATEST]0123456789abcdef"
-
-    def __init__(self, function_name):
-        self.function_name = function_name
-        self.invoked_function_arn = (
-            f"arn:aws:lambda:us-east-1:123456789012:function:{function_name}"
-        )
-
-    def get_remaining_time_in_millis(self):
-        return 10_000
 
 
 class RecordingTimers:
@@ -48,7 +30,7 @@ def timers(app, monkeypatch):
 
 def fire(api, apps, timer):
     event = api.event("timer/timer", tableId=timer.table_id, version=timer.version, due=timer.due)
-    return apps.timer.handler(event, Context("harftet-TimerFunction-1A2B"))
+    return apps.timer.handler(event, LambdaContext("harftet-TimerFunction-1A2B"))
 
 
 def test_the_stream_schedules_the_turn_timer_and_it_forces_the_move_at_the_deadline(
@@ -73,9 +55,7 @@ def test_a_timer_whose_deadline_the_table_no_longer_holds_does_nothing(api, apps
     mover, before = api.turn(game)
     timer = timers.scheduled[-1]
     clock.advance(3)
-    api(
-        "move-draw", token=mover.token, tableId=game.table_id, version=before["version"], moveId="d"
-    )
+    api.move("move-draw", mover, game, before, "d")
     assert timers.scheduled[-1].due == clock.now + 10  # the next turn's own timer
     clock.advance(7)  # the first deadline: the table holds another one now
     with api.unchanged(mover, game.table_id):
@@ -112,7 +92,7 @@ def test_a_timer_that_came_early_is_sent_again_not_slept_on(api, apps, clock, ti
 def test_a_message_that_is_no_timer_is_dropped_without_a_retry(api, apps):
     """`sam local generate-event sqs receive-message`: "Hello from SQS!"."""
     event = api.event("timer/sam-sqs-receive-message")
-    context = Context("harftet-TimerFunction-1A2B")
+    context = LambdaContext("harftet-TimerFunction-1A2B")
     assert apps.timer.handler(event, context) == {"batchItemFailures": []}
 
 
@@ -128,5 +108,5 @@ def test_a_timer_whose_table_cannot_be_written_is_handed_back_for_a_retry(
 
     monkeypatch.setattr(app.stores.tables, "save", throttled)
     event = api.event("timer/timer", tableId=timer.table_id, version=timer.version, due=timer.due)
-    answer = apps.timer.handler(event, Context("harftet-TimerFunction-1A2B"))
+    answer = apps.timer.handler(event, LambdaContext("harftet-TimerFunction-1A2B"))
     assert answer == {"batchItemFailures": [{"itemIdentifier": event["Records"][0]["messageId"]}]}

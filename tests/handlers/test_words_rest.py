@@ -4,12 +4,11 @@ store nothing."""
 
 from __future__ import annotations
 
-import copy
-import json
 from typing import Any
 from urllib.parse import quote
 
 import pytest
+from testkit import routed
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
@@ -20,18 +19,11 @@ def call(api: Any) -> Any:
     def request(
         method: str, path: str, body: Any = None, token: str | None = None, lang: str = "tr"
     ) -> Any:
-        event = copy.deepcopy(api.event("rest/get-player", token="t", playerId="p"))
-        event["httpMethod"] = event["requestContext"]["httpMethod"] = method
-        event["path"] = path
-        event["requestContext"]["path"] = "/prod" + path
-        event["body"] = None if body is None else json.dumps(body)
-        for key in ("headers", "multiValueHeaders"):
-            event[key].pop("Authorization", None)
+        event = routed(
+            api.event("rest/get-player", token="t", playerId="p"), method, path, body, token
+        )
         event["headers"]["Accept-Language"] = lang
         event["multiValueHeaders"]["Accept-Language"] = [lang]
-        if token is not None:
-            event["headers"]["Authorization"] = f"Bearer {token}"
-            event["multiValueHeaders"]["Authorization"] = [f"Bearer {token}"]
         return api.invoke(event)
 
     yield request

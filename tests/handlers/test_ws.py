@@ -174,20 +174,23 @@ def test_a_player_with_two_sockets_stays_connected_until_the_last_one_closes(api
     assert api.view(guest, game.table_id)["seats"][1]["connected"] is False
 
 
-def test_a_player_who_connects_again_is_shown_connected_again(api, ws):
+def _left(api, ws, connection_id):
+    """A started game whose guest (seat 1) opened ``connection_id`` and closed it again."""
     game = api.game()
     guest = game.players[1]
-    connect(ws, guest, game.table_id, "first")
-    ws("disconnect", connectionId="first")
+    connect(ws, guest, game.table_id, connection_id)
+    ws("disconnect", connectionId=connection_id)
+    return game, guest
+
+
+def test_a_player_who_connects_again_is_shown_connected_again(api, ws):
+    game, guest = _left(api, ws, "first")
     assert connect(ws, guest, game.table_id, "second") == OK
     assert api.view(guest, game.table_id)["seats"][1]["connected"] is True
 
 
 def test_a_second_disconnect_of_the_same_socket_changes_nothing(api, ws):
-    game = api.game()
-    guest = game.players[1]
-    connect(ws, guest, game.table_id, "c1")
-    ws("disconnect", connectionId="c1")
+    game, guest = _left(api, ws, "c1")
     with api.unchanged(guest, game.table_id):
         assert ws("disconnect", connectionId="c1") == OK
 
@@ -271,12 +274,10 @@ REJECTIONS = {
 
 
 @pytest.mark.parametrize("case", sorted(REJECTIONS))
-def test_a_rejected_move_is_answered_on_that_socket_only_and_nothing_changes(api, ws, outbox, case):
-    game = api.game()
-    mover, view = api.turn(game)
-    other = next(p for p in game.players if p != mover)
-    connect(ws, mover, game.table_id, "mover")
-    connect(ws, other, game.table_id, "other")
+def test_a_rejected_move_is_answered_on_that_socket_only_and_nothing_changes(
+    api, ws, outbox, case, sockets
+):
+    game, mover, _other, view = sockets("mover", "other")
     who, table_id, version, body = REJECTIONS[case](game, view)
     with api.unchanged(mover, game.table_id):
         assert send_move(ws, who, table_id, version, body=body) == OK
@@ -308,14 +309,10 @@ def _recording(client):
 
 
 def test_a_gone_socket_is_dropped_and_the_others_still_get_the_push(
-    api, ws, app, monkeypatch, clock, dynamodb, table_names
+    api, ws, app, monkeypatch, clock, dynamodb, table_names, sockets
 ):
-    game = api.game()
-    mover, view = api.turn(game)
-    other = next(p for p in game.players if p != mover)
+    game, mover, other, view = sockets("alive", "gone")
     spectator = api.player("Seyirci")
-    connect(ws, mover, game.table_id, "alive")
-    connect(ws, other, game.table_id, "gone")
     connect(ws, spectator, game.table_id, "watch")
     clock.advance(10)  # registered long enough ago to be open: a 410 now means gone
     held = {"alive": api.view(mover, game.table_id), "watch": api.view(spectator, game.table_id)}
@@ -323,9 +320,7 @@ def test_a_gone_socket_is_dropped_and_the_others_still_get_the_push(
     monkeypatch.setattr(
         app, "send", ManagementApiSender("https://example.invalid/prod", client=client)
     )
-    reply = api(
-        "move-draw", token=mover.token, tableId=game.table_id, version=view["version"], moveId="d1"
-    )
+    reply = api.move("move-draw", mover, game, view, "d1")
     assert reply.status == 200 and reply.body["version"] == view["version"] + 1
     received = {  # the views the clients rebuild from the deltas pushed
         c: rebuilt([p for to, p in client.posted if to == c], held[c]) for c in ("alive", "watch")
@@ -367,32 +362,24 @@ class FakeManagementApi:
 
 
 def test_a_socket_that_fails_otherwise_is_kept_and_the_others_still_get_the_push(
-    api, ws, app, monkeypatch, dynamodb, table_names
+    api, ws, app, monkeypatch, dynamodb, table_names, sockets
 ):
-    game = api.game()
-    mover, view = api.turn(game)
-    other = next(p for p in game.players if p != mover)
-    connect(ws, mover, game.table_id, "alive")
-    connect(ws, other, game.table_id, "flaky")
+    game, mover, other, view = sockets("alive", "flaky")
     client = FakeManagementApi(failing={"flaky"})
     monkeypatch.setattr(
         app, "send", ManagementApiSender("https://example.invalid/prod", client=client)
     )
-    reply = api(
-        "move-draw", token=mover.token, tableId=game.table_id, version=view["version"], moveId="d"
-    )
+    reply = api.move("move-draw", mover, game, view, "d")
     assert reply.status == 200
     assert [(c, p["view"]["version"]) for c, p in client.posted] == [("alive", view["version"] + 1)]
     assert stored_connection(dynamodb, table_names, "flaky") is not None
     assert api.view(mover, game.table_id)["seats"][other_seat(game, other)]["connected"] is True
 
 
-def test_a_repeated_move_over_the_socket_answers_again_and_changes_nothing(api, ws, outbox):
-    game = api.game()
-    mover, view = api.turn(game)
-    other = next(p for p in game.players if p != mover)
-    connect(ws, mover, game.table_id, "mover")
-    connect(ws, other, game.table_id, "other")
+def test_a_repeated_move_over_the_socket_answers_again_and_changes_nothing(
+    api, ws, outbox, sockets
+):
+    game, mover, _other, view = sockets("mover", "other")
     send_move(ws, "mover", game.table_id, view["version"], "draw-1")
     [first] = outbox.to("mover")
     assert first["type"] == "delta" and first["moveId"] == "draw-1"

@@ -12,12 +12,10 @@ def connect(ws, player, table_id, connection_id):
     assert ws("connect", token=player.token, tableId=table_id, connectionId=connection_id) == OK
 
 
-def test_a_dry_run_over_the_socket_answers_that_socket_only_and_changes_nothing(api, ws, outbox):
-    game = api.game()
-    mover, view = api.turn(game)
-    other = next(p for p in game.players if p != mover)
-    connect(ws, mover, game.table_id, "mine")
-    connect(ws, other, game.table_id, "theirs")
+def test_a_dry_run_over_the_socket_answers_that_socket_only_and_changes_nothing(
+    api, ws, outbox, sockets
+):
+    game, mover, _other, view = sockets("mine", "theirs")
     before = len(outbox.sent)
     body = json.dumps(
         {"action": "move", "tableId": game.table_id, "version": view["version"],

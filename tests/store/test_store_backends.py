@@ -20,6 +20,7 @@ from harftet.localstack.dynalite import dynalite
 from harftet.store.connections import ConnectionStore
 from harftet.store.errors import VersionConflictError
 from harftet.store.schema import create_tables
+from harftet.store.table_items import StoredTable
 from harftet.store.tables import TableStore
 
 
@@ -68,6 +69,14 @@ def _table(now: float = 1000.0) -> Any:
     )
 
 
+def _created(backend: tuple[Any, dict[str, str]]) -> tuple[TableStore, StoredTable]:
+    """A store with a new table in it, and that table as stored."""
+    store = _store(backend)
+    table = _table()
+    store.create(table)
+    return store, store.get(table.table_id)
+
+
 def test_a_table_id_is_created_once(backend):
     store = _store(backend)
     table = _table()
@@ -78,10 +87,7 @@ def test_a_table_id_is_created_once(backend):
 
 
 def test_a_save_on_a_stale_version_loses_and_reports_the_current_table(backend):
-    store = _store(backend)
-    table = _table()
-    store.create(table)
-    first = store.get(table.table_id)
+    store, first = _created(backend)
     seated = life.sit(first.table, 1, Occupant("p1", "Ben"), 1001).table
     store.save(first, seated, move_id="p1:m1")
     with pytest.raises(VersionConflictError) as conflict:
@@ -90,14 +96,11 @@ def test_a_save_on_a_stale_version_loses_and_reports_the_current_table(backend):
     assert current is not None and current.version == 2
     assert current.table.seats[1].occupant == Occupant("p1", "Ben")
     assert len(current.moves) == 1 and current.moves["p1:m1"] == 2
-    assert store.get(table.table_id).table == seated
+    assert store.get(first.table.table_id).table == seated
 
 
 def test_of_many_concurrent_writers_on_one_version_exactly_one_wins(backend):
-    store = _store(backend)
-    table = _table()
-    store.create(table)
-    start = store.get(table.table_id)
+    store, start = _created(backend)
     barrier = threading.Barrier(8)
     results: list[str] = []
 
@@ -117,7 +120,7 @@ def test_of_many_concurrent_writers_on_one_version_exactly_one_wins(backend):
         t.join()
     winners = [r for r in results if r != "conflict"]
     assert len(winners) == 1 and len(results) == 8
-    final = store.get(table.table_id)
+    final = store.get(start.table.table_id)
     assert final.version == 2 and final.table.seats[1].occupant.player_id == winners[0]
 
 

@@ -122,6 +122,11 @@ def kastet_id(color: str, number: int, copy: int = 0) -> int:
     return tile.id
 
 
+def k(color: str, number: int, copy: int = 0) -> int:
+    """``kastet_id`` as the Kastet tests write a tile: ``k("red", 5)``."""
+    return kastet_id(color, number, copy)
+
+
 def places(table: Table) -> list[int]:
     """Every tile id wherever it lies (hands, pile, series, pairs), with repeats."""
     ids = [t for s in table.seats for t in s.hand] + list(table.pile)
@@ -144,6 +149,17 @@ def meld(ids: Sequence[int], faces: dict[int, Face] | None = None) -> list[Place
     """Placed tiles for ``ids`` (``faces`` gives jokers their declared faces)."""
     faces = faces or {}
     return [Placed(t, faces.get(t)) for t in ids]
+
+
+def twenty_six_runs() -> list[list[Placed]]:
+    """26 valid Kastet runs of 3: no 13 is among them, nor blue or black 7-12 of copy 1."""
+    runs = [
+        meld([k(c, s, cp), k(c, s + 1, cp), k(c, s + 2, cp)])
+        for cp in (0, 1)
+        for c in ("red", "yellow", "blue", "black")
+        for s in (1, 4, 7, 10)
+    ]
+    return runs[:26]
 
 
 def lay(*series: Sequence[Placed], pairs: Sequence[Sequence[Placed]] = ()) -> Lay:

@@ -11,7 +11,7 @@ from engine_helpers import (
     LENIENT,
     NOW,
     arrange,
-    kastet_id,
+    k,
     lay,
     letter_ids,
     make_table,
@@ -19,6 +19,7 @@ from engine_helpers import (
     places,
     play,
     rejected,
+    twenty_six_runs,
 )
 
 from harftet.engine import table as life
@@ -41,23 +42,8 @@ RED_6: Any = {"color": "red", "number": 6}
 BLUE_13: Any = {"color": "blue", "number": 13}
 
 
-def k(color: str, number: int, copy: int = 0) -> int:
-    return kastet_id(color, number, copy)
-
-
 def kastet(hand: list[int], *, players: int = 2, **kw: object) -> Table:
     return arrange(make_table("kastet", players), {0: hand}, **kw)  # type: ignore[arg-type]
-
-
-def twenty_six_runs() -> list[list[Placed]]:
-    """26 valid Kastet runs of 3: no 13 is among them, nor blue or black 7-12 of copy 1."""
-    runs = [
-        meld([k(c, s, cp), k(c, s + 1, cp), k(c, s + 2, cp)])
-        for cp in (0, 1)
-        for c in (RED, YELLOW, BLUE, BLACK)
-        for s in (1, 4, 7, 10)
-    ]
-    return runs[:26]
 
 
 # --- dealing ------------------------------------------------------------------------------

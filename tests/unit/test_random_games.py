@@ -9,7 +9,7 @@ import pytest
 from engine_helpers import (
     WORDS,
     arrange,
-    kastet_id,
+    k,
     lay,
     letter_ids,
     make_table,
@@ -235,10 +235,6 @@ def test_every_tile_stays_in_exactly_one_place_whatever_is_played(
 
 
 # --- the bot ------------------------------------------------------------------------------
-
-
-def k(color: str, number: int, copy: int = 0) -> int:
-    return kastet_id(color, number, copy)
 
 
 def test_the_kastet_bot_lays_the_runs_and_sets_it_holds_then_passes() -> None:

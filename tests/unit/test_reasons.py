@@ -7,7 +7,17 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from engine_helpers import LENIENT, arrange, kastet_id, lay, letter_ids, make_table, meld, rejected
+from engine_helpers import (
+    LENIENT,
+    arrange,
+    k,
+    lay,
+    letter_ids,
+    make_table,
+    meld,
+    rejected,
+    twenty_six_runs,
+)
 
 from harftet.api.errors import error_response, language
 from harftet.api.messages import pick_language, refusal_text, tile_name
@@ -19,22 +29,8 @@ from harftet.texts import catalogue
 RED, YELLOW, BLUE, BLACK = "red", "yellow", "blue", "black"
 
 
-def k(color: str, number: int, copy: int = 0) -> int:
-    return kastet_id(color, number, copy)
-
-
 def kastet(hand: list[int], **kw: Any) -> Table:
     return arrange(make_table("kastet", 2), {0: hand}, **kw)
-
-
-def twenty_six_runs() -> list[list[Placed]]:
-    runs = [
-        meld([k(c, s, cp), k(c, s + 1, cp), k(c, s + 2, cp)])
-        for cp in (0, 1)
-        for c in (RED, YELLOW, BLUE, BLACK)
-        for s in (1, 4, 7, 10)
-    ]
-    return runs[:26]
 
 
 def sarki() -> tuple[Table, list[int], int, int]:

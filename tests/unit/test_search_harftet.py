@@ -31,24 +31,20 @@ def accepted(table: Table, seat: int, proposal: Proposal, rules: HarftetRules) -
     return after
 
 
-def test_sarki_and_a_k_become_ark_and_sik() -> None:
-    sarki = letter_ids("ŞARKI")
-    (k,) = letter_ids("K", set(sarki))
-    table = arrange(make_table("harftet", 2), {0: [k]}, [meld(sarki)])
+@pytest.mark.parametrize(
+    ("word", "letter", "shed", "words"),
+    [("ŞARKI", "K", 1, ["ARK", "ŞIK"]), ("ALİM", "Z", 4, ["ZALİM"])],
+    ids=["sarki and a k become ark and sik", "a z goes in front of alim"],
+)
+def test_one_letter_remakes_a_word(word: str, letter: str, shed: int, words: list[str]) -> None:
+    on_table = letter_ids(word)
+    (tile,) = letter_ids(letter, set(on_table))
+    table = arrange(make_table("harftet", 2), {0: [tile]}, [meld(on_table)])
     found = best_lay(table, 0, words=WORDS)
-    assert found is not None and found.shed == 1
+    assert found is not None and found.shed == shed
+    assert spelled(HarftetRules(WORDS), found.lay.series) == words
     after = play(table, 0, found.lay)
-    assert spelled(HarftetRules(WORDS), tuple(map(tuple, after.series))) == ["ARK", "ŞIK"]
-
-
-def test_a_z_goes_in_front_of_alim() -> None:
-    alim = letter_ids("ALİM")
-    (z,) = letter_ids("Z", set(alim))
-    table = arrange(make_table("harftet", 2), {0: [z]}, [meld(alim)])
-    found = best_lay(table, 0, words=WORDS)
-    assert found is not None and found.shed == 4
-    assert spelled(HarftetRules(WORDS), found.lay.series) == ["ZALİM"]
-    play(table, 0, found.lay)
+    assert spelled(HarftetRules(WORDS), tuple(map(tuple, after.series))) == words
 
 
 def test_kasaphane_and_a_d_become_kasap_and_hande() -> None:

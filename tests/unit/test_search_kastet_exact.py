@@ -10,7 +10,9 @@ decides."""
 from __future__ import annotations
 
 import random
+import sys
 from itertools import combinations
+from pathlib import Path
 
 import pytest
 from engine_helpers import NOW
@@ -20,6 +22,8 @@ from harftet.engine.hand import apply_move
 from harftet.engine.search.kastet import search
 from harftet.engine.state import Placed
 from harftet.engine.tiles import COLORS, KASTET_TILES
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repo: bench is a folder in it
 
 EXACT_SIZES = [  # (melds, hand, table jokers, hand jokers), positions
     ((2, 4, 0, 0), 130),
@@ -206,23 +210,12 @@ def in_game_positions(
     """The positions met at the start of each turn of seeded 4-player hands of ``level``
     players where a joker stands on the table and the hand holds at most ``most_hand``
     tiles (what the tree search found hardest: the table's jokers may stand anywhere)."""
+    from bench.bench_strength import new_hand
     from harftet.engine import bot
-    from harftet.engine.hand import deal
-    from harftet.engine.state import Occupant, Seat, Table
 
     out = []
     for seed in seeds:
-        table = Table(
-            table_id=f"exact-{seed}",
-            game="kastet",
-            seed=seed,
-            manager="p0",
-            hands=1,
-            status="playing",
-            seats=[Seat(occupant=Occupant(f"p{i}", f"p{i}", bot=True)) for i in range(4)],
-            hand_number=1,
-        )
-        deal(table, NOW)
+        table = new_hand("kastet", seed, NOW)
         moves = 0
         while table.status == "playing":
             seat = table.turn_seat

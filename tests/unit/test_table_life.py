@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from engine_helpers import NOW, WORDS, arrange, kastet_id, lay, meld, play, rules_of
+from engine_helpers import NOW, WORDS, arrange, k, lay, meld, play, rules_of
 
 from harftet.engine import table as life
 from harftet.engine.bot import choose_move
@@ -72,10 +72,6 @@ def time_out(table: Table) -> Table:
     """Let the clock reach the turn deadline; the sweep plays for the player in turn."""
     assert table.status == "playing" and table.deadline is not None
     return swept(table, table.deadline).table
-
-
-def k(color: str, number: int, copy: int = 0) -> int:
-    return kastet_id(color, number, copy)
 
 
 RUN = [k("red", 1), k("red", 2), k("red", 3)]

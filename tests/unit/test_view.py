@@ -10,18 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from engine_helpers import (
-    NOW,
-    WORDS,
-    arrange,
-    kastet_id,
-    lay,
-    letter_ids,
-    meld,
-    past_break,
-    play,
-    rules_of,
-)
+from engine_helpers import NOW, WORDS, arrange, k, lay, letter_ids, meld, past_break, play, rules_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from leaks import tile_ids
@@ -117,10 +106,6 @@ def check_secret(table: Table, view: dict[str, Any], viewer: str | None) -> None
             if isinstance(v, list):
                 assert v not in (order, order[::-1])
                 assert [t.get("id") for t in v if isinstance(t, dict)] not in (order, order[::-1])
-
-
-def k(color: str, number: int, copy: int = 0) -> int:
-    return kastet_id(color, number, copy)
 
 
 # --- what a seated player and a spectator see ----------------------------------------------

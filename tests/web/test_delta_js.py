@@ -41,6 +41,24 @@ def game(name: str, seed: int) -> list[Table]:
     return tables
 
 
+def rebuilt(client: str, cases: list[dict[str, Any]]) -> Any:
+    """What ``client`` (apply_deltas.mjs, apply_deltas_ts.mjs) makes of each case's pushes."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is missing: `apt-get install -y nodejs`", pytrace=False)
+    run = subprocess.run(
+        [node, str(HERE / client)],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=HERE.parents[1],  # node_modules/typescript for the TypeScript client
+    )
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout)
+
+
 def view(table: Table, viewer: str | None, version: int) -> dict[str, Any]:
     seen = table_view(table, viewer)
     seen["version"] = version
@@ -51,9 +69,6 @@ def view(table: Table, viewer: str | None, version: int) -> dict[str, Any]:
 @pytest.mark.parametrize("client", ["apply_deltas.mjs", "apply_deltas_ts.mjs"])
 @pytest.mark.parametrize(("name", "seed"), [("kastet", 2), ("harftet", 4)])
 def test_the_clients_rebuild_every_view_of_a_whole_game_from_the_servers_deltas(name, seed, client):
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("node is missing: `apt-get install -y nodejs`", pytrace=False)
     tables = game(name, seed)
     cases, expected = [], []
     for viewer in ("p0", "p1", None):
@@ -66,17 +81,7 @@ def test_the_clients_rebuild_every_view_of_a_whole_game_from_the_servers_deltas(
         gap = pushes[:3] + pushes[4:]
         cases.append({"base": views[0], "pushes": gap})
         expected.append({"view": views[3], "syncs": len(gap) - 3 - 1})
-    run = subprocess.run(
-        [node, str(HERE / client)],
-        input=json.dumps(cases),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        cwd=HERE.parents[1],  # node_modules/typescript for the TypeScript client
-    )
-    assert run.returncode == 0, run.stderr
-    assert json.loads(run.stdout) == expected
+    assert rebuilt(client, cases) == expected
 
 
 @pytest.mark.parametrize("client", ["apply_deltas.mjs", "apply_deltas_ts.mjs"])
@@ -85,9 +90,6 @@ def test_the_clients_short_tile_form_names_every_tile_as_the_server_writes_it(cl
     (harftet.engine.tiles); an id beyond them or a game without tiles asks for the whole view."""
     from harftet.engine.tiles import tile_json, tiles_for
 
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("node is missing: `apt-get install -y nodejs`", pytrace=False)
     cases, expected = [], []
     for name in ("kastet", "harftet"):
         base = {"game": name, "version": 1, "racks": {"0": []}}
@@ -103,17 +105,7 @@ def test_the_clients_short_tile_form_names_every_tile_as_the_server_writes_it(cl
     push = {"type": "delta", "from": 1, "version": 2, "ops": [["/racks/0", "tiles", [1]]]}
     cases.append({"base": other, "pushes": [push]})
     expected.append({"view": other, "syncs": 1})
-    run = subprocess.run(
-        [node, str(HERE / client)],
-        input=json.dumps(cases),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        cwd=HERE.parents[1],
-    )
-    assert run.returncode == 0, run.stderr
-    assert json.loads(run.stdout) == expected
+    assert rebuilt(client, cases) == expected
 
 
 @pytest.mark.parametrize(("name", "seed"), [("kastet", 2), ("harftet", 4)])

@@ -13,6 +13,7 @@ and ``auth`` keys, a device's token, the refresh nonces and transfer codes.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 from harftet.errors import UnauthorizedError
@@ -45,28 +46,19 @@ def _plain(value: Any) -> Any:
     return _jsonable(plain(value))
 
 
+@dataclass(eq=False)
 class PlayerData:
     """Export and deletion of a player's data; ``forget_tables(player_id, account)`` and
     ``forget_friends(player_id, account)`` are the tables' and the friends' own use cases."""
 
-    def __init__(
-        self,
-        accounts: AccountStorePort,
-        profiles: ProfileStorePort,
-        connections: ConnectionStorePort,
-        inbox: InboxStorePort | None,
-        clock: Callable[[], float],
-        *,
-        forget_tables: Forget,
-        forget_friends: Forget,
-    ) -> None:
-        self.accounts = accounts
-        self.profiles = profiles
-        self.connections = connections
-        self.inbox = inbox
-        self.clock = clock
-        self.forget_tables = forget_tables
-        self.forget_friends = forget_friends
+    accounts: AccountStorePort
+    profiles: ProfileStorePort
+    connections: ConnectionStorePort
+    inbox: InboxStorePort | None
+    clock: Callable[[], float]
+    _: KW_ONLY
+    forget_tables: Forget
+    forget_friends: Forget
 
     def _account(self, caller: Caller) -> dict[str, Any]:
         try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from harftet.errors import NotFoundError
@@ -23,20 +24,14 @@ def public_player(item: dict[str, Any], now: float) -> dict[str, Any]:
     }
 
 
+@dataclass(eq=False)
 class Guests:
     """New guest players and their public record."""
 
-    def __init__(
-        self,
-        players: PlayerStorePort,
-        tokens: Tokens,
-        clock: Callable[[], float],
-        new_player_id: Callable[[], str],
-    ) -> None:
-        self.players = players
-        self.tokens = tokens
-        self.clock = clock
-        self.new_player_id = new_player_id  # <cellId>.<hex> in a cell (harftet.router)
+    players: PlayerStorePort
+    tokens: Tokens
+    clock: Callable[[], float]
+    new_player_id: Callable[[], str]  # <cellId>.<hex> in a cell (harftet.router)
 
     def create_player(self, name: str) -> dict[str, Any]:
         """A guest account and its token."""

@@ -79,6 +79,17 @@ def registration_options(
     return parsed
 
 
+def _checked(config: PasskeyConfig, credential: dict[str, Any], challenge: bytes) -> dict[str, Any]:
+    """What either ceremony checks a ``credential`` against: the challenge it was given, this
+    relying party and its origins."""
+    return {
+        "credential": credential,
+        "expected_challenge": challenge,
+        "expected_rp_id": config.rp_id,
+        "expected_origin": list(config.origins),
+    }
+
+
 def verify_registration(
     config: PasskeyConfig, credential: dict[str, Any], challenge: bytes
 ) -> dict[str, Any]:
@@ -87,12 +98,7 @@ def verify_registration(
     from webauthn import verify_registration_response
 
     try:
-        verified = verify_registration_response(
-            credential=credential,
-            expected_challenge=challenge,
-            expected_rp_id=config.rp_id,
-            expected_origin=list(config.origins),
-        )
+        verified = verify_registration_response(**_checked(config, credential, challenge))
     except Exception as error:  # py_webauthn's InvalidRegistrationResponse, parse errors…
         raise _refused(error) from error
     return {
@@ -143,10 +149,7 @@ def verify_authentication(
 
     try:
         verified = verify_authentication_response(
-            credential=credential,
-            expected_challenge=challenge,
-            expected_rp_id=config.rp_id,
-            expected_origin=list(config.origins),
+            **_checked(config, credential, challenge),
             credential_public_key=public_key,
             credential_current_sign_count=sign_count,
         )

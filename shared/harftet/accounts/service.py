@@ -22,6 +22,7 @@ import hmac
 import secrets
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from harftet.bounds import CODE_ALPHABET, CODE_LENGTH, PASSKEYS_MAX
@@ -60,22 +61,15 @@ def _unb64url(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
+@dataclass(eq=False)
 class Accounts:
     """Sessions, passkeys and transfer codes over the players table's account items."""
 
-    def __init__(
-        self,
-        store: AccountStorePort,
-        tokens: Tokens,
-        limits: Limits,
-        passkeys: PasskeyConfig | None,
-        clock: Callable[[], float] = time.time,
-    ) -> None:
-        self.store = store
-        self.tokens = tokens
-        self.limits = limits
-        self.passkeys = passkeys
-        self.clock = clock
+    store: AccountStorePort
+    tokens: Tokens
+    limits: Limits
+    passkeys: PasskeyConfig | None
+    clock: Callable[[], float] = time.time
 
     def now(self) -> float:
         return self.clock()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from functools import cache, cached_property
+from importlib import import_module
 from typing import Any
 
 import boto3
@@ -69,6 +70,22 @@ def client(service: str) -> LazyClient:
     return LazyClient(lambda: boto3.client(service))  # type: ignore[call-overload]
 
 
+# Every store but the tables': its module of harftet.store, its class, and the setting that
+# names its table.
+STORES = {
+    "players": ("players", "PlayerStore", "players_table"),
+    "connections": ("connections", "ConnectionStore", "connections_table"),
+    "log": ("log", "LogStore", "log_table"),
+    "profiles": ("profiles", "ProfileStore", "players_table"),
+    "accounts": ("accounts", "AccountStore", "players_table"),
+    "counters": ("limits", "LimitStore", "connections_table"),
+    "inbox": ("inbox", "InboxStore", "mail_table"),
+    "mail": ("mail", "MailStore", "mail_table"),
+    "word_reports": ("word_reports", "WordReportStore", "players_table"),
+}
+OPTIONAL_TABLES = ("log_table", "mail_table")  # not named: no such table here, no store
+
+
 class DynamoStores:
     """Every store of the application over one DynamoDB client and the settings' tables;
     each is made on first use, so a function builds only the stores it touches."""
@@ -86,59 +103,14 @@ class DynamoStores:
         index = IndexKeys(s.deadline_shards, int(s.deadline_step_seconds * 1000))
         return TableStore(self.client, s.tables_table, s.players_table, index)
 
-    @cached_property
-    def players(self) -> Any:
-        from harftet.store.players import PlayerStore
-
-        return PlayerStore(self.client, self.settings.players_table)
-
-    @cached_property
-    def connections(self) -> Any:
-        from harftet.store.connections import ConnectionStore
-
-        return ConnectionStore(self.client, self.settings.connections_table)
-
-    @cached_property
-    def log(self) -> Any:
-        from harftet.store.log import LogStore
-
-        name = self.settings.log_table
-        return LogStore(self.client, name) if name else None
-
-    @cached_property
-    def profiles(self) -> Any:
-        from harftet.store.profiles import ProfileStore
-
-        return ProfileStore(self.client, self.settings.players_table)
-
-    @cached_property
-    def accounts(self) -> Any:
-        from harftet.store.accounts import AccountStore
-
-        return AccountStore(self.client, self.settings.players_table)
-
-    @cached_property
-    def counters(self) -> Any:
-        from harftet.store.limits import LimitStore
-
-        return LimitStore(self.client, self.settings.connections_table)
-
-    @cached_property
-    def inbox(self) -> Any:
-        from harftet.store.inbox import InboxStore
-
-        name = self.settings.mail_table
-        return InboxStore(self.client, name) if name else None
-
-    @cached_property
-    def mail(self) -> Any:
-        from harftet.store.mail import MailStore
-
-        name = self.settings.mail_table
-        return MailStore(self.client, name) if name else None
-
-    @cached_property
-    def word_reports(self) -> Any:
-        from harftet.store.word_reports import WordReportStore
-
-        return WordReportStore(self.client, self.settings.players_table)
+    def __getattr__(self, name: str) -> Any:
+        """Every other store (`STORES`), made on first use, then kept."""
+        if name not in STORES:
+            raise AttributeError(name)
+        module, kind, setting = STORES[name]
+        table = getattr(self.settings, setting)
+        store = None
+        if table or setting not in OPTIONAL_TABLES:
+            store = getattr(import_module(f"harftet.store.{module}"), kind)(self.client, table)
+        self.__dict__[name] = store
+        return store

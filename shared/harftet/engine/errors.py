@@ -53,10 +53,20 @@ class Refusal(str):
         return self
 
 
-class EngineError(Exception):
-    """A request the rules refuse. Nothing was changed."""
+class Coded(Exception):
+    """A refusal with a stable API error ``code``: a subclass names its own in its header
+    (``class SeatTakenError(EngineError, code="seat_taken")``) or keeps its parent's."""
 
     code = "bad_request"
+
+    def __init_subclass__(cls, *, code: str | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if code is not None:
+            cls.code = code
+
+
+class EngineError(Coded):
+    """A request the rules refuse. Nothing was changed."""
 
     def __init__(self, message: str, *, meld: int | None = None) -> None:
         super().__init__(message)
@@ -64,14 +74,12 @@ class EngineError(Exception):
         self.meld = meld
 
 
-class IllegalMoveError(EngineError, ValueError):
+class IllegalMoveError(EngineError, ValueError, code="illegal_move"):
     """The move breaks a rule of the game (which meld or tile, and why).
 
     ``reason`` is one of `REASONS`; ``params`` holds what the reason's message names
     (``meld`` is also kept on ``.meld`` for the API body).
     """
-
-    code = "illegal_move"
 
     def __init__(
         self,
@@ -86,29 +94,25 @@ class IllegalMoveError(EngineError, ValueError):
         self.params: dict[str, Any] = dict(params or {})
 
 
-class NotYourTurnError(EngineError):
-    code = "not_your_turn"
+class NotYourTurnError(EngineError, code="not_your_turn"):
+    """It is another seat's turn."""
 
 
-class NotSeatedError(EngineError):
-    code = "not_seated"
+class NotSeatedError(EngineError, code="not_seated"):
+    """The caller has no seat at this table."""
 
 
-class NotManagerError(EngineError):
-    code = "not_manager"
+class NotManagerError(EngineError, code="not_manager"):
+    """Only the table's manager may do this."""
 
 
-class SeatTakenError(EngineError):
-    code = "seat_taken"
+class SeatTakenError(EngineError, code="seat_taken"):
+    """Somebody already sits in that seat."""
 
 
-class WrongStatusError(EngineError):
+class WrongStatusError(EngineError, code="wrong_status"):
     """The table is not in a status where this request makes sense."""
 
-    code = "wrong_status"
 
-
-class NoHintsLeftError(EngineError):
+class NoHintsLeftError(EngineError, code="no_hints_left"):
     """The player took every hint the table allows this hand (RULES §4a)."""
-
-    code = "no_hints_left"

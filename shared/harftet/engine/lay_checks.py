@@ -10,6 +10,7 @@ whole-lay checks follow. A check takes linear time in the lay's tiles.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from .errors import IllegalMoveError
 from .moves import Lay
@@ -56,10 +57,14 @@ class _Where:
         self.index = index  # the meld's, or for a new pair the pair's (which carries no meld)
         self.in_pair = in_pair
 
-    def refusal(self, text: str, reason: str, tile: int | None = None) -> IllegalMoveError:
-        """The refusal of a tile here: the meld (or pair) and the tile in its params."""
-        params = {"pair" if self.in_pair else "meld": self.index}
+    def refusal(
+        self, text: str, reason: str, tile: int | None = None, more: dict[str, Any] | None = None
+    ) -> IllegalMoveError:
+        """The refusal of a tile here (or of the whole meld): the meld (or pair), the tile and
+        ``more`` in its params."""
+        params: dict[str, Any] = {"pair" if self.in_pair else "meld": self.index}
         params |= {} if tile is None else {"tile": tile}
+        params |= more or {}
         meld = None if self.in_pair else self.index
         return IllegalMoveError(f"{self.label}: {text}", meld=meld, reason=reason, params=params)
 
@@ -188,23 +193,18 @@ def _check_pair_area_open(series: Melds, pairs: Melds) -> None:
 def _check_series_melds(series: Melds, rules: Rules) -> None:
     """Every series meld is valid in this game (a run or a set; a word)."""
     for i, meld in enumerate(series):
-        reason = rules.check_series(rules.faces(meld))
-        if reason:
-            raise IllegalMoveError(
-                f"{_meld_label('series meld', i)}: {reason}",
-                meld=i,
-                reason=getattr(reason, "reason", "bad_meld"),
-                params={"meld": i, **getattr(reason, "params", {})},
-            )
+        _refuse(rules.check_series(rules.faces(meld)), _Where("series meld", i), "bad_meld")
 
 
 def _check_pairs(pairs: Melds, rules: Rules) -> None:
     """Every new pair is valid in this game."""
     for j, pair in enumerate(pairs):
-        reason = rules.check_pair(rules.faces(pair))
-        if reason:
-            raise IllegalMoveError(
-                f"{_meld_label('pair', j)}: {reason}",
-                reason=getattr(reason, "reason", "bad_pair"),
-                params={"pair": j, **getattr(reason, "params", {})},
-            )
+        _refuse(rules.check_pair(rules.faces(pair)), _Where("pair", j, in_pair=True), "bad_pair")
+
+
+def _refuse(refused: str | None, where: _Where, reason: str) -> None:
+    """Raise the refusal of a whole meld (or pair), if the rules refused it: theirs
+    (a `Refusal` with its reason and params), or ``reason``."""
+    if refused:
+        more = getattr(refused, "params", {})
+        raise where.refusal(refused, getattr(refused, "reason", reason), more=more)

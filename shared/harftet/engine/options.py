@@ -59,8 +59,6 @@ API_NAMES: Final[dict[str, str]] = {
 class OptionError(EngineError):
     """A table option out of its bounds (400 ``bad_request``, naming the field)."""
 
-    code = "bad_request"
-
 
 def low(name: OptionName, test_mode: bool = False) -> int:
     """The smallest value ``name`` may take (test mode may go lower)."""

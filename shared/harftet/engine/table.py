@@ -50,6 +50,7 @@ from .state import (
     Occupant,
     Pace,
     Seat,
+    Status,
     Table,
 )
 from .sweep import (
@@ -303,17 +304,32 @@ def stand_up(table: Table, seat: int, player_id: str, now: float) -> Outcome:
     return leave(table, player_id, now)
 
 
+# What the manager does to a table in each status, and why it is refused: the table is not in
+# that status; a seat is not taken.
+_MANAGER_BEGINS = {
+    "waiting": ("start", "the game has already started", "empty: every seat must be taken"),
+    "paused": ("continue", "the game is not paused", "vacant: wait for a substitute"),
+}
+
+
+def _begun_by_manager(table: Table, player_id: str, status: Status) -> Table:
+    """A clone of ``table`` that begins to play: its manager asks, in ``status``, with every
+    seat taken."""
+    verb, not_now, untaken = _MANAGER_BEGINS[status]
+    if table.manager != player_id:
+        raise NotManagerError(f"only the table manager can {verb} the game")
+    if table.status != status:
+        raise WrongStatusError(f"{not_now} (status {table.status})")
+    empty = _vacant_seats(table)
+    if empty:
+        raise WrongStatusError(f"seat {empty[0]} is still {untaken}")
+    return begin(table.clone())
+
+
 def start(table: Table, player_id: str, now: float) -> Outcome:
     """The manager starts the game once every seat is taken. A computer player seated
     before the start makes it a practice game (no rating, no record: RULES §4)."""
-    if table.manager != player_id:
-        raise NotManagerError("only the table manager can start the game")
-    if table.status != "waiting":
-        raise WrongStatusError(f"the game has already started (status {table.status})")
-    empty = _vacant_seats(table)
-    if empty:
-        raise WrongStatusError(f"seat {empty[0]} is still empty: every seat must be taken")
-    new = begin(table.clone())
+    new = _begun_by_manager(table, player_id, "waiting")
     for chair in new.seats:
         chair.original = chair.occupant
         if not chair.connected:  # gone since before the start: the grace period runs now
@@ -329,14 +345,7 @@ def start(table: Table, player_id: str, now: float) -> Outcome:
 
 def continue_game(table: Table, player_id: str, now: float) -> Outcome:
     """The manager resumes a paused game once every vacated seat is taken again."""
-    if table.manager != player_id:
-        raise NotManagerError("only the table manager can continue the game")
-    if table.status != "paused":
-        raise WrongStatusError(f"the game is not paused (status {table.status})")
-    empty = _vacant_seats(table)
-    if empty:
-        raise WrongStatusError(f"seat {empty[0]} is still vacant: wait for a substitute")
-    new = begin(table.clone())
+    new = _begun_by_manager(table, player_id, "paused")
     new.status = "playing"
     new.held = False
     note(new, now, "continue", None)

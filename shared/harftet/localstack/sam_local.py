@@ -98,6 +98,19 @@ def env_vars(
     return result
 
 
+def local_ssm(endpoint: str) -> Any:
+    """A client of the stack's SSM (moto at ``endpoint``)."""
+    import boto3
+
+    return boto3.client(
+        "ssm",
+        endpoint_url=endpoint,
+        region_name=REGION,
+        aws_access_key_id="local",
+        aws_secret_access_key="local",
+    )
+
+
 def share_token_secret(
     endpoint: str, secret: str, template_path: Path | None = None, *, wait: bool = True
 ) -> None:
@@ -108,19 +121,12 @@ def share_token_secret(
     """
 
     def share() -> None:
-        import boto3
-
         from harftet.store.schema import load_template
 
-        ssm = boto3.client(
-            "ssm",
-            endpoint_url=endpoint,
-            region_name=REGION,
-            aws_access_key_id="local",
-            aws_secret_access_key="local",
-        )
         name = secret_parameter_name(load_template(template_path))
-        ssm.put_parameter(Name=name, Value=secret, Type="SecureString", Overwrite=True)
+        local_ssm(endpoint).put_parameter(
+            Name=name, Value=secret, Type="SecureString", Overwrite=True
+        )
 
     if wait:
         share()

@@ -25,15 +25,16 @@ import asyncio
 import logging
 import time
 import zlib
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from harftet.localstack import lambda_events
 from harftet.localstack.runtime import HandlerError, on_invocations
 
 log = logging.getLogger("harftet.localstack")
 Invoke = Callable[[dict[str, Any]], Awaitable[Any]]
+Found = TypeVar("Found")
 # Lambda polls a stream shard about four times a second. We poll every 50 ms while records
 # flow; idle, a poller waits for the end of any invocation (only the stack's functions write
 # what it reads) or, at the longest, its idle pause: a second for a stream (a write from
@@ -190,6 +191,33 @@ async def _pause_after_error(failures: int) -> None:
     await asyncio.sleep(min(high, low * 2 ** min(failures, 10)))
 
 
+async def _polled(
+    source: StreamSource | QueueSource,
+    poll: Callable[[], Found],
+    backoff: _Backoff,
+    what: str,
+) -> AsyncIterator[tuple[float, Found]]:
+    """When each poll of ``source`` began and what it found, forever: a quiet source is not
+    asked (``backoff`` idles), and a failed poll is logged and paused after, the longer the
+    more fail in a row."""
+    failures = 0
+    while True:
+        source.health.last_poll = began = time.time()
+        if source.quiet():
+            await backoff.idle()
+            continue
+        try:
+            found = await asyncio.to_thread(poll)
+            failures = 0
+        except Exception:
+            failures += 1
+            source.health.errors += 1
+            log.exception("%s: %s failed; retrying", source.mapping.function, what)
+            await _pause_after_error(failures)
+            continue
+        yield began, found
+
+
 class StreamSource:
     """A DynamoDB stream read as Lambda's event source mapping reads it."""
 
@@ -277,21 +305,7 @@ class StreamSource:
     async def run(self, invoke: Invoke) -> None:
         """Poll forever, handing each shard's records on in batches, in order per key."""
         backoff = _Backoff(stream=True)
-        failures = 0
-        while True:
-            self.health.last_poll = read_at = time.time()
-            if self.quiet():
-                await backoff.idle()
-                continue
-            try:
-                shards = await asyncio.to_thread(self.poll)
-                failures = 0
-            except Exception:
-                failures += 1
-                self.health.errors += 1
-                log.exception("%s: reading the stream failed; retrying", self.mapping.function)
-                await _pause_after_error(failures)
-                continue
+        async for read_at, shards in _polled(self, self.poll, backoff, "reading the stream"):
             for records in shards:
                 await self._hand_on(invoke, records, read_at)
             if shards:
@@ -414,21 +428,7 @@ class QueueSource:
         """Poll forever; each batch is its own invocation (concurrently, as Lambda scales)."""
         running: set[asyncio.Task[None]] = set()
         backoff = _Backoff()
-        failures = 0
-        while True:
-            self.health.last_poll = time.time()
-            if self.quiet():
-                await backoff.idle()
-                continue
-            try:
-                messages = await asyncio.to_thread(self.receive)
-                failures = 0
-            except Exception:
-                failures += 1
-                self.health.errors += 1
-                log.exception("%s: receiving failed; retrying", self.mapping.function)
-                await _pause_after_error(failures)
-                continue
+        async for _, messages in _polled(self, self.receive, backoff, "receiving"):
             if messages:
                 task = asyncio.create_task(self._deliver(invoke, messages))
                 running.add(task)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -53,20 +54,14 @@ def new_report(
     }
 
 
+@dataclass(eq=False)
 class Moderation:
     """Reports, bans and closing tables; ``close_table(table_id)`` is the tables' use case."""
 
-    def __init__(
-        self,
-        profiles: ProfileStorePort,
-        tables: TableStorePort,
-        clock: Callable[[], float],
-        close_table: Callable[[str], dict[str, Any]],
-    ) -> None:
-        self.profiles = profiles
-        self.tables = tables
-        self.clock = clock
-        self.close_table = close_table
+    profiles: ProfileStorePort
+    tables: TableStorePort
+    clock: Callable[[], float]
+    close_table: Callable[[str], dict[str, Any]]
 
     def report(self, reporter: str, table_id: str, seat: int, kind: str) -> dict[str, Any]:
         """Keep a report on a seat of a table for review."""

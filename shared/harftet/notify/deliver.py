@@ -44,20 +44,14 @@ class Requeue(Protocol):
     def __call__(self, notification: Notification, delay: int) -> None: ...
 
 
+@dataclass(eq=False)
 class WebPush:
     """Sends one Web Push message with pywebpush; "sent", "gone" (404/410) or "refused"."""
 
-    def __init__(
-        self,
-        private_key: Callable[[], str],
-        subject: str,
-        resolve: Resolver | None = None,
-        local_prefix: str | None = None,
-    ) -> None:
-        self._key = private_key
-        self._subject = subject
-        self._resolve = resolve
-        self._local = local_prefix
+    private_key: Callable[[], str]
+    subject: str
+    resolve: Resolver | None = None
+    local_prefix: str | None = None
 
     def __call__(self, sub: Subscription, payload: dict[str, Any]) -> str:
         import requests
@@ -66,7 +60,7 @@ class WebPush:
         from harftet.notify.targets import resolve_host
 
         try:
-            check_endpoint(sub.endpoint, self._resolve or resolve_host, self._local)
+            check_endpoint(sub.endpoint, self.resolve or resolve_host, self.local_prefix)
         except TargetError:
             return "gone"  # no longer a public address: never called, forgotten
         session = _NoRedirects()
@@ -74,8 +68,8 @@ class WebPush:
             webpush(
                 {"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}},
                 data=json.dumps(payload, ensure_ascii=False),
-                vapid_private_key=self._key(),
-                vapid_claims={"sub": self._subject},
+                vapid_private_key=self.private_key(),
+                vapid_claims={"sub": self.subject},
                 ttl=PUSH_TTL_SECONDS,
                 timeout=5,
                 requests_session=session,
@@ -154,26 +148,17 @@ class Delivered:
     failures: list[str] = field(default_factory=list)
 
 
+@dataclass(eq=False)
 class Notifier:
     """Delivers queued notifications (the notifier function, and the local stack)."""
 
-    def __init__(
-        self,
-        mail: MailStorePort,
-        inbox: InboxStorePort | None,
-        web: Callable[[Subscription, dict[str, Any]], str] | None,
-        mobile: MobilePush | None,
-        requeue: Requeue | None,
-        clock: Callable[[], float] = time.time,
-        names: Callable[[str], str | None] | None = None,
-    ) -> None:
-        self.mail = mail
-        self.inbox = inbox
-        self.web = web
-        self.mobile = mobile
-        self.requeue = requeue
-        self.clock = clock
-        self.names = names
+    mail: MailStorePort
+    inbox: InboxStorePort | None
+    web: Callable[[Subscription, dict[str, Any]], str] | None
+    mobile: MobilePush | None
+    requeue: Requeue | None
+    clock: Callable[[], float] = time.time
+    names: Callable[[str], str | None] | None = None
 
     def deliver(self, n: Notification) -> Delivered:
         """Send ``n`` (RetryLater when some target must be tried again later)."""

@@ -6,6 +6,7 @@ reminders; a friend's invitation to a player with no open socket."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from harftet.engine.state import Table
@@ -19,22 +20,15 @@ from . import Notification, about_table, from_versions
 RecordVersions = Callable[[list[tuple[Table, int]], Iterable[str]], object]
 
 
+@dataclass(eq=False)
 class Outbox:
     """Inbox items and notifications of stored table versions."""
 
-    def __init__(
-        self,
-        record: RecordVersions | None,
-        queue: NotifyQueue | None,
-        connected: Callable[[str], set[str]],
-        clock: Callable[[], float],
-        inbox: InboxStorePort | None = None,
-    ) -> None:
-        self.record = record  # harftet.inbox: the members' items (None: no inbox here)
-        self.queue = queue
-        self.connected = connected
-        self.clock = clock
-        self.inbox = inbox  # the reminders' index
+    record: RecordVersions | None  # harftet.inbox: the members' items (None: no inbox here)
+    queue: NotifyQueue | None
+    connected: Callable[[str], set[str]]
+    clock: Callable[[], float]
+    inbox: InboxStorePort | None = None  # the reminders' index
 
     def publish(self, versions: list[tuple[Table, int]], watching: Iterable[str] = ()) -> None:
         """``versions``: one table's stored versions in this batch, oldest first;

@@ -5,6 +5,7 @@ with."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 from harftet.errors import BadRequestError, NotFoundError
@@ -25,25 +26,17 @@ from .targets import (
 )
 
 
+@dataclass(eq=False)
 class Subscriptions:
     """Push subscriptions and devices for the caller."""
 
-    def __init__(
-        self,
-        mail: MailStorePort,
-        clock: Callable[[], float],
-        *,
-        mobile: MobilePush | None = None,
-        public_key: Callable[[], str | None] = lambda: None,
-        resolve: Resolver = resolve_host,
-        local_prefix: str | None = None,
-    ) -> None:
-        self.mail = mail
-        self.clock = clock
-        self.mobile = mobile
-        self.public_key = public_key
-        self.resolve = resolve
-        self.local_prefix = local_prefix  # the local push receiver: test mode only
+    mail: MailStorePort
+    clock: Callable[[], float]
+    _: KW_ONLY
+    mobile: MobilePush | None = None
+    public_key: Callable[[], str | None] = lambda: None
+    resolve: Resolver = resolve_host
+    local_prefix: str | None = None  # the local push receiver: test mode only
 
     def subscribe(self, caller: Caller, body: Any, lang: str) -> dict[str, Any]:
         """Keep a browser's push subscription (the same endpoint: the same id)."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from harftet.engine.seating import seated
@@ -33,22 +34,15 @@ logger = logging.getLogger(__name__)
 MAX_LOBBY_CONNECTIONS = 4  # a player's own connections with no table (tabs, devices)
 
 
+@dataclass(eq=False)
 class Presence:
     """Works out a player's presence and tells their friends when it changes."""
 
-    def __init__(
-        self,
-        connections: ConnectionStorePort,
-        tables: TableStorePort,
-        players: PlayerStorePort,
-        send: Sender | None,
-        clock: Callable[[], float],
-    ) -> None:
-        self.connections = connections
-        self.tables = tables
-        self.players = players
-        self.send = send
-        self.clock = clock
+    connections: ConnectionStorePort
+    tables: TableStorePort
+    players: PlayerStorePort
+    send: Sender | None
+    clock: Callable[[], float]
 
     def of(self, player_id: str, sockets: dict[str, str] | None = None) -> dict[str, Any]:
         """``{"status": "online"|"table"|"away", "game"?}`` from the player's connections

@@ -5,9 +5,11 @@ anywhere goes to the one error handler (functions/rest/app.py)."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from harftet.api.body import MAX_BODY_BYTES
 from harftet.api.errors import parse_json
@@ -17,11 +19,27 @@ from harftet.errors import BadRequestError
 from harftet.identity import Caller, bearer
 from harftet.observability import new_metrics
 
-__all__ = ["App", "app", "body", "caller", "count", "limit", "metrics", "reply", "seat"]
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+__all__ = [
+    "App",
+    "Routes",
+    "app",
+    "body",
+    "caller",
+    "count",
+    "limit",
+    "metrics",
+    "reply",
+    "seat",
+    "source_ip",
+]
 
 metrics = new_metrics()  # the REST function's (its handler flushes them)
 SEAT = re.compile(r"[0-9]{1,2}")
 COUNT = re.compile(r"[0-9]{1,9}")
+Model = TypeVar("Model", bound="BaseModel")
 
 
 def reply(status: int, body: Any = None, headers: dict[str, str] | None = None) -> Response:
@@ -65,3 +83,42 @@ def count(name: str, raw: str | None) -> int:
         shown = (raw or "")[:16]
         raise BadRequestError(f"{name} must be a whole number, not '{shown}'", field=name)
     return int(raw)
+
+
+class Routes(APIGatewayRouter):
+    """A feature's routes, and what a route reads of the request it answers."""
+
+    def caller(self) -> Caller:
+        """Who the request's bearer token names (401 without a valid one)."""
+        return caller(self.current_event)
+
+    def body(self) -> Any:
+        """The request's JSON body (400 saying what is wrong with it)."""
+        return body(self.current_event)
+
+    def sent(self, model: type[Model]) -> Model:
+        """The request's JSON body as ``model`` (400 naming the field at fault)."""
+        return model.model_validate(self.body())
+
+    def source_ip(self) -> str:
+        """The request's source address."""
+        return source_ip(self.current_event)
+
+    def relay(self, routes: dict[str, str]) -> None:
+        """Routes (``{"METHOD path": "feature.method"}``) that only hand the caller and the
+        path's parameters (in order) to a use case of the application, and answer 200 with
+        what it returns, or 204 when it returns nothing."""
+        for route, use_case in routes.items():
+            method, path = route.split(" ")
+            self.route(path, method)(_relay(self, *use_case.split(".")))
+
+
+def _relay(routes: Routes, feature: str, name: str) -> Callable[..., Response]:
+    """The route of one use case: ``app().<feature>.<name>(caller, *path parameters)``."""
+
+    def relayed(**params: str) -> Response:
+        found = getattr(getattr(app(), feature), name)(routes.caller(), *params.values())
+        return reply(200, found) if found is not None else reply(204)
+
+    relayed.__name__ = name
+    return relayed

@@ -6,13 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from harftet.errors import ForbiddenError
 
-from .common import app, count, reply
+from .common import Routes, app, count, reply
 
-router = APIGatewayRouter()
+router = Routes()
 
 
 def _moderation() -> Any:

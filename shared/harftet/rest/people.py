@@ -4,57 +4,26 @@ on players."""
 from __future__ import annotations
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from .common import app, body, caller, limit, reply
+from .common import Routes, app, limit, reply
 
-router = APIGatewayRouter()
-
-
-@router.get("/players/me/friends")
-def friends() -> Response:
-    return reply(200, app().friends.friends(caller(router.current_event)))
+router = Routes()
 
 
 @router.post("/players/me/friends")
 def friend_request() -> Response:
     from harftet.accounts.models import FriendRequest
 
-    who = caller(router.current_event)
-    sent = FriendRequest.model_validate(body(router.current_event))
-    return reply(200, app().friends.request(who, sent.code))
-
-
-@router.post("/players/me/friends/<player_id>")
-def accept_friend(player_id: str) -> Response:
-    return reply(200, app().friends.accept(caller(router.current_event), player_id))
-
-
-@router.delete("/players/me/friends/<player_id>")
-def remove_friend(player_id: str) -> Response:
-    app().friends.remove(caller(router.current_event), player_id)
-    return reply(204)
-
-
-@router.post("/players/me/blocks/<player_id>")
-def block(player_id: str) -> Response:
-    app().friends.block(caller(router.current_event), player_id)
-    return reply(204)
-
-
-@router.delete("/players/me/blocks/<player_id>")
-def unblock(player_id: str) -> Response:
-    app().friends.unblock(caller(router.current_event), player_id)
-    return reply(204)
+    who = router.caller()
+    return reply(200, app().friends.request(who, router.sent(FriendRequest).code))
 
 
 @router.post("/tables/<table_id>/invitations")
 def invite(table_id: str) -> Response:
     from harftet.accounts.models import Invitation
 
-    who = caller(router.current_event)
-    sent = Invitation.model_validate(body(router.current_event))
-    return reply(202, app().friends.invite(who, table_id, sent.playerId))
+    who = router.caller()
+    return reply(202, app().friends.invite(who, table_id, router.sent(Invitation).playerId))
 
 
 @router.get("/phrases")
@@ -68,16 +37,27 @@ def phrases() -> Response:
 def send_phrase(table_id: str) -> Response:
     from harftet.accounts.models import SendPhrase
 
-    who = caller(router.current_event)
-    sent = SendPhrase.model_validate(body(router.current_event))
-    return reply(200, app().phrases.send(who, table_id, sent.phrase))
+    who = router.caller()
+    return reply(200, app().phrases.send(who, table_id, router.sent(SendPhrase).phrase))
 
 
 @router.post("/tables/<table_id>/reports")
 def report(table_id: str) -> Response:
     from harftet.api.models import ReportRequest
 
-    who = caller(router.current_event)
-    request = ReportRequest.model_validate(body(router.current_event))
+    who = router.caller()
+    request = router.sent(ReportRequest)
     limit("report", who.player_id)
     return reply(202, app().moderation.report(who.player_id, table_id, request.seat, request.kind))
+
+
+# The routes that only hand the caller and the path's parameters to a use case.
+router.relay(
+    {
+        "GET /players/me/friends": "friends.friends",
+        "POST /players/me/friends/<player_id>": "friends.accept",
+        "DELETE /players/me/friends/<player_id>": "friends.remove",
+        "POST /players/me/blocks/<player_id>": "friends.block",
+        "DELETE /players/me/blocks/<player_id>": "friends.unblock",
+    }
+)

@@ -4,37 +4,36 @@ record and profile, the leaderboards."""
 from __future__ import annotations
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from .common import app, body, caller, count, limit, reply, source_ip
+from .common import Routes, app, count, limit, reply
 
-router = APIGatewayRouter()
+router = Routes()
 
 
 @router.post("/players")
 def create_player() -> Response:
     from harftet.api.models import CreatePlayer
 
-    limit("guest", source_ip(router.current_event))
-    request = CreatePlayer.model_validate(body(router.current_event))
+    limit("guest", router.source_ip())
+    request = router.sent(CreatePlayer)
     return reply(201, app().guests.create_player(request.name))
 
 
 @router.get("/players/<player_id>")
 def get_player(player_id: str) -> Response:
-    caller(router.current_event)
+    router.caller()
     return reply(200, app().guests.player(player_id))
 
 
 @router.get("/players/<player_id>/profile")
 def profile(player_id: str) -> Response:
-    caller(router.current_event)
+    router.caller()
     return reply(200, app().profiles.profile(player_id))
 
 
 @router.get("/leaderboards/<game>")
 def leaderboard(game: str) -> Response:
-    who = caller(router.current_event)
+    who = router.caller()
     query = router.current_event.get_query_string_value
     page = app().profiles.leaderboard(
         who.player_id,

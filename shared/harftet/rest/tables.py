@@ -4,26 +4,23 @@ moves and dry runs, hints, WebSocket tickets, the log and replays."""
 from __future__ import annotations
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 from aws_lambda_powertools.metrics import MetricUnit
 
 from harftet.tickets import issue_ticket
 
-from .common import app, body, caller, count, limit, metrics, reply, seat
+from .common import Routes, app, count, limit, metrics, reply, seat
 
-router = APIGatewayRouter()
+router = Routes()
 
 
 @router.post("/tables")
 def create_table() -> Response:
     from harftet.api.models import CreateTable
 
-    who = caller(router.current_event)
+    who = router.caller()
     limit("table", who.player_id)
     current = app()
-    r = CreateTable.model_validate(
-        body(router.current_event), context={"testMode": current.settings.test_mode}
-    )
+    r = CreateTable.model_validate(router.body(), context={"testMode": current.settings.test_mode})
     view = current.tables.create_table(
         who,
         game=r.game,
@@ -47,7 +44,7 @@ def create_table() -> Response:
 
 @router.get("/tables")
 def lobby() -> Response:
-    caller(router.current_event)
+    router.caller()
     query = router.current_event.get_query_string_value
     page = app().tables.lobby(
         query("status", "waiting") or "",
@@ -58,42 +55,27 @@ def lobby() -> Response:
     return reply(200, page)
 
 
-@router.get("/tables/<table_id>")
-def get_table(table_id: str) -> Response:
-    return reply(200, app().tables.view(caller(router.current_event), table_id))
-
-
 @router.post("/tables/<table_id>/seats/<seat_number>")
 def sit(table_id: str, seat_number: str) -> Response:
     from harftet.api.models import SitDown
 
-    who = caller(router.current_event)
-    request = SitDown.model_validate(body(router.current_event))
+    who = router.caller()
+    request = router.sent(SitDown)
     view = app().tables.sit(who, table_id, seat(seat_number), bot=request.bot, level=request.level)
     return reply(200, view)
 
 
 @router.delete("/tables/<table_id>/seats/<seat_number>")
 def leave(table_id: str, seat_number: str) -> Response:
-    return reply(200, app().tables.leave(caller(router.current_event), table_id, seat(seat_number)))
-
-
-@router.post("/tables/<table_id>/start")
-def start(table_id: str) -> Response:
-    return reply(200, app().tables.start(caller(router.current_event), table_id))
-
-
-@router.post("/tables/<table_id>/continue")
-def continue_game(table_id: str) -> Response:
-    return reply(200, app().tables.continue_game(caller(router.current_event), table_id))
+    return reply(200, app().tables.leave(router.caller(), table_id, seat(seat_number)))
 
 
 @router.post("/tables/<table_id>/moves")
 def move(table_id: str) -> Response:
     from harftet.api.models import MoveRequest
 
-    who = caller(router.current_event)
-    request = MoveRequest.model_validate({"body": body(router.current_event)})
+    who = router.caller()
+    request = MoveRequest.model_validate({"body": router.body()})
     sent = request.body
     limit("dryRun" if sent.dryRun else "move", who.player_id)
     current = app()
@@ -107,7 +89,7 @@ def move(table_id: str) -> Response:
 
 @router.get("/tables/<table_id>/hint")
 def hint(table_id: str) -> Response:
-    who = caller(router.current_event)
+    who = router.caller()
     limit("hint", who.player_id)
     raw = router.current_event.get_query_string_value("reveal", None)
     reveal = None if raw is None else count("reveal", raw)
@@ -117,7 +99,7 @@ def hint(table_id: str) -> Response:
 @router.post("/tables/<table_id>/ticket")
 def ticket(table_id: str) -> Response:
     """A 60 s WebSocket connect ticket for this table (harftet.tickets)."""
-    who = caller(router.current_event)
+    who = router.caller()
     current = app()
     current.stores.tables.get(table_id)  # 404 for a table that does not exist
     return reply(201, issue_ticket(current.tokens, who, table_id))
@@ -125,11 +107,17 @@ def ticket(table_id: str) -> Response:
 
 @router.get("/tables/<table_id>/log")
 def log(table_id: str) -> Response:
-    who = caller(router.current_event)
+    who = router.caller()
     after = count("after", router.current_event.get_query_string_value("after", "0"))
     return reply(200, app().records.events(who, table_id, after))
 
 
-@router.get("/tables/<table_id>/replay")
-def replay(table_id: str) -> Response:
-    return reply(200, app().records.replay(caller(router.current_event), table_id))
+# The routes that only hand the caller and the path's parameters to a use case.
+router.relay(
+    {
+        "GET /tables/<table_id>": "tables.view",
+        "POST /tables/<table_id>/start": "tables.start",
+        "POST /tables/<table_id>/continue": "tables.continue_game",
+        "GET /tables/<table_id>/replay": "records.replay",
+    }
+)

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from harftet.api.errors import language
 
-from .common import reply
+from .common import Routes, reply
 
-router = APIGatewayRouter()
+router = Routes()
 
 
 @router.get("/health")

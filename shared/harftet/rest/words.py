@@ -4,14 +4,13 @@ and ``POST /words/{word}/reports`` (a player token)."""
 from __future__ import annotations
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from harftet.api.errors import language
 from harftet.errors import BadRequestError
 
-from .common import app, body, caller, reply
+from .common import Routes, app, reply
 
-router = APIGatewayRouter()
+router = Routes()
 
 
 @router.get("/words/<word>")
@@ -29,8 +28,8 @@ def report_word(word: str) -> Response:
     from harftet.words.info import WordInputError
     from harftet.words.models import WordReport
 
-    who = caller(router.current_event)
-    sent = WordReport.model_validate(body(router.current_event))
+    who = router.caller()
+    sent = router.sent(WordReport)
     try:
         answer = app().word_reports.report(who.player_id, word, sent.kind)
     except WordInputError as error:

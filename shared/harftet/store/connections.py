@@ -12,7 +12,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from .items import deserialize, serialize
+from .items import deserialize, query_items, serialize
 
 CONNECTION_TTL = 3 * 3600  # API Gateway closes a WebSocket after 2 hours at the latest
 PRESENCE = "presence#"
@@ -138,19 +138,13 @@ class ConnectionStore:
 
     def _on_index(self, index: str, key: str, value: str) -> list[dict[str, Any]]:
         """Every item of ``index`` whose ``key`` is ``value``, all pages."""
-        items: list[dict[str, Any]] = []
-        kwargs: dict[str, Any] = {
+        query = {
             "TableName": self._name,
             "IndexName": index,
             "KeyConditionExpression": f"{key} = :v",
             "ExpressionAttributeValues": {":v": {"S": value}},
         }
-        while True:
-            page = self._client.query(**kwargs)
-            items += [deserialize(i) for i in page.get("Items", [])]
-            if "LastEvaluatedKey" not in page:
-                return items
-            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        return [deserialize(i) for i in query_items(self._client, query)]
 
 
 def _sockets(item: dict[str, Any]) -> dict[str, str]:

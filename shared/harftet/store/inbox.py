@@ -15,7 +15,7 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from .items import deserialize
+from .items import deserialize, query_items
 
 TABLE = "table#"
 REMIND = "remind"
@@ -201,16 +201,10 @@ class InboxStore:
     def everything_of(self, player_id: str) -> list[dict[str, Any]]:
         """Every item of the player's partition of the mail table (inbox, subscriptions,
         devices, preferences, sent marks) as plain values: for the export and the deletion."""
-        kwargs: dict[str, Any] = {
+        query = {
             "TableName": self._name,
             "KeyConditionExpression": "playerId = :p",
             "ExpressionAttributeValues": {":p": {"S": player_id}},
             "ConsistentRead": True,
         }
-        found: list[dict[str, Any]] = []
-        while True:
-            page = self._client.query(**kwargs)
-            found += [deserialize(raw) for raw in page.get("Items", [])]
-            if "LastEvaluatedKey" not in page:
-                return found
-            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        return [deserialize(raw) for raw in query_items(self._client, query)]

@@ -16,6 +16,7 @@ from harftet.engine.view import lobby_status
 
 from .errors import HeldLimitError, VersionConflictError
 from .holdings import ADDS, HELD, MAX_HELD, holders
+from .items import query_items
 from .table_items import (
     CORRESPONDENCE_LOBBY,
     LOBBY_INDEXES,
@@ -93,14 +94,7 @@ class LobbyPages:
                 "createdAt": number(after[0]),
                 "tableId": {"S": after[1]},
             }
-        items: list[dict[str, Any]] = []
-        while len(items) <= limit:
-            page = self._client.query(**kwargs)
-            items += page.get("Items", [])
-            if "LastEvaluatedKey" not in page:
-                break
-            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
-        return items
+        return query_items(self._client, kwargs, most=limit + 1)
 
     def _tables(self, ids: list[str], consistent: bool = False) -> list[Table]:
         """The tables of ``ids`` that exist, in that order (BatchGetItem)."""

@@ -13,6 +13,8 @@ import json
 import time
 from typing import Any
 
+from .items import query_items
+
 KEPT_SECONDS = 31 * 24 * 3600
 BATCH = 25  # BatchWriteItem's most
 PAGE = 500
@@ -59,7 +61,7 @@ class LogStore:
 
     def after(self, table_id: str, seq: int, limit: int = PAGE) -> list[dict[str, Any]]:
         """Up to ``limit`` events of the table after event ``seq``, oldest first."""
-        kwargs: dict[str, Any] = {
+        query = {
             "TableName": self._name,
             "KeyConditionExpression": "#t = :t AND #s > :s",
             "ExpressionAttributeNames": {"#t": "tableId", "#s": "seq"},
@@ -67,14 +69,8 @@ class LogStore:
             "ConsistentRead": True,
             "Limit": min(limit, 1000),
         }
-        found: list[dict[str, Any]] = []
-        while len(found) < limit:
-            page = self._client.query(**kwargs)
-            found += [json.loads(i["event"]["S"]) for i in page.get("Items", [])]
-            if "LastEvaluatedKey" not in page:
-                break
-            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
-        return found[:limit]
+        found = query_items(self._client, query, most=limit)
+        return [json.loads(i["event"]["S"]) for i in found[:limit]]
 
 
 def _at(event: dict[str, Any]) -> float:

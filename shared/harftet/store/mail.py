@@ -68,27 +68,30 @@ class MailStore:
         key = self._key(player_id, prefix + item_id)
         return self._client.get_item(TableName=self._name, Key=key).get("Item") is not None
 
-    def _items(self, player_id: str, prefix: str) -> list[dict[str, Any]]:
+    def _put(self, player_id: str, sk: str, strings: dict[str, str], now: float) -> None:
+        """A subscription or a device: its ``strings`` and when it was made."""
+        item = {k: {"S": v} for k, v in strings.items()}
+        self._client.put_item(
+            TableName=self._name,
+            Item={**self._key(player_id, sk), **item, "createdAt": {"N": str(int(now))}},
+        )
+
+    def _rows(self, player_id: str, prefix: str, names: tuple[str, ...]) -> list[list[str]]:
+        """Each of the player's items of ``prefix``: its id, then its strings ``names``."""
         answer = self._client.query(
             TableName=self._name,
             KeyConditionExpression="playerId = :p AND begins_with(sk, :k)",
             ExpressionAttributeValues={":p": {"S": player_id}, ":k": {"S": prefix}},
         )
-        items: list[dict[str, Any]] = answer.get("Items", [])
-        return items
+        return [
+            [item["sk"]["S"].removeprefix(prefix), *(item[name]["S"] for name in names)]
+            for item in answer.get("Items", [])
+        ]
 
     # -- web push ---------------------------------------------------------------------
     def put_subscription(self, player_id: str, sub: Subscription, now: float) -> None:
-        self._client.put_item(
-            TableName=self._name,
-            Item={
-                **self._key(player_id, PUSH + sub.id),
-                "endpoint": {"S": sub.endpoint},
-                "p256dh": {"S": sub.p256dh},
-                "auth": {"S": sub.auth},
-                "createdAt": {"N": str(int(now))},
-            },
-        )
+        strings = {"endpoint": sub.endpoint, "p256dh": sub.p256dh, "auth": sub.auth}
+        self._put(player_id, PUSH + sub.id, strings, now)
 
     def remove_subscription(self, player_id: str, sub_id: str) -> bool:
         """Delete one of the player's subscriptions; False when they had none by that id."""
@@ -98,37 +101,16 @@ class MailStore:
         return bool(answer.get("Attributes"))
 
     def subscriptions(self, player_id: str) -> list[Subscription]:
-        return [
-            Subscription(
-                item["sk"]["S"].removeprefix(PUSH),
-                item["endpoint"]["S"],
-                item["p256dh"]["S"],
-                item["auth"]["S"],
-            )
-            for item in self._items(player_id, PUSH)
-        ]
+        rows = self._rows(player_id, PUSH, ("endpoint", "p256dh", "auth"))
+        return [Subscription(*row) for row in rows]
 
     # -- mobile devices ---------------------------------------------------------------
     def put_device(self, player_id: str, device: Device, now: float) -> None:
-        self._client.put_item(
-            TableName=self._name,
-            Item={
-                **self._key(player_id, DEVICE + device.id),
-                "platform": {"S": device.platform},
-                "endpointArn": {"S": device.endpoint_arn},
-                "createdAt": {"N": str(int(now))},
-            },
-        )
+        strings = {"platform": device.platform, "endpointArn": device.endpoint_arn}
+        self._put(player_id, DEVICE + device.id, strings, now)
 
     def devices(self, player_id: str) -> list[Device]:
-        return [
-            Device(
-                item["sk"]["S"].removeprefix(DEVICE),
-                item["platform"]["S"],
-                item["endpointArn"]["S"],
-            )
-            for item in self._items(player_id, DEVICE)
-        ]
+        return [Device(*row) for row in self._rows(player_id, DEVICE, ("platform", "endpointArn"))]
 
     def remove_device(self, player_id: str, device_id: str) -> None:
         self._client.delete_item(TableName=self._name, Key=self._key(player_id, DEVICE + device_id))

@@ -27,6 +27,7 @@ from harftet.errors import NotFoundError
 
 from .errors import VersionConflictError
 from .holdings import HeldTables, merged
+from .items import query_items
 from .lobby import LobbyPages, request_token
 from .table_items import (
     ANSWERED,
@@ -253,16 +254,8 @@ class TableStore(LobbyPages, HeldTables):
         def shard(n: int) -> list[tuple[int, str]]:
             kwargs = self._deadline_query(n, "#t <= :now", {":now": number(int(now * 1000))})
             kwargs["Limit"] = limit
-            found: list[tuple[int, str]] = []
-            while len(found) < limit:
-                page = self._client.query(**kwargs)
-                found += [
-                    (int(i["deadline"]["N"]), i["tableId"]["S"]) for i in page.get("Items", [])
-                ]
-                if "LastEvaluatedKey" not in page:
-                    break
-                kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
-            return found
+            found = query_items(self._client, kwargs, most=limit)
+            return [(int(i["deadline"]["N"]), i["tableId"]["S"]) for i in found]
 
         found = [entry for entries in self._shards(shard) for entry in entries]
         return [table_id for _, table_id in sorted(found)[:limit]]

@@ -9,6 +9,7 @@ import dataclasses
 import secrets
 import time
 from collections.abc import Callable
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 from harftet.engine import table as life
@@ -68,21 +69,15 @@ def anonymized(table: Table, player_id: str, anon: str) -> Table:
     return swapped
 
 
+@dataclass(eq=False)
 class Forgetting:
     """Takes a deleted player out of the tables they sat at."""
 
-    def __init__(
-        self,
-        writer: TableWriter,
-        log: LogStorePort | None,
-        *,
-        sleep: Callable[[float], None] = time.sleep,
-        wait: float = LOG_WAIT_SECONDS,
-    ) -> None:
-        self.writer = writer
-        self.log = log
-        self.sleep = sleep
-        self.wait = wait  # for the stream's consumer to log the changes before the deletion
+    writer: TableWriter
+    log: LogStorePort | None
+    _: KW_ONLY
+    sleep: Callable[[float], None] = time.sleep
+    wait: float = LOG_WAIT_SECONDS  # for the stream's consumer to log before the deletion
 
     def forget(self, player_id: str, table_ids: list[str]) -> None:
         """Leave and anonymise the player at each of ``table_ids``."""

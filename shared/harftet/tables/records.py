@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from harftet.engine.errors import WrongStatusError
@@ -21,20 +22,14 @@ REPLAY_EVENTS = 100_000
 LOG_WAITS = (0.05, 0.1, 0.2, 0.4, 0.8)  # a game's whole log (a 21-hand game logs a few thousand)
 
 
+@dataclass(eq=False)
 class Records:
     """The log and replays of tables (no log table: an empty log, no replay events)."""
 
-    def __init__(
-        self,
-        writer: TableWriter,
-        tables: TableStorePort,
-        log: LogStorePort | None,
-        sleep: Callable[[float], None] = time.sleep,
-    ) -> None:
-        self.writer = writer
-        self.tables = tables
-        self.log = log
-        self.sleep = sleep  # the log read's short waits
+    writer: TableWriter
+    tables: TableStorePort
+    log: LogStorePort | None
+    sleep: Callable[[float], None] = time.sleep  # the log read's short waits
 
     def events(self, caller: Caller | None, table_id: str, after: int = 0) -> dict[str, Any]:
         """What happened at the table this game after event ``after``, oldest first: only

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 from harftet import cursors
@@ -56,28 +57,19 @@ CLOSED_BY_OPERATOR = "operator"
 SeatHook = Callable[[str, str], object]
 
 
+@dataclass(eq=False)
 class Tables:
     """The table use cases over the write path; ``on_seated(player_id, table_id)`` is told
     whenever a person takes a seat or makes a table (the account remembers the table)."""
 
-    def __init__(
-        self,
-        writer: TableWriter,
-        tables: TableStorePort,
-        players: PlayerStorePort,
-        mac: cursors.Mac,
-        *,
-        new_table_id: Callable[[], str],
-        test_mode: bool = False,
-        on_seated: SeatHook | None = None,
-    ) -> None:
-        self.writer = writer
-        self.tables = tables
-        self.players = players
-        self.mac = mac
-        self.new_table_id = new_table_id
-        self.test_mode = test_mode
-        self.on_seated = on_seated
+    writer: TableWriter
+    tables: TableStorePort
+    players: PlayerStorePort
+    mac: cursors.Mac
+    _: KW_ONLY
+    new_table_id: Callable[[], str]
+    test_mode: bool = False
+    on_seated: SeatHook | None = None
 
     def _now(self) -> float:
         return self.writer.clock()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from harftet.engine import table as life
@@ -23,21 +24,15 @@ MAX_TABLE_CONNECTIONS = 200
 PresenceHook = Callable[[str], object]
 
 
+@dataclass(eq=False)
 class Sockets:
     """Connects and disconnects over the write path; ``on_presence(player_id)`` is told when a
     player's connections changed (their friends may be told: harftet.presence)."""
 
-    def __init__(
-        self,
-        writer: TableWriter,
-        tables: TableStorePort,
-        connections: ConnectionStorePort,
-        on_presence: PresenceHook | None = None,
-    ) -> None:
-        self.writer = writer
-        self.tables = tables
-        self.connections = connections
-        self.on_presence = on_presence
+    writer: TableWriter
+    tables: TableStorePort
+    connections: ConnectionStorePort
+    on_presence: PresenceHook | None = None
 
     def connect(self, caller: Caller, table_id: str, connection_id: str) -> None:
         """A WebSocket opened on a table: a seated player is connected again. Refused beyond

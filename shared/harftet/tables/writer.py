@@ -13,7 +13,7 @@ application adds to a write comes through hooks the composition root hands in: a
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import Literal, Protocol
 
 from harftet.bounds import CORRESPONDENCE_TABLES_MAX
@@ -62,25 +62,17 @@ def decide(change: Change | None, table: Table, now: float) -> Outcome | None:
         raise
 
 
+@dataclass(eq=False)
 class TableWriter:
     """Reads, decides and writes one table change at a time, with optimistic locking."""
 
-    def __init__(
-        self,
-        tables: TableStorePort,
-        players: PlayerStorePort,
-        clock: Callable[[], float],
-        *,
-        retries: int = 10,
-        on_game_end: GameEndHook | None = None,
-        held_limit: int = CORRESPONDENCE_TABLES_MAX,
-    ) -> None:
-        self.tables = tables
-        self.players = players
-        self.clock = clock
-        self.retries = retries
-        self.on_game_end = on_game_end
-        self.held_limit = held_limit
+    tables: TableStorePort
+    players: PlayerStorePort
+    clock: Callable[[], float]
+    _: KW_ONLY
+    retries: int = 10
+    on_game_end: GameEndHook | None = None
+    held_limit: int = CORRESPONDENCE_TABLES_MAX
 
     def write(
         self,

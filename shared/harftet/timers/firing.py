@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from harftet.engine.timing import next_due
@@ -47,15 +48,13 @@ Fired = Literal["committed", "unchanged", "requeued", "stale", "failed"]
 SAME_DUE = 0.001  # seconds: a due read back from a message body is the one the table holds
 
 
+@dataclass(eq=False)
 class TimerFiring:
     """The timer function's work: fire each timer of a batch side by side, never sleeping."""
 
-    def __init__(
-        self, advance: Advance, queue: Scheduler | None, clock: Callable[[], float]
-    ) -> None:
-        self.advance = advance
-        self.queue = queue
-        self.clock = clock
+    advance: Advance
+    queue: Scheduler | None
+    clock: Callable[[], float]
 
     def fire(self, timer: Timer) -> Fired:
         """Apply the table's due event when ``timer`` falls due; send it again when it came

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from harftet.limits import Budget, Limits
@@ -27,15 +28,13 @@ KINDS = ("wrong", "missing")
 REPORT_BUDGET = Budget(10, 3600)
 
 
+@dataclass(eq=False)
 class WordReports:
     """Players' reports on words, at most ``REPORT_BUDGET`` a player."""
 
-    def __init__(
-        self, store: WordReportStorePort, limits: Limits, clock: Callable[[], float]
-    ) -> None:
-        self.store = store
-        self.limits = limits
-        self.clock = clock
+    store: WordReportStorePort
+    limits: Limits
+    clock: Callable[[], float]
 
     def report(self, player_id: str, raw_word: str, kind: str) -> dict[str, Any]:
         """Count ``player_id``'s report; `WordInputError`/ValueError on bad input (nothing

@@ -105,64 +105,63 @@ def operations() -> dict[str, Any]:
     }
 
 
+def _on_table(
+    action: str, summary: str, *messages: str, reply: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """An operation on a table's socket: ``receive`` what a client sends (``reply``: what
+    answers it), or ``send`` what the server pushes."""
+    operation: dict[str, Any] = {
+        "action": action,
+        "channel": {"$ref": TABLE_CHANNEL},
+        "summary": summary,
+        "messages": _refs(*messages),
+    }
+    if reply:
+        operation["reply"] = {"channel": {"$ref": TABLE_CHANNEL}, "messages": _refs(*reply)}
+    return operation
+
+
 def _client_operations() -> dict[str, Any]:
     return {
-        "ping": {
-            "action": "receive",
-            "channel": {"$ref": TABLE_CHANNEL},
-            "summary": "A client asks whether the connection is alive.",
-            "messages": _refs("ping"),
-            "reply": {"channel": {"$ref": TABLE_CHANNEL}, "messages": _refs("pong")},
-        },
-        "sync": {
-            "action": "receive",
-            "channel": {"$ref": TABLE_CHANNEL},
-            "summary": "A client asks for its whole view (on opening; after a missed push).",
-            "messages": _refs("sync"),
-            "reply": {"channel": {"$ref": TABLE_CHANNEL}, "messages": _refs("table", "error")},
-        },
-        "move": {
-            "action": "receive",
-            "channel": {"$ref": TABLE_CHANNEL},
-            "summary": "A client makes a move (like the REST call).",
-            "messages": _refs("move"),
-            "reply": {"channel": {"$ref": TABLE_CHANNEL}, "messages": _refs("dryRun", "error")},
-        },
+        "ping": _on_table(
+            "receive", "A client asks whether the connection is alive.", "ping", reply=("pong",)
+        ),
+        "sync": _on_table(
+            "receive",
+            "A client asks for its whole view (on opening; after a missed push).",
+            "sync",
+            reply=("table", "error"),
+        ),
+        "move": _on_table(
+            "receive",
+            "A client makes a move (like the REST call).",
+            "move",
+            reply=("dryRun", "error"),
+        ),
     }
 
 
 def _server_operations() -> dict[str, Any]:
     return {
-        "table": {
-            "action": "send",
-            "channel": {"$ref": TABLE_CHANNEL},
-            "summary": "The server pushes what changed after every change (the whole view "
-            "where a connection may not hold the version before).",
-            "messages": _refs("delta", "table"),
-        },
-        "phrase": {
-            "action": "send",
-            "channel": {"$ref": TABLE_CHANNEL},
-            "summary": "The server passes on a phrase a seated player sent.",
-            "messages": _refs("phrase"),
-        },
-        "invitation": {
-            "action": "send",
-            "channel": {"$ref": TABLE_CHANNEL},
-            "summary": "The server passes on a friend's invitation to a table.",
-            "messages": _refs("invitation"),
-        },
-        "presence": {
-            "action": "send",
-            "channel": {"$ref": TABLE_CHANNEL},
-            "summary": "The server tells a player that a friend's presence changed.",
-            "messages": _refs("presence"),
-        },
-        "error": {
-            "action": "send",
-            "channel": {"$ref": TABLE_CHANNEL},
-            "summary": "The server refuses a client message (any action but ping, sync and "
-            "move included).",
-            "messages": _refs("error"),
-        },
+        "table": _on_table(
+            "send",
+            "The server pushes what changed after every change (the whole view where a "
+            "connection may not hold the version before).",
+            "delta",
+            "table",
+        ),
+        "phrase": _on_table(
+            "send", "The server passes on a phrase a seated player sent.", "phrase"
+        ),
+        "invitation": _on_table(
+            "send", "The server passes on a friend's invitation to a table.", "invitation"
+        ),
+        "presence": _on_table(
+            "send", "The server tells a player that a friend's presence changed.", "presence"
+        ),
+        "error": _on_table(
+            "send",
+            "The server refuses a client message (any action but ping, sync and move included).",
+            "error",
+        ),
     }

@@ -3,6 +3,7 @@ sends back or pushes, and the notification a browser or phone receives."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 MOVES = ("DrawMove", "PassMove", "LayMove", "ReadyMove")
@@ -50,30 +51,44 @@ def _delta_payload() -> dict[str, Any]:
         '`[pointer, "tiles", ids]` set in the short tile form, '
         "`[pointer, index, count, items]` splice",
     }
-    return {
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["type", "from", "version", "ops"],
-        "properties": {
-            "type": {"type": "string", "const": "delta"},
-            "from": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "the version of the view this delta applies to",
-            },
-            "version": {
-                "type": "integer",
-                "minimum": 1,
-                "description": "the view's version once applied",
-            },
-            "ops": {"type": "array", "items": op, "description": DELTA_OPS},
-            "moveId": MOVE_ANSWERED,
+    properties = {
+        "from": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "the version of the view this delta applies to",
         },
+        "version": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "the view's version once applied",
+        },
+        "ops": {"type": "array", "items": op, "description": DELTA_OPS},
+        "moveId": MOVE_ANSWERED,
     }
+    return _object("type", "delta", properties, required=("from", "version", "ops"))
 
 
 def _ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _object(
+    key: str,
+    value: str,
+    properties: dict[str, Any] | None = None,
+    *,
+    required: Iterable[str] = (),
+    closed: bool = True,
+) -> dict[str, Any]:
+    """A message's payload: an object whose ``key`` (a client's ``action``, the server's
+    ``type``) is ``value``, with ``properties`` (``required``: which must be there besides
+    ``key``); ``closed``: nothing else may be."""
+    payload: dict[str, Any] = {"type": "object"}
+    if closed:
+        payload["additionalProperties"] = False
+    payload["required"] = [key, *required]
+    payload["properties"] = {key: {"type": "string", "const": value}, **(properties or {})}
+    return payload
 
 
 def _move_payload(schemas: dict[str, Any]) -> dict[str, Any]:
@@ -123,24 +138,14 @@ def _requests(schemas: dict[str, Any]) -> dict[str, Any]:
         "ping": _message(
             "ping",
             "Are you there? The server answers pong on the same connection.",
-            {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["action"],
-                "properties": {"action": {"type": "string", "const": "ping"}},
-            },
+            _object("action", "ping"),
         ),
         "sync": _message(
             "sync",
             "Send me the whole view: the server answers a table message on this connection. "
             "A client sends it when it opens the socket and whenever a delta does not apply "
             "to the view it holds (a missed push).",
-            {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["action"],
-                "properties": {"action": {"type": "string", "const": "sync"}},
-            },
+            _object("action", "sync"),
         ),
         "move": _message(
             "move",
@@ -162,15 +167,13 @@ def _views(schemas: dict[str, Any]) -> dict[str, Any]:
             "This connection's player's whole view: the answer to sync, and the push after a "
             "change to a connection that may not hold the version before it (the first push "
             "after the socket opened, or when the server has no earlier version to compare).",
-            {
-                "type": "object",
-                "required": ["type", "view"],
-                "properties": {
-                    "type": {"type": "string", "const": "table"},
-                    "view": _ref("TableView"),
-                    "moveId": MOVE_ANSWERED,
-                },
-            },
+            _object(
+                "type",
+                "table",
+                {"view": _ref("TableView"), "moveId": MOVE_ANSWERED},
+                required=("view",),
+                closed=False,
+            ),
         ),
         "delta": _message(
             "delta",
@@ -184,14 +187,13 @@ def _views(schemas: dict[str, Any]) -> dict[str, Any]:
             "dryRun",
             "The answer to a move with dryRun: true, to this connection only (nothing is "
             "stored); an illegal one is an error message instead.",
-            {
-                "type": "object",
-                "required": ["type", *schemas["DryRun"].get("required", [])],
-                "properties": {
-                    "type": {"type": "string", "const": "dryRun"},
-                    **schemas["DryRun"]["properties"],
-                },
-            },
+            _object(
+                "type",
+                "dryRun",
+                schemas["DryRun"]["properties"],
+                required=schemas["DryRun"].get("required", []),
+                closed=False,
+            ),
         ),
     }
 
@@ -202,22 +204,16 @@ def _replies() -> dict[str, Any]:
         "pong": _message(
             "pong",
             "The answer to ping.",
-            {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["type"],
-                "properties": {"type": {"type": "string", "const": "pong"}},
-            },
+            _object("type", "pong"),
         ),
         "error": _message(
             "error",
             "A client message was refused: the REST API's error body (stale_version also "
             "carries the current view).",
-            {
-                "type": "object",
-                "required": ["type", "error"],
-                "properties": {
-                    "type": {"type": "string", "const": "error"},
+            _object(
+                "type",
+                "error",
+                {
                     "error": _ref("ErrorDetail"),
                     "view": {"anyOf": [_ref("TableView"), {"type": "null"}]},
                     "moveId": {
@@ -229,7 +225,9 @@ def _replies() -> dict[str, Any]:
                         "description": "the HTTP status the REST API answers the same refusal with",
                     },
                 },
-            },
+                required=("error",),
+                closed=False,
+            ),
         ),
     }
 
@@ -242,32 +240,30 @@ def _from_players() -> dict[str, Any]:
             "A seated player sent a phrase of the fixed set (POST /tables/{tableId}/phrases; "
             "GET /phrases lists the ids and their Turkish and English text). Never free text; "
             "a client may mute a seat for itself.",
-            {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["type", "seat", "phrase"],
-                "properties": {
-                    "type": {"type": "string", "const": "phrase"},
+            _object(
+                "type",
+                "phrase",
+                {
                     "seat": {"type": "integer", "minimum": 0, "maximum": 3},
                     "phrase": {"type": "string", "description": "the phrase's id"},
                 },
-            },
+                required=("seat", "phrase"),
+            ),
         ),
         "invitation": _message(
             "invitation",
             "A friend invites this connection's player to a table (POST "
             "/tables/{tableId}/invitations): sent to every open socket of theirs, whatever "
             "table it watches.",
-            {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["type", "tableId", "from"],
-                "properties": {
-                    "type": {"type": "string", "const": "invitation"},
+            _object(
+                "type",
+                "invitation",
+                {
                     "tableId": {"type": "string"},
                     "from": {"type": "string", "description": "the inviting player's id"},
                 },
-            },
+                required=("tableId", "from"),
+            ),
         ),
         "presence": _presence(),
     }
@@ -282,12 +278,10 @@ def _presence() -> dict[str, Any]:
         "their last connection (away). Sent to every open socket of every friend, only "
         "when it changed; never to a player either of them blocked. A player's own "
         "connection (no tableId) receives it too. New friends get each other's at once.",
-        {
-            "type": "object",
-            "additionalProperties": False,
-            "required": ["type", "playerId", "status"],
-            "properties": {
-                "type": {"type": "string", "const": "presence"},
+        _object(
+            "type",
+            "presence",
+            {
                 "playerId": {"type": "string", "description": "the friend's id"},
                 "status": {"type": "string", "enum": ["online", "table", "away"]},
                 "game": {
@@ -296,7 +290,8 @@ def _presence() -> dict[str, Any]:
                     "description": "the game at the table, with status table only",
                 },
             },
-        },
+            required=("playerId", "status"),
+        ),
     )
 
 

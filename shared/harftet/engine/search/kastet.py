@@ -49,7 +49,7 @@ from harftet.engine.state import Placed, Table
 from harftet.engine.tiles import KASTET_TILES
 
 from .kastet_melds import _hand_value, _lay, _problem, _touching
-from .kastet_states import _Plan, upper_bound
+from .kastet_states import _Plan, _Problem, upper_bound
 from .kastet_sweep import _solve
 from .kastet_tree import _OutOfWork, _Tree
 from .proposal import Proposal
@@ -309,26 +309,31 @@ def _exact(
     prob.melds = tiles >= 3 * (prob.cap + 1)
     best: _Plan | None = None
     if upper_bound(prob) >= 1:
-        tree = _Tree(prob, budget.left)
-        try:
-            best = tree.plan()
-        except _OutOfWork:
-            budget.left = 0
+        best, finished = _search(prob, budget)
+        if not finished:
             return None, False
-        budget.left = tree.left
     if pairable and tiles >= 3 * prob.cap:
         prob = _problem([table.series[i] for i in released], hand, MAX_SERIES - frozen)
         prob.pairs = True
         floor = 1 if best is None else best.shed + 1
         if upper_bound(prob) >= floor:
             prob.floor = floor
-            tree = _Tree(prob, budget.left)
-            try:
-                plan = tree.plan()
-            except _OutOfWork:
-                budget.left = 0
+            plan, finished = _search(prob, budget)
+            if not finished:
                 return best, False
-            budget.left = tree.left
             if plan is not None and plan.shed >= floor:
                 best = plan
     return best, True
+
+
+def _search(prob: _Problem, budget: _Budget) -> tuple[_Plan | None, bool]:
+    """The best plan of ``prob`` (None: none sheds enough) and whether the search finished
+    (False: it ran out of the budget, which it spends either way)."""
+    tree = _Tree(prob, budget.left)
+    try:
+        plan = tree.plan()
+    except _OutOfWork:
+        budget.left = 0
+        return None, False
+    budget.left = tree.left
+    return plan, True

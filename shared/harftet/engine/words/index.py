@@ -20,6 +20,7 @@ import sys
 import zlib
 from array import array
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from harftet.engine.words import DEFAULT_WORDS_PATH, WordList, default_words
 
@@ -35,7 +36,7 @@ INDEX_PATH = os.path.join(os.path.dirname(DEFAULT_WORDS_PATH), "words.index.bin"
 _VERSION = 3
 
 
-class Index:
+class Index(NamedTuple):
     """An alphagram trie as parallel arrays; node 0 is the root.
 
     The edges of node n are ``starts[n]`` .. ``starts[n + 1] - 1``, in ascending letter rank:
@@ -44,28 +45,16 @@ class Index:
     find letters). ``terminal[n]`` is the
     group of words whose alphagram ends at n, or -1; group g is ``text[offsets[g]:offsets[g+1]]``
     (its words space-separated, then a newline). Arrays, not lists: loading stays a copy.
-    A plain class (no dataclasses, no json here): importing this module stays nearly free.
+    A named tuple (no dataclasses, no json here): importing this module stays nearly free.
     """
 
-    __slots__ = ("below", "children", "letters", "offsets", "starts", "terminal", "text")
-
-    def __init__(
-        self,
-        starts: Sequence[int],
-        letters: Sequence[int],
-        children: Sequence[int],
-        below: Sequence[int],
-        terminal: Sequence[int],
-        text: str,
-        offsets: Sequence[int],
-    ) -> None:
-        self.starts = starts
-        self.letters = letters
-        self.children = children
-        self.below = below
-        self.terminal = terminal
-        self.text = text
-        self.offsets = offsets
+    starts: Sequence[int]
+    letters: Sequence[int]
+    children: Sequence[int]
+    below: Sequence[int]
+    terminal: Sequence[int]
+    text: str
+    offsets: Sequence[int]
 
     @property
     def nodes(self) -> int:
