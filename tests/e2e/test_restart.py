@@ -46,6 +46,10 @@ def test_a_crashed_stack_restarts_at_once_on_its_port_and_remembers(tmp_path: Pa
         seated = baris.sit(table["tableId"], 1)
         assert seated.status_code == 200, seated.text
         before = ayse.table(table["tableId"])
+        # The operator key is written at the first start, readable by its owner only.
+        key_file = data / persist.OPERATOR_KEY
+        assert key_file.read_text() == first.operator_key and first.operator_key
+        assert key_file.stat().st_mode & 0o077 == 0
     finally:
         os.killpg(first.process.pid, signal.SIGKILL)  # a crash: nothing is shut down in order
         first.process.wait(10)
@@ -66,6 +70,9 @@ def test_a_crashed_stack_restarts_at_once_on_its_port_and_remembers(tmp_path: Pa
         started_game = again.post(f"/tables/{table['tableId']}/start")
         assert started_game.status_code == 200, started_game.text
         assert started_game.json()["version"] == before["version"] + 1
+        assert second.operator_key == first.operator_key  # kept: the operator's tools go on
+        reports = again.get("/operator/reports", headers={"X-Operator-Key": first.operator_key})
+        assert reports.status_code == 200, reports.text
         health = again.get("/health")
         assert health.status_code == 200, health.text
     finally:

@@ -55,9 +55,10 @@ class Emulator:
         ready_check: Callable[[], bool] | None,
         settings: TemplateSettings | None,
         throttle: tuple[float, int] | None = None,
+        operator_key: str | None = None,
     ) -> None:
         self.rest = rest
-        self.rest_api = RestApi(rest, settings, throttle)
+        self.rest_api = RestApi(rest, settings, throttle, operator_key)
         self.ws = ws
         self.websocket_api = WebSocketApi(ws, ws_route_response)
         self.sweeper = sweeper
@@ -167,11 +168,13 @@ def create_app(
     ready_check: Callable[[], bool] | None = None,
     settings: TemplateSettings | None = None,
     throttle: tuple[float, int] | None = None,
+    operator_key: str | None = None,
 ) -> Starlette:
     """The emulator as a Starlette app; handler files are invoked with `env` as their environment.
 
     With `settings` (from template.yaml) only the template's REST routes reach the handler and
     refusals use its GatewayResponses; without, every path goes to the handler (`/{proxy+}`).
+    `operator_key` stands in for AWS_IAM on the template's IAM-only routes (API.md v4).
     `event_sources` are (function key, source) pairs: each source (localstack/sources.py)
     runs while the app does, invoking that function as Lambda's event source mapping would.
     """
@@ -192,6 +195,7 @@ def create_app(
         ready_check=ready_check,
         settings=settings,
         throttle=throttle,
+        operator_key=operator_key,
     )
     app = Starlette(
         routes=_routes(emulator, env, static_dir),

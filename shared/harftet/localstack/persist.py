@@ -9,7 +9,8 @@ every table, 25 to a BatchWriteItem line) so that a restart costs the items kept
 history. A crash (kill -9) loses nothing answered: a line is written (to the OS) before its
 answer.
 
-The token secret is kept in the folder too (`token-secret`, mode 600), so tokens stay valid.
+The token secret is kept in the folder too (`token-secret`, mode 600), so tokens stay valid,
+and so is the operator key (`operator-key`, mode 600): what the operator routes take.
 Start empty with `make run FRESH=1` (or `--fresh`), or choose no folder with `--data none`.
 """
 
@@ -29,6 +30,7 @@ log = logging.getLogger("harftet.localstack")
 
 JOURNAL = "dynamodb.jsonl"
 SECRET = "token-secret"
+OPERATOR_KEY = "operator-key"
 WRITES = {
     "DynamoDB_20120810.PutItem",
     "DynamoDB_20120810.UpdateItem",
@@ -50,9 +52,21 @@ WSGIApp = Callable[[Environ, Callable[..., Any]], Iterable[bytes]]
 
 def token_secret(folder: Path) -> str:
     """The stack's token signing secret, made once and kept in ``folder``."""
-    path = folder / SECRET
+    return _kept_secret(folder / SECRET)
+
+
+def operator_key(folder: Path) -> str:
+    """The key the local stack's operator routes take (``X-Operator-Key``, API.md v4), made at
+    the first start and kept in ``folder`` (mode 600: only its owner reads it)."""
+    return _kept_secret(folder / OPERATOR_KEY)
+
+
+def _kept_secret(path: Path) -> str:
+    """A secret read from ``path``, or made and written there (atomically, mode 600)."""
     if path.exists():
-        return path.read_text().strip()
+        kept = path.read_text().strip()
+        if kept:
+            return kept
     secret = secrets.token_urlsafe(32)
     partial = path.with_suffix(".partial")
     partial.write_text(secret)
@@ -161,5 +175,5 @@ def prepare(folder: Path, fresh: bool) -> None:
     """Make the data folder (emptied first with ``fresh``)."""
     folder.mkdir(parents=True, exist_ok=True)
     if fresh:
-        for name in (JOURNAL, SECRET):
+        for name in (JOURNAL, SECRET):  # the operator key stays: the operator's tools keep it
             (folder / name).unlink(missing_ok=True)

@@ -103,7 +103,7 @@ def serve(options: StackOptions) -> None:
 
     sock = _listening_socket(options.host, options.port)
     port = sock.getsockname()[1]
-    journal, overrides = _kept_data(options)
+    journal, overrides, operator_key = _kept_data(options)
     # The DynamoDB port is fixed (the API's + 1): for sam local.
     dynamo = MotoDynamo(options.host, dynamodb_port(options.port), journal=journal)
     endpoint = dynamo.bind()
@@ -116,13 +116,14 @@ def serve(options: StackOptions) -> None:
     # Its imports overlap with ours in _start_app and _server.
     start_forkserver(shared_imports(_handler_files(options)))
     try:
-        app, kept = _start_app(options, dynamo, env)
+        app, kept = _start_app(options, dynamo, env, operator_key)
         server = _server(app, options)
         urls = {
             "base_url": f"http://{options.host}:{port}",
             "ws_url": f"ws://{options.host}:{port}/ws",
             "play_url": f"http://{options.host}:{port}/play/",
             "dynamodb_endpoint": endpoint,
+            "operator_key": operator_key,
         }
         kept_in = (
             f"kept in {options.data_dir} ({kept} items restored)"
@@ -152,19 +153,24 @@ def _listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _kept_data(options: StackOptions) -> tuple[Journal | None, dict[str, str]]:
-    """The data folder made ready (emptied when fresh): its journal of the tables, and the
-    handlers' environment overrides with the token secret kept there (None: all in memory)."""
+def _kept_data(options: StackOptions) -> tuple[Journal | None, dict[str, str], str]:
+    """The data folder made ready (emptied when fresh): its journal of the tables, the
+    handlers' environment overrides with the token secret kept there, and the operator key
+    kept there (no folder: all in memory, the key made for this run)."""
+    import secrets
+
     from harftet.localstack import persist
 
     journal = None
     overrides = dict(options.env)
+    key = secrets.token_urlsafe(32)
     if options.data_dir is not None:
         persist.prepare(options.data_dir, options.fresh)
         journal = persist.Journal(options.data_dir)
+        key = persist.operator_key(options.data_dir)
         if not os.environ.get("TOKEN_SECRET"):
             overrides.setdefault("TOKEN_SECRET", persist.token_secret(options.data_dir))
-    return journal, overrides
+    return journal, overrides, key
 
 
 def _handler_files(options: StackOptions) -> list[Path]:
@@ -181,7 +187,7 @@ def _handler_files(options: StackOptions) -> list[Path]:
 
 
 def _start_app(
-    options: StackOptions, dynamo: MotoDynamo, env: Mapping[str, str]
+    options: StackOptions, dynamo: MotoDynamo, env: Mapping[str, str], operator_key: str
 ) -> tuple[Starlette, int]:
     """Start DynamoDB with the template's tables (the kept items restored), share the token
     secret with `sam local`, and build the emulator: the app and how many items were kept."""
@@ -217,6 +223,7 @@ def _start_app(
         max_concurrency=options.max_concurrency,
         settings=settings,
         throttle=options.throttle,
+        operator_key=operator_key,
     )
     return app, kept
 
@@ -264,7 +271,12 @@ def _announce(
             return
         time.sleep(0.01)
     if not options.quiet:
-        _print_banner(urls, time.perf_counter() - started, emulator, kept_in)
+        operators = (
+            f"X-Operator-Key: the contents of {options.data_dir / 'operator-key'}"
+            if options.data_dir is not None
+            else f"X-Operator-Key: {urls['operator_key']}"
+        )
+        _print_banner(urls, time.perf_counter() - started, emulator, kept_in, operators)
     if options.ready_file is not None:
         _write_json(options.ready_file, {**urls, "env": env, "pid": os.getpid()})
 
@@ -315,7 +327,7 @@ def event_sources(dynamo: Any, settings: Any, tables: Mapping[str, str]) -> list
 
 
 def _print_banner(
-    urls: Mapping[str, str], seconds: float, emulator: Emulator, kept_in: str
+    urls: Mapping[str, str], seconds: float, emulator: Emulator, kept_in: str, operators: str
 ) -> None:
     handlers = ", ".join(f"{f.spec.name} ← {_relative(f.spec.path)}" for f in emulator.functions)
     print(
@@ -325,6 +337,7 @@ def _print_banner(
         f"  Web client   {urls['play_url']}\n"
         f"  DynamoDB     {urls['dynamodb_endpoint']}   (moto, {kept_in})\n"
         f"  Functions    {handlers or 'none'}\n"
+        f"  Operators    {urls['base_url']}/operator/... with {operators}\n"
         "Ctrl-C to stop.",
         flush=True,
     )

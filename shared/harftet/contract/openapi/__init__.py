@@ -17,7 +17,8 @@ from harftet.contract.openapi.schemas import Error
 ERRORS = {
     "400": "bad_request: malformed JSON, wrong types, unknown fields, out-of-range values",
     "401": "unauthorized: missing, forged or expired token",
-    "403": "not_your_turn, not_seated, not_manager, banned, hints_off",
+    "403": "not_your_turn, not_seated, not_manager, banned, hints_off; forbidden (an operator "
+    "route without the operator's signature or key)",
     "404": "not_found",
     "405": "method_not_allowed (the Allow header lists the path's methods)",
     "409": "stale_version (with the current view), seat_taken, wrong_status, too_many_tables, "
@@ -25,6 +26,17 @@ ERRORS = {
     "422": "illegal_move (the message names the meld or tile and why)",
     "429": "rate_limited",
     "503": "busy: the request lost a race too many times; safe to retry",
+}
+# The operator routes: in AWS a SigV4 signature (their API is AWS_IAM only); on the local stack
+# the data folder's operator-key file in a header (API.md v4).
+OPERATOR = {
+    "operatorKey": {
+        "type": "apiKey",
+        "in": "header",
+        "name": "X-Operator-Key",
+        "description": "The local stack: the contents of the data folder's operator-key file "
+        "(.data/operator-key). In AWS the operator API takes AWS_IAM (SigV4) signatures instead.",
+    }
 }
 INFO = {
     "title": "Harftet",
@@ -71,7 +83,7 @@ def document() -> dict[str, Any]:
         "paths": paths,
         "components": {
             "schemas": dict(sorted(components.schemas.items())),
-            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}, **OPERATOR},
         },
     }
 
@@ -115,6 +127,8 @@ def _operation(
         operation["requestBody"] = {"required": required, "content": _json(body)}
     if route.auth:
         operation["security"] = [{"bearer": []}]
+    elif route.path.startswith("/operator/"):
+        operation["security"] = [{"operatorKey": []}]
     return operation
 
 
