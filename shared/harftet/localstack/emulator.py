@@ -286,9 +286,10 @@ def _routes(
         ]
     push_prefix = env.get("LOCAL_PUSH_PREFIX")
     if push_prefix and env.get("TEST_MODE", "").lower() in ("1", "true", "yes"):
-        from harftet.localstack import push_receiver  # the local push service: test mode only
+        from harftet.localstack import mobile_push, push_receiver  # test mode only
 
         base = push_prefix.removesuffix(push_receiver.PREFIX)
+        routes += mobile_push.routes()  # what reached a phone (moto's SNS endpoints)
         routes += push_receiver.routes(base, env.get("VAPID_PRIVATE_KEY"))
     routes.append(Route("/{path:path}", emulator.rest_api.proxy, methods=list(HTTP_METHODS)))
     return routes

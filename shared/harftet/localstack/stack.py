@@ -193,11 +193,13 @@ def _start_app(
     secret with `sam local`, and build the emulator: the app and how many items were kept."""
     from harftet.localstack.dynamo import DEFAULT_TABLE_NAMES, create_tables
     from harftet.localstack.emulator import create_app
+    from harftet.localstack.mobile_push import create_applications
     from harftet.localstack.sam_local import share_token_secret
     from harftet.localstack.template import read_template
 
     dynamo.start()
     create_tables(dynamo.client(), DEFAULT_TABLE_NAMES, template_path=options.template)
+    create_applications(dynamo.client("sns"))  # mobile push, as the operator sets it up in AWS
     kept = dynamo.restore(DEFAULT_TABLE_NAMES.values())
     if options.port:  # a fixed port, as `sam local --env-vars` expects (moto's SSM is slow)
         share_token_secret(dynamo.endpoint_url, env["TOKEN_SECRET"], options.template, wait=False)
