@@ -61,6 +61,19 @@ def test_an_unknown_route_is_404_not_found(api):
     error_of(api("unknown-route"), 404, "not_found")
 
 
+def test_an_id_no_route_takes_is_404_not_a_405_that_names_its_own_method(api):
+    """Issue 35: /tables/<control character>/log fitted the path's shape but no route's
+    parameter, and was answered "GET is not allowed here: use GET"."""
+    owner = api.player()
+    table_id = api.table(owner)["tableId"]
+    for odd in ("%12", "\x12", "\u0087", "a\x0cb"):
+        event = api.event("rest/start", token=owner.token, tableId=table_id)
+        event["path"] = event["requestContext"]["path"] = f"/tables/{odd}/start"
+        reply = api.invoke(event)
+        error_of(reply, 404, "not_found")
+        assert "Allow" not in reply.headers
+
+
 def test_a_known_path_with_a_method_it_does_not_have_is_405_with_allow(api):
     owner = api.player()
     table_id = api.table(owner)["tableId"]

@@ -218,7 +218,9 @@ Meld = Annotated[list[TileRef], Field(min_length=1, max_length=106)]
 
 
 class MoveBase(Strict):
-    version: Annotated[StrictInt, Field(ge=0)]
+    # A table's version counts its changes; bounded as JSON's safe integers are (the body's
+    # reader refuses numbers of more than 20 digits before any model sees them).
+    version: Annotated[StrictInt, Field(ge=0, le=2**53 - 1)]
     moveId: MoveId | None = Field(None, description="required unless dryRun")
     dryRun: StrictBool = Field(False, description="check the move without making it")
 

@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from harftet.contract.openapi import accounts, inbox, operator, people, players, tables, words
+from harftet.contract.openapi import (
+    accounts,
+    exact,
+    inbox,
+    operator,
+    people,
+    players,
+    tables,
+    words,
+)
 from harftet.contract.openapi.components import Components
 from harftet.contract.openapi.route import PATH_PARAMETERS, Route
 from harftet.contract.openapi.schemas import Error
@@ -17,7 +26,7 @@ from harftet.contract.openapi.schemas import Error
 ERRORS = {
     "400": "bad_request: malformed JSON, wrong types, unknown fields, out-of-range values",
     "401": "unauthorized: missing, forged or expired token",
-    "403": "not_your_turn, not_seated, not_manager, banned, hints_off; forbidden (an operator "
+    "403": "not_your_turn, not_seated, not_manager, banned, hints_off, forbidden (an operator "
     "route without the operator's signature or key)",
     "404": "not_found",
     "405": "method_not_allowed (the Allow header lists the path's methods)",
@@ -74,6 +83,7 @@ def document() -> dict[str, Any]:
         operation = _operation(route, components, move_body, error)
         paths.setdefault(route.path, {})[route.method] = operation
     paths["/players/me/push-subscriptions/{id}"] = {"delete": inbox.unsubscribe(_errors(error))}
+    exact.apply(components.schemas)
     paths["/health"] = {
         "get": {"summary": "Ready check", "responses": {"200": {"description": "ready"}}}
     }

@@ -196,7 +196,7 @@ def move_body(components: Components) -> dict[str, Any]:
         "oneOf": [components.ref(m) for m in (DrawMove, PassMove, LayMove, ReadyMove)],
         "discriminator": {"propertyName": "type", "mapping": MOVE_TYPES},  # else: schema names
     }
-    for name in ("DrawMove", "PassMove", "LayMove"):
+    for name in ("DrawMove", "PassMove", "LayMove", "ReadyMove"):
         # As the server checks it: a real move names its id; only a dry run may leave it out.
         schema = components.schemas[name]
         schema["if"] = {"properties": {"dryRun": {"const": True}}, "required": ["dryRun"]}
