@@ -119,9 +119,10 @@ class TableWriter:
             try:
                 new = self._save(stored, outcome, now, viewer, *mine)
             except VersionConflictError as conflict:
-                stored = self._after_conflict(conflict, decided, expected_version, move_key)
-                if isinstance(stored, Written):
-                    return stored
+                after = self._after_conflict(conflict, decided, expected_version, move_key)
+                if isinstance(after, Written):
+                    return after
+                stored = after
                 continue
             if decided:
                 return Written(new, "committed", base=stored)
