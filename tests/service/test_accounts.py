@@ -345,3 +345,35 @@ def test_a_deleted_dropped_player_is_charged_nothing_and_leaves_no_player_behind
     app.stores.tables.save(stored, stored.table, Commit(writes=[lost], now=clock.now))
     with pytest.raises(NotFoundError):
         app.guests.player(seat.original.player_id)
+
+
+def test_every_token_of_a_deleted_player_is_refused_on_the_next_request(app, accounts):
+    """API.md v4 "Deleted players": the 30-day guest token, a session's access token and a
+    socket ticket answer 401 at once; at a table, every answer they could get is a 401."""
+    from harftet.engine.moves import Draw
+    from harftet.tickets import issue_ticket, verify_ticket
+
+    table_id, (ali, ayse) = full_table(app, seats=2)
+    guest_token = app.tokens.issue(ayse.player_id, ayse.name)
+    session = sign_in(accounts, registered(accounts, ayse))
+    ticket = issue_ticket(app.tokens, ayse, table_id)["ticket"]
+    for token in (guest_token, session["token"]):
+        assert app.callers.check(token).player_id == ayse.player_id
+    version = app.stores.tables.get(table_id).version
+
+    app.data.delete(ayse)
+
+    for token in (guest_token, session["token"]):
+        assert app.callers.signed(token).player_id == ayse.player_id  # the signature is fine
+        with pytest.raises(UnauthorizedError):
+            app.callers.check(token)
+    with pytest.raises(UnauthorizedError):
+        app.callers.present(verify_ticket(app.tokens, ticket, table_id))
+    after = app.stores.tables.get(table_id).version
+    with pytest.raises(UnauthorizedError):  # not "not your turn": she is nobody now
+        app.tables.move(ayse, table_id, after, "late", Draw())
+    with pytest.raises(UnauthorizedError):  # a stale version, too
+        app.tables.move(ayse, table_id, version, "late2", Draw())
+    with pytest.raises(UnauthorizedError):
+        app.hints.dry_run(ayse, table_id, after, Draw())
+    assert app.callers.check(app.tokens.issue(ali.player_id, ali.name)).player_id == ali.player_id

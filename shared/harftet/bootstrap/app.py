@@ -61,6 +61,13 @@ class App:
             secret = str(get_parameter(name, decrypt=True, max_age=3600))
         return Tokens(secret)
 
+    @cached_property
+    def callers(self) -> Any:
+        """Who is calling: a token's player, if they still exist (harftet.accounts.callers)."""
+        from harftet.accounts.callers import Callers
+
+        return Callers(self.tokens, self.stores.players)
+
     # -- the tables ----------------------------------------------------------------------
     @cached_property
     def writer(self) -> Any:

@@ -52,6 +52,8 @@ class PlayerStorePort(Protocol):
 
     def get(self, player_id: str) -> dict[str, Any]: ...
 
+    def exists(self, player_id: str) -> bool: ...
+
 
 class ConnectionStorePort(Protocol):
     """Live WebSocket connections, found by table and by player; presence marks."""

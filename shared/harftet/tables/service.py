@@ -262,14 +262,17 @@ class Tables:
         move: Move,
         answered: str | None = None,
     ) -> Written:
-        written = self.writer.write(
-            table_id,
-            _moving(caller, move),
-            expected_version=version,
-            move_key=f"{caller.player_id}:{move_id}",
-            viewer=caller.player_id,
-            answered=answered,
-        )
+        with self.writer.refusing(caller.player_id):  # a deleted player's token: 401
+            written = self.writer.write(
+                table_id,
+                _moving(caller, move),
+                expected_version=version,
+                move_key=f"{caller.player_id}:{move_id}",
+                viewer=caller.player_id,
+                answered=answered,
+            )
+        if written.status != "committed":  # a retry, or a refusal: only for who is there
+            self.writer.present(caller.player_id)
         if written.status == "stale":  # the client resyncs from the table as it is
             raise StaleVersionError(self._view(written, caller.player_id))
         return written
