@@ -107,7 +107,9 @@ class FakeProfiles:
 
     # -- writes --------------------------------------------------------------------------
     def forget(self, player_id: str, now: float) -> int:
-        keys = [k for k in (profile_key(player_id), FILED + player_id) if k in self.items]
+        filed = [f"report#{r['tableId']}#{r['reportId']}" for r in self.filed(player_id)]
+        mine = (profile_key(player_id), FILED + player_id, *filed)
+        keys = [k for k in mine if k in self.items]
         keys += self._entries(player_id)
         for key in keys:
             del self.items[key]

@@ -200,9 +200,11 @@ class ProfileStore:
 
     def forget(self, player_id: str, now: float) -> int:
         """Delete the player's profile, every board entry that may still exist and the list
-        of reports they filed: for ``DELETE /players/me``. Returns how many items were
-        deleted."""
+        of reports they filed, and those reports (API.md v4: nothing they filed remains): for
+        ``DELETE /players/me``. Returns how many items were deleted."""
+        filed = [f"report#{r['tableId']}#{r['reportId']}" for r in self.filed(player_id)]
         keys = [profile_key(player_id), FILED + player_id, *self._board_keys(player_id, now)]
+        keys += filed
         deleted = 0
         for key in keys:
             old = self._client.delete_item(
