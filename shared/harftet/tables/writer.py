@@ -145,9 +145,12 @@ class TableWriter:
 
     @contextmanager
     def refusing(self, player_id: str) -> Iterator[None]:
-        """A refusal raised inside is given only to a player who still exists (`present`)."""
+        """A refusal raised inside is given only to a player who still exists (`present`);
+        a busy table (503: nothing decided, retry) is no refusal and reads nothing more."""
         try:
             yield
+        except BusyError:
+            raise
         except (HarftetError, EngineError):
             self.present(player_id)
             raise
