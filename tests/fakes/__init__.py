@@ -14,7 +14,7 @@ from .accounts import FakeAccounts, FakeWordReports
 from .aws import FakeAws, FakeSns, FakeSqs
 from .connections import FakeConnections, FakeLimits
 from .log import FakeLog
-from .mail import FakeInbox, FakeMail, FakeMailTable
+from .mail import FakeAnswers, FakeInbox, FakeMail, FakeMailTable
 from .players import FakePlayers
 from .profiles import FakeProfiles
 from .stream import FakeStream
@@ -22,6 +22,7 @@ from .tables import FakeTables
 
 __all__ = [
     "FakeAccounts",
+    "FakeAnswers",
     "FakeAws",
     "FakeConnections",
     "FakeInbox",
@@ -61,6 +62,7 @@ class FakeStores:
         self.mail_table = FakeMailTable()
         self.inbox: FakeInbox | None = FakeInbox(self.mail_table) if mail else None
         self.mail: FakeMail | None = FakeMail(self.mail_table) if mail else None
+        self.answers: FakeAnswers | None = FakeAnswers(self.mail_table) if mail else None
 
 
 def fake_app(

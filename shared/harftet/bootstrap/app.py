@@ -61,6 +61,13 @@ class App:
             secret = str(get_parameter(name, decrypt=True, max_age=3600))
         return Tokens(secret)
 
+    @cached_property
+    def callers(self) -> Any:
+        """Who is calling: a token's player, if they still exist (harftet.accounts.callers)."""
+        from harftet.accounts.callers import Callers
+
+        return Callers(self.tokens, self.stores.players)
+
     # -- the tables ----------------------------------------------------------------------
     @cached_property
     def writer(self) -> Any:
@@ -85,6 +92,8 @@ class App:
             new_table_id=lambda: new_table_id(cell),
             test_mode=self.settings.test_mode,
             on_seated=accounts.remember_table if accounts is not None else None,
+            on_listed=self.inbox.note if self.inbox is not None else None,
+            answers=self.stores.answers,
         )
 
     @cached_property
@@ -146,9 +155,18 @@ class App:
         def forget_tables(player_id: str, account: dict[str, Any]) -> None:
             self.forgetting.forget(player_id, sorted(account.get("tables") or []))
 
+        def forget_endpoint(endpoint_arn: str) -> None:  # a device's SNS platform endpoint
+            if self.mobile is not None:
+                self.mobile.delete_endpoint(endpoint_arn)
+
+        def forget_counters(player_id: str, now: float) -> None:  # rate limits keyed by her
+            for limits in (self.limits, self.accounts.limits, self.word_reports.limits):
+                limits.forget(player_id, now)
+
         return PlayerData(
             s.accounts, s.profiles, s.connections, s.inbox, self.clock,
             forget_tables=forget_tables, forget_friends=self.friends.forget_everyone,
+            forget_endpoint=forget_endpoint, forget_counters=forget_counters,
         )  # fmt: skip
 
     @cached_property
@@ -158,7 +176,8 @@ class App:
         s = self.stores
         return Friends(
             s.accounts, s.tables, s.connections, self.presence, self.sender, self.clock,
-            notify_invitation=self.outbox.invitation,
+            notify_invitation=self.outbox.invitation, limits=self.limits,
+            note_invited=self.inbox.note_invited if self.inbox is not None else None,
         )  # fmt: skip
 
     @cached_property

@@ -81,6 +81,7 @@ STORES = {
     "counters": ("limits", "LimitStore", "connections_table"),
     "inbox": ("inbox", "InboxStore", "mail_table"),
     "mail": ("mail", "MailStore", "mail_table"),
+    "answers": ("answers", "AnswerStore", "mail_table"),
     "word_reports": ("word_reports", "WordReportStore", "players_table"),
 }
 OPTIONAL_TABLES = ("log_table", "mail_table")  # not named: no such table here, no store

@@ -21,8 +21,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from harftet.bounds import CODE_ALPHABET, CODE_LENGTH, FRIENDS_MAX
+from harftet.engine.state import Table
 from harftet.errors import BadRequestError, NotFoundError, UnauthorizedError
 from harftet.identity import Caller
+from harftet.limits import Limits
 from harftet.push import Sender
 from harftet.store.accounts import FRIEND_CODE
 from harftet.store.errors import NoAccountError
@@ -54,13 +56,15 @@ class PresencePort(Protocol):
     ) -> int: ...
 
 
-InvitationNote = Callable[[str, StoredTable, str | None], object]
+InvitationNote = Callable[[str, StoredTable, str | None, str], object]
 
 
 @dataclass(eq=False)
 class Friends:
     """Friends, blocks and invitations over the players table's account items;
-    ``notify_invitation``: how a friend with no open socket hears of one (notify)."""
+    ``notify_invitation``: how a friend with no open socket hears of one (notify);
+    ``limits``: the operator's budgets (API.md v4 "Limits": ``invitation`` 30 and
+    ``friendRequest`` 20 per player per hour, every try counted, refused ones too)."""
 
     store: AccountStorePort
     tables: TableStorePort
@@ -69,6 +73,14 @@ class Friends:
     send: Sender | None
     clock: Callable[[], float]
     notify_invitation: InvitationNote | None = None
+    limits: Limits | None = None
+    note_invited: Callable[[Table, int, str], object] | None = None  # the invitee's inbox
+
+    def _limit(self, kind: str, caller: Caller) -> None:
+        """429 ``rate_limited`` past the caller's budget of ``kind`` (before anything is read:
+        a guesser's unknown codes count as much as known ones)."""
+        if self.limits is not None:
+            self.limits.check(kind, caller.player_id, self.clock())
 
     def _account(self, caller: Caller) -> dict[str, Any]:
         try:
@@ -127,7 +139,10 @@ class Friends:
             self._update(other, lambda a: theirs(_maps(a)))
 
     def request(self, caller: Caller, code: str) -> dict[str, Any]:
-        """Ask the player of ``code`` to be friends (accepted at once if they asked first)."""
+        """Ask the player of ``code`` to be friends (accepted at once if they asked first).
+        An unknown code and a known one that cannot be asked (one's own, a block either way,
+        a deleted player) answer alike, after the same reads (API.md v4)."""
+        self._limit("friendRequest", caller)
         unknown = NotFoundError("no player has this friend code")
         typed = "".join(code.split()).replace("-", "").upper()
         if not 0 < len(typed) <= 16:
@@ -251,7 +266,10 @@ class Friends:
 
     def invite(self, caller: Caller, table_id: str, other: str) -> dict[str, Any]:
         """Invite a friend to a table: pushed to every open socket of theirs. The answer is
-        the same whether they are online or not, blocked or not (no presence leaks)."""
+        the same whether they are online or not, blocked or not (no presence leaks). A friend
+        with no open socket gets one notification per invitation (the inviter's, to this
+        table), however often the table changes or the invitation is sent again."""
+        self._limit("invitation", caller)
         me = _maps(self._account(caller))
         if other not in me["friends"]:
             raise NotFoundError("you can invite only your friends")
@@ -264,9 +282,11 @@ class Friends:
                     self.send(str(connection["connectionId"]), message)
                 except Exception:  # a gone socket misses it: the inbox keeps invitations
                     continue
+        if other not in me["blockedBy"] and self.note_invited is not None:
+            self.note_invited(stored.table, stored.version, other)  # listed at once (v4)
         offline = other not in me["blockedBy"] and not sockets
         if offline and self.notify_invitation is not None:  # a notification instead
-            self.notify_invitation(other, stored, caller.name)
+            self.notify_invitation(other, stored, caller.name, caller.player_id)
         return {"tableId": table_id, "playerId": other}
 
     def forget_everyone(self, player_id: str, account: dict[str, Any]) -> None:

@@ -103,6 +103,17 @@ class MobilePush:
         answer = self._client.create_platform_endpoint(PlatformApplicationArn=arn, Token=token)
         return str(answer["EndpointArn"])
 
+    def delete_endpoint(self, endpoint_arn: str) -> None:
+        """Delete a device's platform endpoint (its player is deleted): one that is gone
+        already is no error (SNS answers success for an unknown endpoint)."""
+        from botocore.exceptions import ClientError
+
+        try:
+            self._client.delete_endpoint(EndpointArn=endpoint_arn)
+        except ClientError as error:
+            if error.response.get("Error", {}).get("Code") not in ("NotFound", "InvalidParameter"):
+                raise
+
     def __call__(self, device: Device, payload: dict[str, Any]) -> str:
         from botocore.exceptions import ClientError
 

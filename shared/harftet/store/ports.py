@@ -52,6 +52,8 @@ class PlayerStorePort(Protocol):
 
     def get(self, player_id: str) -> dict[str, Any]: ...
 
+    def exists(self, player_id: str) -> bool: ...
+
 
 class ConnectionStorePort(Protocol):
     """Live WebSocket connections, found by table and by player; presence marks."""
@@ -144,6 +146,8 @@ class LimitStorePort(Protocol):
 
     def hit(self, key: str, limit: int, expires_at: int) -> bool: ...
 
+    def forget(self, key: str) -> None: ...
+
     def hit_spaced(
         self, key: str, most: int, gap: float, now: float, kept: int
     ) -> tuple[int, float] | None: ...
@@ -167,6 +171,16 @@ class InboxStorePort(Protocol):
     def claim_reminder(self, item: DueReminder) -> InboxItem | None: ...
 
     def everything_of(self, player_id: str) -> list[dict[str, Any]]: ...
+
+    def forget(self, player_id: str) -> list[dict[str, Any]]: ...
+
+
+class AnswerStorePort(Protocol):
+    """The first answer of each applied move, for its retries (harftet.store.answers)."""
+
+    def put(self, player_id: str, table_id: str, move_id: str, body: str, now: float) -> None: ...
+
+    def get(self, player_id: str, table_id: str, move_id: str, now: float) -> str | None: ...
 
 
 class MailStorePort(Protocol):

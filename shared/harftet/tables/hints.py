@@ -43,6 +43,10 @@ class Hints:
         know yet stays out: a draw's tile (the pile is secret), and when the move would end
         the hand (the racks turned over, the next deal) the view stays as it is now, with
         ``"endsHand": true``."""
+        with self.writer.refusing(caller.player_id):  # a deleted player's token: 401
+            return self._dry_run(caller, table_id, version, move)
+
+    def _dry_run(self, caller: Caller, table_id: str, version: int, move: Move) -> dict[str, Any]:
         stored = self.writer.write(table_id, None).stored
         view = stored_view(stored, caller.player_id)
         if stored.version != version:  # checked first, as for the real move
@@ -67,7 +71,8 @@ class Hints:
         a hint already paid for is answered again for free. Where hints are unlimited the
         whole lay comes too, and nothing is stored."""
         for _ in range(HINT_TRIES):
-            answer = self._hint_once(caller, table_id, reveal)
+            with self.writer.refusing(caller.player_id):  # a deleted player's token: 401
+                answer = self._hint_once(caller, table_id, reveal)
             if answer is not None:
                 return answer
         raise BusyError("the table moved on while the hint was searched: ask again")
