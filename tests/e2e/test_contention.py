@@ -175,8 +175,9 @@ def test_retried_moves_get_their_first_answer_byte_for_byte_under_contention(
 ) -> None:
     """API.md v4 "Retries" (issue 35: a retried moveId got the current view): each move is
     sent by 8 racers at once (one applies it, the others are retries racing its answer being
-    kept), and while the game goes on every earlier move is retried again — ≥ 1,000 retries,
-    each answered 200 with the first answer's bytes."""
+    kept), and while the game goes on every earlier move is retried again — ≥ 240 retries
+    (each costs the stack a whole request: 1,000 of them, measured once, took 4 minutes of a
+    busy CI machine), each answered 200 with the first answer's bytes."""
     players, view = started_table
     table_id = view["tableId"]
     first: dict[str, tuple[str, int, dict, bytes]] = {}  # moveId → (token, version, body, bytes)
@@ -188,7 +189,7 @@ def test_retried_moves_get_their_first_answer_byte_for_byte_under_contention(
             return client.post(f"/tables/{table_id}/moves", json=body, headers=headers)
 
     with ThreadPoolExecutor(RACERS) as pool:
-        while retries < 1000:
+        while retries < 240:
             view = players[0].table(table_id)
             if view["status"] == "playing":  # the next move, by 8 racers at once
                 mover = players[view["turn"]["seat"]]
@@ -206,4 +207,4 @@ def test_retried_moves_get_their_first_answer_byte_for_byte_under_contention(
             for answer, kept in zip(again, first.values(), strict=True):
                 assert answer.status_code == 200 and answer.content == kept[3]
             retries += len(again)
-    assert retries >= 1000 and len(first) >= 10
+    assert retries >= 240 and len(first) >= 10
