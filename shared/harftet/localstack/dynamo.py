@@ -18,6 +18,7 @@ DEFAULT_TABLE_NAMES = {
     "ConnectionsTable": "harftet-connections",
     "LogTable": "harftet-log",
     "MailTable": "harftet-mail",
+    "MatchTable": "harftet-match",
 }
 
 Environ = dict[str, Any]
