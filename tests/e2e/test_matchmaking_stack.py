@@ -55,9 +55,17 @@ def test_a_lone_player_gets_computer_players_once_the_wait_ends(local_stack):
     ticket = reply.json()["ticketId"]
     body = _matched(alone, ticket)  # the schedule's passes: nobody else arrives
     assert body["status"] == "matched"
-    view = alone.table(body["tableId"])
+    table_id = body["tableId"]
+    view = alone.table(table_id)
     assert [bool(s.get("bot")) for s in view["seats"]].count(True) == 1
     assert view["status"] == "playing" and view["game"] == "harftet"
+    mine = next(i for i, s in enumerate(view["seats"]) if s["playerId"] == alone.id)
+    if view["turn"]["seat"] == mine:  # the person draws; then the computer plays its turn
+        assert alone.move(table_id, view["version"], {"type": "draw"}).status_code == 200
+    ends = time.monotonic() + 20
+    while alone.table(table_id)["turn"]["seat"] != mine and time.monotonic() < ends:
+        time.sleep(0.3)
+    assert alone.table(table_id)["turn"]["seat"] == mine  # the computer player moved
     alone.close()
 
 
