@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from harftet.store.matchmaking import LOCK, SEATING, TICKET, Plan, Ticket, from_item, ticket_item
+from harftet.store.matchmaking import (
+    LOCK,
+    MINE,
+    SEATING,
+    TICKET,
+    Plan,
+    Ticket,
+    from_item,
+    ticket_item,
+)
 
 from .values import stored
 
@@ -23,7 +32,15 @@ class FakeMatches:
             return self.holder(ticket.player_id) or ticket.ticket_id
         self.items[key] = stored(ticket_item(ticket))
         self.items[lock] = {"id": lock, "ticketId": ticket.ticket_id}
+        mine = self.items.setdefault(MINE + ticket.player_id, {"id": MINE + ticket.player_id})
+        mine["tickets"] = {*mine.get("tickets", ()), ticket.ticket_id}
         return None
+
+    def forget(self, player_id: str) -> None:
+        mine = self.items.pop(MINE + player_id, {})
+        for ticket_id in mine.get("tickets", ()):
+            self.items.pop(TICKET + ticket_id, None)
+        self.items.pop(LOCK + player_id, None)
 
     def ticket(self, ticket_id: str) -> Ticket | None:
         item = self.items.get(TICKET + ticket_id)

@@ -241,3 +241,14 @@ def test_a_matcher_killed_after_its_claim_leaves_work_the_next_one_finishes(app)
     made = len(app.stores.tables.items)
     assert app.matcher.run() == 1 and len(app.stores.tables.items) == made
     assert sorted(_people(_table(app, again[0], more[0]))) == sorted(p.player_id for p in more)
+
+
+def test_a_player_deleted_while_waiting_leaves_no_ticket_and_is_never_seated(app, clock):
+    gone, a, b = (_skilled(app, name, 30) for name in ("Giden", "Ali", "Banu"))
+    _open(app, gone, seats=2)
+    ta, tb = _open(app, a, seats=2), _open(app, b, seats=2)
+    app.data.delete(gone)
+    assert not any(gone.player_id in str(item) for item in app.stores.matches.items.values())
+    assert app.matcher.run() == 1
+    assert sorted(_people(_table(app, ta, a))) == sorted([a.player_id, b.player_id])
+    assert app.matchmaking.status(b, tb)["status"] == "matched"

@@ -80,3 +80,18 @@ def test_queues_hold_the_waiting_oldest_first_and_the_claimed_until_settled(matc
     assert [t.ticket_id for t in matches.seating()] == ["t3"]
     done = matches.ticket("t1")
     assert done.status == "matched" and done.table_id == "T1" and done.plan == plan
+
+
+def test_a_deleted_players_tickets_go_and_a_waiting_one_can_no_longer_be_claimed(matches):
+    matches.open(_ticket(1))
+    matches.cancel("t1")
+    matches.release("p1", "t1")
+    matches.open(_ticket(2, player="p1"))
+    matches.open(_ticket(3))
+    matches.forget("p1")
+    assert matches.ticket("t1") is None and matches.ticket("t2") is None
+    assert matches.holder("p1") is None
+    plan = {"tableId": "T", "game": "kastet", "seats": 4, "tickets": ["t2", "t3"], "bots": []}
+    assert not matches.claim(["t2", "t3"], plan)
+    assert [t.ticket_id for t in matches.waiting("kastet#4")] == ["t3"]
+    matches.forget("p9")  # nothing of theirs: fine

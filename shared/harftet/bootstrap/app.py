@@ -144,6 +144,8 @@ class App:
         s = self.stores
 
         def forget_tables(player_id: str, account: dict[str, Any]) -> None:
+            if self.matchmaking is not None:  # searches for opponents first: never seated
+                self.matchmaking.forget(player_id)
             self.forgetting.forget(player_id, sorted(account.get("tables") or []))
 
         return PlayerData(

@@ -91,6 +91,10 @@ class Matchmaking:
             return
         raise WrongStatusError("opponents were found already: the table is being set")
 
+    def forget(self, player_id: str) -> None:
+        """A deleted player's tickets go (API.md v4: nothing the player owned remains)."""
+        self.matches.forget(player_id)
+
 
 def answer(ticket: Ticket) -> dict[str, Any]:
     """A ticket as the API shows it to its player."""

@@ -31,6 +31,7 @@ from .transient import busy
 
 TICKET = "ticket#"
 LOCK = "player#"
+MINE = "mine#"  # the ids of every ticket a player opened in the last day (to forget them)
 SEATING = "seating"
 QUEUE_INDEX = "queue-index"
 KEPT_SECONDS = 24 * 3600
@@ -156,10 +157,17 @@ class MatchStore:
         lock: dict[str, Any] = {"id": LOCK + ticket.player_id, "ticketId": ticket.ticket_id}
         lock["expiresAt"] = int(ticket.at) + KEPT_SECONDS
         new = "attribute_not_exists(id)"
-        items = [
+        items: list[dict[str, Any]] = [
             {"Put": {"TableName": self._table, "Item": serialize(item), "ConditionExpression": new}}
             for item in (ticket_item(ticket), lock)
         ]
+        mine = {":t": {ticket.ticket_id}, ":e": lock["expiresAt"]}
+        items.append({"Update": {
+            "TableName": self._table,
+            "Key": {"id": {"S": MINE + ticket.player_id}},
+            "UpdateExpression": "ADD tickets :t SET expiresAt = :e",
+            "ExpressionAttributeValues": serialize(mine),
+        }})  # fmt: skip
         try:
             self._client.transact_write_items(TransactItems=items)
         except ClientError as error:
@@ -186,6 +194,17 @@ class MatchStore:
         """The ticket the player holds open, by its lock (None: none)."""
         item = self._get(LOCK + player_id)
         return str(item["ticketId"]) if item else None
+
+    def forget(self, player_id: str) -> None:
+        """Delete every ticket of the player (a deleted player: API.md v4), their lock and
+        their list; a waiting one can then never be claimed."""
+        item = self._get(MINE + player_id) or {}
+        keys = [TICKET + str(t) for t in item.get("tickets") or ()]
+        for key in [*keys, LOCK + player_id, MINE + player_id]:
+            try:
+                self._client.delete_item(TableName=self._table, Key={"id": {"S": key}})
+            except ClientError as error:
+                raise busy(error) from error
 
     def release(self, player_id: str, ticket_id: str) -> None:
         """Drop the player's lock if it is still this ticket's."""
