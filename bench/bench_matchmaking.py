@@ -280,8 +280,10 @@ def write_section(rows: list[Result], results: Any) -> None:
     from datetime import UTC, datetime
 
     intro = (
-        f"Run on {datetime.now(UTC):%Y-%m-%d %H:%M} UTC over in-process moto with a simulated "
-        "clock (see the module): the real matcher, stores and conditional writes."
+        f"Run on {datetime.now(UTC):%Y-%m-%d %H:%M} UTC with a simulated clock (see the "
+        "module): the real matcher and store adapters with their conditional writes, over "
+        "in-process moto (`make bench`) or the stores' in-memory twins (`--fakes`), as each "
+        "row says."
     )
     put_section(results, SECTION, report.section(SECTION, intro, rows))
 
