@@ -1,6 +1,8 @@
 """Matchmaking (RULES §8, harftet.matchmaking) with 1,000 simulated players of spread skills
-arriving over time, over in-process moto (the match table and the tables table as
-template.yaml declares them, every claim a real conditional transaction).
+arriving over time, over the stores' in-memory twins (tests/fakes, held against the DynamoDB
+adapters by tests/store/test_fakes*.py), or with ``--moto`` over in-process moto (the match
+table and the tables table as template.yaml declares them, every claim a real conditional
+transaction).
 
 The clock is simulated: players arrive as a Poisson stream (``RATE`` a second, four seats,
 the default 30 s wait); each arrival wakes a matcher on its pool (the stream), and a second
@@ -11,8 +13,8 @@ next pass must finish their work. At the end every ticket must be matched, once.
 
 Measured: the wait from arriving to being seated, the skill spread (tiers, matchmaking's own
 tier: ordinal steps of 5) among the people of a table, players seated twice, blocked pairs
-seated together, tickets never matched. ``python -m bench.bench_matchmaking`` runs it alone
-and rewrites its RESULTS.md section.
+seated together, tickets never matched. ``python -m bench.bench_matchmaking [--moto]`` runs
+it alone and rewrites its RESULTS.md section.
 """
 
 from __future__ import annotations
@@ -281,8 +283,9 @@ def write_section(rows: list[Result], results: Any) -> None:
 
     intro = (
         f"Run on {datetime.now(UTC):%Y-%m-%d %H:%M} UTC with a simulated clock (see the "
-        "module): the real matcher and store adapters with their conditional writes, over "
-        "in-process moto (`make bench`) or the stores' in-memory twins (`--fakes`), as each "
+        "module): the real matcher over the stores' in-memory twins (`make bench`; held against "
+        "the DynamoDB adapters by tests/store/test_fakes_match.py) or over in-process moto "
+        "(`--moto`: the adapters' real conditional writes, minutes on a busy machine), as each "
         "row says."
     )
     put_section(results, SECTION, report.section(SECTION, intro, rows))
@@ -291,7 +294,7 @@ def write_section(rows: list[Result], results: Any) -> None:
 def main() -> None:
     import sys
 
-    rows_ = run("fakes" if "--fakes" in sys.argv else "moto")
+    rows_ = run("moto" if "--moto" in sys.argv else "fakes")
     print("\n".join(report.row(r) for r in rows_))
     write_section(rows_, ROOT / "bench" / "RESULTS.md")
 
