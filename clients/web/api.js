@@ -59,6 +59,9 @@ export function createApi({ token, lang, onUnauthorized, base = () => "", ready 
     player: (pid) => request("GET", `/players/${id(pid)}`),
     lobby: (status, cursor, limit) => request("GET", `/tables?status=${status}${limit ? `&limit=${limit}` : ""}${cursor ? `&cursor=${id(cursor)}` : ""}`),
     createTable: (body) => request("POST", "/tables", body),
+    search: (body) => request("POST", "/matchmaking", body), // looking for opponents (API.md v4)
+    ticket: (tid) => request("GET", `/matchmaking/${id(tid)}`),
+    cancelSearch: (tid) => request("DELETE", `/matchmaking/${id(tid)}`),
     table: (tid) => request("GET", `/tables/${id(tid)}`),
     sit: (tid, seat, body) => request("POST", `/tables/${id(tid)}/seats/${seat}`, body),
     stand: (tid, seat) => request("DELETE", `/tables/${id(tid)}/seats/${seat}`),

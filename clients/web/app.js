@@ -17,6 +17,7 @@ import { createInbox, onPushOpen, tableFromUrl } from "./push.js";
 import { LANG, loadSession, rememberProof, savedLang, saveLang, savedTable } from "./session.js";
 import * as Settings from "./settings.js";
 import * as Sound from "./sound.js";
+import { createSearch } from "./search.js";
 import { createStore, initialState } from "./state.js";
 import { createTables, LOBBY_PAGE } from "./tables.js";
 import { getLang, install } from "./texts.js";
@@ -26,7 +27,7 @@ import { mountEndDialog, mountFaceDialog } from "./dialogs.js";
 import { mountDrag } from "./drag.js";
 import { mountFriends } from "./friends.js";
 import { mountInbox } from "./inbox.js";
-import { mountLobby } from "./lobby.js";
+import { mountLobby, mountSearch } from "./lobby.js";
 import { mountLogin } from "./login.js";
 import { initPeople } from "./people.js";
 import { mountPhrases } from "./phrases.js";
@@ -60,7 +61,9 @@ const tries = createAttempts({ store, retry: () => (store.get().table ? play.res
 const { attempt, guarded } = tries;
 const identity = createIdentity({ store, api, storage, live, enter });
 const dryRuns = createDryRuns({ store, api });
-const contacts = createContacts({ store, api, wsBase: () => config.ws, openTable: (id) => attempt(() => play.openTable(id)) });
+const contacts = createContacts({
+  store, api, wsBase: () => config.ws, openTable: (id) => attempt(() => play.openTable(id)), onMatched: (m) => attempt(() => search.pushed(m)),
+});
 const inbox = createInbox({ store, api });
 const askFace = mountFaceDialog({ store });
 const confirm = (question) => window.confirm(question);
@@ -68,6 +71,7 @@ const play = createPlay({
   store, api, live, storage, tries, dryRuns, askFace, confirm, openLobby: () => tables.openLobby(), beforeTable: () => contacts.close(),
 });
 const tables = createTables({ store, api, live, storage, play, contacts, inbox, identity, tries, hidden: tabHidden });
+const search = createSearch({ store, api, play });
 const account = createAccount({ store, api, storage, identity, confirm, hidden: tabHidden });
 const drafting = createDrafting({ store, askFace, changeSettings });
 
@@ -148,9 +152,11 @@ function mount() {
   mountLogin({ store, act: { signIn: (name) => attempt(() => identity.signIn(name)) } });
   mountLobby({ store, pageSize: LOBBY_PAGE, act: {
     tab: tables.setTab, page: tables.loadLobby, quickPlay: (game, level) => attempt(() => tables.quickPlay(game, level)),
+    search: (game) => attempt(() => search.start(game)),
     createTable: (fields) => attempt(() => tables.createTable(fields)), sit: (id, seat) => attempt(() => tables.sit(id, seat)),
     openTable: (id) => attempt(() => play.openTable(id)),
   } });
+  mountSearch({ store, act: { cancel: () => attempt(search.cancel) } });
   mountTable({ store, drafting, act: {
     start: () => attempt(play.start), resume: () => attempt(play.resume), invite: () => attempt(play.invite),
     leave: () => attempt(play.leave), toggleSound: () => changeSettings({ sound: !store.get().settings.sound }),

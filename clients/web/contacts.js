@@ -1,9 +1,10 @@
 // Friends (API.md v3 "People"): the list, requests by code, accept, refuse, remove, block, and
 // invitations to a table both ways. While the lobby shows, a connection of the player's own
-// (/ws?token=T, no table) brings friends' presence and invitations (docs/asyncapi.yaml).
+// (/ws?token=T, no table) brings friends' presence, invitations and matches (docs/asyncapi.yaml).
 
-/** `wsBase()`: the WebSocket's URL ("" for this host); `openTable(id)` joins an invitation. */
-export function createContacts({ store, api, wsBase = () => "", openTable }) {
+/** `wsBase()`: the WebSocket's URL ("" for this host); `openTable(id)` joins an invitation;
+ * `onMatched(msg)`: the player's search for opponents found a table. */
+export function createContacts({ store, api, wsBase = () => "", openTable, onMatched = null }) {
   const dispatch = (m) => store.dispatch(m);
   const id = encodeURIComponent;
   let ws = null;
@@ -46,6 +47,8 @@ export function createContacts({ store, api, wsBase = () => "", openTable }) {
     } else if (msg.type === "invitation") {
       dispatch({ type: "invitation", invitation: msg });
       if (!names[msg.from]) load();
+    } else if (msg.type === "matched" && onMatched) {
+      onMatched(msg); // opponents found (search.js)
     }
   }
 

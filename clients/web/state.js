@@ -17,6 +17,7 @@ export function initialState({ settings = {}, lang = "tr", me = null } = {}) {
     ws: "offline", settings, settingsOpen: false,
     caps: { log: true, dryRun: true }, // what the server turned out to offer
     lobby: { tab: "waiting", tables: null, at: 0, cursors: [null], next: null },
+    search: null, // looking for opponents (search.js): {ticketId, game, since}
     inbox: { tables: [], cursor: null, push: null },
     friends: { data: null, names: {}, invitations: [], invited: [], said: "" },
     account: { open: false, passkeys: null, code: null },
@@ -64,6 +65,7 @@ const HANDLERS = {
   attention: (s, m) => ({ ...s, attention: !!m.on }),
   caps: (s, m) => ({ ...s, caps: { ...s.caps, ...m.caps } }),
 
+  searching: (s, m) => ({ ...s, search: m.search }),
   lobbyTab: (s, m) => ({ ...s, lobby: { tab: m.tab, tables: null, at: 0, cursors: [null], next: null } }),
   lobbyPage: (s, m) => (m.tab === s.lobby.tab ? { ...s, lobby: { tab: m.tab, tables: m.tables, at: m.at, cursors: m.cursors, next: m.next } } : s),
   inbox: (s, m) => ({ ...s, inbox: { ...s.inbox, tables: m.append ? [...s.inbox.tables, ...m.tables] : m.tables, cursor: m.cursor } }),

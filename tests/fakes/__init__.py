@@ -15,6 +15,7 @@ from .aws import FakeAws, FakeSns, FakeSqs
 from .connections import FakeConnections, FakeLimits
 from .log import FakeLog
 from .mail import FakeAnswers, FakeInbox, FakeMail, FakeMailTable
+from .matchmaking import FakeMatches
 from .players import FakePlayers
 from .profiles import FakeProfiles
 from .stream import FakeStream
@@ -30,6 +31,7 @@ __all__ = [
     "FakeLog",
     "FakeMail",
     "FakeMailTable",
+    "FakeMatches",
     "FakePlayers",
     "FakeProfiles",
     "FakeSns",
@@ -63,6 +65,7 @@ class FakeStores:
         self.inbox: FakeInbox | None = FakeInbox(self.mail_table) if mail else None
         self.mail: FakeMail | None = FakeMail(self.mail_table) if mail else None
         self.answers: FakeAnswers | None = FakeAnswers(self.mail_table) if mail else None
+        self.matches = FakeMatches()
 
 
 def fake_app(

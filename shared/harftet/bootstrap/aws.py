@@ -83,8 +83,13 @@ STORES = {
     "mail": ("mail", "MailStore", "mail_table"),
     "answers": ("answers", "AnswerStore", "mail_table"),
     "word_reports": ("word_reports", "WordReportStore", "players_table"),
+    "matches": ("matchmaking", "MatchStore", "match_table"),
 }
-OPTIONAL_TABLES = ("log_table", "mail_table")  # not named: no such table here, no store
+OPTIONAL_TABLES = (
+    "log_table",
+    "mail_table",
+    "match_table",
+)  # not named: no such table here, no store
 
 
 class DynamoStores:

@@ -257,6 +257,15 @@ class Friends:
 
         self._both(caller.player_id, other, mine, theirs)
 
+    def avoided(self, player_id: str) -> set[str]:
+        """Whom ``player_id`` blocked and who blocked them: never seated together
+        (matchmaking, RULES §8)."""
+        try:
+            account = self.store.account(player_id)
+        except NotFoundError:
+            return set()
+        return set(account.get("blocks") or {}) | set(account.get("blockedBy") or {})
+
     def blocked_by(self, player_id: str) -> set[str]:
         """Who blocked ``player_id`` (their phrases and invitations reach none of these)."""
         try:

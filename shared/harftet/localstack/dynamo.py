@@ -19,6 +19,7 @@ DEFAULT_TABLE_NAMES = {
     "ConnectionsTable": "harftet-connections",
     "LogTable": "harftet-log",
     "MailTable": "harftet-mail",
+    "MatchTable": "harftet-match",
 }
 
 Environ = dict[str, Any]

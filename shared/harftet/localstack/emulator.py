@@ -51,6 +51,8 @@ class Emulator:
         fanout: LambdaFunction | None = None,
         timer: LambdaFunction | None = None,
         notifier: LambdaFunction | None = None,
+        matcher: LambdaFunction | None = None,
+        match_seconds: float = 1.0,
         ws_route_response: bool,
         ready_check: Callable[[], bool] | None,
         settings: TemplateSettings | None,
@@ -65,6 +67,8 @@ class Emulator:
         self.fanout = fanout
         self.timer = timer
         self.notifier = notifier  # notifications (harftet.notify), from its queue
+        self.matcher = matcher  # matchmaking: the match table's stream and a schedule
+        self.match_seconds = match_seconds
         self.sweep_seconds = sweep_seconds
         self.ready_check = ready_check
         self.started = False
@@ -76,7 +80,15 @@ class Emulator:
     @property
     def functions(self) -> list[LambdaFunction]:
         """The configured functions."""
-        every = (self.rest, self.ws, self.sweeper, self.fanout, self.timer, self.notifier)
+        every = (
+            self.rest,
+            self.ws,
+            self.sweeper,
+            self.fanout,
+            self.timer,
+            self.notifier,
+            self.matcher,
+        )
         return [f for f in every if f is not None]
 
     def ready(self) -> bool:
@@ -127,19 +139,20 @@ class Emulator:
     async def sweep_forever(self) -> None:
         """Invoke the sweeper every `sweep_seconds`, like an EventBridge rate schedule."""
         assert self.sweeper is not None
-        while True:
-            await asyncio.sleep(self.sweep_seconds)
-            try:
-                await self.sweeper.invoke(lambda_events.scheduled_event())
-            except HandlerError as error:
-                log.error("sweeper failed: %s", error)
-            except Exception:
-                log.exception("sweeper invocation failed")
+        await _every(self.sweep_seconds, self.sweeper, "sweeper", "harftet-sweep")
+
+    async def match_forever(self) -> None:
+        """Invoke the matcher every `match_seconds` (its schedule: bands widen, waits end)."""
+        assert self.matcher is not None
+        await _every(self.match_seconds, self.matcher, "matcher", "harftet-match")
 
     def start_sources(self, event_sources: list[tuple[str, Any]]) -> list[asyncio.Task[None]]:
         """Poll each event source for its function (one the stack runs), as Lambda's event
         source mappings do; the polling tasks."""
-        targets = {"fanout": self.fanout, "timer": self.timer, "notifier": self.notifier}
+        targets = {
+            "fanout": self.fanout, "timer": self.timer, "notifier": self.notifier,
+            "matcher": self.matcher,
+        }  # fmt: skip
         tasks = []
         for key, source in event_sources:
             target = targets.get(key)
@@ -159,6 +172,8 @@ def create_app(
     fanout: str | Path | None = None,
     timer: str | Path | None = None,
     notifier: str | Path | None = None,
+    matcher: str | Path | None = None,
+    match_seconds: float = 1.0,
     event_sources: list[tuple[str, Any]] | None = None,
     env: Mapping[str, str] | None = None,
     sweep_seconds: float,
@@ -191,6 +206,8 @@ def create_app(
         fanout=function("fanout", fanout),
         timer=function("timer", timer),
         notifier=function("notifier", notifier),
+        matcher=function("matcher", matcher),
+        match_seconds=match_seconds,
         ws_route_response=ws_route_response,
         ready_check=ready_check,
         settings=settings,
@@ -237,11 +254,14 @@ def _lifespan(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         # What a client calls is warm before /health says ready; the event sources' functions
         # warm meanwhile (they are invoked once something is stored or due).
-        behind = [f for f in (emulator.fanout, emulator.timer, emulator.notifier) if f is not None]
+        later = (emulator.fanout, emulator.timer, emulator.notifier, emulator.matcher)
+        behind = [f for f in later if f is not None]
         warming = asyncio.create_task(_warm(behind))
         await _warm([f for f in emulator.functions if f not in behind])
         emulator.started = True
         tasks = [asyncio.create_task(emulator.sweep_forever())] if emulator.sweeper else []
+        if emulator.matcher is not None:
+            tasks.append(asyncio.create_task(emulator.match_forever()))
         tasks += emulator.start_sources(event_sources)
         try:
             yield
@@ -255,6 +275,18 @@ def _lifespan(
                 await run_in_threadpool(fn.close)
 
     return lifespan
+
+
+async def _every(seconds: float, function: LambdaFunction, name: str, rule: str) -> None:
+    """Invoke ``function`` every ``seconds``, like an EventBridge rate schedule."""
+    while True:
+        await asyncio.sleep(seconds)
+        try:
+            await function.invoke(lambda_events.scheduled_event(rule))
+        except HandlerError as error:
+            log.error("%s failed: %s", name, error)
+        except Exception:
+            log.exception("%s invocation failed", name)
 
 
 async def _warm(functions: list[LambdaFunction]) -> None:

@@ -51,6 +51,7 @@ def handler_env(
         # The inbox and notifications: the mail table, the notify queue, a VAPID key pair
         # made at start, and the stack's own push receiver (allowed in test mode only).
         "MAIL_TABLE": tables["MailTable"],
+        "MATCH_TABLE": tables["MatchTable"],  # matchmaking's tickets
         "NOTIFY_QUEUE_URL": queue_url(dynamodb_endpoint, "NotifyQueue"),
         "VAPID_PRIVATE_KEY": keep("VAPID_PRIVATE_KEY") or _vapid_key(),
         "VAPID_SUBJECT": "mailto:push@harftet.invalid",

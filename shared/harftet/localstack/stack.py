@@ -36,6 +36,7 @@ DEFAULT_HANDLERS = {
     "fanout": FUNCTIONS / "fanout" / "app.py",
     "timer": FUNCTIONS / "timer" / "app.py",
     "notifier": FUNCTIONS / "notifier" / "app.py",
+    "matcher": FUNCTIONS / "matcher" / "app.py",
 }
 # How often the local schedule invokes the sweeper. AWS runs it once a minute
 # (template.yaml's TurnSweepRate): it is the safety net behind the exact SQS timers, arms
@@ -43,6 +44,10 @@ DEFAULT_HANDLERS = {
 # developer's stack; every run makes some 17 index queries, and at 2 s an idle stack spent 7 %
 # of a core on them.
 SWEEP_SECONDS = 10.0
+# How often the local schedule invokes the matcher (one pass over every pool each time). In
+# AWS a run each minute makes a pass every 2 s for 50 s (MATCH_WINDOW_SECONDS): the same
+# cadence, minus the wait for the next EventBridge minute.
+MATCH_SECONDS = 1.0
 log = logging.getLogger("harftet.localstack")
 
 
@@ -78,8 +83,10 @@ class StackOptions:
     fanout: Path | None = DEFAULT_HANDLERS["fanout"]
     timer: Path | None = DEFAULT_HANDLERS["timer"]
     notifier: Path | None = DEFAULT_HANDLERS["notifier"]
+    matcher: Path | None = DEFAULT_HANDLERS["matcher"]
     template: Path | None = None
     sweep_seconds: float = SWEEP_SECONDS
+    match_seconds: float = MATCH_SECONDS
     max_concurrency: int = 8
     env: dict[str, str] = field(default_factory=dict)
     ready_file: Path | None = None
@@ -182,6 +189,7 @@ def _handler_files(options: StackOptions) -> list[Path]:
         options.fanout,
         options.timer,
         options.notifier,
+        options.matcher,
     )
     return [p for p in every if p]
 
@@ -219,6 +227,8 @@ def _start_app(
         fanout=options.fanout,
         timer=options.timer,
         notifier=options.notifier,
+        matcher=options.matcher,
+        match_seconds=options.match_seconds,
         event_sources=sources,
         env=env,
         sweep_seconds=options.sweep_seconds,

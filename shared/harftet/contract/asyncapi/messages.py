@@ -233,7 +233,8 @@ def _replies() -> dict[str, Any]:
 
 
 def _from_players() -> dict[str, Any]:
-    """What other players cause: a phrase at the table, an invitation, a friend's presence."""
+    """What other players cause: a phrase at the table, an invitation, a friend's presence,
+    opponents found."""
     return {
         "phrase": _message(
             "phrase",
@@ -266,6 +267,21 @@ def _from_players() -> dict[str, Any]:
             ),
         ),
         "presence": _presence(),
+        "matched": _message(
+            "matched",
+            "The player's search for opponents (POST /matchmaking) found a table: rated, "
+            "live, started with every seat taken. Sent to every open socket of theirs, "
+            "whatever table it watches; GET /matchmaking/{ticketId} says the same.",
+            _object(
+                "type",
+                "matched",
+                {
+                    "ticketId": {"type": "string"},
+                    "tableId": {"type": "string", "description": "the table to open"},
+                },
+                required=("ticketId", "tableId"),
+            ),
+        ),
     }
 
 

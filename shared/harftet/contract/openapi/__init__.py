@@ -13,6 +13,7 @@ from harftet.contract.openapi import (
     accounts,
     exact,
     inbox,
+    matchmaking,
     operator,
     people,
     players,
@@ -70,6 +71,7 @@ def all_routes() -> list[Route]:
         *people.routes(),
         *operator.routes(),
         *words.routes(),
+        *matchmaking.routes(),
     ]
 
 
