@@ -13,6 +13,7 @@ import { createIdentity } from "./identity.js";
 import { Live } from "./live.js";
 import { createAccount } from "./passkeys.js";
 import { createPlay } from "./play.js";
+import { createReplays } from "./replays.js";
 import { createInbox, onPushOpen, tableFromUrl } from "./push.js";
 import { LANG, loadSession, rememberProof, savedLang, saveLang, savedTable } from "./session.js";
 import * as Settings from "./settings.js";
@@ -30,6 +31,7 @@ import { mountLobby } from "./lobby.js";
 import { mountLogin } from "./login.js";
 import { initPeople } from "./people.js";
 import { mountPhrases } from "./phrases.js";
+import { mountReplay } from "./replay.js";
 import { mountTable } from "./table.js";
 import { initWordCard } from "./wordcard.js";
 
@@ -70,6 +72,8 @@ const play = createPlay({
 const tables = createTables({ store, api, live, storage, play, contacts, inbox, identity, tries, hidden: tabHidden });
 const account = createAccount({ store, api, storage, identity, confirm, hidden: tabHidden });
 const drafting = createDrafting({ store, askFace, changeSettings });
+const replays = createReplays({ store, api, storage, refusal: tries.refusal });
+store.subscribe((s) => { if (!s.me) contacts.close(); }); // signed out (or the session gone): no socket left open as them
 
 /** What a change of state asked for (state.js lists them as data). */
 function run(effect) {
@@ -139,7 +143,8 @@ function mount() {
   phrases = mountPhrases({ store, api, openTable: (id) => play.openTable(id), refusal: tries.refusal });
   initWordCard({ api }); // tap a word's "?" on the table: what the game knows of it
   mountAccount({ store, act: account });
-  initPeople(api, document.querySelector("#lobby")); // profiles and leaderboards
+  initPeople(api, document.querySelector("#lobby"), { store, openReplay: (id) => attempt(() => replays.open(id)) }); // profiles and leaderboards
+  mountReplay({ store, act: { step: replays.step, lobby: () => tables.openLobby() } });
   mountFriends({ store, act: contacts, host: document.querySelector("#lobby") });
   mountChrome({ store, act: {
     switchLang, changeSettings, openSettings: (open) => dispatch({ type: "settingsOpen", open }),

@@ -43,6 +43,8 @@ export function createContacts({ store, api, wsBase = () => "", openTable }) {
     if (msg.type === "presence" && data) {
       if (!data.friends.some((x) => x.playerId === msg.playerId)) return load(); // a new friend
       dispatch({ type: "presence", playerId: msg.playerId, status: msg.status, game: msg.game });
+    } else if (msg.type === "friendRequest") {
+      load(); // the request shows at once (the list holds it), with the header's badge
     } else if (msg.type === "invitation") {
       dispatch({ type: "invitation", invitation: msg });
       if (!names[msg.from]) load();

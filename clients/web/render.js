@@ -131,8 +131,10 @@ export function seatEl(v, s, i, { me, pos, isManager, names, onSit, onBot, onRem
 
 /** A seat's name as players say it: the player's name, or "Bilgisayar 3" for a computer. */
 export function seatNames(v) {
-  return v.seats.map((s, i) => (s && s.name) || (s && s.bot ? t("bot.name", { n: i + 1 }) : t("seat", { n: i + 1 })));
+  return v.seats.map((s, i) => (s && s.playerId && DELETED.test(s.playerId) ? t("player.deleted") : null)
+    || (s && s.name) || (s && s.bot ? t("bot.name", { n: i + 1 }) : t("seat", { n: i + 1 })));
 }
+const DELETED = /^deleted-/; // a deleted player's anonymous seat (its stored name is the server's Turkish one)
 
 /** One line of the move log, in the game's words ("Bilgisayar 3: NARENCİYE açtı"). */
 export function logLine(ev, names, tilesById, game) {
