@@ -47,7 +47,7 @@ const clearError = (s) => (s.notice && s.notice.kind === "error" ? { ...s, notic
 
 const HANDLERS = {
   catalogue: (s, m) => ({ ...s, ready: true, lang: m.lang, texts: s.texts + 1 }),
-  signedIn: (s, m) => ({ ...s, me: { token: m.player.token, playerId: m.player.playerId, name: m.player.name, rating: m.player.rating } }),
+  signedIn: (s, m) => ({ ...clearError(s), me: { token: m.player.token, playerId: m.player.playerId, name: m.player.name, rating: m.player.rating } }),
   refreshed: (s, m) => (s.me ? { ...s, me: { ...s.me, token: m.token } } : s),
   me: (s, m) => (s.me ? { ...s, me: { ...s.me, name: m.name ?? s.me.name, rating: m.rating ?? s.me.rating } } : s),
   signedOut: (s) => {
