@@ -158,7 +158,7 @@ function mount() {
   } });
   mountTable({ store, drafting, act: {
     start: () => attempt(play.start), resume: () => attempt(play.resume), invite: () => attempt(play.invite),
-    leave: () => attempt(play.leave), toggleSound: () => changeSettings({ sound: !store.get().settings.sound }),
+    leave: () => attempt(play.leave), away: () => tables.openLobby(), toggleSound: () => changeSettings({ sound: !store.get().settings.sound }),
     draw: () => guarded(play.draw), pass: () => guarded(play.pass), lay: () => guarded(play.lay), hint: () => guarded(play.hint),
     sit: (id, seat) => attempt(() => tables.sit(id, seat)), addBot: (id, seat, level) => attempt(() => tables.addBot(id, seat, level)),
     removeBot: (seat) => attempt(() => play.removeBot(seat)), cue,

@@ -214,3 +214,13 @@ export function levelOptions(levels = [], chosen) {
   const pick = levels.includes(chosen) ? chosen : levels[0];
   return levels.map((level) => h("option", { value: level, selected: level === pick, dataset: { t: `level.${level}` } }, t(`level.${level}`)));
 }
+
+/** A time left (or a turn's length) as a player reads it: "45 sn", "12 dk", "5 sa 20 dk", "2 gün 3 sa". */
+export function clockText(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  const d = Math.floor(s / 86400), hrs = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60);
+  if (d) return hrs ? t("clock.dh", { d, h: hrs }) : t("clock.d", { d });
+  if (hrs) return m ? t("clock.hm", { h: hrs, m }) : t("clock.h", { h: hrs });
+  if (s >= 600) return t("clock.m", { m });
+  return t("timer", { s });
+}

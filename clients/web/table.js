@@ -6,7 +6,7 @@ import * as Motion from "./motion.js";
 import * as Settings from "./settings.js";
 import { dockShown, layoutDock } from "./chrome.js";
 import { editable, isManager, lastTiles, limits, mySeat, myTurn, POSITIONS, rackTiles, tileName } from "./game.js";
-import { h, levelOptions, logLine, meldEl, seatEl, seatNames, tileEl } from "./render.js";
+import { clockText, h, levelOptions, logLine, meldEl, seatEl, seatNames, tileEl } from "./render.js";
 import { getBounds, getLang, t } from "./texts.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -63,6 +63,7 @@ export function mountTable({ store, act, drafting }) {
   $("#invite").onclick = act.invite;
   $("#mute").onclick = act.toggleSound;
   $("#btn-leave").onclick = act.leave;
+  $("#btn-away").onclick = act.away;
   $("#btn-draw").onclick = act.draw;
   $("#btn-pass").onclick = act.pass;
   $("#btn-lay").onclick = act.lay;
@@ -136,6 +137,8 @@ export function mountTable({ store, act, drafting }) {
     $("#btn-start").disabled = v.seats.some((x) => !x);
     $("#btn-continue").hidden = !(mgr && v.status === "paused");
     $("#btn-leave").textContent = mySeat(v) == null || v.status === "finished" ? t("btn.lobby") : t("btn.leave");
+    // a correspondence game waits for days: back to the lobby keeping the seat (the inbox brings it back)
+    $("#btn-away").hidden = !(v.pace === "correspondence" && mySeat(v) != null && v.status !== "finished");
     $("#invite").hidden = !(v.private && v.status === "waiting");
     $("#mute").textContent = s.settings.sound ? t("btn.mute") : t("btn.unmute");
     $("#bot-level-box").hidden = !(mgr && (v.status === "waiting" || v.status === "paused"));
@@ -264,9 +267,11 @@ export function mountTable({ store, act, drafting }) {
     const s = store.get();
     for (const el of document.querySelectorAll(".timer")) {
       const deadline = Number(el.dataset.deadline);
-      if (!deadline) { el.textContent = "⏸"; continue; }
+      el.classList.toggle("paused", !deadline); // two bars drawn by style.css: no emoji font needed
+      if (!deadline) { el.textContent = ""; el.setAttribute("aria-label", t("timer.paused")); continue; }
+      el.removeAttribute("aria-label");
       const left = Math.max(0, Math.ceil(deadline - Date.now() / 1000));
-      el.textContent = t("timer", { s: left });
+      el.textContent = clockText(left);
       el.classList.toggle("low", left <= LOW_SECONDS);
       if (left <= LOW_SECONDS && left > 0 && el.id === "timer" && s.table && myTurn(s.table.view) && tickedFor !== deadline) {
         tickedFor = deadline; // ten seconds left: once a turn

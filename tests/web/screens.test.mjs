@@ -120,3 +120,33 @@ test("a friend's presence in words, in both languages", () => {
   assert.equal(presenceText({ status: "online" }), "Online");
   tr();
 });
+
+test("a correspondence table is chosen in the form: its turn one of the server's, in days and hours, never seconds", async () => {
+  assert.deepEqual(createBody({ game: "harftet", seats: "2", hands: "3", turnSeconds: "45", pace: "correspondence", corrTurn: "259200" }),
+    { game: "harftet", seats: 2, hands: 3, partners: false, turnSeconds: 259200, pace: "correspondence" });
+  const { clockText } = await import("../../clients/web/render.js");
+  assert.deepEqual([45, 600, 3600, 43200, 86395, 86400, 259200 + 5 * 3600].map(clockText),
+    ["45 sn", "10 dk", "1 sa", "12 sa", "23 sa 59 dk", "1 gün", "3 gün 5 sa"]);
+  en();
+  assert.deepEqual([45, 86395, 86400].map(clockText), ["45 s", "23 h 59 min", "1 d"]);
+  tr();
+  const { page, storeWith } = await import("./dom.mjs");
+  const { mountLobby } = await import("../../clients/web/lobby.js");
+  const win = page("index.html");
+  globalThis.FormData = win.FormData; // the form is read as the browser reads it
+  const store = await storeWith({ lang: "tr" });
+  const made = [];
+  mountLobby({ store, pageSize: 10, act: { createTable: (f) => made.push(f) } });
+  const $ = (sel) => document.querySelector(sel);
+  assert.equal($("#c-days-box").hidden, true);
+  $("#c-mode").value = "correspondence";
+  $("#c-mode").dispatchEvent(new window.Event("change"));
+  assert.equal($("#c-days-box").hidden, false);
+  assert.equal($("#c-turn-box").hidden, true);
+  assert.deepEqual([...$("#c-days").options].map((o) => o.textContent), ["1 sa", "12 sa", "1 gün", "3 gün"]);
+  assert.equal($("#c-days").value, "86400");
+  $("#create-form").dispatchEvent(new window.Event("submit", { cancelable: true }));
+  assert.equal(made[0].pace, "correspondence");
+  assert.equal(made[0].corrTurn, "86400");
+  assert.equal(made[0].turnSeconds, undefined); // the live field is off
+});
