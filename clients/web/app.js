@@ -62,10 +62,10 @@ const tries = createAttempts({ store, retry: () => (store.get().table ? play.res
 const { attempt, guarded } = tries;
 const identity = createIdentity({ store, api, storage, live, enter });
 const dryRuns = createDryRuns({ store, api });
-const contacts = createContacts({ store, api, wsBase: () => config.ws, openTable: (id) => attempt(() => play.openTable(id)) });
+const confirm = (question) => window.confirm(question);
+const contacts = createContacts({ store, api, wsBase: () => config.ws, openTable: (id) => attempt(() => play.openTable(id)), confirm });
 const inbox = createInbox({ store, api });
 const askFace = mountFaceDialog({ store });
-const confirm = (question) => window.confirm(question);
 const play = createPlay({
   store, api, live, storage, tries, dryRuns, askFace, confirm, openLobby: () => tables.openLobby(), beforeTable: () => contacts.close(),
 });
