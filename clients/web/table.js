@@ -30,7 +30,13 @@ export function statusText(v, playerId) {
 /** The dock's line: whose turn it is and what the caller may do, else the table's state. */
 export function turnText(v, playerId) {
   if (v.status !== "playing" || !v.turn) return statusText(v, playerId);
-  if (myTurn(v)) return t(v.turn.laid ? "turn.mine.laid" : "turn.mine.fresh");
+  if (myTurn(v)) {
+    if (v.turn.laid) return t("turn.mine.laid");
+    const lim = limits(v);
+    if ((v.hand || []).length >= lim.handLimit) return t("reason.hand_full", { max: lim.handLimit }); // never "taş çek" when it cannot be
+    if (v.pile === 0) return t("turn.mine.pileEmpty");
+    return t("turn.mine.fresh");
+  }
   return t("turn.other", { name: seatNames(v)[v.turn.seat] });
 }
 
@@ -47,6 +53,23 @@ export function actionsState(v, draft, busy, hints) {
     reset: !busy && draft.dirty,
     hint: !busy && turn && v.hintsLeft !== 0,
     hintShown: hints,
+  };
+}
+
+/** Why each action button that is off is off (a catalogue sentence), null for one that is on. */
+export function whyNot(v, draft, busy, hints) {
+  const can = actionsState(v, draft, busy, hints);
+  const turn = myTurn(v);
+  const lim = limits(v);
+  const common = busy ? t("why.busy") : !turn ? t("why.notTurn") : null;
+  const drawWhy = v.turn && v.turn.laid ? t("why.laid") : (v.hand || []).length >= lim.handLimit
+    ? t("reason.hand_full", { max: lim.handLimit }) : v.pile === 0 ? t("turn.mine.pileEmpty") : null;
+  return {
+    draw: can.draw ? null : common || drawWhy,
+    pass: can.pass ? null : common || t("why.drawFirst"),
+    lay: can.lay ? null : common || t("why.nothingPlaced"),
+    reset: can.reset ? null : busy ? t("why.busy") : t("why.nothingChanged"),
+    hint: can.hint ? null : common || t("notice.noHintsLeft"),
   };
 }
 
@@ -234,6 +257,12 @@ export function mountTable({ store, act, drafting }) {
     $("#btn-hint").hidden = !can.hintShown;
     $("#btn-hint").disabled = !can.hint;
     $("#btn-hint").textContent = v.hintsLeft != null ? t("hints.left", { n: v.hintsLeft }) : t("btn.hint");
+    // every button that is off says why (on hover, and to a screen reader)
+    const why = whyNot(v, tb.draft, busy, tb.hints);
+    for (const [name, reason] of Object.entries(why)) {
+      const b = $(`#btn-${name}`);
+      if (reason) { b.title = reason; b.setAttribute("aria-description", reason); } else { b.removeAttribute("title"); b.removeAttribute("aria-description"); }
+    }
     $("#turn-line").textContent = turnText(v, me);
     $("#turn-line").classList.toggle("mine", myTurn(v));
     const timer = $("#timer");

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { changedMelds, lastTiles, myTurn, rackMode, seatPosition, tileName, tint } from "../../clients/web/game.js";
-import { actionsState, statusText, turnText } from "../../clients/web/table.js";
+import { actionsState, statusText, turnText, whyNot } from "../../clients/web/table.js";
 import { lobbyFacts, pageLabel } from "../../clients/web/lobby.js";
 import { createBody } from "../../clients/web/tables.js";
 import { inboxLine, timeLeft } from "../../clients/web/inbox.js";
@@ -12,7 +12,7 @@ import { presenceText } from "../../clients/web/friends.js";
 import * as D from "../../clients/web/draft.js";
 import { install } from "../../clients/web/texts.js";
 import { catalogue } from "./catalogue.mjs";
-import { kastetView, L, LIMITS } from "./fixtures.mjs";
+import { K, kastetView, L, LIMITS } from "./fixtures.mjs";
 
 const tr = () => install(catalogue("tr"));
 const en = () => install(catalogue("en"));
@@ -149,4 +149,21 @@ test("a correspondence table is chosen in the form: its turn one of the server's
   assert.equal(made[0].pace, "correspondence");
   assert.equal(made[0].corrTurn, "86400");
   assert.equal(made[0].turnSeconds, undefined); // the live field is off
+});
+
+test("a full rack never says 'taş çek', and every button that is off says why", () => {
+  const hand = Array.from({ length: LIMITS.kastet.handLimit }, (_, i) => K(i + 1, "red", (i % 13) + 1));
+  const full = kastetView({ hand });
+  const draft = D.fromView(full);
+  assert.equal(turnText(full, "p0"), `Elinde ${LIMITS.kastet.handLimit} taş var: taş çekemezsin, aç ya da pas geç`);
+  const why = whyNot(full, draft, false, true);
+  assert.equal(why.draw, turnText(full, "p0"));
+  assert.equal(why.pass, null); // passing is what is left
+  assert.equal(why.lay, "Önce elinden masaya taş koy");
+  assert.equal(why.reset, "Değiştirilmiş bir şey yok");
+  const theirs = kastetView({ turn: { seat: 1, laid: false, deadline: 2_000_000_000 } });
+  assert.deepEqual(Object.values(whyNot(theirs, D.fromView(theirs), false, true)).filter((x) => x !== "Değiştirilmiş bir şey yok"),
+    ["Sıra sende değil", "Sıra sende değil", "Sıra sende değil", "Sıra sende değil"]);
+  const fresh = kastetView();
+  assert.equal(whyNot(fresh, D.fromView(fresh), false, true).pass, "Önce taş çek ya da yere aç");
 });
