@@ -167,7 +167,7 @@ export function handEndEl(v, r, names) {
       h("div", { class: "row spread" }, h("strong", {}, names[i]), h("span", { class: "pen" }, `${t("end.penalty")} ${r.penalties[i]}`)),
       tiles == null ? null : h("div", { class: "left-tiles" }, tiles.length ? tiles.map((tile) => tileEl(tile, { face: tile.as })) : h("span", { class: "muted" }, t("end.none"))));
   });
-  return [finisher, h("h4", {}, t("end.left")), h("ul", { class: "left-list" }, rows), scoreTable(v, names)];
+  return [finisher, h("h3", {}, t("end.left")), h("ul", { class: "left-list" }, rows), scoreTable(v, names)];
 }
 
 /**
