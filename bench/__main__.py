@@ -148,12 +148,17 @@ def main() -> None:
 
     results += step("leaderboards", bench_leaderboard.run)
     web = step("web client (Lighthouse)", bench_lighthouse.run) if args.lighthouse else []
+    from bench import bench_boot  # the slow phone's cold start (issue 36)
+
+    boot = step("web client (slow-phone boot)", bench_boot.run) if args.lighthouse else []
     seconds = time.perf_counter() - t0
     loads = (load_start, os.getloadavg())
     text = render(results, codec_lines, word_rows, started, seconds, loads, sections)
     RESULTS.write_text(text, encoding="utf-8")
     if web:
         bench_lighthouse.write_section(web)
+    if boot:
+        bench_boot.write_section(boot)
     print("\n".join(row(r) for r in results))
     print(f"\nwrote {RESULTS.relative_to(ROOT)} in {seconds:.0f} s")
     if args.strict and any(r.passed is False for r in results):
