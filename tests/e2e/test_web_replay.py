@@ -57,8 +57,8 @@ def no_sideways_scroll(tab: Tab) -> None:
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_a_replay_from_a_profile_is_a_screen_that_verifies_an_unseeded_deal(
     local_stack: str,
-    browser: Any,
-    size: tuple[int, int],  # noqa: F811
+    browser: Any,  # noqa: F811 (the fixture imported above)
+    size: tuple[int, int],
 ) -> None:
     tab = Tab(browser, local_stack, size)
     page = tab.page
