@@ -158,6 +158,7 @@ export function mountTable({ store, act, drafting }) {
     $("#pile").setAttribute("aria-label", t("pile.label", { n: v.pile }));
     $("#btn-start").hidden = !(mgr && v.status === "waiting");
     $("#btn-start").disabled = v.seats.some((x) => !x);
+    $("#btn-start").title = $("#btn-start").disabled ? t("why.seatsEmpty") : ""; // a reason on a button that is off
     $("#btn-continue").hidden = !(mgr && v.status === "paused");
     $("#btn-leave").textContent = mySeat(v) == null || v.status === "finished" ? t("btn.lobby") : t("btn.leave");
     // a correspondence game waits for days: back to the lobby keeping the seat (the inbox brings it back)
