@@ -151,6 +151,9 @@ def main() -> None:
 
     matchmaking = step("matchmaking (1,000 players)", lambda: bench_matchmaking.run("fakes"))
     web = step("web client (Lighthouse)", bench_lighthouse.run) if args.lighthouse else []
+    from bench import bench_boot  # the slow phone's cold start (issue 36)
+
+    boot = step("web client (slow-phone boot)", bench_boot.run) if args.lighthouse else []
     seconds = time.perf_counter() - t0
     loads = (load_start, os.getloadavg())
     text = render(results, codec_lines, word_rows, started, seconds, loads, sections)
@@ -158,6 +161,8 @@ def main() -> None:
     bench_matchmaking.write_section(matchmaking, RESULTS)
     if web:
         bench_lighthouse.write_section(web)
+    if boot:
+        bench_boot.write_section(boot)
     print("\n".join(row(r) for r in [*results, *matchmaking]))
     print(f"\nwrote {RESULTS.relative_to(ROOT)} in {seconds:.0f} s")
     if args.strict and any(r.passed is False for r in [*results, *matchmaking]):

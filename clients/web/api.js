@@ -47,6 +47,8 @@ export function createApi({ token, lang, onUnauthorized, base = () => "", ready 
     try { data = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
     if (!res.ok) {
       const err = new ApiError(res.status, data);
+      const wait = Number(res.headers && res.headers.get && res.headers.get("Retry-After"));
+      if (err.params.retryAfter == null && wait > 0) err.params.retryAfter = wait; // a 429 the body does not time
       if (res.status === 401 && tok) onUnauthorized();
       throw err;
     }

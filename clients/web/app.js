@@ -13,6 +13,7 @@ import { createIdentity } from "./identity.js";
 import { Live } from "./live.js";
 import { createAccount } from "./passkeys.js";
 import { createPlay } from "./play.js";
+import { createReplays } from "./replays.js";
 import { createInbox, onPushOpen, tableFromUrl } from "./push.js";
 import { LANG, loadSession, rememberProof, savedLang, saveLang, savedTable } from "./session.js";
 import * as Settings from "./settings.js";
@@ -31,6 +32,7 @@ import { mountLobby, mountSearch } from "./lobby.js";
 import { mountLogin } from "./login.js";
 import { initPeople } from "./people.js";
 import { mountPhrases } from "./phrases.js";
+import { mountReplay } from "./replay.js";
 import { mountTable } from "./table.js";
 import { initWordCard } from "./wordcard.js";
 
@@ -61,12 +63,13 @@ const tries = createAttempts({ store, retry: () => (store.get().table ? play.res
 const { attempt, guarded } = tries;
 const identity = createIdentity({ store, api, storage, live, enter });
 const dryRuns = createDryRuns({ store, api });
+const confirm = (question) => window.confirm(question);
 const contacts = createContacts({
-  store, api, wsBase: () => config.ws, openTable: (id) => attempt(() => play.openTable(id)), onMatched: (m) => attempt(() => search.pushed(m)),
+  store, api, wsBase: () => config.ws, openTable: (id) => attempt(() => play.openTable(id)), confirm,
+  onMatched: (m) => attempt(() => search.pushed(m)),
 });
 const inbox = createInbox({ store, api });
 const askFace = mountFaceDialog({ store });
-const confirm = (question) => window.confirm(question);
 const play = createPlay({
   store, api, live, storage, tries, dryRuns, askFace, confirm, openLobby: () => tables.openLobby(), beforeTable: () => contacts.close(),
 });
@@ -74,6 +77,8 @@ const tables = createTables({ store, api, live, storage, play, contacts, inbox, 
 const search = createSearch({ store, api, play });
 const account = createAccount({ store, api, storage, identity, confirm, hidden: tabHidden });
 const drafting = createDrafting({ store, askFace, changeSettings });
+const replays = createReplays({ store, api, storage, refusal: tries.refusal });
+store.subscribe((s) => { if (!s.me) contacts.close(); }); // signed out (or the session gone): no socket left open as them
 
 /** What a change of state asked for (state.js lists them as data). */
 function run(effect) {
@@ -143,7 +148,8 @@ function mount() {
   phrases = mountPhrases({ store, api, openTable: (id) => play.openTable(id), refusal: tries.refusal });
   initWordCard({ api }); // tap a word's "?" on the table: what the game knows of it
   mountAccount({ store, act: account });
-  initPeople(api, document.querySelector("#lobby")); // profiles and leaderboards
+  initPeople(api, document.querySelector("#lobby"), { store, openReplay: (id) => attempt(() => replays.open(id)) }); // profiles and leaderboards
+  mountReplay({ store, act: { step: replays.step, lobby: () => tables.openLobby() } });
   mountFriends({ store, act: contacts, host: document.querySelector("#lobby") });
   mountChrome({ store, act: {
     switchLang, changeSettings, openSettings: (open) => dispatch({ type: "settingsOpen", open }),
@@ -159,7 +165,7 @@ function mount() {
   mountSearch({ store, act: { cancel: () => attempt(search.cancel) } });
   mountTable({ store, drafting, act: {
     start: () => attempt(play.start), resume: () => attempt(play.resume), invite: () => attempt(play.invite),
-    leave: () => attempt(play.leave), toggleSound: () => changeSettings({ sound: !store.get().settings.sound }),
+    leave: () => attempt(play.leave), away: () => tables.openLobby(), toggleSound: () => changeSettings({ sound: !store.get().settings.sound }),
     draw: () => guarded(play.draw), pass: () => guarded(play.pass), lay: () => guarded(play.lay), hint: () => guarded(play.hint),
     sit: (id, seat) => attempt(() => tables.sit(id, seat)), addBot: (id, seat, level) => attempt(() => tables.addBot(id, seat, level)),
     removeBot: (seat) => attempt(() => play.removeBot(seat)), cue,

@@ -1,6 +1,6 @@
 // The lobby: quick play, the tables in three tabs (waiting, wanting a substitute, playing) a page
 // at a time, and the new-table form, whose choices and ranges are the server's bounds.
-import { h, levelOptions } from "./render.js";
+import { clockText, h, levelOptions } from "./render.js";
 import { waited } from "./search.js";
 import { getBounds, t } from "./texts.js";
 
@@ -44,6 +44,15 @@ export function mountLobby({ store, act, pageSize }) {
   };
   $("#quick-level").addEventListener("change", aboutLevel);
   $("#quick-rated").addEventListener("change", aboutLevel);
+  // correspondence: the turn is one of the server's choices, in hours and days (never "86400 sn")
+  const paced = () => {
+    const corr = $("#c-mode").value === "correspondence";
+    $("#c-turn-box").hidden = corr;
+    $("#c-turn").disabled = corr;
+    $("#c-days-box").hidden = !corr;
+    $("#c-days").disabled = !corr;
+  };
+  $("#c-mode").addEventListener("change", paced);
   $("#create-form").onsubmit = (ev) => {
     ev.preventDefault();
     act.createTable(Object.fromEntries(new FormData(ev.target)));
@@ -77,6 +86,13 @@ export function mountLobby({ store, act, pageSize }) {
       const range = b.options && b.options[name];
       if (range) Object.assign($(id), { min: range[0], max: range[1] });
     }
+    const days = $("#c-days");
+    const turns = b.correspondenceTurns || [];
+    const kept = Number(days.value) || (turns.includes(86400) ? 86400 : turns[0]);
+    days.replaceChildren(...turns.map((n) => h("option", { value: n }, clockText(n))));
+    if (kept) days.value = String(kept);
+    $("#c-mode").hidden = !turns.length;
+    paced();
     const pace = b.options && b.options.botSeconds;
     for (const option of $("#c-pace").options) option.hidden = !!pace && (Number(option.value) < pace[0] || Number(option.value) > pace[1]);
     for (const select of [$("#quick-level"), $("#c-level")]) {

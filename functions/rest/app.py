@@ -42,8 +42,10 @@ def _cors(origins: str) -> CORSConfig | None:
     return CORSConfig(
         allow_origin=allowed[0],
         extra_origins=allowed[1:],
-        allow_headers=["Authorization", "Content-Type", "Accept-Language"],
-        expose_headers=["Retry-After"],
+        # If-None-Match and ETag: the catalogue (GET /texts) is revalidated from another
+        # origin too (catalogue.js); Retry-After says how long a 429 lasts.
+        allow_headers=["Authorization", "Content-Type", "Accept-Language", "If-None-Match"],
+        expose_headers=["Retry-After", "ETag"],
         max_age=600,
     )
 

@@ -71,9 +71,18 @@ def test_a_passkey_moves_the_player_to_another_browser_and_a_code_to_a_third(bro
     expect(third.page.locator("#acc-passkey-signin")).to_have_text("Sign in with a passkey")
     third.page.get_by_role("button", name="Türkçe").click()
     expect(third.page.locator("#acc-passkey-signin")).to_have_text("Geçiş anahtarıyla gir")
+    wrong = "22222222" if code != "22222222" else "33333333"
+    third.page.locator("#acc-code-input").fill(wrong)  # a wrong code first: said in Turkish
+    third.page.locator("#acc-code-form button").click()
+    notice = third.page.locator("#notice")
+    expect(third.page.locator("#notice-text")).to_have_text(
+        "Bu kod tanınmadı: süresi geçmiş ya da kullanılmış olabilir. "
+        "Diğer cihazında yeni bir kod al."
+    )
     third.page.locator("#acc-code-input").fill(code)
     third.page.locator("#acc-code-form button").click()
     expect(third.page.locator("#me-name")).to_have_text("Ayşe")
+    expect(notice).to_be_hidden()  # no red notice left on the lobby after the sign-in
     assert third.page.evaluate("JSON.parse(localStorage['harftet.session']).playerId") == player_id
     first.shot("account-dialog")
     for tab in (first, second, third):

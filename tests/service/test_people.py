@@ -95,6 +95,28 @@ def test_an_invitation_reaches_every_socket_of_the_friend_only(app, people, outb
         people.invite(host, table_id, friend.player_id)
 
 
+def test_a_friend_request_reaches_the_asked_players_sockets_at_once_and_nobody_else(
+    app, people, outbox
+):
+    """A request shows without a reload: pushed to every open socket of the asked player
+    (their lobby's own one, a table's), never to the asker nor to a third player; a request
+    that meets one already made is told as presence (they are friends), not as a request."""
+    ayse, ali, veli = player(app, "Ayşe"), player(app, "Ali"), player(app, "Veli")
+    app.stores.connections.add("ali-lobby", "", ali.player_id, app.clock())
+    app.stores.connections.add("ayse-lobby", "", ayse.player_id, app.clock())
+    app.stores.connections.add("veli-lobby", "", veli.player_id, app.clock())
+    people.request(ayse, people.friends(ali)["code"])
+    asked = {"type": "friendRequest", "from": ayse.player_id, "name": "Ayşe"}
+    assert outbox.to("ali-lobby") == [asked]
+    assert outbox.to("ayse-lobby") == outbox.to("veli-lobby") == []
+    people.request(ali, people.friends(ayse)["code"])  # Ali asks back: friends at once
+    assert [m["type"] for m in outbox.to("ayse-lobby")] == ["presence"]
+    people.block(veli, ayse.player_id)
+    with pytest.raises(NotFoundError):
+        people.request(ayse, people.friends(veli)["code"])
+    assert outbox.to("veli-lobby") == []  # a block holds every request back
+
+
 def test_a_deleted_player_leaves_every_list(app, people):
     ayse, ali, veli = player(app, "Ayşe"), player(app, "Ali"), player(app, "Veli")
     people.request(ali, people.friends(ayse)["code"])

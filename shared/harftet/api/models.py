@@ -32,6 +32,13 @@ MoveId = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r
 TileId = Annotated[StrictInt, Field(ge=0, le=105)]
 
 
+def _below_2_63(digits: str) -> str:
+    """A seed written as a string (API.md v4) holds what an integer seed may: 0 ≤ s < 2^63."""
+    if int(digits) >= 2**63:
+        raise ValueError("seed must be below 2^63")
+    return digits
+
+
 class Strict(BaseModel):
     # Built on first use: a request pays only for the models it needs (GET requests, the
     # most common first request of a new Lambda instance, pay for none).
@@ -132,7 +139,15 @@ class CreateTable(Strict):
     hints: HintsOption = True
     private: StrictBool = Field(False, description="never listed: the tableId is the invitation")
     botSeconds: BotSeconds = Field(1, description="seconds between computer players' moves")
-    seed: Annotated[StrictInt, Field(ge=0, lt=2**63)] | None = None
+    seed: (
+        Annotated[StrictInt, Field(ge=0, lt=2**63)]
+        | Annotated[str, StringConstraints(pattern=r"^[0-9]{1,19}$"), AfterValidator(_below_2_63)]
+        | None
+    ) = Field(
+        None,
+        description="test mode only: the deal's seed, a number or (API.md v4) "
+        "its digits as a string",
+    )
     rated: StrictBool = Field(True, description="an unrated table changes no rating or record")
     breakSeconds: BreakSeconds = Field(DEFAULT_BREAK_SECONDS, description="the break between hands")
     graceSeconds: GraceSeconds = Field(
@@ -158,6 +173,10 @@ class CreateTable(Strict):
         except options.OptionError as error:
             raise ValueError(error.message) from None
         return self
+
+    def seed_value(self) -> int | None:
+        """The seed asked for (test mode), as the engine takes it."""
+        return None if self.seed is None else int(self.seed)
 
     def turn_seconds(self) -> int:
         """The turn time asked for, or the default of the table's pace."""

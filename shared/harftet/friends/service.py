@@ -180,6 +180,9 @@ class Friends:
         self._both(caller.player_id, other, mine, theirs)
         if mutual or other in (me.get("incoming") or {}):
             self._introduce(caller.player_id, other)
+        elif other not in (me.get("friends") or {}):  # a new request: their lobby shows it now
+            message = {"type": "friendRequest", "from": caller.player_id, "name": my_name}
+            self._push(self.connections.for_player(other), message)
         return self.friends(caller)
 
     def accept(self, caller: Caller, other: str) -> dict[str, Any]:
@@ -285,18 +288,22 @@ class Friends:
         stored = self.tables.get(table_id)  # 404 for a table that does not exist
         message = {"type": "invitation", "tableId": table_id, "from": caller.player_id}
         sockets = self.connections.for_player(other) if other not in me["blockedBy"] else []
-        if self.send is not None:
-            for connection in sockets:
-                try:
-                    self.send(str(connection["connectionId"]), message)
-                except Exception:  # a gone socket misses it: the inbox keeps invitations
-                    continue
+        self._push(sockets, message)  # a gone socket misses it: the inbox keeps invitations
         if other not in me["blockedBy"] and self.note_invited is not None:
             self.note_invited(stored.table, stored.version, other)  # listed at once (v4)
         offline = other not in me["blockedBy"] and not sockets
         if offline and self.notify_invitation is not None:  # a notification instead
             self.notify_invitation(other, stored, caller.name, caller.player_id)
         return {"tableId": table_id, "playerId": other}
+
+    def _push(self, sockets: list[dict[str, Any]], message: dict[str, Any]) -> None:
+        """``message`` to each of ``sockets``; one that is gone misses it (the lists that
+        reading the friends or the inbox gives keep everything)."""
+        if self.send is None:
+            return
+        for connection in sockets:
+            with contextlib.suppress(Exception):
+                self.send(str(connection["connectionId"]), message)
 
     def forget_everyone(self, player_id: str, account: dict[str, Any]) -> None:
         """A deleted player leaves every friend list and block list of others."""

@@ -21,7 +21,7 @@ def create_table() -> Response:
     limit("table", who.player_id)
     current = app()
     r = CreateTable.model_validate(router.body(), context={"testMode": current.settings.test_mode})
-    view = current.tables.create_table(who, r.options(), seed=r.seed)
+    view = current.tables.create_table(who, r.options(), seed=r.seed_value())
     metrics.add_metric(name="TablesCreated", unit=MetricUnit.Count, value=1)
     return reply(201, view)
 

@@ -14,6 +14,7 @@ from harftet.engine.errors import EngineError, NotSeatedError, WrongStatusError
 from harftet.engine.moves import Draw, Lay, Move
 from harftet.engine.options import hint_budget
 from harftet.engine.state import Table
+from harftet.engine.tiles import hand_value, tiles_for
 from harftet.engine.view import hints_left
 from harftet.errors import BusyError, HintsOffError, StaleVersionError
 from harftet.identity import Caller
@@ -104,6 +105,7 @@ class Hints:
         answer: dict[str, Any] = {
             "version": written.stored.version,
             "shed": proposal.shed if proposal is not None else 0,
+            "meldShed": 0,
             "meld": None,
             "lay": None,
             "tiles": [],
@@ -134,9 +136,13 @@ def _revealed(
     uses (where hints are unlimited: the whole lay, checkable)."""
     hand_ids = table.seats[seat].hand
     in_series = index < len(rules.series_melds(table, proposal.lay))
+    values = tiles_for(table.game)
     shown: dict[str, Any] = {
         "meld": rules.meld_json(melds[index], hand_ids),
         "area": "series" if in_series else "pairs",
+        # what this meld alone sheds: RULES §4a shows one meld, and its own worth beside the
+        # whole lay's (shed), so a player is never told a meld is worth the whole lay
+        "meldShed": sum(hand_value(values[p.id]) for p in melds[index] if p.id in hand_ids),
     }
     if hint_budget(after.hints) is None:  # unlimited: the whole lay, checkable
         shown["lay"] = lay_json(proposal.lay)

@@ -156,6 +156,9 @@ def _server_operations() -> dict[str, Any]:
         "invitation": _on_table(
             "send", "The server passes on a friend's invitation to a table.", "invitation"
         ),
+        "friendRequest": _on_table(
+            "send", "The server passes on another player's friend request.", "friendRequest"
+        ),
         "presence": _on_table(
             "send", "The server tells a player that a friend's presence changed.", "presence"
         ),
