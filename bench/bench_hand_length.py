@@ -17,8 +17,9 @@ Cells, each over seeds ``1..N`` (the deal is ``bench_strength.new_hand("harftet"
   changes): the share inside the level's vocabulary (goal ≥ 95 %), words of the blocked
   list (goal 0), and a seeded sample of 200 per level that the build's morphology
   (``bench.words_audit``) calls an inflected form or a name (goal 0);
-- draws where the level had a lay by its own rules (its vocabulary, moves, tile limit; the
-  search on a budget 20 times its own): informational, beside the budget fallback.
+- draws where the level had a lay by its own rules (its vocabulary, moves, tile limit: the
+  same player with 20 times its budget, asked at each of its draws at the person's tables;
+  ``--check-draws N``, seeds 1..N): informational, beside the budget fallback.
 """
 
 from __future__ import annotations
@@ -105,6 +106,60 @@ def play(kind: str, level: str, seed: int) -> dict[str, object]:
 
 def _task(task: Task) -> dict[str, object]:
     return play(*task)
+
+
+def draws_with_a_lay(level: str, seed: int) -> tuple[int, int]:
+    """At a person's table of three ``level`` players: their draws, and those at which the
+    same player with 20 times its budget would have laid."""
+    import dataclasses
+
+    from harftet.engine.bots import harftet as bots
+
+    table = new_hand("harftet", seed)
+    person, draws, missed, moves = seed % 4, 0, 0, 0
+    patient = dataclasses.replace(bots.PEOPLE[level], budget_ms=bots.PEOPLE[level].budget_ms * 20)
+    while table.status == "playing" and moves < 5000:
+        seat = table.turn_seat
+        assert seat is not None
+        if seat == person:
+            move: Move = Draw() if len(table.seats[seat].hand) < 22 and table.pile else Pass()
+        else:
+            move = bot.choose_move(table, seat, level)  # type: ignore[arg-type]
+            if isinstance(move, Draw):
+                draws += 1
+                saved, bots.PEOPLE[level] = bots.PEOPLE[level], patient
+                try:
+                    missed += bots.proposal(table, seat, level) is not None  # type: ignore[arg-type]
+                finally:
+                    bots.PEOPLE[level] = saved
+        table = apply_move(table, seat, move, float(moves)).table
+        moves += 1
+    return draws, missed
+
+
+def _draw_task(task: tuple[str, int]) -> tuple[str, int, int]:
+    return (task[0], *draws_with_a_lay(*task))
+
+
+def draw_rows(seeds: int, levels: Iterable[str], workers: int = 2) -> list[Result]:
+    """One informational row per level: draws at which a lay by its own rules existed."""
+    todo = [(level, seed) for level in levels for seed in range(1, seeds + 1)]
+    totals: dict[str, list[int]] = {}
+    with ProcessPoolExecutor(max_workers=min(workers, 2)) as pool:
+        for level, draws, missed in pool.map(_draw_task, todo, chunksize=4):
+            got = totals.setdefault(level, [0, 0])
+            got[0] += draws
+            got[1] += missed
+    return [
+        Result(
+            name=f"Harftet {level}: draws with a lay by its own rules",
+            value=100 * missed / max(draws, 1),
+            unit="%",
+            detail=f"{missed} of {draws} draws in {seeds} person's tables (seeds 1–{seeds}); "
+            "the same player on 20 × its budget",
+        )
+        for level, (draws, missed) in totals.items()
+    ]
 
 
 def tasks(games: int, levels: Iterable[str]) -> list[Task]:
@@ -246,9 +301,12 @@ def main() -> None:
     parser.add_argument("--level", choices=BOT_LEVELS, action="append", help="only this level")
     parser.add_argument("--out", help="JSON lines of every hand (resumed if it exists)")
     parser.add_argument("--summary", action="store_true", help="only summarise --out")
+    parser.add_argument("--check-draws", type=int, default=0, help="seeds of the draw check")
     args = parser.parse_args()
     levels = tuple(args.level) if args.level else BOT_LEVELS
-    if args.summary:
+    if args.check_draws:
+        rows, notes = draw_rows(args.check_draws, levels, args.workers), []
+    elif args.summary:
         rows, notes = summarise(_read([args.out]))
     else:
         rows, notes = run(args.games, args.workers, levels, args.out)
