@@ -2,8 +2,9 @@
 (RULES §4a, issue 37): seeded one-hand, 4-seat games.
 
 Run: ``nice -n 10 .venv/bin/python -m bench.bench_hand_length [--games N] [--workers W]
-[--level L] [--out FILE] [--summary]`` (``--out``: one JSON line per hand as it ends,
-resumed by a run on the same file).
+[--level L] [--out FILE] [--also FILE] [--shard k/n] [--summary]`` (``--out``: one JSON line
+per hand as it ends, resumed by a run on the same file; ``--shard k/n``: only the seeds s with
+s % n == k, beside another shard's file read with ``--also``).
 
 Cells, each over seeds ``1..N`` (the deal is ``bench_strength.new_hand("harftet", seed)``):
 
@@ -282,11 +283,14 @@ def run(
     workers: int = 2,
     levels: tuple[str, ...] = BOT_LEVELS,
     out: str | None = None,
+    also: tuple[str, ...] = (),
+    shard: tuple[int, int] = (0, 1),
 ) -> tuple[list[Result], list[str]]:
-    """Play what is not in ``out`` yet and summarise all."""
-    done = _read([out] if out else [])
+    """Play what is not in ``out`` or ``also`` yet (resume; with ``shard`` (k, n): only the
+    seeds s with s % n == k, so that shards run as separate processes) and summarise all."""
+    done = _read([out, *also] if out else also)
     have = {(o["kind"], o["level"], o["seed"]) for o in done}
-    todo = [t for t in tasks(games, levels) if t not in have]
+    todo = [t for t in tasks(games, levels) if t not in have and t[2] % shard[1] == shard[0]]
     with jsonl_sink(out) as keep, ProcessPoolExecutor(max_workers=min(workers, 2)) as pool:
         for outcome in pool.map(_task, todo, chunksize=4):
             done.append(outcome)
@@ -301,15 +305,20 @@ def main() -> None:
     parser.add_argument("--level", choices=BOT_LEVELS, action="append", help="only this level")
     parser.add_argument("--out", help="JSON lines of every hand (resumed if it exists)")
     parser.add_argument("--summary", action="store_true", help="only summarise --out")
+    parser.add_argument(
+        "--also", action="append", default=[], help="another shard's --out, read, not written"
+    )
+    parser.add_argument("--shard", default="0/1", help="k/n: only the seeds s with s %% n == k")
     parser.add_argument("--check-draws", type=int, default=0, help="seeds of the draw check")
     args = parser.parse_args()
     levels = tuple(args.level) if args.level else BOT_LEVELS
     if args.check_draws:
         rows, notes = draw_rows(args.check_draws, levels, args.workers), []
     elif args.summary:
-        rows, notes = summarise(_read([args.out]))
+        rows, notes = summarise(_read([args.out, *args.also]))
     else:
-        rows, notes = run(args.games, args.workers, levels, args.out)
+        k, n = (int(x) for x in args.shard.split("/"))
+        rows, notes = run(args.games, args.workers, levels, args.out, tuple(args.also), (k, n))
     for r in rows:
         print(f"| {r.name} | {r.value:.1f} {r.unit} | {r.detail} |")
     for n in notes:
