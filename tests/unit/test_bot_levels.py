@@ -72,6 +72,26 @@ def test_after_a_lay_a_player_passes(level: str) -> None:
     assert bot.choose_move(table, 0, level, WORDS) == Pass()  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("level", BOT_LEVELS)
+def test_a_player_whose_look_runs_out_lays_a_word_of_its_hand_rather_than_draw(
+    level: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No budget at all: the level's own search runs out before it finds anything.
+    kale = letter_ids("KALE")
+    hand = letter_ids(["Y", "ER", "Ğ", "J"], set(kale))
+    table = arrange(make_table("harftet", 2), {0: hand}, [meld(kale)])
+    stats: dict[str, int] = {}
+    person = harftet_bots.PEOPLE[level]
+    accept = harftet_bots.vocabulary(level)
+    found = best_lay(
+        table, 0, budget_ms=0.0, words=WORDS, moves=person.moves, accept=accept, stats=stats
+    )
+    assert found is None and stats["exhausted"]
+    monkeypatch.setitem(harftet_bots.PEOPLE, level, dataclasses.replace(person, budget_ms=0.0))
+    move = bot.choose_move(table, 0, level, WORDS)  # type: ignore[arg-type]
+    assert isinstance(move, Lay) and words_of(move) == ["KALE", "YER"]
+
+
 def words_of(lay: Lay) -> list[str]:
     return ["".join(map(str, RULES.faces(m))) for m in lay.series]
 
