@@ -67,7 +67,7 @@ lock: $(VENV)/.installed
 
 # One run writes all three: the word list, its frequency ranking and each word's kinds/sources (grouped target, GNU make ≥ 4.3).
 BUILD := $(wildcard shared/harftet/words/build*.py)
-$(DICT) $(FREQ) $(INFO) &: $(VENV)/.installed $(BUILD) shared/harftet/words/allow.txt shared/harftet/words/deny.txt
+$(DICT) $(FREQ) $(INFO) &: $(VENV)/.installed $(BUILD) shared/harftet/words/allow.txt shared/harftet/words/deny.txt shared/harftet/words/blocked.txt
 	$(PY) -m harftet.words.build
 
 # The computer player's search index, built with the dictionary (never on a first search).

@@ -4,6 +4,8 @@ Order: codec, dictionary, move path (dynalite, then moto), load on the local sta
 (``--load-seconds``, 60 by default), what a game costs on the local stack (``--no-cost`` skips
 it; bench/bench_cost.py), cold start, the Harftet search,
 the computer players' strength (``--strength-games`` hands per matchup; 0 skips it), the
+levels' ladder and how long Harftet hands last against them (``--levels-games``,
+``--hand-games``), the
 Kastet search, the size of WebSocket pushes over whole games, how fast a move reaches the other
 seat with 198 spectators (local stack), Lighthouse on the web client (``--no-lighthouse`` skips
 it). Exits 0
@@ -27,6 +29,7 @@ from bench import (
     ROOT,
     Result,
     bench_cold_start,
+    bench_hand_length,
     bench_levels,
     bench_lighthouse,
     bench_load,
@@ -88,6 +91,7 @@ def _parse_args() -> argparse.Namespace:
     sizes: list[tuple[str, type, float, str]] = [  # how much of a long benchmark runs
         ("--strength-games", int, bench_strength.GAMES, "hands per matchup and game (strength)"),
         ("--levels-games", int, bench_levels.GAMES, "seeded deals per row of the levels' ladder"),
+        ("--hand-games", int, bench_hand_length.GAMES, "seeded deals per cell of hand length"),
         ("--load-seconds", float, bench_load.SECONDS, "seconds of the 50-table load (local stack)"),
     ]
     for flag, kind, default, meaning in sizes:
@@ -139,6 +143,10 @@ def main() -> None:
         levels_rows, levels_notes = step("levels", lambda: bench_levels.run(args.levels_games, 2))
         strength_rows += levels_rows
         sections.append(("Computer player levels (bench/bench_levels.py)", levels_notes))
+    if args.hand_games > 0:
+        hand_rows, hand_notes = step("hand length", lambda: bench_hand_length.run(args.hand_games))
+        strength_rows += hand_rows
+        sections.append(("Hand length and words laid (bench/bench_hand_length.py)", hand_notes))
     results = [*moves, *load, *cost, *cold, codec_row, *search_rows, *strength_rows]
     results += step("Kastet search", bench_search_kastet.run)
     results += step("token check", bench_tokens.run)

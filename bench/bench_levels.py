@@ -87,9 +87,9 @@ def _task(task: Task) -> dict[str, object]:
     return play(*task)
 
 
-def tasks(games: int, game_names: Iterable[str]) -> list[Task]:
+def tasks(games: int, game_names: Iterable[str], ladder_only: bool = False) -> list[Task]:
     """Seed by seed, so that a run cut short has every row on the same seeds."""
-    rows = [(level, level) for level in TABLES] + list(LADDER)
+    rows = ([] if ladder_only else [(level, level) for level in TABLES]) + list(LADDER)
     return [
         (game, s, w, seed) for seed in range(1, games + 1) for game in game_names for s, w in rows
     ]
@@ -171,10 +171,11 @@ def run(
     out: str | None = None,
     also: tuple[str, ...] = (),
     shard: tuple[int, int] = (0, 1),
+    ladder_only: bool = False,
 ) -> tuple[list[Result], list[str]]:
     """Play what is not in ``out`` or ``also`` yet (resume; with ``shard`` (k, n): only the
     seeds s with s % n == k, so that shards run as separate processes) and summarise all."""
-    todo = [t for t in tasks(games, game_names) if t[3] % shard[1] == shard[0]]
+    todo = [t for t in tasks(games, game_names, ladder_only) if t[3] % shard[1] == shard[0]]
     done = _read([out, *also] if out else also)
     have = {(o["game"], o["strong"], o["weak"], o["seed"]) for o in done}
     todo = [t for t in todo if t not in have]
@@ -197,13 +198,21 @@ def main() -> None:
         "--also", action="append", default=[], help="another shard's --out, read, not written"
     )
     parser.add_argument("--shard", default="0/1", help="k/n: only the seeds s with s %% n == k")
+    parser.add_argument(
+        "--ladder-only",
+        action="store_true",
+        help="only the ladder (bench_hand_length measures four of a level at a table)",
+    )
     args = parser.parse_args()
     names = tuple(args.game) if args.game else GAME_NAMES
     if args.summary:
         rows, notes = summarise(_read([args.out, *args.also]))
     else:
         k, n = (int(x) for x in args.shard.split("/"))
-        rows, notes = run(args.games, args.workers, names, args.out, tuple(args.also), (k, n))
+        shard = (k, n)
+        rows, notes = run(
+            args.games, args.workers, names, args.out, tuple(args.also), shard, args.ladder_only
+        )
     for r in rows:
         print(f"| {r.name} | {r.value:.1f} {r.unit} | {r.detail} |")
     for n in notes:

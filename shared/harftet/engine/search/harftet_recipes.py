@@ -67,6 +67,7 @@ class _Planner:
         self.rebuilt = 0  # recombinations and merges applied
         self.applied = 0  # recipes applied
         self.steps: int | None = None  # at most this many recipes (a person's turn)
+        self.tiles: int | None = None  # at most this many hand tiles laid (a person's look)
         self.slots: dict[int, int] = {}  # the best new word's value, by tiles used so far
 
     def push(self, recipe: _Recipe, value: int) -> None:
@@ -118,15 +119,17 @@ class _Planner:
         total = len(_letters(meld))
         score = self.s.scorer({}, pieces)
         out = []
-        for _, w in self.s.find(
-            "",
-            pieces.counts(),
-            0,
-            lambda w: score(w) if len(w) < total else None,
-            most,
-            values=_ONES,
-        ):
-            got = self.s.spell(w, {}, pieces)
+        with self.s.uncapped():
+            found = self.s.find(
+                "",
+                pieces.counts(),
+                0,
+                lambda w: score(w) if len(w) < total else None,
+                most,
+                values=_ONES,
+            )
+            spelled = [(w, self.s.spell(w, {}, pieces)) for _, w in found]
+        for _, got in spelled:
             assert got is not None
             keep = [by_id[p.id] for p in got.meld]
             kept = {p.id for p in keep}
@@ -429,7 +432,18 @@ class _Planner:
             self.drain()
 
     def full(self) -> bool:
+        if self.tiles is not None and len(self.state.used) >= self.tiles:
+            return True
         return self.steps is not None and self.applied >= self.steps
+
+    def fits(self, got: _Spelled) -> bool:
+        """Whether a recipe's hand tiles fit in what is left of the look."""
+        return self.tiles is None or len(self.state.used) + len(got.used) <= self.tiles
+
+    def cap(self) -> None:
+        """The hand tiles a word may still take (the search prunes with it)."""
+        if self.tiles is not None:
+            self.s.max_tiles = max(0, self.tiles - len(self.state.used))
 
     def drain(self) -> None:
         st = self.state
@@ -445,13 +459,14 @@ class _Planner:
                         self.gen_ext(st.melds[i])
                 continue
             value = got[2].value
-            if value <= 0:
+            if value <= 0 or not self.fits(got[2]):
                 continue
             if value < -entry.key[0] and self.queue and value < -self.queue[0].key[0]:
                 self.push(entry.recipe, value)  # it fell below the next one: look again later
                 continue
             self.apply(*got)
             self.applied += 1
+            self.cap()
             if entry.recipe.kind in ("recomb", "merge"):
                 self.rebuilt += 1
             self.gen_new()

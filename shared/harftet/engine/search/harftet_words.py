@@ -64,6 +64,7 @@ class _Search:
         self.accept = accept
         self.top = top
         self.exhausted = False  # the budget ran out: no more searching, only applying
+        self.max_tiles: int | None = None  # hand tiles one word may still take (a turn's look)
 
     def spend(self, n: int) -> None:
         self.units += n
@@ -81,6 +82,16 @@ class _Search:
         finally:
             self.limit = saved
             self.exhausted = self.units > saved
+
+    @contextlib.contextmanager
+    def uncapped(self) -> Iterator[None]:
+        """Words of table tiles alone (what stays of a split word): no hand tiles to count."""
+        saved = self.max_tiles
+        self.max_tiles = None
+        try:
+            yield
+        finally:
+            self.max_tiles = saved
 
     # --- spelling a word with tiles -------------------------------------------------------
 
@@ -106,7 +117,7 @@ class _Search:
         if not q.faces or not any(f in word for f in q.faces):
             if q.fixed_doubles:
                 return None
-            v = self._singles(word, q, ())
+            v = self._singles(word, q, (), 0)
             return None if v is None else (v, {})
         n = len(word)
         fixed_doubles = dict(q.fixed_doubles)
@@ -114,7 +125,7 @@ class _Search:
         best: list[tuple[int, dict[int, str]]] = []
         chosen: dict[int, str] = {}
 
-        def go(pos: int, fixed_left: int, value: int) -> None:
+        def go(pos: int, fixed_left: int, value: int, hand_tiles: int) -> None:
             self.units += 1
             while pos < n - 1:
                 face = word[pos : pos + 2]
@@ -123,7 +134,7 @@ class _Search:
                 pos += 1
             if pos >= n - 1:
                 if fixed_left == 0:
-                    v = self._singles(word, q, chosen)
+                    v = self._singles(word, q, chosen, hand_tiles)
                     if v is not None and (not best or value + v > best[0][0]):
                         best[:] = [(value + v, dict(chosen))]
                 return
@@ -131,18 +142,19 @@ class _Search:
             if fixed_doubles.get(face):
                 fixed_doubles[face] -= 1
                 chosen[pos] = "f"
-                go(pos + 2, fixed_left - 1, value)
+                go(pos + 2, fixed_left - 1, value, hand_tiles)
                 del chosen[pos]
                 fixed_doubles[face] += 1
             if hand_doubles.get(face):
                 hand_doubles[face] -= 1
                 chosen[pos] = "h"
-                go(pos + 2, fixed_left, value + LETTER_VALUES[face[0]] + LETTER_VALUES[face[1]])
+                v2 = value + LETTER_VALUES[face[0]] + LETTER_VALUES[face[1]]
+                go(pos + 2, fixed_left, v2, hand_tiles + 1)
                 del chosen[pos]
                 hand_doubles[face] += 1
-            go(pos + 1, fixed_left, value)
+            go(pos + 1, fixed_left, value, hand_tiles)
 
-        go(0, sum(fixed_doubles.values()), 0)
+        go(0, sum(fixed_doubles.values()), 0, 0)
         return best[0] if best else None
 
     def _plan_singles(
@@ -179,11 +191,18 @@ class _Search:
             return None
         return from_hand, jokers, gains
 
-    def _singles(self, word: str, q: _Query, doubles: Collection[int]) -> int | None:
+    def _singles(
+        self, word: str, q: _Query, doubles: Collection[int], hand_doubles: int
+    ) -> int | None:
+        """The value of the hand's single letters and jokers in ``word`` (None: they cannot
+        spell it, or the word would take more hand tiles than ``max_tiles``)."""
         plan = self._plan_singles(word, q, doubles)
         if plan is None:
             return None
         from_hand, jokers, gains = plan
+        cap = self.max_tiles
+        if cap is not None and hand_doubles + jokers + sum(from_hand.values()) > cap:
+            return None
         value = sum(LETTER_VALUES[ch] * h for ch, h in from_hand.items()) + jokers * self.jv
         spare = q.jokers - jokers
         if spare and gains:
@@ -260,19 +279,16 @@ class _Search:
         if self.exhausted:
             return []
         ix = self.ix
-        starts, letters, children, terminal = ix.starts, ix.letters, ix.children, ix.terminal
-        below = ix.below
+        starts, letters, children, below = ix.starts, ix.letters, ix.children, ix.below
+        terminal = ix.terminal
         req = sorted(RANK[ch] for ch in need)
-        nreq = len(req)
-        needmask = _need_masks(req)
-        lv = _LV if values is None else values
-        jv = max(self.jv, 1) if values is None else 1
+        nreq, needmask = len(req), _need_masks(req)
+        lv, jv = (_LV, max(self.jv, 1)) if values is None else (values, 1)
         suf = _suffix_values(have, lv)
         found: list[tuple[int, int, str]] = []  # a min-heap of at most ``top`` (``_offer``)
         seen: set[str] = set()
-        accept = self.accept
-        floor = 0
-        limit = self.limit
+        accept, floor, limit = self.accept, 0, self.limit
+        most = self._most_letters()
 
         def visit(node: int, ptr: int, jk: int, val: int, depth: int, last: int) -> None:
             nonlocal floor
@@ -294,6 +310,8 @@ class _Search:
                     break
                 if c == nxt:
                     visit(children[e], ptr + 1, jk, val, depth + 1, c)
+                elif depth - ptr >= most:
+                    continue  # a letter more than the look's tiles can hold
                 elif have[c]:
                     have[c] -= 1
                     visit(children[e], ptr, jk, val + lv[c], depth + 1, c)
@@ -304,6 +322,10 @@ class _Search:
         with contextlib.suppress(_OutOfBudget):  # anytime: what was found so far
             visit(0, 0, jokers, 0, 0, 0)
         return sorted(((f[0], f[2]) for f in found), key=lambda f: (-f[0], f[1]))
+
+    def _most_letters(self) -> int:
+        """The hand letters a word may take: a hand tile gives at most two."""
+        return 99 if self.max_tiles is None else 2 * self.max_tiles
 
     def parts(
         self, table: list[int], hand: list[int], extra: int, min_table: int
