@@ -266,39 +266,47 @@ def _from_players() -> dict[str, Any]:
                 required=("tableId", "from"),
             ),
         ),
-        "friendRequest": _message(
-            "friendRequest",
-            "Another player asked this connection's player to be friends (POST "
-            "/players/me/friends with their code): sent to every open socket of theirs, "
-            "whatever table it watches, so the request shows without a reload. Never sent "
-            "for a request a block holds back; an accepted request is told by presence.",
-            _object(
-                "type",
-                "friendRequest",
-                {
-                    "from": {"type": "string", "description": "the asking player's id"},
-                    "name": {"type": "string", "description": "the asking player's name"},
-                },
-                required=("from", "name"),
-            ),
-        ),
+        "friendRequest": _friend_request(),
         "presence": _presence(),
-        "matched": _message(
-            "matched",
-            "The player's search for opponents (POST /matchmaking) found a table: rated, "
-            "live, started with every seat taken. Sent to every open socket of theirs, "
-            "whatever table it watches; GET /matchmaking/{ticketId} says the same.",
-            _object(
-                "type",
-                "matched",
-                {
-                    "ticketId": {"type": "string"},
-                    "tableId": {"type": "string", "description": "the table to open"},
-                },
-                required=("ticketId", "tableId"),
-            ),
-        ),
+        "matched": _matched(),
     }
+
+
+def _friend_request() -> dict[str, Any]:
+    return _message(
+        "friendRequest",
+        "Another player asked this connection's player to be friends (POST "
+        "/players/me/friends with their code): sent to every open socket of theirs, "
+        "whatever table it watches, so the request shows without a reload. Never sent "
+        "for a request a block holds back; an accepted request is told by presence.",
+        _object(
+            "type",
+            "friendRequest",
+            {
+                "from": {"type": "string", "description": "the asking player's id"},
+                "name": {"type": "string", "description": "the asking player's name"},
+            },
+            required=("from", "name"),
+        ),
+    )
+
+
+def _matched() -> dict[str, Any]:
+    return _message(
+        "matched",
+        "The player's search for opponents (POST /matchmaking) found a table: rated, "
+        "live, started with every seat taken. Sent to every open socket of theirs, "
+        "whatever table it watches; GET /matchmaking/{ticketId} says the same.",
+        _object(
+            "type",
+            "matched",
+            {
+                "ticketId": {"type": "string"},
+                "tableId": {"type": "string", "description": "the table to open"},
+            },
+            required=("ticketId", "tableId"),
+        ),
+    )
 
 
 def _presence() -> dict[str, Any]:
