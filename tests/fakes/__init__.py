@@ -13,6 +13,7 @@ from typing import Any
 from .accounts import FakeAccounts, FakeWordReports
 from .aws import FakeAws, FakeSns, FakeSqs
 from .connections import FakeConnections, FakeLimits
+from .leagues import FakeLeagues
 from .log import FakeLog
 from .mail import FakeInbox, FakeMail, FakeMailTable
 from .players import FakePlayers
@@ -25,6 +26,7 @@ __all__ = [
     "FakeAws",
     "FakeConnections",
     "FakeInbox",
+    "FakeLeagues",
     "FakeLimits",
     "FakeLog",
     "FakeMail",
@@ -52,7 +54,8 @@ class FakeStores:
     def __init__(self, *, log: bool = True, mail: bool = True) -> None:
         self.players = FakePlayers()
         self.profiles = FakeProfiles(self.players)
-        self.tables = FakeTables(self.players, self.profiles)
+        self.leagues = FakeLeagues()
+        self.tables = FakeTables(self.players, self.profiles, self.leagues)
         self.connections = FakeConnections()
         self.log: FakeLog | None = FakeLog() if log else None
         self.accounts = FakeAccounts(self.players)

@@ -82,6 +82,7 @@ STORES = {
     "inbox": ("inbox", "InboxStore", "mail_table"),
     "mail": ("mail", "MailStore", "mail_table"),
     "word_reports": ("word_reports", "WordReportStore", "players_table"),
+    "leagues": ("leagues", "LeagueStore", "players_table"),
 }
 OPTIONAL_TABLES = ("log_table", "mail_table")  # not named: no such table here, no store
 
