@@ -28,6 +28,7 @@ import { mountFriends } from "./friends.js";
 import { mountInbox } from "./inbox.js";
 import { mountLobby } from "./lobby.js";
 import { mountLogin } from "./login.js";
+import { initLeagues } from "./leagues.js";
 import { initPeople } from "./people.js";
 import { mountPhrases } from "./phrases.js";
 import { mountTable } from "./table.js";
@@ -140,6 +141,7 @@ function mount() {
   initWordCard({ api }); // tap a word's "?" on the table: what the game knows of it
   mountAccount({ store, act: account });
   initPeople(api, document.querySelector("#lobby")); // profiles and leaderboards
+  initLeagues(api, document.querySelector("#lobby"), () => store.get().me && store.get().me.playerId); // the week's league
   mountFriends({ store, act: contacts, host: document.querySelector("#lobby") });
   mountChrome({ store, act: {
     switchLang, changeSettings, openSettings: (open) => dispatch({ type: "settingsOpen", open }),

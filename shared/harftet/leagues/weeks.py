@@ -39,3 +39,21 @@ def end_of(week: str) -> float:
 def previous(week: str) -> str:
     year, number, _ = (monday(week) - timedelta(days=7)).isocalendar()
     return f"{year}-W{number:02d}"
+
+
+ROLL_SCHEDULE = "cron(0/10 0-3 ? * MON *)"
+"""When the roll-over runs, Europe/Istanbul (template.yaml's LeaguesFunction; the local stack
+runs it by `roll_due`): every 10 minutes of Monday 00:00–03:50."""
+
+
+def roll_due(after: float, until: float) -> bool:
+    """Whether a run of ``ROLL_SCHEDULE`` falls in (``after``, ``until``] (epoch seconds)."""
+    slot = (int(after) // 600 + 1) * 600  # Istanbul is a whole number of hours from UTC
+    while slot <= until:
+        local = datetime.fromtimestamp(slot, ISTANBUL)
+        if local.weekday() == 0 and local.hour < 4:
+            return True
+        slot += 600
+        if slot - after > 8 * 24 * 3600:
+            return False
+    return False

@@ -51,6 +51,7 @@ class Emulator:
         fanout: LambdaFunction | None = None,
         timer: LambdaFunction | None = None,
         notifier: LambdaFunction | None = None,
+        leagues: LambdaFunction | None = None,
         ws_route_response: bool,
         ready_check: Callable[[], bool] | None,
         settings: TemplateSettings | None,
@@ -64,6 +65,7 @@ class Emulator:
         self.fanout = fanout
         self.timer = timer
         self.notifier = notifier  # notifications (harftet.notify), from its queue
+        self.leagues = leagues  # the league roll-over, on its schedule (harftet.leagues.weeks)
         self.sweep_seconds = sweep_seconds
         self.ready_check = ready_check
         self.started = False
@@ -75,7 +77,9 @@ class Emulator:
     @property
     def functions(self) -> list[LambdaFunction]:
         """The configured functions."""
-        every = (self.rest, self.ws, self.sweeper, self.fanout, self.timer, self.notifier)
+        every = (
+            self.rest, self.ws, self.sweeper, self.fanout, self.timer, self.notifier, self.leagues,
+        )  # fmt: skip
         return [f for f in every if f is not None]
 
     def ready(self) -> bool:
@@ -126,6 +130,7 @@ class Emulator:
     async def sweep_forever(self) -> None:
         """Invoke the sweeper every `sweep_seconds`, like an EventBridge rate schedule."""
         assert self.sweeper is not None
+        checked = time.time()
         while True:
             await asyncio.sleep(self.sweep_seconds)
             try:
@@ -134,6 +139,20 @@ class Emulator:
                 log.error("sweeper failed: %s", error)
             except Exception:
                 log.exception("sweeper invocation failed")
+            checked = await self._roll_leagues(checked)
+
+    async def _roll_leagues(self, checked: float) -> float:
+        """Run the league roll-over when its schedule (template.yaml's, the same cron) had a
+        run since ``checked``; returns the time checked."""
+        from harftet.leagues.weeks import roll_due
+
+        now = time.time()
+        if self.leagues is not None and roll_due(checked, now):
+            try:
+                await self.leagues.invoke(lambda_events.scheduled_event("harftet-leagues"))
+            except Exception:
+                log.exception("league roll-over failed")
+        return now
 
     def start_sources(self, event_sources: list[tuple[str, Any]]) -> list[asyncio.Task[None]]:
         """Poll each event source for its function (one the stack runs), as Lambda's event
@@ -158,6 +177,7 @@ def create_app(
     fanout: str | Path | None = None,
     timer: str | Path | None = None,
     notifier: str | Path | None = None,
+    leagues: str | Path | None = None,
     event_sources: list[tuple[str, Any]] | None = None,
     env: Mapping[str, str] | None = None,
     sweep_seconds: float,
@@ -188,6 +208,7 @@ def create_app(
         fanout=function("fanout", fanout),
         timer=function("timer", timer),
         notifier=function("notifier", notifier),
+        leagues=function("leagues", leagues),
         ws_route_response=ws_route_response,
         ready_check=ready_check,
         settings=settings,
@@ -233,7 +254,11 @@ def _lifespan(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         # What a client calls is warm before /health says ready; the event sources' functions
         # warm meanwhile (they are invoked once something is stored or due).
-        behind = [f for f in (emulator.fanout, emulator.timer, emulator.notifier) if f is not None]
+        behind = [
+            f
+            for f in (emulator.fanout, emulator.timer, emulator.notifier, emulator.leagues)
+            if f is not None
+        ]
         warming = asyncio.create_task(_warm(behind))
         await _warm([f for f in emulator.functions if f not in behind])
         emulator.started = True

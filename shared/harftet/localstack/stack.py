@@ -36,6 +36,7 @@ DEFAULT_HANDLERS = {
     "fanout": FUNCTIONS / "fanout" / "app.py",
     "timer": FUNCTIONS / "timer" / "app.py",
     "notifier": FUNCTIONS / "notifier" / "app.py",
+    "leagues": FUNCTIONS / "leagues" / "app.py",
 }
 # How often the local schedule invokes the sweeper. AWS runs it once a minute
 # (template.yaml's TurnSweepRate): it is the safety net behind the exact SQS timers, arms
@@ -78,6 +79,7 @@ class StackOptions:
     fanout: Path | None = DEFAULT_HANDLERS["fanout"]
     timer: Path | None = DEFAULT_HANDLERS["timer"]
     notifier: Path | None = DEFAULT_HANDLERS["notifier"]
+    leagues: Path | None = DEFAULT_HANDLERS["leagues"]  # on the league schedule, with the sweeper
     template: Path | None = None
     sweep_seconds: float = SWEEP_SECONDS
     max_concurrency: int = 8
@@ -176,6 +178,7 @@ def _handler_files(options: StackOptions) -> list[Path]:
         options.fanout,
         options.timer,
         options.notifier,
+        options.leagues,
     )
     return [p for p in every if p]
 
@@ -211,6 +214,7 @@ def _start_app(
         fanout=options.fanout,
         timer=options.timer,
         notifier=options.notifier,
+        leagues=options.leagues if options.sweeper else None,
         event_sources=sources,
         env=env,
         sweep_seconds=options.sweep_seconds,

@@ -3,10 +3,11 @@ them all under its one error handler. Each route parses, calls one feature, repl
 
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from . import accounts, mail, operator, people, players, tables, texts, words
+from . import accounts, leagues, mail, operator, people, players, tables, texts, words
 
 ROUTERS: tuple[APIGatewayRouter, ...] = tuple(
-    module.router for module in (texts, players, tables, people, accounts, mail, words, operator)
+    module.router
+    for module in (texts, players, tables, people, accounts, mail, words, operator, leagues)
 )
 
 __all__ = ["ROUTERS"]

@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from harftet.contract.openapi import accounts, inbox, operator, people, players, tables, words
+from harftet.contract.openapi import (
+    accounts,
+    inbox,
+    leagues,
+    operator,
+    people,
+    players,
+    tables,
+    words,
+)
 from harftet.contract.openapi.components import Components
 from harftet.contract.openapi.route import PATH_PARAMETERS, Route
 from harftet.contract.openapi.schemas import Error
@@ -47,6 +56,7 @@ def all_routes() -> list[Route]:
         *inbox.routes(),
         *accounts.routes(),
         *people.routes(),
+        *leagues.routes(),
         *operator.routes(),
         *words.routes(),
     ]
