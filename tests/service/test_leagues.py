@@ -13,6 +13,7 @@ from service_helpers import full_table
 from harftet.engine.effects import changed
 from harftet.engine.scoring import settle
 from harftet.errors import BadRequestError, NotFoundError
+from harftet.leagues.records import earned_tier
 from harftet.leagues.weeks import end_of, week_of
 from harftet.store.leagues import division_key, open_key, place_key
 
@@ -110,7 +111,8 @@ def test_the_roll_over_moves_the_top_5_up_once_and_bronz_stays(app, clock):
     assert report == {"week": week, "status": "done", "divisions": 2, "players": 32}
     for pid in before:
         place = app.stores.leagues.place("kastet", pid)
-        assert place["next"] == ("gumus" if pid in up else "bronz")
+        assert place.get("next") == ("gumus" if pid in up else None)  # who stays: no write
+        assert _earned(app, pid) == ("gumus" if pid in up else "bronz")
     rolled = app.leagues.division("kastet", week, "bronz-1")  # a past week: still readable
     assert rolled["rolled"] is True and len(rolled["standings"]) == 30
     # their next rated game puts them in the tier they earned
@@ -123,6 +125,11 @@ def test_the_roll_over_moves_the_top_5_up_once_and_bronz_stays(app, clock):
     finish(app, table_id, [0, 40])
     assert app.leagues.mine(winner.player_id, "kastet")["tier"] == "gumus"
     assert app.leagues.mine(loser.player_id, "kastet")["tier"] == "bronz"
+
+
+def _earned(app, pid: str) -> str:
+    place = app.stores.leagues.place("kastet", pid)
+    return earned_tier(app.stores.leagues, "kastet", {**place, "playerId": pid})
 
 
 def _seed_division(app, week: str, tier: str, size: int) -> list[str]:
@@ -145,7 +152,7 @@ def test_the_bottom_5_go_down_and_ties_break_by_fewer_games_then_the_earlier_gam
     members[pids[4]] |= {"pts": members[pids[5]]["pts"], "g": 2}  # tied with p05, more games
     next_week(clock)
     _roll(app, clock)
-    earned = {pid: app.stores.leagues.place("kastet", pid)["next"] for pid in pids}
+    earned = {pid: _earned(app, pid) for pid in pids}
     assert [earned[p] for p in pids] == ["platin"] * 4 + ["altin", "platin"] + ["altin"] + [
         "gumus"
     ] * 5
@@ -158,7 +165,7 @@ def test_the_same_week_rolled_twice_changes_nothing_the_second_time(app, clock):
     _roll(app, clock)
     after = copy.deepcopy(app.stores.leagues.items)
     writes = app.stores.leagues.writes
-    assert writes == 30 + 1 + 2  # a tier each, the division marked, each game's week done
+    assert writes == 10 + 1 + 2  # a tier for each who moves, the division marked, each week done
     again = _roll(app, clock)
     assert again["divisions"] == 0 and again["players"] == 0
     assert app.stores.leagues.items == after and app.stores.leagues.writes == writes

@@ -1,6 +1,7 @@
 """The weekly roll-over (RULES §8), run by a schedule on Mondays from 00:00 Europe/Istanbul:
-for each division of the week that ended, each member's tier for the weeks after it (the
-top 5 up, the bottom 5 down), then the division marked rolled, then the week marked done.
+for each division of the week that ended, the tier of each member who moves (the top 5 up,
+the bottom 5 down; one who stays keeps the tier their place names), then the division marked
+rolled, then the week marked done.
 
 Exactly once however often it runs, and resumable: a tier earned is written only while the
 player's place is still that week's (one who already played the new week had it worked out
@@ -73,8 +74,9 @@ class RollOver:
         if it changed meanwhile. Returns the members."""
         division = str(item["division"])
         for _ in range(5):
-            for pid, (_, _, tier) in sorted(results(item).items()):
-                self.store.earned(game, pid, week, tier)
+            for pid, (_, move, tier) in sorted(results(item).items()):
+                if move != "stay":  # one who stays needs no write: their place says it
+                    self.store.earned(game, pid, week, tier)
             if self.store.mark_rolled(game, week, division, int(item["v"])):
                 return len(item.get("m") or {})
             fresh = self.store.division(game, week, division)
