@@ -171,8 +171,8 @@ def measure(players: int = PLAYERS, divisions: int = DIVISIONS) -> tuple[list[Re
             name="leagues: roll-over write units per player",
             value=per_player,
             unit="WCU",
-            detail=f"{per_player:.2f} per player: {wcu:,} WCU for {counted['players']:,} players (a tier for each who moves, "
-            f"each division marked, each game's week done; calls {calls})",
+            detail=f"{per_player:.2f} per player: {wcu:,} WCU for {counted['players']:,} players "
+            f"(a tier for each who moves, each division marked, each week done; {calls})",
             baseline_name="target",
             baseline=2.0,
             goal=1.0,
