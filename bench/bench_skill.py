@@ -1,0 +1,171 @@
+"""Skill (issue 38, RULES §8): does the OpenSkill rating find who is stronger, and at what
+fixed rating does each computer level count.
+
+Run: ``.venv/bin/python -m bench.bench_skill [--games N] [--hands H] [--levels]``.
+
+- Kendall τ: 40 players of known strength — the computer levels as stand-ins, 10 each of
+  easy, medium, hard and expert — play ``--games`` (200) rated 4-seat Harftet games of
+  ``--hands`` hands each, four drawn at random per game, every move the engine's own
+  (``bot.choose_move``); each game's final order (total penalty, ties shared) rates all four
+  through ``harftet.skill.rating.rate``. The row is τ-b between the true level and the rating's
+  μ (goal ≥ 0.8).
+- ``--levels``: the fixed ratings of ``harftet.skill.rating.LEVEL_MU``. For each rung of the
+  ladder (bench_levels: a level against three of the level below) it plays seeded hands,
+  draws 11-hand games from them (bootstrap), and solves for the μ at which OpenSkill's
+  ``predict_win`` gives the stronger seat its measured share of wins, ``medium`` anchored at
+  the model's default μ.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+from itertools import combinations
+
+from bench import Result
+from bench.bench_strength import new_hand
+from harftet.engine import bot
+from harftet.engine.hand import apply_move
+from harftet.skill.rating import BOT_SIGMA, MU, Rating, predict_win, rate
+from harftet.skill.records import ranks_of
+
+LEVELS = ("easy", "medium", "hard", "expert")
+GAMES = 200
+HANDS = 3
+PLAYERS_PER_LEVEL = 10
+GOAL_TAU = 0.8
+
+
+def hand(game: str, seed: int, levels: list[str]) -> list[int]:
+    """One seeded 4-seat hand with ``levels`` by seat: each seat's penalty."""
+    table = new_hand(game, seed)
+    moves = 0
+    while table.status == "playing":
+        seat = table.turn_seat
+        assert seat is not None
+        move = bot.choose_move(table, seat, levels[seat])  # type: ignore[arg-type]
+        table = apply_move(table, seat, move, float(moves)).table
+        moves += 1
+        if moves > 5000:
+            raise RuntimeError(f"{game} seed {seed}: the hand does not end")
+    (result,) = table.hand_results
+    return list(result.penalties)
+
+
+def tau_b(x: list[float], y: list[float]) -> float:
+    """Kendall's τ-b (ties in either order counted as neither concordant nor discordant)."""
+    concordant = discordant = ties_x = ties_y = 0
+    for i, j in combinations(range(len(x)), 2):
+        dx, dy = x[i] - x[j], y[i] - y[j]
+        if dx == 0 and dy == 0:
+            continue
+        if dx == 0:
+            ties_x += 1
+        elif dy == 0:
+            ties_y += 1
+        elif (dx > 0) == (dy > 0):
+            concordant += 1
+        else:
+            discordant += 1
+    denominator = ((concordant + discordant + ties_x) * (concordant + discordant + ties_y)) ** 0.5
+    return (concordant - discordant) / denominator if denominator else 0.0
+
+
+def kendall(games: int = GAMES, hands: int = HANDS, seed: int = 38) -> tuple[Result, list[str]]:
+    """The τ row: rated games among 40 computer players of the four levels."""
+    rng = random.Random(seed)
+    truth = [level for level in LEVELS for _ in range(PLAYERS_PER_LEVEL)]
+    ratings = [Rating() for _ in truth]
+    for g in range(games):
+        seats = rng.sample(range(len(truth)), 4)
+        totals = [0, 0, 0, 0]
+        for h in range(hands):
+            penalties = hand("harftet", 1 + g * hands + h, [truth[s] for s in seats])
+            totals = [a + b for a, b in zip(totals, penalties, strict=True)]
+        after = rate([[ratings[s]] for s in seats], ranks_of(totals))
+        for s, (new,) in zip(seats, after, strict=True):
+            ratings[s] = new
+    tau = tau_b([float(LEVELS.index(t)) for t in truth], [r.mu for r in ratings])
+    means = {
+        level: statistics.mean(r.mu for r, t in zip(ratings, truth, strict=True) if t == level)
+        for level in LEVELS
+    }
+    verdict = "PASS" if tau >= GOAL_TAU else "MISS"
+    row = Result(
+        name=f"skill: Kendall τ-b × 100, true order vs rating after {games} rated games, 40 players",
+        value=100 * tau,
+        unit="",
+        detail=f"τ-b {tau:.3f}; 4-seat Harftet games of {hands} hands, 10 computer players of each level; "
+        f"goal ≥ {GOAL_TAU} {verdict}; mean μ " + ", ".join(f"{k} {v:.1f}" for k, v in means.items()),
+    )
+    games_each = statistics.mean(r.games for r in ratings)
+    return row, [f"kendall: τ-b {tau:.3f}; {games_each:.0f} games a player on average"]
+
+
+def win_share(hands: list[tuple[int, list[int]]], per_game: int, draws: int, seed: int) -> float:
+    """The share of ``per_game``-hand games (drawn from ``hands``: (strong seat, penalties))
+    that the strong seat wins alone, each weak seat counted by its place after the strong."""
+    rng = random.Random(seed)
+    wins = 0
+    for _ in range(draws):
+        totals = [0, 0, 0, 0]
+        for strong, penalties in rng.choices(hands, k=per_game):
+            order = [penalties[(strong + k) % 4] for k in range(4)]  # the strong seat first
+            totals = [a + b for a, b in zip(totals, order, strict=True)]
+        wins += totals[0] < min(totals[1:])
+    return wins / draws
+
+
+def solve(weak_mu: float, share: float) -> float:
+    """The μ at which OpenSkill predicts ``share`` wins against three at ``weak_mu``."""
+    low, high = weak_mu - 30, weak_mu + 60
+    share = min(max(share, 0.01), 0.99)
+    for _ in range(60):
+        mid = (low + high) / 2
+        weak = Rating(weak_mu, BOT_SIGMA)
+        p = predict_win([[Rating(mid, BOT_SIGMA)], [weak], [weak], [weak]])[0]
+        low, high = (mid, high) if p < share else (low, mid)
+    return (low + high) / 2
+
+
+def levels(game: str, hands: int, per_game: int = 11) -> tuple[dict[str, float], list[str]]:
+    """The fixed μ of each level in ``game``, from the ladder's hands."""
+    from bench.bench_levels import play
+
+    mus = {"medium": MU}
+    notes = []
+    shares = {}
+    for strong, weak in (("medium", "easy"), ("hard", "medium"), ("expert", "hard")):
+        played = [play(game, strong, weak, seed) for seed in range(1, hands + 1)]
+        sample = [(int(str(o["strong_seat"])), list(o["penalties"])) for o in played]  # type: ignore[call-overload]
+        shares[(strong, weak)] = win_share(sample, per_game, 4000, 7)
+    mus["easy"] = MU - (solve(MU, shares[("medium", "easy")]) - MU)
+    mus["hard"] = solve(MU, shares[("hard", "medium")])
+    mus["expert"] = solve(mus["hard"], shares[("expert", "hard")])
+    for (strong, weak), share in shares.items():
+        notes.append(f"{game} {strong} vs 3 × {weak}: wins {100 * share:.0f} % of {per_game}-hand "
+                     f"games drawn from {hands} seeded hands")  # fmt: skip
+    notes.append(f"{game} levels' μ: " + ", ".join(f"{k} {mus[k]:.1f}" for k in LEVELS))
+    return mus, notes
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=GAMES)
+    parser.add_argument("--hands", type=int, default=HANDS)
+    parser.add_argument("--levels", type=int, default=0, help="ladder hands per rung (0: skip)")
+    args = parser.parse_args()
+    from bench.report import row
+
+    if args.levels:
+        for game in ("harftet", "kastet"):
+            _, notes = levels(game, args.levels)
+            print("\n".join(notes))
+    result, notes = kendall(args.games, args.hands)
+    print(row(result))
+    print("\n".join(notes))
+
+
+if __name__ == "__main__":
+    main()
