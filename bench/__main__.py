@@ -147,11 +147,15 @@ def main() -> None:
     from bench import bench_leaderboard  # profiles and leaderboards (harftet.people)
 
     results += step("leaderboards", bench_leaderboard.run)
+    from bench import bench_skill  # issue 38: skill and the weekly leagues, a section of its own
+
+    skill = step("skill and leagues", bench_skill.section)
     web = step("web client (Lighthouse)", bench_lighthouse.run) if args.lighthouse else []
     seconds = time.perf_counter() - t0
     loads = (load_start, os.getloadavg())
     text = render(results, codec_lines, word_rows, started, seconds, loads, sections)
     RESULTS.write_text(text, encoding="utf-8")
+    bench_skill.write_section(skill)
     if web:
         bench_lighthouse.write_section(web)
     print("\n".join(row(r) for r in results))

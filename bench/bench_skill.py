@@ -1,7 +1,9 @@
 """Skill (issue 38, RULES §8): does the OpenSkill rating find who is stronger, and at what
 fixed rating does each computer level count.
 
-Run: ``.venv/bin/python -m bench.bench_skill [--games N] [--hands H] [--levels]``.
+Run: ``.venv/bin/python -m bench.bench_skill [--games N] [--hands H] [--levels HANDS]
+[--write]`` (part of ``make bench``; ``--write``: this section of bench/RESULTS.md alone,
+with bench/bench_leagues.py's rows).
 
 - Kendall τ: 40 players of known strength — the computer levels as stand-ins, 10 each of
   easy, medium, hard and expert — play ``--games`` (200) rated 4-seat Harftet games of
@@ -93,11 +95,12 @@ def kendall(games: int = GAMES, hands: int = HANDS, seed: int = 38) -> tuple[Res
     }
     verdict = "PASS" if tau >= GOAL_TAU else "MISS"
     row = Result(
-        name=f"skill: Kendall τ-b × 100, true order vs rating after {games} rated games, 40 players",
+        name=f"skill: Kendall τ-b × 100, true order vs rating, {games} rated games, 40 players",
         value=100 * tau,
         unit="",
-        detail=f"τ-b {tau:.3f}; 4-seat Harftet games of {hands} hands, 10 computer players of each level; "
-        f"goal ≥ {GOAL_TAU} {verdict}; mean μ " + ", ".join(f"{k} {v:.1f}" for k, v in means.items()),
+        detail=f"τ-b {tau:.3f}; 4-seat Harftet games of {hands} hands, 10 computer players "
+        f"of each level; goal ≥ {GOAL_TAU} {verdict}; mean μ "
+        + ", ".join(f"{k} {v:.1f}" for k, v in means.items()),
     )
     games_each = statistics.mean(r.games for r in ratings)
     return row, [f"kendall: τ-b {tau:.3f}; {games_each:.0f} games a player on average"]
@@ -155,17 +158,47 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=GAMES)
     parser.add_argument("--hands", type=int, default=HANDS)
     parser.add_argument("--levels", type=int, default=0, help="ladder hands per rung (0: skip)")
+    parser.add_argument("--write", action="store_true", help="write the section of RESULTS.md")
     args = parser.parse_args()
-    from bench.report import row
-
-    if args.levels:
-        for game in ("harftet", "kastet"):
-            _, notes = levels(game, args.levels)
-            print("\n".join(notes))
-    result, notes = kendall(args.games, args.hands)
-    print(row(result))
-    print("\n".join(notes))
+    lines = section(args.games, args.hands, args.levels)
+    if args.write:
+        write_section(lines)
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":
     main()
+
+
+TITLE = "Skill and weekly leagues (bench/bench_skill.py, bench/bench_leagues.py)"
+
+
+def section(games: int = GAMES, hands: int = HANDS, level_hands: int = 0) -> list[str]:
+    """This section's lines of RESULTS.md: the τ row, the leagues' rows, their notes (and
+    with ``level_hands`` the levels' fixed ratings measured from the ladder)."""
+    from bench import bench_leagues
+    from bench.report import row
+
+    tau, notes = kendall(games, hands)
+    rows, league_notes = bench_leagues.measure()
+    for game in ("harftet", "kastet") if level_hands else ():
+        notes += levels(game, level_hands)[1]
+    header = [
+        "| benchmark | measurement (median) | baseline (median) | ratio | goal | result |",
+        "|---|---|---|---|---|---|",
+    ]
+    return [*header, *(row(r) for r in [tau, *rows]), "", *(f"- {n}" for n in notes + league_notes)]
+
+
+def write_section(lines: list[str]) -> None:
+    """Replace (or add) this section of RESULTS.md (its own: the rest is left as it is)."""
+    import re
+
+    from bench import ROOT
+
+    results = ROOT / "bench" / "RESULTS.md"
+    text = results.read_text(encoding="utf-8") if results.exists() else "# Benchmark results\n"
+    body = "\n".join([f"## {TITLE}", "", *lines, ""])
+    pattern = re.compile(rf"^## {re.escape(TITLE)}\n.*?(?=^## |\Z)", re.M | re.S)
+    text = pattern.sub(body + "\n", text) if pattern.search(text) else text.rstrip() + "\n\n" + body
+    results.write_text(text, encoding="utf-8")
