@@ -8,26 +8,12 @@ from __future__ import annotations
 import copy
 
 import pytest
-from service_helpers import full_table
+from service_helpers import finish, full_table
 
-from harftet.engine.effects import changed
-from harftet.engine.scoring import settle
 from harftet.errors import BadRequestError, NotFoundError
 from harftet.leagues.records import earned_tier
 from harftet.leagues.weeks import end_of, week_of
 from harftet.store.leagues import division_key, open_key, place_key
-
-
-def finish(app, table_id: str, penalties: list[int]) -> None:
-    def change(table, now):
-        new = table.clone()
-        new.recent = []
-        for seat, penalty in zip(new.seats, penalties, strict=True):
-            seat.penalty = penalty
-        new.status = "finished"
-        return changed(new, settle(new))
-
-    app.writer.write(table_id, change)
 
 
 def play(app, clock, tables: int = 1, penalties=(10, 20, 30, 40)):

@@ -5,25 +5,12 @@ a computer seat at its level's fixed rating; a profile shows a tier, never the n
 from __future__ import annotations
 
 import pytest
-from service_helpers import full_table
+from service_helpers import finish, full_table
 
-from harftet.engine.effects import Outcome, RatingChange, changed
-from harftet.engine.scoring import settle
+from harftet.engine.effects import Outcome, RatingChange
 from harftet.engine.state import Occupant, Seat, Table
 from harftet.skill import SkillRecords
 from harftet.skill.rating import Rating, level_rating, skill_of
-
-
-def finish(app, table_id: str, penalties: list[int]) -> None:
-    def change(table, now):
-        new = table.clone()
-        new.recent = []
-        for seat, penalty in zip(new.seats, penalties, strict=True):
-            seat.penalty = penalty
-        new.status = "finished"
-        return changed(new, settle(new))
-
-    app.writer.write(table_id, change)
 
 
 def skill(app, caller, game="kastet") -> Rating:

@@ -8,24 +8,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from store_kit import NOW, waiting
+from store_kit import NOW
+from store_kit import save_writes as _save
 
 from harftet.engine.effects import RatingChange
-from harftet.errors import NotFoundError
 from harftet.store.errors import VersionConflictError
 from harftet.store.leagues import Member, MemberWrite, OpenWrite, PlaceWrite
-from harftet.store.writes import Commit, PlayerWrite, RatingWrite, SkillWrite
+from harftet.store.writes import RatingWrite, SkillWrite
 
 W = "2027-W02"
-
-
-def _save(stores: Any, writes: list[PlayerWrite]) -> None:
-    try:
-        stored = stores.tables.get("t-fake")
-    except NotFoundError:
-        stores.tables.create(waiting())
-        stored = stores.tables.get("t-fake")
-    stores.tables.save(stored, stored.table, Commit(writes=writes, now=NOW))
 
 
 def _skill(stores: Any, pid: str) -> dict[str, Any]:

@@ -9,21 +9,13 @@ from collections import defaultdict
 from typing import Any
 
 from harftet.engine.effects import Outcome
-from harftet.engine.state import Table
+from harftet.engine.seating import name_in
 from harftet.store.leagues import DIVISION_TTL, Member, MemberWrite, OpenWrite, PlaceWrite
 from harftet.store.ports import LeagueStorePort
 from harftet.store.writes import PlayerWrite
 
 from .standings import DIVISION_SIZE, TIERS, division_id, results
 from .weeks import end_of, week_of
-
-
-def _name(table: Table, player_id: str) -> str:
-    for seat in table.seats:
-        for who in (seat.occupant, seat.original):
-            if who is not None and who.player_id == player_id:
-                return who.name
-    return ""
 
 
 def earned_tier(leagues: LeagueStorePort, game: str, place: dict[str, Any] | None) -> str:
@@ -60,7 +52,7 @@ class LeagueRecords:
         for pid, pts in sorted(points.items()):
             place = self.leagues.place(game, pid)
             if place is not None and place["week"] == week:
-                member = Member(pid, _name(table, pid), pts, at, new=False)
+                member = Member(pid, name_in(table, pid), pts, at, new=False)
                 members[str(place["division"])].append(member)
             else:
                 if place is not None:
@@ -77,7 +69,7 @@ class LeagueRecords:
                     created.add(division_id(tier, number))
                 size += 1
                 division = division_id(tier, number)
-                name = _name(table, pid)
+                name = name_in(table, pid)
                 members[division].append(Member(pid, name, points[pid], at, new=True))
                 read_week = None if place is None else str(place["week"])
                 writes.append(PlaceWrite(game, pid, week, tier, division, read_week))

@@ -6,33 +6,20 @@ week stays readable."""
 from __future__ import annotations
 
 import pytest
+from service_helpers import finish
 from test_people_rest import code, request
 from testkit import LambdaContext, load_event
 
-from harftet.engine.effects import changed
-from harftet.engine.scoring import settle
 from harftet.leagues.weeks import end_of, week_of
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
-
-
-def _finish(app, table_id: str, penalties: list[int]) -> None:
-    def change(table, now):
-        new = table.clone()
-        new.recent = []
-        for seat, penalty in zip(new.seats, penalties, strict=True):
-            seat.penalty = penalty
-        new.status = "finished"
-        return changed(new, settle(new))
-
-    app.writer.write(table_id, change)
 
 
 def test_a_games_end_shows_at_once_and_the_schedule_rolls_the_week_once(api, app, apps, clock):
     game = api.game(seats=2)
     me, other = game.players
     assert code(request(api, "GET", "/leagues/kastet/me", me.token), 404) == "not_found"
-    _finish(app, game.table_id, [0, 30])
+    finish(app, game.table_id, [0, 30])
     week = week_of(clock.now)
     mine = request(api, "GET", "/leagues/kastet/me", me.token)
     assert mine.status == 200, mine.body
