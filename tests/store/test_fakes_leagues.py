@@ -14,7 +14,7 @@ from store_kit import save_writes as _save
 from harftet.engine.effects import RatingChange
 from harftet.store.errors import VersionConflictError
 from harftet.store.leagues import Member, MemberWrite, OpenWrite, PlaceWrite
-from harftet.store.writes import RatingWrite, SkillWrite
+from harftet.store.writes import PlayerWrite, RatingWrite, SkillWrite
 
 W = "2027-W02"
 
@@ -101,3 +101,61 @@ def test_the_roll_over_writes_only_while_the_place_is_that_weeks(stores):
     assert leagues.week_done("kastet", W)
     _save(stores, [PlaceWrite("kastet", "p1", "2027-W03", "gumus", "gumus-1", W)])
     assert "next" not in leagues.place("kastet", "p1")
+
+
+def _week_of_two_divisions(stores: Any) -> None:
+    """Two Gümüş divisions of 12 (points 12 … 1), as a week's game ends leave them."""
+    for d in (1, 2):
+        division = f"gumus-{d}"
+        pids = [f"p{d}x{i:02d}" for i in range(12)]
+        members = tuple(Member(p, p.upper(), 12 - i, 1000 + i, True) for i, p in enumerate(pids))
+        writes: list[PlayerWrite] = [
+            PlaceWrite("kastet", p, W, "gumus", division, None) for p in pids
+        ]
+        read = None if d == 1 else (1, 12)
+        writes += [
+            OpenWrite("kastet", W, "gumus", d, 12, read),
+            MemberWrite("kastet", W, division, "gumus", members, True),
+        ]
+        _save(stores, writes)
+
+
+def _places(stores: Any) -> dict[str, Any]:
+    return {
+        f"p{d}x{i:02d}": stores.leagues.place("kastet", f"p{d}x{i:02d}").get("next")
+        for d in (1, 2)
+        for i in range(12)
+    }
+
+
+def test_a_roll_over_that_dies_half_way_resumes_and_a_second_run_writes_nothing(stores):
+    from harftet.leagues import Leagues
+    from harftet.leagues.weeks import end_of
+
+    _week_of_two_divisions(stores)
+    leagues = Leagues(stores.leagues, lambda: end_of(W) + 60)
+    leagues.roll_over.workers = 1
+    real = stores.leagues.earned
+    calls: list[Any] = []
+
+    def dies(*args: Any) -> bool:
+        calls.append(args)
+        if len(calls) == 13:  # the second division, half-way
+            raise RuntimeError("the function died here")
+        return bool(real(*args))
+
+    stores.leagues.earned = dies
+    with pytest.raises(RuntimeError):
+        leagues.roll_over(W)
+    assert stores.leagues.division("kastet", W, "gumus-1").get("rolled") is True
+    assert not stores.leagues.division("kastet", W, "gumus-2").get("rolled")
+    stores.leagues.earned = real
+    assert leagues.roll_over(W) == {"week": W, "status": "done", "divisions": 1, "players": 12}
+    expected = {"altin"} | {None} | {"bronz"}
+    assert set(_places(stores).values()) == expected
+    for d in (1, 2):  # in each: the top 5 up, the bottom 5 down, the middle 2 stay
+        moved = [_places(stores)[f"p{d}x{i:02d}"] for i in range(12)]
+        assert moved == ["altin"] * 5 + [None] * 2 + ["bronz"] * 5
+    written = []
+    stores.leagues.earned = lambda *args: written.append(args) or True
+    assert leagues.roll_over(W)["divisions"] == 0 and written == []
