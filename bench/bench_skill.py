@@ -168,10 +168,6 @@ def main() -> None:
     print("\n".join(lines))
 
 
-if __name__ == "__main__":
-    main()
-
-
 TITLE = "Skill and weekly leagues (bench/bench_skill.py, bench/bench_leagues.py)"
 
 
@@ -204,3 +200,7 @@ def write_section(lines: list[str]) -> None:
     pattern = re.compile(rf"^## {re.escape(TITLE)}\n.*?(?=^## |\Z)", re.M | re.S)
     text = pattern.sub(body + "\n", text) if pattern.search(text) else text.rstrip() + "\n\n" + body
     results.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
