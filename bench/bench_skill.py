@@ -14,7 +14,8 @@ with bench/bench_leagues.py's rows).
 - ``--levels``: the fixed ratings of ``harftet.skill.rating.LEVEL_MU``. For each rung of the
   ladder (bench_levels: a level against three of the level below) it plays seeded hands and
   solves for the μ at which OpenSkill's ``predict_win`` gives the stronger seat its measured
-  share of hands won alone, ``medium`` anchored at the model's default μ.
+  share of pairs won (its penalty below a weaker seat's), ``medium`` anchored at the model's
+  default μ.
 """
 
 from __future__ import annotations
@@ -105,37 +106,41 @@ def kendall(games: int = GAMES, hands: int = HANDS, seed: int = 38) -> tuple[Res
     return row, [f"kendall: τ-b {tau:.3f}; {games_each:.0f} games a player on average"]
 
 
-def win_share(hands: list[tuple[int, list[int]]], per_game: int, draws: int, seed: int) -> float:
-    """The share of ``per_game``-hand games (drawn from ``hands``: (strong seat, penalties))
-    that the strong seat wins alone, each weak seat counted by its place after the strong."""
-    rng = random.Random(seed)
-    wins = 0
-    for _ in range(draws):
-        totals = [0, 0, 0, 0]
-        for strong, penalties in rng.choices(hands, k=per_game):
-            order = [penalties[(strong + k) % 4] for k in range(4)]  # the strong seat first
-            totals = [a + b for a, b in zip(totals, order, strict=True)]
-        wins += totals[0] < min(totals[1:])
-    return wins / draws
+def pair_share(hands: list[tuple[int, list[int]]]) -> float:
+    """The share of (hand, weaker seat) pairs in which the strong seat has the lower penalty
+    (an equal penalty: half): the ladder read pairwise, as OpenSkill predicts a pair."""
+    won = 0.0
+    for strong, penalties in hands:
+        for seat, penalty in enumerate(penalties):
+            if seat != strong:
+                won += (
+                    1.0
+                    if penalties[strong] < penalty
+                    else 0.5
+                    if penalties[strong] == penalty
+                    else 0
+                )
+    return won / (3 * len(hands))
 
 
 def solve(weak_mu: float, share: float) -> float:
-    """The μ at which OpenSkill predicts ``share`` wins against three at ``weak_mu``."""
+    """The μ at which OpenSkill predicts ``share`` of wins for one seat against one at
+    ``weak_mu`` (both at the computer players' σ)."""
     low, high = weak_mu - 100, weak_mu + 100
-    share = min(max(share, 0.01), 0.99)
+    share = min(max(share, 0.005), 0.995)
+    weak = Rating(weak_mu, BOT_SIGMA)
     for _ in range(60):
         mid = (low + high) / 2
-        weak = Rating(weak_mu, BOT_SIGMA)
-        p = predict_win([[Rating(mid, BOT_SIGMA)], [weak], [weak], [weak]])[0]
+        p = predict_win([[Rating(mid, BOT_SIGMA)], [weak]])[0]
         low, high = (mid, high) if p < share else (low, mid)
     return (low + high) / 2
 
 
-def levels(game: str, hands: int, per_game: int = 1) -> tuple[dict[str, float], list[str]]:
-    """The fixed μ of each level in ``game``, from the ladder's hands: by default each hand a
-    game, as the ladder counts (over 11-hand games the stronger level wins 98–100 % of them in
-    Harftet, a gap no finite rating measures from a few hundred hands: the per-hand reading is
-    the one that can be measured, and the conservative one)."""
+def levels(game: str, hands: int) -> tuple[dict[str, float], list[str]]:
+    """The fixed μ of each level in ``game`` from the ladder's seeded hands, read pairwise
+    (OpenSkill's ``predict_win`` of four teams never passes 50 %, and over 11-hand games the
+    stronger level wins nearly always: the pairwise, per-hand reading is what a few hundred
+    hands measure, and the conservative one)."""
     from bench.bench_levels import play
 
     mus = {"medium": MU}
@@ -144,13 +149,13 @@ def levels(game: str, hands: int, per_game: int = 1) -> tuple[dict[str, float], 
     for strong, weak in (("medium", "easy"), ("hard", "medium"), ("expert", "hard")):
         played = [play(game, strong, weak, seed) for seed in range(1, hands + 1)]
         sample = [(int(str(o["strong_seat"])), list(o["penalties"])) for o in played]  # type: ignore[call-overload]
-        shares[(strong, weak)] = win_share(sample, per_game, 4000, 7)
+        shares[(strong, weak)] = pair_share(sample)
     mus["easy"] = MU - (solve(MU, shares[("medium", "easy")]) - MU)
     mus["hard"] = solve(MU, shares[("hard", "medium")])
     mus["expert"] = solve(mus["hard"], shares[("expert", "hard")])
     for (strong, weak), share in shares.items():
-        notes.append(f"{game} {strong} vs 3 × {weak}: wins {100 * share:.0f} % of {per_game}-hand "
-                     f"games drawn from {hands} seeded hands")  # fmt: skip
+        notes.append(f"{game} {strong} vs {weak}: lower penalty in {100 * share:.0f} % of "
+                     f"pairs over {hands} seeded hands")  # fmt: skip
     notes.append(f"{game} levels' μ: " + ", ".join(f"{k} {mus[k]:.1f}" for k in LEVELS))
     return mus, notes
 
