@@ -141,10 +141,10 @@ def measure(players: int = PLAYERS, divisions: int = DIVISIONS) -> tuple[list[Re
         started = time.perf_counter()
         first = leagues.roll_over(WEEK)  # timed as it runs: no metering in the way
         took = time.perf_counter() - started
-        # The units, by AWS's sizing rules, on a week of the same shape (a tenth, ≥ 340
+        # The units, by AWS's sizing rules, on a week of the same shape (a tenth, ≥ 100
         # divisions: the units per player do not depend on how many there are).
         sample = "2027-W01"
-        _seed(raw, "harftet-players", max(10_000, players // 10), max(340, divisions // 10), sample)
+        _seed(raw, "harftet-players", max(3_000, players // 10), max(100, divisions // 10), sample)
         client = Metered(raw)
         metered = Leagues(LeagueStore(client, "harftet-players"), clock)
         counted = metered.roll_over(sample)

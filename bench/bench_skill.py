@@ -165,9 +165,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=GAMES)
     parser.add_argument("--hands", type=int, default=HANDS)
     parser.add_argument("--levels", type=int, default=0, help="ladder hands per rung (0: skip)")
+    parser.add_argument("--players", type=int, default=0, help="league roll-over (100,000)")
+    parser.add_argument("--divisions", type=int, default=0, help="its divisions (3,400)")
     parser.add_argument("--write", action="store_true", help="write the section of RESULTS.md")
     args = parser.parse_args()
-    lines = section(args.games, args.hands, args.levels)
+    lines = section(args.games, args.hands, args.levels, args.players, args.divisions)
     if args.write:
         write_section(lines)
     print("\n".join(lines))
@@ -176,14 +178,22 @@ def main() -> None:
 TITLE = "Skill and weekly leagues (bench/bench_skill.py, bench/bench_leagues.py)"
 
 
-def section(games: int = GAMES, hands: int = HANDS, level_hands: int = 0) -> list[str]:
+def section(
+    games: int = GAMES,
+    hands: int = HANDS,
+    level_hands: int = 0,
+    players: int = 0,
+    divisions: int = 0,
+) -> list[str]:
     """This section's lines of RESULTS.md: the τ row, the leagues' rows, their notes (and
     with ``level_hands`` the levels' fixed ratings measured from the ladder)."""
     from bench import bench_leagues
     from bench.report import row
 
     tau, notes = kendall(games, hands)
-    rows, league_notes = bench_leagues.measure()
+    rows, league_notes = bench_leagues.measure(
+        players or bench_leagues.PLAYERS, divisions or bench_leagues.DIVISIONS
+    )
     for game in ("harftet", "kastet") if level_hands else ():
         notes += levels(game, level_hands)[1]
     header = [
