@@ -199,7 +199,13 @@ def measure(players: int = PLAYERS, divisions: int = DIVISIONS) -> tuple[list[Re
     ]
     notes = [
         f"roll-over: {first}; again: {again}",
-        f"per player {took / max(1, first['players']) * 1000:.2f} ms on moto in this process",
+        f"per player {took / max(1, first['players']) * 1000:.2f} ms on moto in this process"
+        + (
+            f"; at this rate {PLAYERS:,} players take {took / first['players'] * PLAYERS:.0f} s "
+            "(a run stops a minute before its timeout and the next scheduled one goes on)"
+            if first["players"] < PLAYERS
+            else ""
+        ),
     ]
     return rows, notes
 
