@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import socket
 import statistics
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -112,3 +113,13 @@ def put_section(path: Path, heading: str, block: list[str]) -> None:
     else:
         text += "\n" + "\n".join(block)
     path.write_text(text, encoding="utf-8")
+
+
+def write_results_section(results: Path, title: str, lines: list[str]) -> None:
+    """Replace (or add) the section ``## title`` of RESULTS.md: a benchmark run on its own
+    keeps its rows there, and ``make bench`` leaves the section as it is."""
+    text = results.read_text(encoding="utf-8") if results.exists() else "# Benchmark results\n"
+    body = "\n".join([f"## {title}", "", *lines, ""])
+    pattern = re.compile(rf"^## {re.escape(title)}\n.*?(?=^## |\Z)", re.M | re.S)
+    text = pattern.sub(body + "\n", text) if pattern.search(text) else text.rstrip() + "\n\n" + body
+    results.write_text(text, encoding="utf-8")

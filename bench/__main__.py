@@ -150,17 +150,27 @@ def main() -> None:
     from bench import bench_skill  # issue 38: skill and the weekly leagues, a section of its own
 
     skill = step("skill and leagues", bench_skill.section)
+
+    from bench import bench_matchmaking  # matchmaking (harftet.matchmaking): its own section
+
+    matchmaking = step("matchmaking (1,000 players)", lambda: bench_matchmaking.run("fakes"))
     web = step("web client (Lighthouse)", bench_lighthouse.run) if args.lighthouse else []
+    from bench import bench_boot  # the slow phone's cold start (issue 36)
+
+    boot = step("web client (slow-phone boot)", bench_boot.run) if args.lighthouse else []
     seconds = time.perf_counter() - t0
     loads = (load_start, os.getloadavg())
     text = render(results, codec_lines, word_rows, started, seconds, loads, sections)
     RESULTS.write_text(text, encoding="utf-8")
     bench_skill.write_section(skill)
+    bench_matchmaking.write_section(matchmaking, RESULTS)
     if web:
         bench_lighthouse.write_section(web)
-    print("\n".join(row(r) for r in results))
+    if boot:
+        bench_boot.write_section(boot)
+    print("\n".join(row(r) for r in [*results, *matchmaking]))
     print(f"\nwrote {RESULTS.relative_to(ROOT)} in {seconds:.0f} s")
-    if args.strict and any(r.passed is False for r in results):
+    if args.strict and any(r.passed is False for r in [*results, *matchmaking]):
         sys.exit(1)
 
 

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from bench import ROOT
+from bench import ROOT, write_results_section
 
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 CHROMIUM = Path("/usr/bin/chromium")
@@ -146,11 +146,7 @@ def chromium_version() -> str:
 
 def write_section(lines: list[str]) -> None:
     """Replace (or add) this benchmark's section of RESULTS.md."""
-    text = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else "# Benchmark results\n"
-    body = "\n".join([f"## {TITLE}", "", *lines, ""])
-    pattern = re.compile(rf"^## {re.escape(TITLE)}\n.*?(?=^## |\Z)", re.M | re.S)
-    text = pattern.sub(body + "\n", text) if pattern.search(text) else text.rstrip() + "\n\n" + body
-    RESULTS.write_text(text, encoding="utf-8")
+    write_results_section(RESULTS, TITLE, lines)
 
 
 def run() -> list[str]:

@@ -13,7 +13,14 @@ from jsonschema import Draft202012Validator
 from pydantic import TypeAdapter, ValidationError
 
 from harftet.api.body import parse_body
-from harftet.api.models import CreatePlayer, CreateTable, DrawMove, LayMove
+from harftet.api.models import (
+    CreatePlayer,
+    CreateTable,
+    DrawMove,
+    LayMove,
+    ReadyMove,
+    SitDown,
+)
 from harftet.contract.openapi import document
 
 DOC = document()
@@ -49,6 +56,16 @@ def _server_admits(model: Any, raw: str) -> bool:
         (DrawMove, '{"version": 3, "moveId": null, "type": "draw", "dryRun": true}', True),
         (LayMove, '{"version": 3, "moveId": null, "type": "lay", "series": []}', False),
         (DrawMove, '{"version": 3.0, "moveId": "m1", "type": "draw"}', True),
+        (DrawMove, '{"version": 9007199254740991, "moveId": "m1", "type": "draw"}', True),
+        (DrawMove, '{"version": 99999999999999999999, "moveId": "m1", "type": "draw"}', False),
+        (ReadyMove, '{"version": 3, "moveId": null, "type": "ready"}', False),  # issue 35
+        (CreateTable, '{"game": "kastet", "hints": "unlimited"}', False),
+        (CreateTable, '{"game": "kastet", "hints": "unlimited", "rated": false}', True),
+        (CreateTable, '{"game": "kastet", "turnSeconds": 259200}', False),  # a live table
+        (CreateTable, '{"game": "kastet", "pace": "correspondence", "turnSeconds": 259200}', True),
+        (CreateTable, '{"game": "kastet", "pace": "correspondence", "turnSeconds": 600}', False),
+        (SitDown, '{"bot": false, "level": "expert"}', False),
+        (SitDown, '{"bot": true, "level": "expert"}', True),
     ],
 )
 def test_the_document_and_the_server_agree(model: Any, raw: str, admitted: bool) -> None:

@@ -389,7 +389,7 @@ def test_the_sweeper_runs_on_the_turn_sweep_schedule(template: dict[str, Any]) -
 def test_every_table_is_on_demand_backed_up_and_encrypted(template: dict[str, Any]) -> None:
     tables = _resources(template, "AWS::DynamoDB::Table")
     assert set(tables) == {
-        "TablesTable", "PlayersTable", "ConnectionsTable", "LogTable", "MailTable",
+        "TablesTable", "PlayersTable", "ConnectionsTable", "LogTable", "MailTable", "MatchTable",
     }  # fmt: skip
     for name, table in tables.items():
         props = table["Properties"]

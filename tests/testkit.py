@@ -50,6 +50,10 @@ API_MD_ROUTES = {
     # API.md v3 "Words"
     ("GET", "/words/{word}"),
     ("POST", "/words/{word}/reports"),
+    # API.md v4 "Matchmaking"
+    ("POST", "/matchmaking"),
+    ("GET", "/matchmaking/{ticketId}"),
+    ("DELETE", "/matchmaking/{ticketId}"),
 }
 
 

@@ -55,6 +55,8 @@ export function describe(message: ServerMessage): string {
       return `seat ${message.seat} says ${message.phrase}`;
     case "invitation":
       return `${message.from} invites you to ${message.tableId}`;
+    case "friendRequest":
+      return `${message.name} asks to be friends`;
     case "presence":
       return `${message.playerId} is ${message.status === "table" ? `playing ${message.game}` : message.status}`;
   }
@@ -75,3 +77,9 @@ export const friendsOnline = (url: string, token: string, seen: Map<string, stri
   listen(url, token, (m) => seen.set(m.playerId, m.status === "table" ? `${m.status}:${m.game}` : m.status));
 // @ts-expect-error: a presence push has no "busy" status
 export const busy: PresenceMessage = { type: "presence", playerId: "p", status: "busy" };
+// A replay's seed is a string of digits (API.md v4): exact as a BigInt, never a rounded number.
+export const seedOf = async (api: Harftet, tableId: string): Promise<bigint> => BigInt((await api.replay(tableId)).seed);
+// @ts-expect-error: the seed is no number (JSON.parse would round it)
+export const roundedSeed = async (api: Harftet, tableId: string): Promise<number> => (await api.replay(tableId)).seed;
+// A hint says what its own meld sheds beside the whole lay.
+export const meldWorth = async (api: Harftet, tableId: string): Promise<number> => (await api.hint(tableId)).meldShed;

@@ -84,6 +84,16 @@ export class Harftet {
     return this.call("POST", `/tables/${encodeURIComponent(tableId)}/moves`, body);
   }
 
+  /** The next meld of the best lay: `meldShed` what that meld sheds, `shed` the whole lay. */
+  hint(tableId: string): Promise<Schemas["Hint"]> {
+    return this.call("GET", `/tables/${encodeURIComponent(tableId)}/hint`);
+  }
+
+  /** A finished game whole. Its `seed` is a string of digits (API.md v4): `BigInt(seed)`. */
+  replay(tableId: string): Promise<Schemas["Replay"]> {
+    return this.call("GET", `/tables/${encodeURIComponent(tableId)}/replay`);
+  }
+
   // -- profiles, leaderboards, reports (API.md v3)
   profile(playerId: string): Promise<Schemas["Profile"]> {
     return this.call("GET", `/players/${encodeURIComponent(playerId)}/profile`);
@@ -249,6 +259,7 @@ export type ServerMessage =
   | { type: "pong" }
   | { type: "phrase"; seat: number; phrase: string }
   | { type: "invitation"; tableId: string; from: string }
+  | { type: "friendRequest"; from: string; name: string }
   | { type: "presence"; playerId: string; status: "online" | "table" | "away"; game?: "harftet" | "kastet" }
   | ({ type: "dryRun" } & Schemas["DryRun"])
   | { type: "error"; error: Schemas["ErrorDetail"]; view?: TableView | null; moveId?: string; status?: number };
@@ -302,22 +313,26 @@ export function watch(
 
 export type PresenceMessage = Extract<ServerMessage, { type: "presence" }>;
 export type InvitationMessage = Extract<ServerMessage, { type: "invitation" }>;
+export type FriendRequestMessage = Extract<ServerMessage, { type: "friendRequest" }>;
 
 /**
- * The player's own connection (no table): friends' presence as it changes and invitations to
- * a table. At most 4 per player; it watches no table (sync and moves are refused).
+ * The player's own connection (no table): friends' presence as it changes, invitations to a
+ * table and friend requests. At most 4 per player; it watches no table (sync and moves are
+ * refused).
  */
 export function listen(
   wsUrl: string,
   token: string,
   onPresence: (message: PresenceMessage) => void,
   onInvitation: (message: InvitationMessage) => void = () => {},
+  onFriendRequest: (message: FriendRequestMessage) => void = () => {},
 ): { close: () => void } {
   const socket = new WebSocket(`${wsUrl}?${new URLSearchParams({ token })}`);
   socket.onmessage = (event: MessageEvent<string>) => {
     const message = JSON.parse(event.data) as ServerMessage;
     if (message.type === "presence") onPresence(message);
     else if (message.type === "invitation") onInvitation(message);
+    else if (message.type === "friendRequest") onFriendRequest(message);
   };
   return { close: () => socket.close() };
 }

@@ -47,6 +47,8 @@ export function createApi({ token, lang, onUnauthorized, base = () => "", ready 
     try { data = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
     if (!res.ok) {
       const err = new ApiError(res.status, data);
+      const wait = Number(res.headers && res.headers.get && res.headers.get("Retry-After"));
+      if (err.params.retryAfter == null && wait > 0) err.params.retryAfter = wait; // a 429 the body does not time
       if (res.status === 401 && tok) onUnauthorized();
       throw err;
     }
@@ -59,6 +61,9 @@ export function createApi({ token, lang, onUnauthorized, base = () => "", ready 
     player: (pid) => request("GET", `/players/${id(pid)}`),
     lobby: (status, cursor, limit) => request("GET", `/tables?status=${status}${limit ? `&limit=${limit}` : ""}${cursor ? `&cursor=${id(cursor)}` : ""}`),
     createTable: (body) => request("POST", "/tables", body),
+    search: (body) => request("POST", "/matchmaking", body), // looking for opponents (API.md v4)
+    ticket: (tid) => request("GET", `/matchmaking/${id(tid)}`),
+    cancelSearch: (tid) => request("DELETE", `/matchmaking/${id(tid)}`),
     table: (tid) => request("GET", `/tables/${id(tid)}`),
     sit: (tid, seat, body) => request("POST", `/tables/${id(tid)}/seats/${seat}`, body),
     stand: (tid, seat) => request("DELETE", `/tables/${id(tid)}/seats/${seat}`),

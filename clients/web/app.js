@@ -13,10 +13,12 @@ import { createIdentity } from "./identity.js";
 import { Live } from "./live.js";
 import { createAccount } from "./passkeys.js";
 import { createPlay } from "./play.js";
+import { createReplays } from "./replays.js";
 import { createInbox, onPushOpen, tableFromUrl } from "./push.js";
 import { LANG, loadSession, rememberProof, savedLang, saveLang, savedTable } from "./session.js";
 import * as Settings from "./settings.js";
 import * as Sound from "./sound.js";
+import { createSearch } from "./search.js";
 import { createStore, initialState } from "./state.js";
 import { createTables, LOBBY_PAGE } from "./tables.js";
 import { getLang, install } from "./texts.js";
@@ -26,11 +28,12 @@ import { mountEndDialog, mountFaceDialog } from "./dialogs.js";
 import { mountDrag } from "./drag.js";
 import { mountFriends } from "./friends.js";
 import { mountInbox } from "./inbox.js";
-import { mountLobby } from "./lobby.js";
+import { mountLobby, mountSearch } from "./lobby.js";
 import { mountLogin } from "./login.js";
 import { initLeagues } from "./leagues.js";
 import { initPeople } from "./people.js";
 import { mountPhrases } from "./phrases.js";
+import { mountReplay } from "./replay.js";
 import { mountTable } from "./table.js";
 import { initWordCard } from "./wordcard.js";
 
@@ -61,16 +64,22 @@ const tries = createAttempts({ store, retry: () => (store.get().table ? play.res
 const { attempt, guarded } = tries;
 const identity = createIdentity({ store, api, storage, live, enter });
 const dryRuns = createDryRuns({ store, api });
-const contacts = createContacts({ store, api, wsBase: () => config.ws, openTable: (id) => attempt(() => play.openTable(id)) });
+const confirm = (question) => window.confirm(question);
+const contacts = createContacts({
+  store, api, wsBase: () => config.ws, openTable: (id) => attempt(() => play.openTable(id)), confirm,
+  onMatched: (m) => attempt(() => search.pushed(m)),
+});
 const inbox = createInbox({ store, api });
 const askFace = mountFaceDialog({ store });
-const confirm = (question) => window.confirm(question);
 const play = createPlay({
   store, api, live, storage, tries, dryRuns, askFace, confirm, openLobby: () => tables.openLobby(), beforeTable: () => contacts.close(),
 });
 const tables = createTables({ store, api, live, storage, play, contacts, inbox, identity, tries, hidden: tabHidden });
+const search = createSearch({ store, api, play });
 const account = createAccount({ store, api, storage, identity, confirm, hidden: tabHidden });
 const drafting = createDrafting({ store, askFace, changeSettings });
+const replays = createReplays({ store, api, storage, refusal: tries.refusal });
+store.subscribe((s) => { if (!s.me) contacts.close(); }); // signed out (or the session gone): no socket left open as them
 
 /** What a change of state asked for (state.js lists them as data). */
 function run(effect) {
@@ -140,7 +149,8 @@ function mount() {
   phrases = mountPhrases({ store, api, openTable: (id) => play.openTable(id), refusal: tries.refusal });
   initWordCard({ api }); // tap a word's "?" on the table: what the game knows of it
   mountAccount({ store, act: account });
-  initPeople(api, document.querySelector("#lobby")); // profiles and leaderboards
+  initPeople(api, document.querySelector("#lobby"), { store, openReplay: (id) => attempt(() => replays.open(id)) }); // profiles and leaderboards
+  mountReplay({ store, act: { step: replays.step, lobby: () => tables.openLobby() } });
   initLeagues(api, document.querySelector("#lobby"), () => store.get().me && store.get().me.playerId); // the week's league
   mountFriends({ store, act: contacts, host: document.querySelector("#lobby") });
   mountChrome({ store, act: {
@@ -150,12 +160,14 @@ function mount() {
   mountLogin({ store, act: { signIn: (name) => attempt(() => identity.signIn(name)) } });
   mountLobby({ store, pageSize: LOBBY_PAGE, act: {
     tab: tables.setTab, page: tables.loadLobby, quickPlay: (game, level) => attempt(() => tables.quickPlay(game, level)),
+    search: (game) => attempt(() => search.start(game)),
     createTable: (fields) => attempt(() => tables.createTable(fields)), sit: (id, seat) => attempt(() => tables.sit(id, seat)),
     openTable: (id) => attempt(() => play.openTable(id)),
   } });
+  mountSearch({ store, act: { cancel: () => attempt(search.cancel) } });
   mountTable({ store, drafting, act: {
     start: () => attempt(play.start), resume: () => attempt(play.resume), invite: () => attempt(play.invite),
-    leave: () => attempt(play.leave), toggleSound: () => changeSettings({ sound: !store.get().settings.sound }),
+    leave: () => attempt(play.leave), away: () => tables.openLobby(), toggleSound: () => changeSettings({ sound: !store.get().settings.sound }),
     draw: () => guarded(play.draw), pass: () => guarded(play.pass), lay: () => guarded(play.lay), hint: () => guarded(play.hint),
     sit: (id, seat) => attempt(() => tables.sit(id, seat)), addBot: (id, seat, level) => attempt(() => tables.addBot(id, seat, level)),
     removeBot: (seat) => attempt(() => play.removeBot(seat)), cue,

@@ -48,6 +48,9 @@ export function mountChrome({ store, act }) {
     for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
     for (const el of document.querySelectorAll("[data-t-label]")) el.setAttribute("aria-label", t(el.dataset.tLabel));
     $("#rules-link").href = t("rules.href");
+    $("#lang").lang = getLang() === "tr" ? "en" : "tr"; // the switch names the other language, in it
+    const description = document.querySelector('meta[name="description"]');
+    if (description) description.content = t("app.description");
   }
 
   function renderNotice(s) {

@@ -1,9 +1,13 @@
 // Friends (API.md v3 "People"): the list, requests by code, accept, refuse, remove, block, and
 // invitations to a table both ways. While the lobby shows, a connection of the player's own
-// (/ws?token=T, no table) brings friends' presence and invitations (docs/asyncapi.yaml).
+// (/ws?token=T, no table) brings friends' presence, invitations and matches (docs/asyncapi.yaml).
+import { t } from "./texts.js";
 
-/** `wsBase()`: the WebSocket's URL ("" for this host); `openTable(id)` joins an invitation. */
-export function createContacts({ store, api, wsBase = () => "", openTable }) {
+/** `wsBase()`: the WebSocket's URL ("" for this host); `openTable(id)` joins an invitation;
+ * `onMatched(msg)`: the player's search for opponents found a table; `confirm(question)`. */
+export function createContacts({
+  store, api, wsBase = () => "", openTable, onMatched = null, confirm = () => true,
+}) {
   const dispatch = (m) => store.dispatch(m);
   const id = encodeURIComponent;
   let ws = null;
@@ -29,13 +33,21 @@ export function createContacts({ store, api, wsBase = () => "", openTable }) {
     dispatch({ type: "friends", data: await call("POST", "/players/me/friends", { code }) });
   }
 
-  /** A friend invited to the caller's waiting table (a new private one if there is none). */
+  /** A friend invited to the caller's waiting table (a new private one if there is none); the
+   * caller goes to that table, to wait for the friend there. */
   async function invite(friendId) {
     const mine = await call("GET", "/players/me/tables");
     let table = (mine.tables || []).find((x) => x.status === "waiting");
     if (!table) table = await call("POST", "/tables", { game: "harftet", seats: 2, hands: 3, private: true });
     await call("POST", `/tables/${id(table.tableId)}/invitations`, { playerId: friendId });
     dispatch({ type: "invited", playerId: friendId });
+    openTable(table.tableId);
+  }
+
+  /** Block, once the player confirmed it (it also ends the friendship). */
+  function block(playerId, name) {
+    if (!confirm(t("friends.block.confirm", { name: name || t("friends.someone") }))) return Promise.resolve();
+    return act("POST", `/players/me/blocks/${id(playerId)}`);
   }
 
   function onPush(msg) {
@@ -43,9 +55,13 @@ export function createContacts({ store, api, wsBase = () => "", openTable }) {
     if (msg.type === "presence" && data) {
       if (!data.friends.some((x) => x.playerId === msg.playerId)) return load(); // a new friend
       dispatch({ type: "presence", playerId: msg.playerId, status: msg.status, game: msg.game });
+    } else if (msg.type === "friendRequest") {
+      load(); // the request shows at once (the list holds it), with the header's badge
     } else if (msg.type === "invitation") {
       dispatch({ type: "invitation", invitation: msg });
       if (!names[msg.from]) load();
+    } else if (msg.type === "matched" && onMatched) {
+      onMatched(msg); // opponents found (search.js)
     }
   }
 
@@ -72,7 +88,7 @@ export function createContacts({ store, api, wsBase = () => "", openTable }) {
     load, listen, close, send, invite,
     accept: (pid) => act("POST", `/players/me/friends/${id(pid)}`),
     refuse: (pid) => act("DELETE", `/players/me/friends/${id(pid)}`),
-    block: (pid) => act("POST", `/players/me/blocks/${id(pid)}`),
+    block,
     unblock: (pid) => act("DELETE", `/players/me/blocks/${id(pid)}`),
     join: (invitation) => { dispatch({ type: "invitationDone", invitation }); openTable(invitation.tableId); },
     ignore: (invitation) => dispatch({ type: "invitationDone", invitation }),

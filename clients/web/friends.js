@@ -14,7 +14,15 @@ export function presenceText(p) {
 export function mountFriends({ store, act, host }) {
   const card = h("section", { id: "friends", class: "card friends", role: "region", "aria-labelledby": "friends-h" },
     h("h2", { id: "friends-h", dataset: { t: "friends.h" } }, t("friends.h"))); // named before the list has loaded
-  (host.querySelector(".lobby-grid .side") || host).append(card); // beside the new-table form
+  (host.querySelector(".lobby-grid") || host).append(card); // under the tables (style.css places it)
+  // What asks for an answer (an invitation, a friend request) shows where a player looks: at the
+  // lobby's top, and as a count in the header that leads there.
+  const alerts = h("div", { id: "friend-alerts", class: "friend-alerts", "aria-live": "polite" });
+  host.prepend(alerts);
+  const badge = h("button", { type: "button", id: "friends-badge", class: "link badge-count", hidden: true,
+    onclick: () => (alerts.childElementCount ? alerts : card).scrollIntoView({ block: "start", behavior: "smooth" }) });
+  const links = document.querySelector(".top-links");
+  if (links) links.prepend(badge);
 
   const btn = (label, onclick, cls = "") => h("button", { type: "button", class: `small ${cls}`, onclick }, label);
   const person = (f, ...buttons) => h("li", { class: "friend", "data-player": f.playerId },
@@ -43,10 +51,6 @@ export function mountFriends({ store, act, host }) {
     };
     card.replaceChildren(...[
       h("h2", { id: "friends-h" }, t("friends.h")),
-      ...invitations.map((inv) => h("div", { class: "invitation", role: "alert" },
-        h("span", {}, t("friends.invitation", { name: names[inv.from] || "?" })),
-        btn(t("friends.join"), () => act.join(inv), "primary"),
-        btn(t("friends.ignore"), () => act.ignore(inv)))),
       h("p", { class: "friend-code" }, h("span", {}, `${t("friends.code")}: `), h("strong", { id: "my-friend-code" }, data.code), " ",
         btn(t("friends.copy"), copy)),
       h("label", { for: "friend-code" }, t("friends.add")), form,
@@ -61,11 +65,23 @@ export function mountFriends({ store, act, host }) {
           ? h("button", { type: "button", class: "small primary", disabled: true }, t("friends.invited"))
           : btn(t("friends.invite"), () => act.invite(f.playerId).catch(() => {}), "primary"),
         btn(t("friends.remove"), () => act.refuse(f.playerId)),
-        btn(t("friends.block"), () => act.block(f.playerId)))), t("friends.none")),
+        btn(t("friends.block"), () => act.block(f.playerId, f.name)))), t("friends.none")),
       section(t("friends.blocked"), (data.blocked || []).map((f) => person({ playerId: f.playerId, name: f.name || "?" },
         btn(t("friends.unblock"), () => act.unblock(f.playerId)))), null),
     ].filter(Boolean));
     if (typed && typed === document.activeElement) input.focus();
+    alerts.replaceChildren(
+      ...invitations.map((inv) => h("div", { class: "invitation card", role: "alert" },
+        h("span", {}, t("friends.invitation", { name: names[inv.from] || t("friends.someone") })),
+        btn(t("friends.join"), () => act.join(inv), "primary"),
+        btn(t("friends.ignore"), () => act.ignore(inv)))),
+      ...data.incoming.map((f) => h("div", { class: "invitation card", role: "status" },
+        h("span", {}, t("friends.asks", { name: f.name })),
+        btn(t("friends.accept"), () => act.accept(f.playerId), "primary"),
+        btn(t("friends.refuse"), () => act.refuse(f.playerId)))));
+    const waiting = invitations.length + data.incoming.length;
+    badge.hidden = !waiting;
+    badge.textContent = t("friends.badge", { n: waiting });
   }
 
   let shown = {};
@@ -73,5 +89,6 @@ export function mountFriends({ store, act, host }) {
     if (s.friends === shown.friends && s.texts === shown.texts) return;
     shown = { friends: s.friends, texts: s.texts };
     if (s.friends.data) render(s.friends);
+    else { alerts.replaceChildren(); badge.hidden = true; } // signed out: nothing of theirs left
   });
 }

@@ -1,6 +1,7 @@
 // The lobby: quick play, the tables in three tabs (waiting, wanting a substitute, playing) a page
 // at a time, and the new-table form, whose choices and ranges are the server's bounds.
-import { h, levelOptions } from "./render.js";
+import { clockText, h, levelOptions } from "./render.js";
+import { waited } from "./search.js";
 import { getBounds, t } from "./texts.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -22,18 +23,36 @@ export function lobbyFacts(x) {
   return facts.join(" · ");
 }
 
-/** `act`: { tab(tab), page(step), quickPlay(game, level), createTable(fields), sit(tableId, seat), openTable(id) } */
+/** `act`: { tab(tab), page(step), quickPlay(game, level), search(game), createTable(fields), sit(tableId, seat),
+ * openTable(id) } */
 export function mountLobby({ store, act, pageSize }) {
   for (const tab of document.querySelectorAll("[role=tab]")) tab.onclick = () => act.tab(tab.dataset.tab);
   $("#lobby-refresh").onclick = () => act.page(0);
   $("#lobby-more").onclick = () => act.page(1);
   $("#lobby-prev").onclick = () => act.page(-1);
-  $("#quick-go").onclick = () => act.quickPlay($("#quick-game").value, $("#quick-level").value);
+  // rated: opponents of the player's level (search.js); else at once against the computer
+  $("#quick-go").onclick = () => ($("#quick-rated").checked
+    ? act.search($("#quick-game").value) : act.quickPlay($("#quick-game").value, $("#quick-level").value));
   // one sentence about the level chosen (all four would push "Hemen oyna" off a phone's screen)
   const aboutLevel = () => {
-    for (const li of document.querySelectorAll(".level-about li")) li.hidden = li.dataset.level !== $("#quick-level").value;
+    const rated = $("#quick-rated").checked; // the matcher picks the computers' level itself
+    $("#quick-level-field").hidden = rated;
+    const hint = $("#quick-hint");
+    hint.dataset.t = rated ? "quick.hint.rated" : "quick.hint";
+    hint.textContent = t(hint.dataset.t);
+    for (const li of document.querySelectorAll(".level-about li")) li.hidden = rated || li.dataset.level !== $("#quick-level").value;
   };
   $("#quick-level").addEventListener("change", aboutLevel);
+  $("#quick-rated").addEventListener("change", aboutLevel);
+  // correspondence: the turn is one of the server's choices, in hours and days (never "86400 sn")
+  const paced = () => {
+    const corr = $("#c-mode").value === "correspondence";
+    $("#c-turn-box").hidden = corr;
+    $("#c-turn").disabled = corr;
+    $("#c-days-box").hidden = !corr;
+    $("#c-days").disabled = !corr;
+  };
+  $("#c-mode").addEventListener("change", paced);
   $("#create-form").onsubmit = (ev) => {
     ev.preventDefault();
     act.createTable(Object.fromEntries(new FormData(ev.target)));
@@ -67,6 +86,13 @@ export function mountLobby({ store, act, pageSize }) {
       const range = b.options && b.options[name];
       if (range) Object.assign($(id), { min: range[0], max: range[1] });
     }
+    const days = $("#c-days");
+    const turns = b.correspondenceTurns || [];
+    const kept = Number(days.value) || (turns.includes(86400) ? 86400 : turns[0]);
+    days.replaceChildren(...turns.map((n) => h("option", { value: n }, clockText(n))));
+    if (kept) days.value = String(kept);
+    $("#c-mode").hidden = !turns.length;
+    paced();
     const pace = b.options && b.options.botSeconds;
     for (const option of $("#c-pace").options) option.hidden = !!pace && (Number(option.value) < pace[0] || Number(option.value) > pace[1]);
     for (const select of [$("#quick-level"), $("#c-level")]) {
@@ -96,6 +122,27 @@ export function mountLobby({ store, act, pageSize }) {
     $("#lobby-more").hidden = !next;
     $("#lobby-prev").hidden = at === 0;
     $("#lobby-page").textContent = pageLabel(at, tables.length, pageSize, !!next);
+  }
+  store.subscribe(render);
+  render(store.get());
+}
+
+/** The quick-play card while searching: the sentence, the time waited, the cancel. */
+export function mountSearch({ store, act, now = () => Date.now() }) {
+  $("#quick-cancel").onclick = () => act.cancel();
+  let ticking = 0;
+  const tick = () => {
+    const s = store.get().search;
+    if (s) $("#quick-waited").textContent = t("quick.waited", { time: waited(now() - s.since) });
+  };
+  function render(s) {
+    const on = !!s.search;
+    $("#quick-search").hidden = !on;
+    $("#quick-go").hidden = on;
+    $("#quick-choices").hidden = on;
+    if (on && !ticking) ticking = setInterval(tick, 1000);
+    if (!on && ticking) { clearInterval(ticking); ticking = 0; }
+    tick();
   }
   store.subscribe(render);
   render(store.get());

@@ -34,13 +34,24 @@ function credentialJson(c) {
   return { id: c.id, rawId: toB64(c.rawId), type: c.type, response, clientExtensionResults: c.getClientExtensionResults() };
 }
 
+/** What a failed account step says: `wrong` (a catalogue key) for a 401 (a wrong code or
+ * passkey), the catalogue's sentence of any other refusal, and a browser's WebAuthn failure as
+ * the catalogue words it (cancelled, or not possible here). */
+export function failure(e, wrong = null) {
+  if (e instanceof ApiError) return e.status === 401 && wrong ? t(wrong) : t("acc.failed", { why: errorText(e) });
+  const name = e && e.name;
+  if (name === "NotAllowedError" || name === "AbortError") return t("acc.passkey.cancelled");
+  return t(name === "InvalidStateError" ? "acc.passkey.exists" : "acc.passkey.failed");
+}
+
 /** `identity`: identity.js (adopt a sign-in, refreshed tokens, sign out); `confirm`: the browser's;
  * `hidden()`: whether the tab is in the background (no refresh then). */
 export function createAccount({ store, api, storage, identity, confirm, hidden = () => false }) {
   const dispatch = (m) => store.dispatch(m);
   const supported = () => !!globalThis.PublicKeyCredential && !!navigator.credentials;
-  // The server's refusals in the catalogue's words; a browser's own failure as it says it.
-  const fail = (e) => dispatch({ type: "notice", text: t("acc.failed", { why: e instanceof ApiError ? errorText(e) : (e && e.message) || String(e) }) });
+  // The server's refusals and the browser's own failures in the catalogue's words (a browser's
+  // message is in its own language, with links for developers: never shown).
+  const fail = (e, wrong = null) => dispatch({ type: "notice", text: failure(e, wrong) });
   const unsupported = () => dispatch({ type: "notice", key: "acc.unsupported" });
 
   async function adopt(answer) {
@@ -68,11 +79,11 @@ export function createAccount({ store, api, storage, identity, confirm, hidden =
       const options = await api.request("POST", "/sessions/passkey/options");
       const credential = await navigator.credentials.get({ publicKey: requestOptions(options.publicKey) });
       await adopt(await api.request("POST", "/sessions/passkey", { challengeId: options.challengeId, credential: credentialJson(credential) }));
-    } catch (e) { fail(e); }
+    } catch (e) { fail(e, "acc.passkey.wrong"); }
   }
 
   async function codeSignIn(code) {
-    try { await adopt(await api.request("POST", "/sessions/transfer", { code })); } catch (e) { fail(e); }
+    try { await adopt(await api.request("POST", "/sessions/transfer", { code })); } catch (e) { fail(e, "acc.code.wrong"); }
   }
 
   async function listPasskeys() {

@@ -6,14 +6,19 @@ import { t } from "./texts.js";
 
 const w = (key, params) => t(key === "harftet" || key === "kastet" ? `game.${key}` : `people.${key}`, params);
 
-/** Adds the button to `host` (the lobby); `api.request` is the session's REST client. */
-export function initPeople(api, host) {
+/** Adds the button to `host` (the lobby); `api.request` is the session's REST client; `store`
+ * (its language switch redraws the open dialog); `openReplay(tableId)`: the app's replay screen. */
+export function initPeople(api, host, { store = null, openReplay = () => {} } = {}) {
   if (!host || host.querySelector(".people-open")) return;
   const dialog = h("dialog", { class: "people card", "aria-labelledby": "people-h" });
   document.body.append(dialog);
   const state = { game: "harftet", period: "week" };
   const open = h("button", { type: "button", class: "people-open", dataset: { t: "people.open" }, onclick: () => { dialog.showModal(); board(); } }, w("open"));
   host.prepend(open);
+
+  let shown = board; // what the dialog shows: drawn again in the new language on a switch
+  let lang = store && store.get().texts;
+  if (store) store.subscribe((st) => { if (st.texts !== lang) { lang = st.texts; if (dialog.open) shown(); } });
 
   function frame(...kids) {
     dialog.replaceChildren(
@@ -31,11 +36,12 @@ export function initPeople(api, host) {
   function row(e, mine) {
     return h("li", { class: mine ? "me" : null },
       h("span", {}, e.rank == null ? "…" : t("end.place", { n: e.rank })), " ",
-      h("button", { type: "button", class: "link", onclick: () => profile(e.playerId) }, mine ? w("you", { name: e.name }) : e.name),
-      " ", h("span", {}, String(e.score)));
+      h("button", { type: "button", class: "link", onclick: () => profile(e.playerId) }, mine ? w("you", { name: e.name || t("player.deleted") }) : e.name || t("player.deleted")),
+      " ", h("span", {}, t(`people.score.${state.period}`, { n: e.score })));
   }
 
   async function board() {
+    shown = board;
     let data;
     try {
       data = await api.request("GET", `/leaderboards/${state.game}?period=${state.period}&limit=100`);
@@ -68,6 +74,7 @@ export function initPeople(api, host) {
   }
 
   async function profile(playerId) {
+    shown = () => profile(playerId);
     let p;
     try {
       p = await api.request("GET", `/players/${encodeURIComponent(playerId)}/profile`);
@@ -85,8 +92,11 @@ export function initPeople(api, host) {
       h("h4", {}, w("recent")),
       h("ul", {}, ...p.recentGames.map((g) => h("li", {},
         `${w(g.game)} · ${w("points", { n: g.points })} `,
-        h("a", { href: `${g.replay}` }, w("replay"))))),
+        h("button", { type: "button", class: "link", onclick: () => { dialog.close(); openReplay(replayTable(g)); } }, w("replay"))))),
       h("button", { type: "button", onclick: board }, w("back")),
     );
   }
 }
+
+/** The table a recent game's replay is of (its "replay" is the API's path, never a page to open). */
+export const replayTable = (g) => g.tableId || decodeURIComponent((/\/tables\/([^/]+)\/replay/.exec(g.replay || "") || [])[1] || "");

@@ -3,6 +3,7 @@
 // themselves (kept in this browser only). Friends' invitations arrive on the same socket.
 import { mySeat } from "./game.js";
 import { getLang, has, t } from "./texts.js";
+import { cue } from "./sound.js";
 
 const SHOW_MS = 4000;
 
@@ -90,6 +91,7 @@ export function mountPhrases({ store, api, openTable, refusal }) {
     bubble.textContent = said(p);
     bubble.style.cssText = "background:#fff;color:#222;border-radius:12px;padding:2px 8px;justify-self:start";
     seat.append(bubble);
+    cue("phrase"); // heard too, as the player's sound settings say
     setTimeout(() => bubble.remove(), SHOW_MS);
   }
 

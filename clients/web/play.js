@@ -123,7 +123,7 @@ export function createPlay({ store, api, live, storage, tries, dryRuns, askFace,
     const body = res.lay || D.layOfMeld(over, res.meld, res.area || "series");
     dispatch({ type: "hinted", draft: D.inferFaces(D.fromLay(tb.view, body), tb.view.game, limits(tb.view)) });
     if (res.lay) say("notice.hint", { lay: t(tb.view.series.length ? "btn.lay.more" : "btn.lay") }); // Yere aç or İşle
-    else say("notice.hintMeld", { shed: res.shed });
+    else say("notice.hintMeld", { shed: res.meldShed ?? res.shed }); // this meld's own worth, not the whole lay's
   }
 
   /** "Sonraki el": ready for the next hand (RULES §2a); a version that moved on is retried once. */

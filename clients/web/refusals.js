@@ -22,6 +22,7 @@ export function errorText(e, tileName = (id) => `#${id}`, limits = {}) {
   const params = { min: limits.minSeries, hand: limits.handLimit, max: ruleMax(e, limits), ...(e.params || {}) };
   for (const k of PARAMS) if (e[k] != null && (e.params || {})[k] == null) params[k] = e[k];
   if (params.seconds == null && params.retryAfter != null) params.seconds = params.retryAfter;
+  if (e.code === "rate_limited" && params.seconds == null) return t("notice.rateLimited"); // never "? saniye"
   if (params.tile != null) params.tile = tileName(params.tile);
   const where = whereText(params);
   const reason = e.reason;

@@ -131,8 +131,10 @@ export function seatEl(v, s, i, { me, pos, isManager, names, onSit, onBot, onRem
 
 /** A seat's name as players say it: the player's name, or "Bilgisayar 3" for a computer. */
 export function seatNames(v) {
-  return v.seats.map((s, i) => (s && s.name) || (s && s.bot ? t("bot.name", { n: i + 1 }) : t("seat", { n: i + 1 })));
+  return v.seats.map((s, i) => (s && s.playerId && DELETED.test(s.playerId) ? t("player.deleted") : null)
+    || (s && s.name) || (s && s.bot ? t("bot.name", { n: i + 1 }) : t("seat", { n: i + 1 })));
 }
+const DELETED = /^deleted-/; // a deleted player's anonymous seat (its stored name is the server's Turkish one)
 
 /** One line of the move log, in the game's words ("Bilgisayar 3: NARENCİYE açtı"). */
 export function logLine(ev, names, tilesById, game) {
@@ -165,7 +167,7 @@ export function handEndEl(v, r, names) {
       h("div", { class: "row spread" }, h("strong", {}, names[i]), h("span", { class: "pen" }, `${t("end.penalty")} ${r.penalties[i]}`)),
       tiles == null ? null : h("div", { class: "left-tiles" }, tiles.length ? tiles.map((tile) => tileEl(tile, { face: tile.as })) : h("span", { class: "muted" }, t("end.none"))));
   });
-  return [finisher, h("h4", {}, t("end.left")), h("ul", { class: "left-list" }, rows), scoreTable(v, names)];
+  return [finisher, h("h3", {}, t("end.left")), h("ul", { class: "left-list" }, rows), scoreTable(v, names)];
 }
 
 /**
@@ -211,4 +213,14 @@ export function gameEndEl(v, names, playerId) {
 export function levelOptions(levels = [], chosen) {
   const pick = levels.includes(chosen) ? chosen : levels[0];
   return levels.map((level) => h("option", { value: level, selected: level === pick, dataset: { t: `level.${level}` } }, t(`level.${level}`)));
+}
+
+/** A time left (or a turn's length) as a player reads it: "45 sn", "12 dk", "5 sa 20 dk", "2 gün 3 sa". */
+export function clockText(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  const d = Math.floor(s / 86400), hrs = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60);
+  if (d) return hrs ? t("clock.dh", { d, h: hrs }) : t("clock.d", { d });
+  if (hrs) return m ? t("clock.hm", { h: hrs, m }) : t("clock.h", { h: hrs });
+  if (s >= 600) return t("clock.m", { m });
+  return t("timer", { s });
 }

@@ -17,10 +17,12 @@ export function initialState({ settings = {}, lang = "tr", me = null } = {}) {
     ws: "offline", settings, settingsOpen: false,
     caps: { log: true, dryRun: true }, // what the server turned out to offer
     lobby: { tab: "waiting", tables: null, at: 0, cursors: [null], next: null },
+    search: null, // looking for opponents (search.js): {ticketId, game, since}
     inbox: { tables: [], cursor: null, push: null },
     friends: { data: null, names: {}, invitations: [], invited: [], said: "" },
     account: { open: false, passkeys: null, code: null },
     table: null,
+    replay: null, // the replay screen's game: {tableId, doc, hand, step, check, failed}
     effects: [],
   };
 }
@@ -46,7 +48,7 @@ const clearError = (s) => (s.notice && s.notice.kind === "error" ? { ...s, notic
 
 const HANDLERS = {
   catalogue: (s, m) => ({ ...s, ready: true, lang: m.lang, texts: s.texts + 1 }),
-  signedIn: (s, m) => ({ ...s, me: { token: m.player.token, playerId: m.player.playerId, name: m.player.name, rating: m.player.rating } }),
+  signedIn: (s, m) => ({ ...clearError(s), me: { token: m.player.token, playerId: m.player.playerId, name: m.player.name, rating: m.player.rating } }),
   refreshed: (s, m) => (s.me ? { ...s, me: { ...s.me, token: m.token } } : s),
   me: (s, m) => (s.me ? { ...s, me: { ...s.me, name: m.name ?? s.me.name, rating: m.rating ?? s.me.rating } } : s),
   signedOut: (s) => {
@@ -64,6 +66,7 @@ const HANDLERS = {
   attention: (s, m) => ({ ...s, attention: !!m.on }),
   caps: (s, m) => ({ ...s, caps: { ...s.caps, ...m.caps } }),
 
+  searching: (s, m) => ({ ...s, search: m.search }),
   lobbyTab: (s, m) => ({ ...s, lobby: { tab: m.tab, tables: null, at: 0, cursors: [null], next: null } }),
   lobbyPage: (s, m) => (m.tab === s.lobby.tab ? { ...s, lobby: { tab: m.tab, tables: m.tables, at: m.at, cursors: m.cursors, next: m.next } } : s),
   inbox: (s, m) => ({ ...s, inbox: { ...s.inbox, tables: m.append ? [...s.inbox.tables, ...m.tables] : m.tables, cursor: m.cursor } }),
@@ -120,6 +123,13 @@ const HANDLERS = {
   dryRunPaused: (s, m) => withTable(s, { dryPausedUntil: m.until }),
   log: (s, m) => (s.table ? { ...s, table: addLog(s.table, m.events) } : s),
   endClosed: (s) => withTable(s, { end: null }),
+
+  // the replay screen (replay.js): a finished game, a hand and a move at a time
+  replayOpened: (s, m) => ({ ...s, screen: "replay", replay: { tableId: m.tableId, doc: null, hand: 0, step: 0, check: null, failed: null } }),
+  replayLoaded: (s, m) => (s.replay && s.replay.tableId === m.tableId ? { ...s, replay: { ...s.replay, doc: m.doc } } : s),
+  replayFailed: (s, m) => (s.replay && s.replay.tableId === m.tableId ? { ...s, replay: { ...s.replay, failed: m.text } } : s),
+  replayChecked: (s, m) => (s.replay && s.replay.tableId === m.tableId ? { ...s, replay: { ...s.replay, check: !!m.ok } } : s),
+  replayStep: (s, m) => (s.replay && s.replay.doc ? { ...s, replay: { ...s.replay, hand: m.hand, step: m.step } } : s),
 };
 
 /** The next state after `message` ({type, ...}); unknown messages change nothing. */

@@ -6,7 +6,7 @@ import * as Motion from "./motion.js";
 import * as Settings from "./settings.js";
 import { dockShown, layoutDock } from "./chrome.js";
 import { editable, isManager, lastTiles, limits, mySeat, myTurn, POSITIONS, rackTiles, tileName } from "./game.js";
-import { h, levelOptions, logLine, meldEl, seatEl, seatNames, tileEl } from "./render.js";
+import { clockText, h, levelOptions, logLine, meldEl, seatEl, seatNames, tileEl } from "./render.js";
 import { getBounds, getLang, t } from "./texts.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -30,7 +30,13 @@ export function statusText(v, playerId) {
 /** The dock's line: whose turn it is and what the caller may do, else the table's state. */
 export function turnText(v, playerId) {
   if (v.status !== "playing" || !v.turn) return statusText(v, playerId);
-  if (myTurn(v)) return t(v.turn.laid ? "turn.mine.laid" : "turn.mine.fresh");
+  if (myTurn(v)) {
+    if (v.turn.laid) return t("turn.mine.laid");
+    const lim = limits(v);
+    if ((v.hand || []).length >= lim.handLimit) return t("reason.hand_full", { max: lim.handLimit }); // never "taş çek" when it cannot be
+    if (v.pile === 0) return t("turn.mine.pileEmpty");
+    return t("turn.mine.fresh");
+  }
   return t("turn.other", { name: seatNames(v)[v.turn.seat] });
 }
 
@@ -50,6 +56,23 @@ export function actionsState(v, draft, busy, hints) {
   };
 }
 
+/** Why each action button that is off is off (a catalogue sentence), null for one that is on. */
+export function whyNot(v, draft, busy, hints) {
+  const can = actionsState(v, draft, busy, hints);
+  const turn = myTurn(v);
+  const lim = limits(v);
+  const common = busy ? t("why.busy") : !turn ? t("why.notTurn") : null;
+  const drawWhy = v.turn && v.turn.laid ? t("why.laid") : (v.hand || []).length >= lim.handLimit
+    ? t("reason.hand_full", { max: lim.handLimit }) : v.pile === 0 ? t("turn.mine.pileEmpty") : null;
+  return {
+    draw: can.draw ? null : common || drawWhy,
+    pass: can.pass ? null : common || t("why.drawFirst"),
+    lay: can.lay ? null : common || t("why.nothingPlaced"),
+    reset: can.reset ? null : busy ? t("why.busy") : t("why.nothingChanged"),
+    hint: can.hint ? null : common || t("notice.noHintsLeft"),
+  };
+}
+
 /** `act`: play.js and tables.js's table actions, attempted; `drafting`: drafting.js. */
 export function mountTable({ store, act, drafting }) {
   let shown = {};
@@ -63,6 +86,7 @@ export function mountTable({ store, act, drafting }) {
   $("#invite").onclick = act.invite;
   $("#mute").onclick = act.toggleSound;
   $("#btn-leave").onclick = act.leave;
+  $("#btn-away").onclick = act.away;
   $("#btn-draw").onclick = act.draw;
   $("#btn-pass").onclick = act.pass;
   $("#btn-lay").onclick = act.lay;
@@ -134,8 +158,11 @@ export function mountTable({ store, act, drafting }) {
     $("#pile").setAttribute("aria-label", t("pile.label", { n: v.pile }));
     $("#btn-start").hidden = !(mgr && v.status === "waiting");
     $("#btn-start").disabled = v.seats.some((x) => !x);
+    $("#btn-start").title = $("#btn-start").disabled ? t("why.seatsEmpty") : ""; // a reason on a button that is off
     $("#btn-continue").hidden = !(mgr && v.status === "paused");
     $("#btn-leave").textContent = mySeat(v) == null || v.status === "finished" ? t("btn.lobby") : t("btn.leave");
+    // a correspondence game waits for days: back to the lobby keeping the seat (the inbox brings it back)
+    $("#btn-away").hidden = !(v.pace === "correspondence" && mySeat(v) != null && v.status !== "finished");
     $("#invite").hidden = !(v.private && v.status === "waiting");
     $("#mute").textContent = s.settings.sound ? t("btn.mute") : t("btn.unmute");
     $("#bot-level-box").hidden = !(mgr && (v.status === "waiting" || v.status === "paused"));
@@ -231,6 +258,12 @@ export function mountTable({ store, act, drafting }) {
     $("#btn-hint").hidden = !can.hintShown;
     $("#btn-hint").disabled = !can.hint;
     $("#btn-hint").textContent = v.hintsLeft != null ? t("hints.left", { n: v.hintsLeft }) : t("btn.hint");
+    // every button that is off says why (on hover, and to a screen reader)
+    const why = whyNot(v, tb.draft, busy, tb.hints);
+    for (const [name, reason] of Object.entries(why)) {
+      const b = $(`#btn-${name}`);
+      if (reason) { b.title = reason; b.setAttribute("aria-description", reason); } else { b.removeAttribute("title"); b.removeAttribute("aria-description"); }
+    }
     $("#turn-line").textContent = turnText(v, me);
     $("#turn-line").classList.toggle("mine", myTurn(v));
     const timer = $("#timer");
@@ -264,9 +297,11 @@ export function mountTable({ store, act, drafting }) {
     const s = store.get();
     for (const el of document.querySelectorAll(".timer")) {
       const deadline = Number(el.dataset.deadline);
-      if (!deadline) { el.textContent = "⏸"; continue; }
+      el.classList.toggle("paused", !deadline); // two bars drawn by style.css: no emoji font needed
+      if (!deadline) { el.textContent = ""; el.setAttribute("aria-label", t("timer.paused")); continue; }
+      el.removeAttribute("aria-label");
       const left = Math.max(0, Math.ceil(deadline - Date.now() / 1000));
-      el.textContent = t("timer", { s: left });
+      el.textContent = clockText(left);
       el.classList.toggle("low", left <= LOW_SECONDS);
       if (left <= LOW_SECONDS && left > 0 && el.id === "timer" && s.table && myTurn(s.table.view) && tickedFor !== deadline) {
         tickedFor = deadline; // ten seconds left: once a turn

@@ -13,6 +13,7 @@ export function createBody(fields) {
     game: fields.game, seats: Number(fields.seats), hands: Number(fields.hands),
     partners: fields.partners === "on", turnSeconds: Number(fields.turnSeconds),
   };
+  if (fields.pace === "correspondence") Object.assign(body, { pace: "correspondence", turnSeconds: Number(fields.corrTurn) }); // days, not seconds
   if (fields.private === "on") body.private = true;
   if (fields.botSeconds != null) body.botSeconds = Number(fields.botSeconds); // the computers' pace
   if (body.partners && body.seats !== 4) throw Object.assign(new Error(), { code: "bad_request", params: { field: "partners" } });

@@ -3,7 +3,7 @@
 // that hold it — and lets a player report it as wrong (or missing). The server's own sentence
 // says why a word is refused (Accept-Language).
 import { errorText } from "./refusals.js";
-import { t } from "./texts.js";
+import { has, t } from "./texts.js";
 
 /** The small "?" button a word on the table carries (render.js adds it to Harftet melds). */
 export function wordButton(word) {
@@ -26,18 +26,6 @@ export function initWordCard(app) {
   card.setAttribute("aria-modal", "false");
   card.hidden = true;
   document.body.append(card);
-  const style = document.createElement("style"); // the card's few rules live with it
-  style.textContent = `
-    .word-card { position: fixed; left: 50%; bottom: 16px; transform: translateX(-50%); z-index: 50;
-      width: min(92vw, 360px); padding: 12px 14px; background: var(--card-bg, #fffdf6); color: #222;
-      border-radius: 12px; box-shadow: 0 8px 28px rgba(0,0,0,.35); }
-    .word-card h3 { margin: 0 0 4px; letter-spacing: .05em; }
-    .word-card p { margin: 4px 0; }
-    .word-card .known { color: #17702e; } .word-card .unknown { color: #a12020; }
-    .word-card .wc-actions { display: flex; gap: 8px; flex-wrap: wrap; margin-top: 8px; }
-    .word-info { margin-left: 4px; min-width: 28px; min-height: 28px; border-radius: 50%;
-      font-weight: bold; align-self: center; }`;
-  document.head.append(style);
 
   const el = (tag, props = {}, ...kids) => {
     const e = Object.assign(document.createElement(tag), props);
@@ -59,9 +47,13 @@ export function initWordCard(app) {
     }
     const status = el("p", { className: `wc-status ${info.known ? "known" : "unknown"}` },
       info.known ? `✓ ${t("wc.known")}` : `✗ ${t("wc.unknown")}`);
-    const why = info.known ? null : el("p", { className: "wc-reason" }, info.message || "");
+    // the reason in the catalogue's words (the server's message is a fallback for a reason this client does not know)
+    const reason = `wc.reason.${info.reason}`;
+    const why = info.known ? null : el("p", { className: "wc-reason" }, has(reason) ? t(reason, { word: info.word, stem: info.stem }) : info.message || "");
     const list = (label, items) => el("p", { className: "wc-row" },
-      el("b", {}, `${label}: `), items.length ? items.join(", ") : t("wc.none"));
+      el("b", {}, `${label}: `), items.length ? items.map((k) => (has(`wc.kind.${k}`) ? t(`wc.kind.${k}`) : k)).join(", ") : t("wc.none"));
+    // how many dictionaries hold it (their package names mean nothing to a player)
+    const sources = el("p", { className: "wc-row" }, el("b", {}, `${t("wc.sources")}: `), t("wc.sources.n", { n: info.sources.length }));
     const kind = info.known ? "wrong" : "missing";
     const note = el("p", { className: "wc-note", role: "status" });
     const report = el("button", { type: "button", className: "wc-report", textContent: t(`wc.${kind}`) });
@@ -78,7 +70,7 @@ export function initWordCard(app) {
     card.replaceChildren(...[
       el("h3", { className: "wc-word" }, info.word), status, why,
       info.known ? list(t("wc.kinds"), info.kinds) : null,
-      info.known ? list(t("wc.sources"), info.sources) : null,
+      info.known ? sources : null,
       el("div", { className: "wc-actions" }, report, closeButton()), note,
     ].filter((k) => k != null));
   }

@@ -42,8 +42,10 @@ def _cors(origins: str) -> CORSConfig | None:
     return CORSConfig(
         allow_origin=allowed[0],
         extra_origins=allowed[1:],
-        allow_headers=["Authorization", "Content-Type", "Accept-Language"],
-        expose_headers=["Retry-After"],
+        # If-None-Match and ETag: the catalogue (GET /texts) is revalidated from another
+        # origin too (catalogue.js); Retry-After says how long a 429 lasts.
+        allow_headers=["Authorization", "Content-Type", "Accept-Language", "If-None-Match"],
+        expose_headers=["Retry-After", "ETag"],
         max_age=600,
     )
 
@@ -67,8 +69,11 @@ def _error(error: Exception) -> Response:
 def _not_found(_: Exception) -> Response:
     path = app.current_event.path
     allowed = allowed_methods(path)
+    method = app.current_event.http_method
+    if method in allowed:  # the path's shape, with an id no route takes (a control character...)
+        return reply(404, {"error": {"code": "not_found", "message": f"nothing at {path[:200]}"}})
     if allowed:  # a known path, another method: 405 with Allow (harftet.rest.methods)
-        status, body, allow = method_not_allowed(app.current_event.http_method, allowed)
+        status, body, allow = method_not_allowed(method, allowed)
         return reply(status, body, {"Allow": allow})
     return reply(404, {"error": {"code": "not_found", "message": f"no route {path[:200]}"}})
 

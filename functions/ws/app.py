@@ -35,9 +35,9 @@ def _connect(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
         table_id = query.get("tableId")
         ticket = query.get("ticket")
         if ticket and table_id:  # a 60 s ticket of POST /tables/{tableId}/ticket
-            caller = verify_ticket(current.tokens, ticket, table_id)
+            caller = current.callers.present(verify_ticket(current.tokens, ticket, table_id))
         else:
-            caller = current.tokens.verify(query.get("token"))
+            caller = current.callers.check(query.get("token"))
         if not table_id:  # the player's own connection: invitations, friends' presence
             current.presence.open(caller, connection_id)
             return OK

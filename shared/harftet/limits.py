@@ -33,11 +33,15 @@ DEFAULT_BUDGETS: dict[str, Budget] = {
     "table": Budget(10, 60),  # POST /tables
     "guest": Budget(20, 60),  # POST /players, per source IP
     "report": Budget(5, 600),  # POST /tables/{id}/reports (harftet.moderation)
+    "invitation": Budget(30, 3600),  # POST /tables/{id}/invitations (API.md v4)
+    "friendRequest": Budget(20, 3600),  # POST /players/me/friends {"code"} (API.md v4)
 }
 
 
 class Counter(Protocol):
     def hit(self, key: str, limit: int, expires_at: int) -> bool: ...
+
+    def forget(self, key: str) -> None: ...
 
 
 class Limits:
@@ -61,6 +65,16 @@ class Limits:
         end = start + budget.window
         if not self.counter.hit(f"{kind}#{who}#{start}", budget.limit, end + 60):
             raise RateLimitedError(kind, max(1, math.ceil(end - now)))
+
+    def forget(self, who: str, now: float) -> None:
+        """Delete ``who``'s counters that may still exist (this window's and the last one's,
+        kept 60 s past its end): a deleted player's id stays in none of them."""
+        if self.counter is None:
+            return
+        for kind, budget in self.budgets.items():
+            start = int(now // budget.window) * budget.window
+            for window in (start, start - budget.window):
+                self.counter.forget(f"{kind}#{who}#{window}")
 
 
 def parse_budgets(text: str) -> dict[str, Budget]:

@@ -21,8 +21,14 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from harftet.localstack.launcher import RunningStack, launch
+
+# A browser assertion waits as long as a page's actions do (Tab: 10 s). On a busy two-core CI
+# machine a function worker's first request can take longer than Playwright's default 5 s:
+# a friend request sent at 10:01:52 had not been answered by 10:01:58 at a load average of 18.
+expect.set_options(timeout=10_000)
 
 _started: list[RunningStack] = []
 

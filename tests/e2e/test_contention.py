@@ -168,3 +168,43 @@ def test_a_move_id_repeated_after_later_moves_changes_nothing_and_answers_the_ta
     assert ayse.table(table_id)["version"] == later.json()["version"]  # nothing changed
     assert again.json() == ayse.table(table_id)
     assert again.json()["hand"] == first.json()["hand"]  # still exactly one draw
+
+
+def test_retried_moves_get_their_first_answer_byte_for_byte_under_contention(
+    local_stack: str, started_table: tuple[list[Player], View]
+) -> None:
+    """API.md v4 "Retries" (issue 35: a retried moveId got the current view): each move is
+    sent by 8 racers at once (one applies it, the others are retries racing its answer being
+    kept), and while the game goes on every earlier move is retried again — ≥ 240 retries
+    (each costs the stack a whole request: 1,000 of them, measured once, took 4 minutes of a
+    busy CI machine), each answered 200 with the first answer's bytes."""
+    players, view = started_table
+    table_id = view["tableId"]
+    first: dict[str, tuple[str, int, dict, bytes]] = {}  # moveId → (token, version, body, bytes)
+    retries = 0
+
+    def post(token: str, body: dict) -> httpx.Response:
+        with httpx.Client(base_url=local_stack, timeout=60) as client:
+            headers = {"Authorization": f"Bearer {token}"}
+            return client.post(f"/tables/{table_id}/moves", json=body, headers=headers)
+
+    with ThreadPoolExecutor(RACERS) as pool:
+        while retries < 240:
+            view = players[0].table(table_id)
+            if view["status"] == "playing":  # the next move, by 8 racers at once
+                mover = players[view["turn"]["seat"]]
+                mine = mover.table(table_id)
+                kind = "draw" if mine["pile"] and len(mine["hand"]) < 22 else "pass"
+                move_id = new_move_id()
+                body = {"version": mine["version"], "moveId": move_id, "type": kind}
+                token = mover.token
+                racing = list(pool.map(lambda _, t=token, b=body: post(t, b), range(8)))
+                assert {r.status_code for r in racing} == {200}, [r.text for r in racing]
+                assert len({r.content for r in racing}) == 1  # the applied one, 7 retries
+                first[move_id] = (token, 0, body, racing[0].content)
+                retries += 7
+            again = list(pool.map(lambda kept: post(kept[0], kept[2]), first.values()))
+            for answer, kept in zip(again, first.values(), strict=True):
+                assert answer.status_code == 200 and answer.content == kept[3]
+            retries += len(again)
+    assert retries >= 240 and len(first) >= 10

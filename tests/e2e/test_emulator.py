@@ -101,6 +101,7 @@ def test_health_answers_ok_once_the_stack_is_ready(http: httpx.Client) -> None:
         ("fanout", "stream"),
         ("timer", "queue"),
         ("notifier", "queue"),
+        ("matcher", "stream"),
     }
     assert all(not s["stuck"] and s["lagSeconds"] < 60 for s in body["sources"])
     # moto runs in the stack's process: an empty poll is a look, not a request (sources.py)

@@ -140,3 +140,63 @@ def test_a_correspondence_game_notifies_each_turn_once_in_turkish(local_stack: s
     turns = [m for m in a1.messages() if m["kind"] == "turn"]
     assert len(turns) == len({m["body"] + str(m["at"]) for m in turns})
     assert b1.messages() == [] and a1.received()["refused"] == 0
+
+
+class Phone:
+    """A phone's app registered for mobile push (SNS platform endpoints in the stack's moto)."""
+
+    def __init__(self, http: httpx.Client, platform: str, token: str) -> None:
+        self.http, self.platform, self.token = http, platform, token
+        self.path = f"/push-receiver/devices/{token}"
+
+    def messages(self) -> list[dict[str, Any]]:
+        return self.http.get(self.path).json()["messages"]
+
+    def uninstall(self, gone: bool = True) -> None:
+        """SNS disables an endpoint when FCM or APNs says the app is gone."""
+        self.http.put(self.path + "/status", json={"enabled": not gone})
+
+
+def test_phones_register_and_hear_of_their_turn_on_the_local_stack(local_stack: str) -> None:
+    """Issue 35: mobile push works locally as in AWS: the stack creates the SNS platform
+    applications, a phone registers, the notifier publishes to its endpoint in Turkish,
+    and a phone whose app is gone is forgotten."""
+    http = httpx.Client(base_url=local_stack, timeout=10)
+    a, b = _player(http, "Ayşe"), _player(http, "Barış")
+    android = Phone(http, "fcm", "fcm-local:" + "A1b2" * 10)
+    iphone = Phone(http, "apns", "ab12" * 16)
+    for phone in (android, iphone):
+        body = {"platform": phone.platform, "token": phone.token}
+        made = http.post("/players/me/devices", json=body, headers=_auth(a))
+        assert made.status_code == 201, made.text
+        again = http.post("/players/me/devices", json=body, headers=_auth(a))
+        assert again.status_code == 201 and again.json()["id"] == made.json()["id"]
+        assert phone.messages() == []
+    table = http.post(
+        "/tables",
+        json={"game": "kastet", "seats": 2, "hands": 1, "pace": "correspondence",
+              "turnSeconds": 3600, "seed": 4243},
+        headers=_auth(a),
+    ).json()  # fmt: skip
+    table_id = table["tableId"]
+    assert http.post(f"/tables/{table_id}/seats/1", json={}, headers=_auth(b)).status_code == 200
+    assert http.post(f"/tables/{table_id}/start", headers=_auth(a)).status_code == 200
+    for phone in (android, iphone):
+        [first] = _wait(phone.messages)
+        assert first["notification"] == {
+            "title": "Sıra sende",
+            "body": "Kastet: Barış ile oynadığın masada sıra sende.",
+        }
+        assert first["kind"] == "turn" and first["url"] == f"/play/?table={table_id}"
+    # The Android app is uninstalled: the next delivery finds the endpoint disabled and the
+    # device is forgotten; the iPhone goes on hearing of each turn.
+    android.uninstall()
+    _move(http, a, table_id)
+    _move(http, b, table_id)
+    assert _wait(lambda: len(iphone.messages()) >= 2)
+    android.uninstall(gone=False)  # an endpoint the server forgot is never published to again
+    _move(http, a, table_id)
+    _move(http, b, table_id)
+    assert _wait(lambda: len(iphone.messages()) >= 3)
+    time.sleep(1.0)
+    assert len(android.messages()) == 1 and len(iphone.messages()) == 3

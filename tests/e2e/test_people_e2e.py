@@ -1,6 +1,6 @@
 """Profiles, leaderboards, reports and the operator routes on the local stack
 (harftet.profiles, harftet.moderation): the board index is created from template.yaml, the
-routes come from it, test mode lets the operator routes through locally."""
+routes come from it, the operator routes take the stack's operator key and nothing else."""
 
 from __future__ import annotations
 
@@ -13,10 +13,14 @@ import pytest
 from e2e_client import Player
 from websockets.sync.client import connect
 
+from harftet.localstack.launcher import RunningStack
+
 pytestmark = pytest.mark.e2e
 
 
-def test_profile_board_report_and_ban_on_the_local_stack(local_stack: str) -> None:
+def test_profile_board_report_and_ban_on_the_local_stack(local_stack_info: RunningStack) -> None:
+    local_stack = local_stack_info.base_url
+    operator = {"X-Operator-Key": local_stack_info.operator_key}
     with httpx.Client(base_url=local_stack, timeout=10) as client:
         made = [client.post("/players", json={"name": n}).json() for n in ("Ayşe", "Mehmet")]
         auth = [{"Authorization": f"Bearer {m['token']}"} for m in made]
@@ -34,10 +38,11 @@ def test_profile_board_report_and_ban_on_the_local_stack(local_stack: str) -> No
             headers=auth[0],
         )
         assert report.status_code == 202, report.text
-        listed = client.get("/operator/reports")  # the local stack runs in test mode
+        listed = client.get("/operator/reports", headers=operator)
         assert listed.status_code == 200, listed.text
         assert made[1]["playerId"] in {r["reported"] for r in listed.json()["reports"]}
-        assert client.post(f"/operator/players/{made[1]['playerId']}/ban").status_code == 200
+        ban = f"/operator/players/{made[1]['playerId']}/ban"
+        assert client.post(ban, headers=operator).status_code == 200
         other = client.post(
             "/tables",
             json={"game": "kastet", "seats": 2, "hands": 1},
@@ -45,6 +50,35 @@ def test_profile_board_report_and_ban_on_the_local_stack(local_stack: str) -> No
         )
         assert other.status_code == 403 and other.json()["error"]["code"] == "banned"
         assert "engellendi" in other.json()["error"]["message"]
+
+
+def test_operator_routes_refuse_a_request_without_the_operator_key(
+    local_stack_info: RunningStack,
+) -> None:
+    """A web page's cross-site POST (no key, a wrong one, a player's token) bans nobody and
+    closes nothing: 403 forbidden, in the player's language, and the player still plays."""
+    base = local_stack_info.base_url
+    victim = Player(base, "Kurban")
+    table = victim.create_table("kastet", seats=2)
+    tid = table["tableId"]
+    page = {"Origin": "http://evil.example", "Content-Type": "text/plain"}
+    tries = [
+        {},
+        {"X-Operator-Key": ""},
+        {"X-Operator-Key": "guess"},
+        {"X-Operator-Key": local_stack_info.operator_key + "x"},
+        {"Authorization": f"Bearer {victim.token}"},
+    ]
+    for headers in tries:
+        for path in (f"/operator/players/{victim.id}/ban", f"/operator/tables/{tid}/close"):
+            refused = httpx.post(base + path, headers={**page, **headers, "Accept-Language": "tr"})
+            assert refused.status_code == 403, refused.text
+            error = refused.json()["error"]
+            assert error["code"] == "forbidden" and error["message"] == "Bunu yapmaya yetkin yok"
+        assert httpx.get(f"{base}/operator/reports", headers=headers).status_code == 403
+    assert victim.table(table["tableId"])["status"] == "waiting"  # not closed
+    again = victim.create_table("kastet", seats=2)  # not banned
+    assert again["status"] == "waiting"
 
 
 def _presence(socket: Any, seconds: float = 1.0) -> list[dict[str, Any]]:

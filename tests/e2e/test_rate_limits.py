@@ -83,3 +83,52 @@ def test_asked_for_limits_each_player_has_their_own_budget(stack_factory) -> Non
             headers=auth[1 - mover],
         )
         assert other.status_code != 429 and other.json()["error"]["code"] == "not_your_turn"
+
+
+def test_social_limits_bite_exactly_at_their_numbers_under_a_burst(stack_factory) -> None:
+    """API.md v4 "Limits" (issue 35: 290 invitations and 160 code guesses went through with
+    LIMITS=on): 20 friend requests by code and 30 invitations a player an hour, counted in
+    DynamoDB, so a concurrent burst gets exactly that many through; unknown codes count."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    stack = stack_factory("social", env={"LIMITS": "on"}, sweeper=None, timeout=120)
+    with httpx.Client(base_url=stack.base_url, timeout=20) as client:
+
+        def guest(name: str, i: int) -> dict:
+            headers = {"X-Forwarded-For": f"203.0.113.{i}"}
+            made = client.post("/players", json={"name": name}, headers=headers)
+            assert made.status_code == 201, made.text
+            return {"Authorization": f"Bearer {made.json()['token']}"}
+
+        host, friend, guesser = guest("Ev", 1), guest("Dost", 2), guest("Tahminci", 3)
+        code = client.get("/players/me/friends", headers=friend).json()["code"]
+        assert (
+            client.post("/players/me/friends", json={"code": code}, headers=host).status_code == 200
+        )
+        host_id = client.get("/players/me/friends", headers=friend).json()["incoming"][0][
+            "playerId"
+        ]
+        friend_id = client.get("/players/me/friends", headers=host).json()["outgoing"][0][
+            "playerId"
+        ]
+        assert client.post(f"/players/me/friends/{host_id}", headers=friend).status_code == 200
+        table = client.post("/tables", json={"game": "kastet", "seats": 2}, headers=host).json()
+
+        def guess(i: int) -> httpx.Response:
+            return client.post(
+                "/players/me/friends", json={"code": f"ZZZZ{i:04d}"}, headers=guesser
+            )
+
+        def invite(_: int) -> httpx.Response:
+            path = f"/tables/{table['tableId']}/invitations"
+            return client.post(path, json={"playerId": friend_id}, headers=host)
+
+        at_the_start_of_a_window(3600, needed=60)  # hourly windows: not across a boundary
+        with ThreadPoolExecutor(8) as pool:
+            guesses = list(pool.map(guess, range(30)))
+            invitations = list(pool.map(invite, range(40)))
+    assert sorted(g.status_code for g in guesses) == [404] * 20 + [429] * 10
+    assert sorted(i.status_code for i in invitations) == [202] * 30 + [429] * 10
+    for refused in [r for r in guesses + invitations if r.status_code == 429]:
+        assert refused.json()["error"]["code"] == "rate_limited"
+        assert 1 <= int(refused.headers["Retry-After"]) <= 3600

@@ -46,14 +46,24 @@ def test_a_crashed_stack_restarts_at_once_on_its_port_and_remembers(tmp_path: Pa
         seated = baris.sit(table["tableId"], 1)
         assert seated.status_code == 200, seated.text
         before = ayse.table(table["tableId"])
+        # The operator key is written at the first start, readable by its owner only.
+        key_file = data / persist.OPERATOR_KEY
+        assert key_file.read_text() == first.operator_key and first.operator_key
+        assert key_file.stat().st_mode & 0o077 == 0
     finally:
         os.killpg(first.process.pid, signal.SIGKILL)  # a crash: nothing is shut down in order
         first.process.wait(10)
+    # A line of the wrong shape and one torn short (issue 35): the stack still starts.
+    with (data / persist.JOURNAL).open("ab") as journal:
+        journal.write(b'{}\n{"target": "DynamoDB_20120810.PutItem", "bo')
 
     started = time.monotonic()
     second = launch(tmp_path / "second", port=port, data_dir=data, sweeper=None, timeout=120)
     try:
         assert second.base_url == first.base_url  # the same port, no Errno 98
+        (aside,) = data.glob("dynamodb.set-aside-*.jsonl")
+        said = [line for line in second.log_tail(400).splitlines() if str(aside) in line]
+        assert len(said) == 1 and "2 damaged line(s) set aside" in said[0], said
         assert time.monotonic() - started < 60
         again = httpx.Client(base_url=second.base_url, timeout=30)
         again.headers["Authorization"] = f"Bearer {ayse.token}"  # the token still signs in
@@ -66,6 +76,9 @@ def test_a_crashed_stack_restarts_at_once_on_its_port_and_remembers(tmp_path: Pa
         started_game = again.post(f"/tables/{table['tableId']}/start")
         assert started_game.status_code == 200, started_game.text
         assert started_game.json()["version"] == before["version"] + 1
+        assert second.operator_key == first.operator_key  # kept: the operator's tools go on
+        reports = again.get("/operator/reports", headers={"X-Operator-Key": first.operator_key})
+        assert reports.status_code == 200, reports.text
         health = again.get("/health")
         assert health.status_code == 200, health.text
     finally:
@@ -77,7 +90,9 @@ def test_fresh_forgets_what_the_data_folder_holds(tmp_path: Path) -> None:
     secret = persist.token_secret(tmp_path)
     assert persist.token_secret(tmp_path) == secret  # kept
     assert (tmp_path / persist.SECRET).stat().st_mode & 0o077 == 0
+    key = persist.operator_key(tmp_path)
     (tmp_path / persist.JOURNAL).write_text("{}\n")
     persist.prepare(tmp_path, fresh=True)
     assert not (tmp_path / persist.JOURNAL).exists()
     assert persist.token_secret(tmp_path) != secret
+    assert persist.operator_key(tmp_path) == key  # the operator's tools keep working

@@ -71,9 +71,18 @@ def test_a_passkey_moves_the_player_to_another_browser_and_a_code_to_a_third(bro
     expect(third.page.locator("#acc-passkey-signin")).to_have_text("Sign in with a passkey")
     third.page.get_by_role("button", name="Türkçe").click()
     expect(third.page.locator("#acc-passkey-signin")).to_have_text("Geçiş anahtarıyla gir")
+    wrong = "22222222" if code != "22222222" else "33333333"
+    third.page.locator("#acc-code-input").fill(wrong)  # a wrong code first: said in Turkish
+    third.page.locator("#acc-code-form button").click()
+    notice = third.page.locator("#notice")
+    expect(third.page.locator("#notice-text")).to_have_text(
+        "Bu kod tanınmadı: süresi geçmiş ya da kullanılmış olabilir. "
+        "Diğer cihazında yeni bir kod al."
+    )
     third.page.locator("#acc-code-input").fill(code)
     third.page.locator("#acc-code-form button").click()
     expect(third.page.locator("#me-name")).to_have_text("Ayşe")
+    expect(notice).to_be_hidden()  # no red notice left on the lobby after the sign-in
     assert third.page.evaluate("JSON.parse(localStorage['harftet.session']).playerId") == player_id
     first.shot("account-dialog")
     for tab in (first, second, third):
@@ -110,3 +119,62 @@ def test_a_phrase_shows_on_the_senders_seat_until_that_seat_is_muted(browser, lo
     for tab in (host, guest):
         assert tab.unexpected_errors() == [], tab.errors
         tab.close()
+
+
+OLD_TOKEN_TRIES = """async ([token, tableId]) => {
+  const sub = {endpoint: "https://push.example.com/s/1",
+               keys: {p256dh: "B" + "A".repeat(86), auth: "A".repeat(22)}};
+  const call = (method, path, body) => fetch(path, {method, body: body && JSON.stringify(body),
+    headers: {Authorization: `Bearer ${token}`, "Content-Type": "application/json"}})
+    .then((r) => r.status);
+  const socket = (query) => new Promise((done) => {
+    const ws = new WebSocket(`${location.origin.replace("http", "ws")}/ws?${query}`);
+    ws.onopen = () => { ws.close(); done("open"); };
+    ws.onerror = () => done("refused");
+  });
+  return {
+    tables: await call("GET", "/players/me/tables"),
+    push: await call("POST", "/players/me/push-subscriptions", sub),
+    report: await call("POST", `/tables/${tableId}/reports`, {seat: 0, kind: "insult"}),
+    friends: await call("GET", "/players/me/friends"),
+    lobbySocket: await socket(`token=${token}`),
+    tableSocket: await socket(`token=${token}&tableId=${tableId}`),
+  };
+}"""
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)])
+def test_deleting_the_account_from_the_client_makes_its_old_token_worthless(
+    browser,  # noqa: F811
+    local_stack,
+    size,
+):
+    """API.md v4 "Deleted players": the account dialog's delete; then the token the browser
+    held is refused at once by REST and by the WebSocket (the probe's 30-day guest token
+    made a push subscription, filed a report and opened sockets after the delete)."""
+    base = local_stack.replace("127.0.0.1", "localhost")  # where the account dialog is offered
+    tab = Tab(browser, base, size=size)
+    tab.sign_in("Silinecek")
+    token = tab.page.evaluate("JSON.parse(localStorage['harftet.session']).token")
+    table_id = tab.page.evaluate(  # her own table, made with her token
+        """async (token) => (await (await fetch("/tables", {method: "POST",
+             headers: {Authorization: `Bearer ${token}`, "Content-Type": "application/json"},
+             body: JSON.stringify({game: "kastet", seats: 2, hands: 1})})).json()).tableId""",
+        token,
+    )
+    before = tab.page.evaluate(OLD_TOKEN_TRIES, [token, table_id])
+    assert before["tables"] == before["friends"] == 200
+    assert before["lobbySocket"] == before["tableSocket"] == "open"
+
+    tab.page.locator("#acc-open").click()
+    tab.page.locator("#acc-delete").click()  # the confirm dialog is accepted
+    expect(tab.page.locator("#login")).to_be_visible()
+    assert tab.dialogs, "the client asked before deleting"
+
+    after = tab.page.evaluate(OLD_TOKEN_TRIES, [token, table_id])
+    assert after == {
+        "tables": 401, "push": 401, "report": 401, "friends": 401,
+        "lobbySocket": "refused", "tableSocket": "refused",
+    }  # fmt: skip
+    tab.shot(f"deleted-{size[0]}")
+    tab.close()

@@ -910,6 +910,8 @@ def test_quick_play_seats_you_at_a_kastet_table(local_stack: str, browser: Any) 
     tab = Tab(browser, local_stack, PHONE)
     tab.sign_in("Kemal")
     tab.page.get_by_label("Oyun").first.select_option("kastet")
+    tab.page.locator("#quick-rated").uncheck()  # not rated: no search for opponents
+    expect(tab.page.locator("#quick-level")).to_be_visible()
     tab.page.get_by_role("button", name="Hemen oyna").click()
     expect(tab.page.locator("#table")).to_be_visible()
     # A seat at a waiting Kastet table if there is one, else a game against the computer.

@@ -77,6 +77,13 @@ def check_the_table_keeps_the_screen(tab: Tab, where: str) -> None:
     page = tab.page
     width, height = tab.size
     assert rack_rows(tab) <= 2, f"{where}: the rack wraps to {rack_rows(tab)} rows"
+    # Every tile a finger's target (issue 36 §6): at least 44×44 CSS px, a rack of 22 scrolls
+    # sideways inside itself rather than shrink them; the page itself never scrolls sideways.
+    sizes = tab.rack().evaluate_all("els => els.map(e => [e.offsetWidth, e.offsetHeight])")
+    assert min(min(w, h) for w, h in sizes) >= 44, (where, sizes)
+    assert page.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    ), f"{where}: the page scrolls sideways"
     dock = page.locator("#dock").bounding_box()
     assert dock is not None
     assert dock["y"] >= height / 2, (
@@ -175,6 +182,12 @@ def test_a_full_rack_of_22_keeps_the_table_in_view_on_phones_and_a_desktop(
     page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
     check_the_table_keeps_the_screen(tab, "1280x800")
     assert rack_rows(tab) == 1  # a desktop has room for the whole rack in one row
+    # every seat card in view, the player's own too, none under the dock (issue 36 §8)
+    page.evaluate("window.scrollTo(0, 0)")
+    dock_top = page.locator("#dock").bounding_box()["y"]  # type: ignore[index]
+    for card in page.locator(".seat:visible").all():
+        box = card.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= dock_top, (box, dock_top)
     keep(tab, "desktop-1280x800-22-tiles")
 
     # Every colour has a second cue (a shape), for players who tell colours apart poorly.

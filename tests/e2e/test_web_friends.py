@@ -20,6 +20,9 @@ SCREENS = ROOT / ("docs/screens" if os.environ.get("HARFTET_SCREENS") == "1" els
 
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_two_friends_see_presence_and_an_invitation(browser, local_stack, size):  # noqa: F811
+    """Issue 36 §5: a request arrives live (no reload) at the lobby's top with a count in the
+    header; "Masaya çağır" takes the inviter to the table; the invitation shows at the top of
+    the friend's lobby and "Katıl" seats them there; "Engelle" asks first."""
     ayse, ali = Tab(browser, local_stack, size=size), Tab(browser, local_stack, size=size)
     ayse.sign_in("Ayşe")
     ali.sign_in("Ali")
@@ -27,8 +30,13 @@ def test_two_friends_see_presence_and_an_invitation(browser, local_stack, size):
     ayse.page.locator("#friend-code").fill(code)
     ayse.page.get_by_role("button", name="İstek gönder").click()
     expect(ayse.page.locator("#friends")).to_contain_text("Gönderilen istekler")
-    ali.page.reload()
-    ali.page.locator("#friends").get_by_role("button", name="Kabul et").click()
+    request = ali.page.locator("#friend-alerts .invitation")  # pushed: no reload
+    expect(request).to_contain_text("Ayşe arkadaşın olmak istiyor")
+    expect(ali.page.locator("#friends-badge")).to_have_text("Bekleyen: 1")
+    top = request.bounding_box()
+    assert top is not None and top["y"] < size[1], top  # where a player looks, not under the form
+    request.get_by_role("button", name="Kabul et").click()
+    expect(ali.page.locator("#friends-badge")).to_be_hidden()
     friend_of_ayse = ayse.page.locator("#friends .friend", has_text="Ali")
     expect(friend_of_ayse.locator(".presence")).to_have_text("Çevrimiçi")  # pushed at once
     ali.page.close()  # Ali goes: his lobby connection closes
@@ -36,25 +44,43 @@ def test_two_friends_see_presence_and_an_invitation(browser, local_stack, size):
     ali = Tab(browser, local_stack, size=size, context=ali.context)
     expect(ali.page.locator("#lobby")).to_be_visible()
     expect(friend_of_ayse.locator(".presence")).to_have_text("Çevrimiçi")
-    friend_of_ayse.get_by_role("button", name="Masaya çağır").click()
-    expect(friend_of_ayse.get_by_role("button", name="Çağrıldı")).to_be_visible()
-    invitation = ali.page.locator("#friends .invitation")
-    expect(invitation).to_contain_text("Ayşe seni masasına çağırıyor")
-    ali.axe("friends screen with an invitation")  # no serious or critical violation
     ayse.axe("friends screen with a friend")
     SCREENS.mkdir(parents=True, exist_ok=True)
     name = "phone" if size == PHONE else "desktop"
-    ali.page.locator("#friends").scroll_into_view_if_needed()
-    ali.page.screenshot(path=str(SCREENS / f"friends-{name}.png"), full_page=False)
     ayse.page.locator("#friends").scroll_into_view_if_needed()
     ayse.page.screenshot(path=str(SCREENS / f"friends-{name}-presence.png"), full_page=False)
     ayse.page.locator("#lang").click()  # English on the switch
     expect(ayse.page.locator("#friends h2")).to_have_text("Friends")
     expect(ayse.page.locator(".people-open")).to_have_text("Leaderboard")
     expect(friend_of_ayse.locator(".presence")).to_have_text("Online")
-    expect(friend_of_ayse.get_by_role("button", name="Invited")).to_be_visible()
     ayse.page.locator("#friends").scroll_into_view_if_needed()
     ayse.page.screenshot(path=str(SCREENS / f"friends-{name}-en.png"), full_page=False)
+    ayse.page.locator("#lang").click()
+    expect(ayse.page.locator("#friends h2")).to_have_text("Arkadaşlar")
+    friend_of_ayse.get_by_role("button", name="Masaya çağır").click()
+    expect(ayse.page.locator("#table")).to_be_visible()  # the inviter lands at the table
+    invitation = ali.page.locator("#friend-alerts .invitation")
+    expect(invitation).to_contain_text("Ayşe seni masasına çağırıyor")
+    expect(ali.page.locator("#friends-badge")).to_have_text("Bekleyen: 1")
+    ali.axe("friends screen with an invitation")  # no serious or critical violation
+    ali.page.screenshot(path=str(SCREENS / f"friends-{name}.png"), full_page=False)
     invitation.get_by_role("button", name="Katıl").click()
     expect(ali.page.locator("#table")).to_be_visible()
+    expect(ali.page.locator("#seats")).to_contain_text("Ayşe")  # the same table
+    questions: list[str] = []
+
+    def answer(dialog) -> None:  # the first "Engelle" is answered no; everything else yes
+        blocking = "engellensin" in dialog.message
+        questions.extend([dialog.message] if blocking else [])
+        (dialog.dismiss if blocking and len(questions) == 1 else dialog.accept)()
+
+    ali.page.on("dialog", answer)
+    ali.page.locator("#btn-leave").click()
+    expect(ali.page.locator("#lobby")).to_be_visible()
+    friend_of_ali = ali.page.locator("#friends .friend", has_text="Ayşe")
+    friend_of_ali.get_by_role("button", name="Engelle").click()
+    expect(friend_of_ali).to_be_visible()  # a "no" changes nothing
+    friend_of_ali.get_by_role("button", name="Engelle").click()
+    expect(ali.page.locator("#friends")).to_contain_text("Engellediklerin")
+    assert questions[0].startswith("Ayşe engellensin mi?"), questions
     assert not ayse.unexpected_errors() and not ali.unexpected_errors()

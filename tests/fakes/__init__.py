@@ -15,7 +15,8 @@ from .aws import FakeAws, FakeSns, FakeSqs
 from .connections import FakeConnections, FakeLimits
 from .leagues import FakeLeagues
 from .log import FakeLog
-from .mail import FakeInbox, FakeMail, FakeMailTable
+from .mail import FakeAnswers, FakeInbox, FakeMail, FakeMailTable
+from .matchmaking import FakeMatches
 from .players import FakePlayers
 from .profiles import FakeProfiles
 from .stream import FakeStream
@@ -23,6 +24,7 @@ from .tables import FakeTables
 
 __all__ = [
     "FakeAccounts",
+    "FakeAnswers",
     "FakeAws",
     "FakeConnections",
     "FakeInbox",
@@ -31,6 +33,7 @@ __all__ = [
     "FakeLog",
     "FakeMail",
     "FakeMailTable",
+    "FakeMatches",
     "FakePlayers",
     "FakeProfiles",
     "FakeSns",
@@ -64,6 +67,8 @@ class FakeStores:
         self.mail_table = FakeMailTable()
         self.inbox: FakeInbox | None = FakeInbox(self.mail_table) if mail else None
         self.mail: FakeMail | None = FakeMail(self.mail_table) if mail else None
+        self.answers: FakeAnswers | None = FakeAnswers(self.mail_table) if mail else None
+        self.matches = FakeMatches()
 
 
 def fake_app(

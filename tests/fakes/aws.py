@@ -130,6 +130,9 @@ class FakeSns:
         if "Enabled" in Attributes:
             self.endpoints[EndpointArn].enabled = Attributes["Enabled"].lower() == "true"
 
+    def delete_endpoint(self, EndpointArn: str) -> None:
+        self.endpoints.pop(EndpointArn, None)  # SNS: an unknown endpoint is no error
+
     def publish(self, TargetArn: str, Message: str, **_: Any) -> dict[str, Any]:
         endpoint = self.endpoints.get(TargetArn)
         if endpoint is None:

@@ -41,8 +41,9 @@ class FakeConnections:
     def remove(self, connection_id: str) -> dict[str, Any] | None:
         old = self.items.pop(connection_id, None)
         if old is not None:
-            mine = self.presence.setdefault(str(old["playerId"]), Presence())
-            mine.sockets.pop(connection_id, None)
+            mine = self.presence.get(str(old["playerId"]))
+            if mine is not None:  # a presence that is gone (a deleted player) stays gone
+                mine.sockets.pop(connection_id, None)
         return old
 
     def get(self, connection_id: str) -> dict[str, Any] | None:
@@ -92,6 +93,9 @@ class FakeLimits:
         item = self.items.setdefault(key, {"hits": 0, "expiresAt": int(expires_at)})
         item["hits"] += 1
         return True
+
+    def forget(self, key: str) -> None:
+        self.items.pop(key, None)
 
     def hit_spaced(
         self, key: str, most: int, gap: float, now: float, kept: int

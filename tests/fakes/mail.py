@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import copy
 import json
+import zlib
 from typing import Any
 
+from harftet.store.answers import ANSWER_KEPT_SECONDS, answer_key
 from harftet.store.inbox import REMIND, REMIND_SHARDS, TABLE, DueReminder, InboxItem
 from harftet.store.mail import (
     DEVICE,
@@ -134,6 +136,33 @@ class FakeInbox:
     def everything_of(self, player_id: str) -> list[dict[str, Any]]:
         return copy.deepcopy(self.table.partition(player_id))
 
+    def forget(self, player_id: str) -> list[dict[str, Any]]:
+        items = self.everything_of(player_id)
+        for item in items:
+            del self.table.items[(player_id, str(item["sk"]))]
+        return items
+
+
+class FakeAnswers:
+    """Move answers (``answer#`` items of the mail table, as harftet.store.answers keeps)."""
+
+    def __init__(self, table: FakeMailTable) -> None:
+        self.table = table
+
+    def put(self, player_id: str, table_id: str, move_id: str, body: str, now: float) -> None:
+        item = {"playerId": player_id, "sk": answer_key(table_id, move_id)}
+        self.table.put(
+            item
+            | {"body": zlib.compress(body.encode(), 6)}
+            | {"expiresAt": int(now + ANSWER_KEPT_SECONDS)}
+        )
+
+    def get(self, player_id: str, table_id: str, move_id: str, now: float) -> str | None:
+        item = self.table.items.get((player_id, answer_key(table_id, move_id)))
+        if item is None or item["expiresAt"] <= now:
+            return None
+        return zlib.decompress(item["body"]).decode()
+
 
 class FakeMail:
     """Subscriptions, devices, preferences and sent marks (the mail table's other items)."""
@@ -199,10 +228,9 @@ class FakeMail:
         return True
 
     def sent(self, player_id: str, key: str) -> None:
-        item = self.table.items.setdefault(
-            (player_id, SENT + key), {"playerId": player_id, "sk": SENT + key}
-        )
-        item["state"] = "sent"
+        item = self.table.items.get((player_id, SENT + key))
+        if item is not None:
+            item["state"] = "sent"
 
     def release(self, player_id: str, key: str) -> None:
         self.table.items.pop((player_id, SENT + key), None)

@@ -42,6 +42,10 @@ class FakePlayers:
             raise NotFoundError(f"no player {player_id}")
         return copy.deepcopy(item)
 
+    def exists(self, player_id: str) -> bool:
+        item = self.items.get(player_id)
+        return item is not None and "name" in item and "#" not in player_id
+
     def stage(self, writes: Sequence[PlayerWrite], now: float) -> Staged | None:
         """The player items after ``writes`` (several on one player go together, as the
         adapter merges them into one update), or None when a condition fails."""

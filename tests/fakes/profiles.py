@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from harftet.errors import NotFoundError
-from harftet.store.profiles import board_key, profile_key, shard_of
+from harftet.store.profiles import board_key, filed_keys, profile_key, shard_of
 from harftet.store.writes import BoardWrite, PlayerWrite, ProfileWrite
 
 from .players import FakePlayers, Staged
@@ -107,7 +107,8 @@ class FakeProfiles:
 
     # -- writes --------------------------------------------------------------------------
     def forget(self, player_id: str, now: float) -> int:
-        keys = [k for k in (profile_key(player_id), FILED + player_id) if k in self.items]
+        mine = (profile_key(player_id), FILED + player_id, *filed_keys(self.filed(player_id)))
+        keys = [k for k in mine if k in self.items]
         keys += self._entries(player_id)
         for key in keys:
             del self.items[key]
@@ -118,7 +119,7 @@ class FakeProfiles:
         self.items[key] = {**stored(report), "playerId": key, **board}
         mine = FILED + str(report["reporter"])
         filed = self.items.setdefault(mine, {"playerId": mine})
-        kept = stored({k: v for k, v in report.items() if k != "reporter"})
+        kept = stored({k: v for k, v in report.items() if k != "reporter"} | {"key": key})
         filed["r"] = [*filed.get("r", []), kept]
 
     def reports(self, day: str, limit: int) -> list[dict[str, Any]]:

@@ -234,3 +234,48 @@ def test_friends_blocks_and_invitations_through_the_handler(api, call, app, outb
     assert call("DELETE", f"/players/me/blocks/{guest.id}", token=friend.token).status == 404
     removed = call("DELETE", f"/players/me/friends/{host.id}", token=friend.token)
     assert removed.status == 204
+
+
+def test_a_deleted_players_old_token_is_refused_everywhere_and_stores_nothing(
+    api, call, ws, dynamodb, table_names
+):
+    """The probe's finding: the 30-day guest token made a push subscription, filed reports and
+    opened sockets after the delete. API.md v4: every token answers 401 at once."""
+    game = api.game(seats=2)
+    ali, ayse = game.players
+    view = api.view(ayse, game.table_id)
+    assert call("DELETE", "/players/me", token=ayse.token).status == 204
+    sub = {
+        "endpoint": "https://push.example.com/s/1",
+        "keys": {"p256dh": "B" * 87, "auth": "A" * 22},
+    }
+    refused = [
+        call("POST", "/players/me/push-subscriptions", sub, token=ayse.token),
+        call(
+            "POST",
+            f"/tables/{game.table_id}/reports",
+            {"seat": 0, "kind": "insult"},
+            token=ayse.token,
+        ),
+        call("GET", "/players/me/tables", token=ayse.token),
+        call("GET", "/players/me/friends", token=ayse.token),
+        call("POST", "/tables", {"game": "kastet", "seats": 2}, token=ayse.token),
+        call("GET", f"/tables/{game.table_id}", token=ayse.token),
+        call("POST", f"/tables/{game.table_id}/ticket", token=ayse.token),
+        api.move("move-draw", ayse, game, view, move_id="after"),
+        api.move("move-dry-run-draw", ayse, game, view),
+    ]
+    assert [r.status for r in refused] == [401] * len(refused), [r.body for r in refused]
+    assert {r.body["error"]["code"] for r in refused} == {"unauthorized"}
+    assert (
+        ws("connect", token=ayse.token, tableId=game.table_id, connectionId="late")["statusCode"]
+        == 401
+    )
+    own = api.event("ws/connect", token=ayse.token, tableId="t", connectionId="late-own")
+    del own["queryStringParameters"]["tableId"]
+    del own["multiValueQueryStringParameters"]["tableId"]
+    assert ws.invoke(own)["statusCode"] == 401  # her own socket (presence) too
+    for name in table_names.values():  # nothing new names her
+        items = dynamodb.scan(TableName=name)["Items"]
+        assert ayse.id not in json.dumps(items, default=str), name
+    assert call("GET", "/players/me/friends", token=ali.token).status == 200

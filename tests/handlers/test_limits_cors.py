@@ -74,3 +74,15 @@ def test_without_allowed_origins_there_is_no_cors(api) -> None:
     # OPTIONS is no method of /tables: 405 with Allow, and still no CORS header
     assert answer.status == 405 and answer.headers.get("Allow") == "GET, POST"
     assert "Access-Control-Allow-Origin" not in answer.headers
+
+
+def test_the_catalogue_is_revalidated_across_origins_if_none_match_allowed_etag_exposed(
+    cors_rest,
+) -> None:
+    """catalogue.js sends If-None-Match and keeps the ETag (GET /texts): across origins a
+    browser lets it do so only when the preflight allows the one and the answer exposes the
+    other (else every start downloads the whole catalogue again)."""
+    answer = cors_rest.invoke(preflight("/texts", "https://harftet.example"))
+    assert "if-none-match" in answer.headers["Access-Control-Allow-Headers"].lower()
+    reply = cors_rest.invoke(with_origin("health", "https://oyun.example"))
+    assert "etag" in reply.headers["Access-Control-Expose-Headers"].lower()

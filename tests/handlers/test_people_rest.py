@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import dataclasses
 import json
 
 import pytest
@@ -60,13 +59,15 @@ def test_profile_board_and_report_routes_answer_and_refuse(api, app):
     assert code(request(api, "POST", path, None, body={"seat": 1, "kind": "other"}), 401)
 
 
-def test_operator_routes_need_iam_and_ban_with_a_turkish_403(api, app, monkeypatch):
+def test_operator_routes_need_iam_and_ban_with_a_turkish_403(api, app):
     game = api.game(seats=2)
     me, other = game.players
     request(api, "POST", f"/tables/{game.table_id}/reports", me.token, {"seat": 1, "kind": "other"})
-    monkeypatch.setattr(app, "settings", dataclasses.replace(app.settings, test_mode=False))
+    assert app.settings.test_mode  # test mode lets nobody through unsigned (API.md v4)
     refused = request(api, "GET", "/operator/reports", None)
     assert code(refused, 403) == "forbidden"
+    ban = request(api, "POST", f"/operator/players/{other.id}/ban", me.token)  # a player's token
+    assert code(ban, 403) == "forbidden"
     arn = "arn:aws:iam::123456789012:user/operator"
     listed = request(api, "GET", "/operator/reports", None, arn=arn)
     assert listed.status == 200 and listed.body["reports"][0]["reported"] == other.id

@@ -61,6 +61,19 @@ def test_an_unknown_route_is_404_not_found(api):
     error_of(api("unknown-route"), 404, "not_found")
 
 
+def test_an_id_no_route_takes_is_404_not_a_405_that_names_its_own_method(api):
+    """Issue 35: /tables/<control character>/log fitted the path's shape but no route's
+    parameter, and was answered "GET is not allowed here: use GET"."""
+    owner = api.player()
+    table_id = api.table(owner)["tableId"]
+    for odd in ("%12", "\x12", "\u0087", "a\x0cb"):
+        event = api.event("rest/start", token=owner.token, tableId=table_id)
+        event["path"] = event["requestContext"]["path"] = f"/tables/{odd}/start"
+        reply = api.invoke(event)
+        error_of(reply, 404, "not_found")
+        assert "Allow" not in reply.headers
+
+
 def test_a_known_path_with_a_method_it_does_not_have_is_405_with_allow(api):
     owner = api.player()
     table_id = api.table(owner)["tableId"]
@@ -250,7 +263,8 @@ BAD_TABLES = {
     "array-body": ("create-table", [{"game": "kastet"}]),
     "malformed-json": ("create-table", '{"game": "kastet",'),
     "negative-seed": ("create-table", {"game": "kastet", "seed": -1}),
-    "string-seed": ("create-table", {"game": "kastet", "seed": "7"}),
+    # digits as a string are a seed (API.md v4: integers past 2^53 travel as strings); else 400
+    "string-seed": ("create-table", {"game": "kastet", "seed": "7x"}),
     "over-64KB": ("create-table", '{"game": "kastet"}' + " " * (64 * 1024)),
 }
 
@@ -956,7 +970,9 @@ def test_a_hint_is_a_lay_in_the_move_bodys_shape_that_the_move_accepts(api, fake
         reply = api("get-hint", token=player.token, tableId=game.table_id)
     assert reply.status == 200, reply.body
     hint = reply.body
-    assert set(hint) == {"version", "lay", "shed", "tiles", "meld", "hintsLeft", "revealed", "area"}
+    assert set(hint) == {
+        "version", "lay", "shed", "meldShed", "tiles", "meld", "hintsLeft", "revealed", "area"
+    }  # fmt: skip
     assert hint["version"] == view["version"] and hint["hintsLeft"] is None
     assert hint["lay"] is not None and hint["shed"] > 0
     assert set(hint["tiles"]) <= {t["id"] for t in view["hand"]}
@@ -986,8 +1002,8 @@ def test_no_lay_is_a_null_lay_with_nothing_shed(api, app, fake_search, monkeypat
     reply = api("get-hint", token=player.token, tableId=game.table_id)
     assert reply.status == 200
     assert reply.body == {
-        "version": view["version"], "lay": None, "shed": 0, "tiles": [], "meld": None,
-        "hintsLeft": 3, "revealed": 0, "area": None,
+        "version": view["version"], "lay": None, "shed": 0, "meldShed": 0, "tiles": [],
+        "meld": None, "hintsLeft": 3, "revealed": 0, "area": None,
     }  # fmt: skip
 
 
@@ -1394,7 +1410,7 @@ def test_a_finished_game_replays_exactly_from_its_seed_deals_and_log(api):
     assert reply.status == 200, reply.body
     doc = reply.body
     assert (
-        doc["seed"] == api.SEED
+        doc["seed"] == str(api.SEED)  # a string (API.md v4): JSON.parse keeps it exact
         and doc["result"] == api.view(game.players[0], game.table_id)["result"]
     )
     [first] = doc["hands"]

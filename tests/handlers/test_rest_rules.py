@@ -74,3 +74,26 @@ def test_the_view_shows_the_tables_options_and_the_deal_proof(api):
     stranger = api.player("Seyirci")
     watched = api.view(stranger, game.table_id)
     assert watched["dealProof"] == view["dealProof"] and watched["hintsLeft"] is None
+
+
+def test_a_hint_says_what_its_own_meld_sheds_beside_the_whole_lay(api, monkeypatch):
+    """RULES §4a: a hint reveals one meld; what it says that meld is worth is that meld's own
+    hand value (meldShed), never the whole lay's (shed), so two melds are not both worth 75."""
+    from harftet.engine.tiles import hand_value, tiles_for
+
+    game = api.game(hints=2)
+    player, view = api.turn(game)
+    first, second = [t["id"] for t in view["hand"][:3]], [t["id"] for t in view["hand"][3:6]]
+
+    def fake(table, seat):
+        lay = Lay(series=(tuple(map(Placed, first)), tuple(map(Placed, second))))
+        return search.Proposal(lay, 75, tuple(first + second))
+
+    monkeypatch.setattr(search, "hint", fake, raising=False)
+    monkeypatch.setattr("harftet.tables.hints._accepted", lambda *a: True)
+    tiles = tiles_for(view["game"])
+    worth = [sum(hand_value(tiles[i]) for i in meld) for meld in (first, second)]
+    for meld, value in zip((first, second), worth, strict=True):
+        body = api("get-hint", token=player.token, tableId=game.table_id).body
+        assert [t["id"] for t in body["meld"]] == meld
+        assert (body["shed"], body["meldShed"]) == (75, value)

@@ -345,3 +345,79 @@ def test_a_deleted_dropped_player_is_charged_nothing_and_leaves_no_player_behind
     app.stores.tables.save(stored, stored.table, Commit(writes=[lost], now=clock.now))
     with pytest.raises(NotFoundError):
         app.guests.player(seat.original.player_id)
+
+
+def test_every_token_of_a_deleted_player_is_refused_on_the_next_request(app, accounts):
+    """API.md v4 "Deleted players": the 30-day guest token, a session's access token and a
+    socket ticket answer 401 at once; at a table, every answer they could get is a 401."""
+    from harftet.engine.moves import Draw
+    from harftet.tickets import issue_ticket, verify_ticket
+
+    table_id, (ali, ayse) = full_table(app, seats=2)
+    guest_token = app.tokens.issue(ayse.player_id, ayse.name)
+    session = sign_in(accounts, registered(accounts, ayse))
+    ticket = issue_ticket(app.tokens, ayse, table_id)["ticket"]
+    for token in (guest_token, session["token"]):
+        assert app.callers.check(token).player_id == ayse.player_id
+    version = app.stores.tables.get(table_id).version
+
+    app.data.delete(ayse)
+
+    for token in (guest_token, session["token"]):
+        assert app.callers.signed(token).player_id == ayse.player_id  # the signature is fine
+        with pytest.raises(UnauthorizedError):
+            app.callers.check(token)
+    with pytest.raises(UnauthorizedError):
+        app.callers.present(verify_ticket(app.tokens, ticket, table_id))
+    after = app.stores.tables.get(table_id).version
+    with pytest.raises(UnauthorizedError):  # not "not your turn": she is nobody now
+        app.tables.move(ayse, table_id, after, "late", Draw())
+    with pytest.raises(UnauthorizedError):  # a stale version, too
+        app.tables.move(ayse, table_id, version, "late2", Draw())
+    with pytest.raises(UnauthorizedError):
+        app.hints.dry_run(ayse, table_id, after, Draw())
+    assert app.callers.check(app.tokens.issue(ali.player_id, ali.name)).player_id == ali.player_id
+
+
+def test_a_deletion_takes_the_mail_partition_devices_sockets_and_counters_with_it(clock, outbox):
+    """API.md v4 "Deleted players": subscriptions, devices (and their SNS endpoints),
+    preferences, inbox and sent marks go; her sockets go, and one closing later makes no
+    presence again; a "sent" mark arriving late makes nothing; her rate counters go."""
+    from fakes import FakeSns, fake_app
+
+    from harftet.notify.deliver import MobilePush
+    from harftet.store.mail import Prefs
+
+    app = fake_app(clock, outbox, log=True, mail=True, environ={"LIMITS": "on"})
+    app.forgetting.wait = 0
+    sns = FakeSns()
+    fcm = sns.create_platform_application(Name="fcm", Platform="GCM", Attributes={})
+    app.mobile = MobilePush(sns, {"fcm": fcm["PlatformApplicationArn"]})
+    table_id, (ali, ayse) = full_table(app, seats=2)
+    stored = app.stores.tables.get(table_id)
+    app.inbox.record(stored.table, stored.version, clock.now)
+    app.subscriptions.resolve = lambda host: ["1.2.3.4"]
+    sub = {
+        "endpoint": "https://push.example.com/s/1",
+        "keys": {"p256dh": "BN" + "A" * 85, "auth": "A" * 22},
+    }
+    app.subscriptions.subscribe(ayse, sub, "tr")
+    app.subscriptions.add_device(ayse, {"platform": "fcm", "token": "device-token-0123456789"})
+    app.stores.mail.set_prefs(ayse.player_id, Prefs("en", None))
+    app.stores.mail.claim(ayse.player_id, "turn#1", clock.now)
+    app.limits.check("table", ayse.player_id, clock.now)
+    app.sockets.connect(ayse, table_id, "table-socket")
+    app.presence.open(ayse, "lobby-socket")
+    assert len(app.stores.inbox.everything_of(ayse.player_id)) == 5 and sns.endpoints
+
+    app.data.delete(ayse)
+    app.stores.mail.sent(ayse.player_id, "turn#1")
+    app.sockets.disconnect("lobby-socket")
+    app.sockets.disconnect("table-socket")
+
+    assert app.stores.inbox.everything_of(ayse.player_id) == []
+    assert sns.endpoints == {}
+    assert app.stores.connections.for_player(ayse.player_id) == []
+    assert ayse.player_id not in app.stores.connections.presence
+    assert [k for k in app.stores.counters.items if ayse.player_id in k] == []
+    assert app.stores.inbox.everything_of(ali.player_id)  # others keep theirs

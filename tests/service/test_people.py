@@ -95,6 +95,28 @@ def test_an_invitation_reaches_every_socket_of_the_friend_only(app, people, outb
         people.invite(host, table_id, friend.player_id)
 
 
+def test_a_friend_request_reaches_the_asked_players_sockets_at_once_and_nobody_else(
+    app, people, outbox
+):
+    """A request shows without a reload: pushed to every open socket of the asked player
+    (their lobby's own one, a table's), never to the asker nor to a third player; a request
+    that meets one already made is told as presence (they are friends), not as a request."""
+    ayse, ali, veli = player(app, "Ayşe"), player(app, "Ali"), player(app, "Veli")
+    app.stores.connections.add("ali-lobby", "", ali.player_id, app.clock())
+    app.stores.connections.add("ayse-lobby", "", ayse.player_id, app.clock())
+    app.stores.connections.add("veli-lobby", "", veli.player_id, app.clock())
+    people.request(ayse, people.friends(ali)["code"])
+    asked = {"type": "friendRequest", "from": ayse.player_id, "name": "Ayşe"}
+    assert outbox.to("ali-lobby") == [asked]
+    assert outbox.to("ayse-lobby") == outbox.to("veli-lobby") == []
+    people.request(ali, people.friends(ayse)["code"])  # Ali asks back: friends at once
+    assert [m["type"] for m in outbox.to("ayse-lobby")] == ["presence"]
+    people.block(veli, ayse.player_id)
+    with pytest.raises(NotFoundError):
+        people.request(ayse, people.friends(veli)["code"])
+    assert outbox.to("veli-lobby") == []  # a block holds every request back
+
+
 def test_a_deleted_player_leaves_every_list(app, people):
     ayse, ali, veli = player(app, "Ayşe"), player(app, "Ali"), player(app, "Veli")
     people.request(ali, people.friends(ayse)["code"])
@@ -135,3 +157,96 @@ def test_the_friends_list_names_whom_the_caller_blocked_and_nothing_to_the_block
     assert ayse.player_id not in str(people.friends(troll))  # blockedBy stays unseen
     people.unblock(ayse, troll.player_id)
     assert people.friends(ayse)["blocked"] == []
+
+
+def _limited_app(clock: Any, outbox: Any, **more: Any) -> Any:
+    from fakes import fake_app
+
+    return fake_app(clock, outbox, log=False, environ={"LIMITS": "on"}, **more)
+
+
+def test_friend_requests_by_code_stop_at_20_an_hour_known_codes_or_not(clock, outbox):
+    """API.md v4 "Limits": 20 a player an hour, 429 with Retry-After; every try counts (a
+    guesser's unknown codes as much as a real one), and another player's budget is theirs."""
+    from harftet.errors import RateLimitedError
+
+    app = _limited_app(clock, outbox)
+    guesser, other = player(app, "Tahminci"), player(app, "Başka")
+    real = app.friends.friends(player(app, "Gerçek"))["code"]
+    for i in range(19):
+        with pytest.raises(NotFoundError):
+            app.friends.request(guesser, f"ZZZZZ{i:03d}")
+    assert [p["name"] for p in app.friends.request(guesser, real)["outgoing"]] == ["Gerçek"]
+    for code in (real, "ZZZZZZZZ"):  # the 21st: refused, known code or not
+        with pytest.raises(RateLimitedError) as refused:
+            app.friends.request(guesser, code)
+        assert 0 < refused.value.retry_after <= 3600
+    app.friends.request(other, real)  # her own budget
+    clock.now += 3600
+    with pytest.raises(NotFoundError):  # the next hour: a new budget
+        app.friends.request(guesser, "ZZZZZZZZ")
+
+
+def test_an_unknown_code_and_one_that_cannot_be_asked_answer_alike(app, people):
+    ayse, ali, gone = player(app, "Ayşe"), player(app, "Ali"), player(app, "Giden")
+    people.block(ali, ayse.player_id)
+    gone_code = people.friends(gone)["code"]
+    app.data.delete(gone)
+    answers = []
+    for code in ("ZZZZZZZZ", people.friends(ali)["code"], people.friends(ayse)["code"], gone_code):
+        with pytest.raises(NotFoundError) as refused:
+            people.request(ayse, code)
+        answers.append((type(refused.value), str(refused.value)))
+    assert len(set(answers)) == 1, answers  # unknown, blocked by them, her own, deleted
+
+
+def test_invitations_stop_at_30_an_hour(clock, outbox):
+    from harftet.errors import RateLimitedError
+
+    app = _limited_app(clock, outbox)
+    app.forgetting.wait = 0
+    host, friend = player(app, "Ev"), player(app, "Dost")
+    app.friends.request(host, app.friends.friends(friend)["code"])
+    app.friends.accept(friend, host.player_id)
+    table_id, _ = full_table(app, seats=2)
+    for _ in range(30):
+        app.friends.invite(host, table_id, friend.player_id)
+    with pytest.raises(RateLimitedError) as refused:
+        app.friends.invite(host, table_id, friend.player_id)
+    assert refused.value.retry_after > 0
+    with pytest.raises(RateLimitedError):  # a refused try is refused too, not a 404 oracle
+        app.friends.invite(host, "no-such-table", friend.player_id)
+
+
+def test_an_offline_friend_gets_one_notification_per_invitation(clock, outbox):
+    """The probe: an offline friend got one notification per table version (10 for 10)."""
+    from fakes import NOTIFY_QUEUE, FakeSns
+
+    from harftet.engine.options import TableOptions
+    from harftet.notify import Notification
+    from harftet.notify.deliver import MobilePush
+
+    app = _limited_app(clock, outbox, mail=True, queues=True)
+    sns = FakeSns()
+    fcm = sns.create_platform_application(Name="fcm", Platform="GCM", Attributes={})
+    app.mobile = MobilePush(sns, {"fcm": fcm["PlatformApplicationArn"]})
+    host, friend, other = player(app, "Ev"), player(app, "Dost"), player(app, "Öteki")
+    for inviter in (host, other):
+        app.friends.request(inviter, app.friends.friends(friend)["code"])
+        app.friends.accept(friend, inviter.player_id)
+    app.subscriptions.add_device(friend, {"platform": "fcm", "token": "friend-device-0123456789"})
+    options = TableOptions(game="kastet", seats=4, hands=1, partners=False, turn_seconds=45)
+    table_id = app.tables.create_table(host, options, seed=1)["tableId"]
+    for i in range(10):  # ten versions, an invitation at each
+        if i % 2 == 0:
+            app.tables.sit(host, table_id, 1, bot=True)
+        else:
+            app.tables.leave(host, table_id, 1)
+        app.friends.invite(host, table_id, friend.player_id)
+    app.friends.invite(other, table_id, friend.player_id)  # another friend's invitation
+    bodies = app.aws.sqs.drain(NOTIFY_QUEUE)
+    assert len(bodies) == 11
+    for body in bodies:
+        app.notifier.deliver(Notification.parse(body))
+    (endpoint,) = sns.endpoints.values()
+    assert len(endpoint.messages) == 2  # one per invitation: the host's and the other's

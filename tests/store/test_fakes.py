@@ -130,6 +130,8 @@ def test_players_are_made_once_and_read_by_their_own_id_only(stores):
     for unknown in ("p1", "", "x" * 65, "profile#p0"):
         with pytest.raises(NotFoundError):
             players.get(unknown)
+        assert not players.exists(unknown)
+    assert players.exists("p0")
 
 
 def test_writes_on_a_player_who_is_gone_leave_no_player(stores):
@@ -142,6 +144,7 @@ def test_writes_on_a_player_who_is_gone_leave_no_player(stores):
     )
     with pytest.raises(NotFoundError):
         players.get("gone")  # a count and no name: no player
+    assert not players.exists("gone")
     with pytest.raises(VersionConflictError):  # nobody to hold a table
         tables.save(
             stored, stored.table, Commit(writes=[HoldWrite("nobody", "t-fake", 20)], now=NOW)

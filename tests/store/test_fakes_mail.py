@@ -133,18 +133,43 @@ def test_a_players_partition_reads_back_whole_in_key_order(stores):
     mail.set_prefs("p0", Prefs("en", None))
     mail.claim("p0", "k1", NOW)
     mail.sent("p0", "k1")
-    mail.sent("p0", "k0")  # a mark never claimed
+    mail.sent("p0", "k0")  # a mark never claimed (or gone): makes nothing, as it never expires
     mail.put_subscription("p1", Subscription("s9", "https://x/9", "k", "a"), NOW)
     found = [plain(i) for i in inbox.everything_of("p0")]
     assert [i["sk"] for i in found] == [
-        "device#d1", "prefs", "push#s1", "sent#k0", "sent#k1", "table#t1",
+        "device#d1", "prefs", "push#s1", "sent#k1", "table#t1",
     ]  # fmt: skip
     assert found[0] == {"playerId": "p0", "sk": "device#d1", "platform": "apns",
                         "endpointArn": "arn:d", "createdAt": int(NOW) + 1}  # fmt: skip
     assert found[1] == {"playerId": "p0", "sk": "prefs", "lang": "en", "quietOff": True}
-    assert found[3] == {"playerId": "p0", "sk": "sent#k0", "state": "sent"}
-    assert found[4]["state"] == "sent" and found[4]["at"] == int(NOW)
-    table = found[5]
+    assert found[3]["state"] == "sent" and found[3]["at"] == int(NOW)
+    assert found[3]["expiresAt"] > NOW
+    table = found[4]
     assert table["version"] == 2 and table["remind"] == "remind#2" and table["remindAt"] == MS
     assert table["entry"].startswith('{"tableId":"t1"') and table["expiresAt"] == int(NOW)
     assert inbox.everything_of("p9") == []
+
+
+def test_forgetting_a_partition_deletes_all_of_it_and_nothing_else(stores):
+    inbox, mail = stores.inbox, stores.mail
+    inbox.put(_item("t1", 2))
+    mail.put_subscription("p0", Subscription("s1", "https://x/1", "k", "a"), NOW)
+    mail.put_device("p0", Device("d1", "apns", "arn:d"), NOW)
+    mail.claim("p0", "k1", NOW)
+    mail.put_subscription("p1", Subscription("s9", "https://x/9", "k", "a"), NOW)
+    gone = inbox.forget("p0")
+    assert sorted(str(i["sk"]) for i in gone) == ["device#d1", "push#s1", "sent#k1", "table#t1"]
+    assert inbox.everything_of("p0") == [] and inbox.forget("p0") == []
+    assert [s.id for s in mail.subscriptions("p1")] == ["s9"]
+
+
+def test_a_moves_answer_is_kept_24_hours_in_the_players_partition(stores):
+    answers, inbox = stores.answers, stores.inbox
+    body = '{"tableId":"t1","hand":[{"id":3,"letter":"Ş"}]}'
+    answers.put("p0", "t1", "m1", body, NOW)
+    assert answers.get("p0", "t1", "m1", NOW + 10) == body
+    assert answers.get("p1", "t1", "m1", NOW) is None and answers.get("p0", "t2", "m1", NOW) is None
+    assert answers.get("p0", "t1", "m1", NOW + 24 * 3600) is None  # expired: not given
+    (item,) = [plain(i) for i in inbox.everything_of("p0")]
+    assert item["sk"] == "answer#t1#m1" and item["expiresAt"] == int(NOW) + 24 * 3600
+    assert [i["sk"] for i in inbox.forget("p0")] == ["answer#t1#m1"]  # a deletion takes it

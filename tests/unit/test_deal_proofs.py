@@ -84,7 +84,7 @@ def test_a_tampered_replay_fails_the_check(
     bad = copy.deepcopy(doc)
     first = bad["hands"][0]
     if tamper == "seed":
-        bad["seed"] += 1
+        bad["seed"] = str(int(bad["seed"]) + 1)
     elif tamper == "salt":
         bad["salt"] = "00" * 16
     elif tamper == "pile":

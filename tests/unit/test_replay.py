@@ -147,7 +147,7 @@ def test_the_replay_played_through_the_engine_rebuilds_the_game_exactly(game: Ga
     final = game.table
     doc = replay.document(final, game.events)
     doc = json.loads(json.dumps(doc))  # as a client or the store gets it
-    assert doc["seed"] == final.seed and doc["result"] == final.result
+    assert doc["seed"] == str(final.seed) and doc["result"] == final.result
     assert [h["hand"] for h in doc["hands"]] == list(range(1, final.hands + 1))
     rebuilt = replay.play(doc, rules=rules_of(final.game))
     assert rebuilt == final
@@ -178,6 +178,20 @@ def test_a_replay_that_does_not_follow_is_refused(game: Game) -> None:
     draw["seat"] = (draw["seat"] + 1) % doc["table"]["seats"]
     with pytest.raises(replay.ReplayError):
         replay.play(doc, rules=rules_of(game.table.game))
+
+
+def test_a_seed_past_2_to_the_53_travels_as_a_string_and_still_replays() -> None:
+    """API.md v4: a browser's JSON.parse rounds 2232832864270805535 to ...500; as a string it
+    stays exact, and the document still plays through the engine. The game's tiles come with
+    it, by id, for a client to show the deals and moves."""
+    g = play_game("kastet", 2232832864270805535 // 7919, players=2, hands=1)
+    big = g.table.seed  # life_games seeds the table with 7919·s + 1
+    assert 2**53 < big < 2**63
+    doc = json.loads(json.dumps(replay.document(g.table, g.events)))
+    assert doc["seed"] == str(big)
+    assert [t["id"] for t in doc["tiles"]] == list(range(106))
+    assert doc["hands"][0]["committed"].endswith(f"|{big}:1")
+    assert encode(replay.play(doc, rules=rules_of("kastet"))) == encode(g.table)
 
 
 def test_there_is_no_replay_before_the_end() -> None:

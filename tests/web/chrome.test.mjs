@@ -34,8 +34,13 @@ test("every label on the page reads the catalogue's words, and follows a switch 
   assert.equal(document.documentElement.lang, "en");
   assert.equal(read($("#logout")), "Sign out");
   assert.equal(read($("#lang")), "Türkçe");
+  assert.equal($("#lang").getAttribute("lang"), "tr"); // the switch's word is read in its own language
+  assert.match($('meta[name="description"]').content, /^Harftet and Kastet/);
   assert.equal($("#rules-link").getAttribute("href"), "rules.html?lang=en");
   install(catalogue("tr"));
+  store.dispatch({ type: "catalogue", lang: "tr" });
+  assert.equal($("#lang").getAttribute("lang"), "en");
+  assert.match($('meta[name="description"]').content, /^Harftet ve Kastet/);
 });
 
 test("the player's name and rating show once signed in; the switches send what was tapped", async () => {

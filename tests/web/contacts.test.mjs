@@ -81,18 +81,43 @@ test("a refused accept is said and the list is not read again", async () => {
   assert.equal(store.get().friends.said, "friends.failed");
 });
 
-test("a friend is invited to the player's waiting table, or to a new private one", async () => {
+test("a friend is invited to the player's waiting table, or to a new private one, and the player is taken there", async () => {
   const waiting = { "GET /players/me/tables": { tables: [{ tableId: "old", status: "playing" }, { tableId: "w1", status: "waiting" }] } };
   const one = await contacts(waiting);
   await one.c.invite("p1");
   assert.deepEqual(one.api.sent, ["GET /players/me/tables", ["POST /tables/w1/invitations", { playerId: "p1" }]]);
   assert.deepEqual(one.store.get().friends.invited, ["p1"]);
+  assert.deepEqual(one.opened, ["w1"]); // never a table the inviter cannot find
   const none = await contacts({ "GET /players/me/tables": { tables: [] }, "POST /tables": { tableId: "new1" } });
   await none.c.invite("p1");
   assert.deepEqual(none.api.sent, [
     "GET /players/me/tables", ["POST /tables", { game: "harftet", seats: 2, hands: 3, private: true }],
     ["POST /tables/new1/invitations", { playerId: "p1" }],
   ]);
+  assert.deepEqual(none.opened, ["new1"]);
+});
+
+test("block asks first, naming the player; a 'no' sends nothing", async () => {
+  const asked = [];
+  let answer = false;
+  const { c, api } = await contacts({}, { confirm: (q) => { asked.push(q); return answer; } });
+  await c.block("p1", "Ece");
+  assert.deepEqual(asked, ["Ece engellensin mi? Arkadaşlığınız biter; sana istek ya da davet gönderemez."]);
+  assert.deepEqual(api.sent, []);
+  answer = true;
+  await c.block("p1", "Ece");
+  assert.deepEqual(api.sent, ["POST /players/me/blocks/p1", "GET /players/me/friends"]);
+});
+
+test("a friend request pushed to the lobby's connection reads the list at once (no reload)", async () => {
+  FakeSocket.opened.length = 0;
+  const { c, api } = await contacts();
+  c.listen();
+  FakeSocket.opened[0].onmessage({ data: JSON.stringify({ type: "friendRequest", from: "p7", name: "Deniz" }) });
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(api.sent, ["GET /players/me/friends"]);
+  c.close();
+  FakeSocket.opened.length = 0;
 });
 
 test("in the lobby the player's own connection brings friends' presence and invitations", async () => {

@@ -54,3 +54,13 @@ test("a tampered replay is not verified", async () => {
 test("SHA-256 is WebCrypto's", async () => {
   assert.equal(await Deal.sha256Hex("abc"), createHash("sha256").update("abc").digest("hex"));
 });
+
+test("a real game's 63-bit seed, sent as a string (API.md v4), verifies; as a JSON number it was rounded and could not", async () => {
+  const ids = CASES.find((c) => c.input === "9223372036854775807:21").ids;
+  const doc = replayOf("9223372036854775807", "ab".repeat(16), [{ hand: 21, ids }], 2);
+  const text = JSON.stringify(doc); // what GET /tables/{id}/replay sends
+  assert.equal((await Deal.verifyReplay(JSON.parse(text))).ok, true);
+  const asNumber = JSON.parse(text.replace('"seed":"9223372036854775807"', '"seed":9223372036854775807'));
+  assert.notEqual(String(asNumber.seed), "9223372036854775807"); // JSON.parse rounds it…
+  assert.equal((await Deal.verifyReplay(asNumber)).ok, false); // …and the check fails: why seeds are strings
+});

@@ -118,13 +118,26 @@ it("a browser that writes the credential itself (toJSON) is trusted with it", as
   assert.deepEqual(sent[1][1].credential, { id: "cred-1", fromBrowser: true });
 });
 
-it("a passkey cancelled in the browser reads the browser's reason after the catalogue's words", async () => {
+it("a passkey cancelled in the browser is said in the catalogue's words, never the browser's English", async () => {
   webauthn();
-  navigator.credentials.get = async () => { throw new Error("The operation was not allowed."); };
+  navigator.credentials.get = async () => { throw Object.assign(new Error("The operation either timed out or was not allowed. See: https://www.w3.org/TR/webauthn-2/#sctn-privacy-considerations-client."), { name: "NotAllowedError" }); };
   const { acc, store, calls } = await account( { routes: { "POST /sessions/passkey/options": { challengeId: "c", publicKey: { challenge: "AQ" } } } });
   await acc.passkeySignIn();
-  assert.equal(store.get().notice.text, t("acc.failed", { why: "The operation was not allowed." }));
+  assert.equal(store.get().notice.text, "Geçiş anahtarı kullanılmadı: iptal edildi ya da süre doldu.");
+  assert.doesNotMatch(store.get().notice.text, /w3\.org|operation/);
   assert.deepEqual(calls, []);
+  navigator.credentials.get = async () => { throw new TypeError("Failed to execute 'get' on 'CredentialsContainer'"); };
+  await acc.passkeySignIn();
+  assert.equal(store.get().notice.text, "Geçiş anahtarı bu tarayıcıda kullanılamadı.");
+});
+
+it("a wrong transfer code says so in Turkish, and the notice goes once a sign-in succeeds", async () => {
+  const refused = new ApiError(401, { error: { code: "unauthorized", message: "this code is unknown, used or expired" } });
+  const { acc, store } = await account({ routes: { "POST /sessions/transfer": refused } });
+  await acc.codeSignIn("WRONG1");
+  assert.equal(store.get().notice.text, "Bu kod tanınmadı: süresi geçmiş ya da kullanılmış olabilir. Diğer cihazında yeni bir kod al.");
+  store.dispatch({ type: "signedIn", player: { token: "t", playerId: "p", name: "Ayşe", rating: 900 } });
+  assert.equal(store.get().notice, null); // no red notice left on the lobby
 });
 
 it("a passkey added is said, and the list of passkeys read again", async () => {

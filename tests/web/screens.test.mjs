@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { changedMelds, lastTiles, myTurn, rackMode, seatPosition, tileName, tint } from "../../clients/web/game.js";
-import { actionsState, statusText, turnText } from "../../clients/web/table.js";
+import { actionsState, statusText, turnText, whyNot } from "../../clients/web/table.js";
 import { lobbyFacts, pageLabel } from "../../clients/web/lobby.js";
 import { createBody } from "../../clients/web/tables.js";
 import { inboxLine, timeLeft } from "../../clients/web/inbox.js";
@@ -12,7 +12,7 @@ import { presenceText } from "../../clients/web/friends.js";
 import * as D from "../../clients/web/draft.js";
 import { install } from "../../clients/web/texts.js";
 import { catalogue } from "./catalogue.mjs";
-import { kastetView, L, LIMITS } from "./fixtures.mjs";
+import { K, kastetView, L, LIMITS } from "./fixtures.mjs";
 
 const tr = () => install(catalogue("tr"));
 const en = () => install(catalogue("en"));
@@ -119,4 +119,51 @@ test("a friend's presence in words, in both languages", () => {
   en();
   assert.equal(presenceText({ status: "online" }), "Online");
   tr();
+});
+
+test("a correspondence table is chosen in the form: its turn one of the server's, in days and hours, never seconds", async () => {
+  assert.deepEqual(createBody({ game: "harftet", seats: "2", hands: "3", turnSeconds: "45", pace: "correspondence", corrTurn: "259200" }),
+    { game: "harftet", seats: 2, hands: 3, partners: false, turnSeconds: 259200, pace: "correspondence" });
+  const { clockText } = await import("../../clients/web/render.js");
+  assert.deepEqual([45, 600, 3600, 43200, 86395, 86400, 259200 + 5 * 3600].map(clockText),
+    ["45 sn", "10 dk", "1 sa", "12 sa", "23 sa 59 dk", "1 gün", "3 gün 5 sa"]);
+  en();
+  assert.deepEqual([45, 86395, 86400].map(clockText), ["45 s", "23 h 59 min", "1 d"]);
+  tr();
+  const { page, storeWith } = await import("./dom.mjs");
+  const { mountLobby } = await import("../../clients/web/lobby.js");
+  const win = page("index.html");
+  globalThis.FormData = win.FormData; // the form is read as the browser reads it
+  const store = await storeWith({ lang: "tr" });
+  const made = [];
+  mountLobby({ store, pageSize: 10, act: { createTable: (f) => made.push(f) } });
+  const $ = (sel) => document.querySelector(sel);
+  assert.equal($("#c-days-box").hidden, true);
+  $("#c-mode").value = "correspondence";
+  $("#c-mode").dispatchEvent(new window.Event("change"));
+  assert.equal($("#c-days-box").hidden, false);
+  assert.equal($("#c-turn-box").hidden, true);
+  assert.deepEqual([...$("#c-days").options].map((o) => o.textContent), ["1 sa", "12 sa", "1 gün", "3 gün"]);
+  assert.equal($("#c-days").value, "86400");
+  $("#create-form").dispatchEvent(new window.Event("submit", { cancelable: true }));
+  assert.equal(made[0].pace, "correspondence");
+  assert.equal(made[0].corrTurn, "86400");
+  assert.equal(made[0].turnSeconds, undefined); // the live field is off
+});
+
+test("a full rack never says 'taş çek', and every button that is off says why", () => {
+  const hand = Array.from({ length: LIMITS.kastet.handLimit }, (_, i) => K(i + 1, "red", (i % 13) + 1));
+  const full = kastetView({ hand });
+  const draft = D.fromView(full);
+  assert.equal(turnText(full, "p0"), `Elinde ${LIMITS.kastet.handLimit} taş var: taş çekemezsin, aç ya da pas geç`);
+  const why = whyNot(full, draft, false, true);
+  assert.equal(why.draw, turnText(full, "p0"));
+  assert.equal(why.pass, null); // passing is what is left
+  assert.equal(why.lay, "Önce elinden masaya taş koy");
+  assert.equal(why.reset, "Değiştirilmiş bir şey yok");
+  const theirs = kastetView({ turn: { seat: 1, laid: false, deadline: 2_000_000_000 } });
+  assert.deepEqual(Object.values(whyNot(theirs, D.fromView(theirs), false, true)).filter((x) => x !== "Değiştirilmiş bir şey yok"),
+    ["Sıra sende değil", "Sıra sende değil", "Sıra sende değil", "Sıra sende değil"]);
+  const fresh = kastetView();
+  assert.equal(whyNot(fresh, D.fromView(fresh), false, true).pass, "Önce taş çek ya da yere aç");
 });

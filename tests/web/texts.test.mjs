@@ -90,6 +90,8 @@ test("the numbers a sentence quotes come from the refusal, the view's limits or 
     new RegExp(`en çok ${BOUNDS.correspondenceTablesMax} yazışmalı`));
   assert.equal(errorText({ code: "illegal_move", reason: "hand_full" }, undefined, limits), "Elinde 22 taş var: taş çekemezsin, aç ya da pas geç");
   assert.equal(errorText({ code: "rate_limited", params: { retryAfter: 12 } }), "Çok sık denedin: 12 saniye sonra yeniden dene");
+  // a 429 that does not say how long (a gateway's, a limit without Retry-After): never "? saniye" nor " saniye"
+  assert.equal(errorText({ code: "rate_limited", params: {} }), "Çok sık denedin: biraz bekleyip yeniden dene");
 });
 
 test("the draft's own refusals are the catalogue's draft sentences, or the server's for the same rule", () => {

@@ -10,7 +10,7 @@ import { page, read, settled } from "./dom.mjs";
 
 install(catalogue("tr"));
 const KNOWN = { word: "ÇİĞ", known: true, kinds: ["sıfat"], sources: ["TDK", "Vikisözlük"] };
-const UNKNOWN = { word: "ELMAK", known: false, message: "Bu sözcük listede yok: özel ad.", kinds: [], sources: [] };
+const UNKNOWN = { word: "ELMAK", known: false, reason: "not_in_list", message: "ELMAK is not in the game's dictionary", kinds: [], sources: [] };
 
 /** The card on a page with one meld carrying `word`'s button, over a server answering `routes`. */
 function mounted(routes) {
@@ -41,7 +41,7 @@ test("a word on the table carries a \"?\" named for screen readers", () => {
   assert.equal(b.title, "Bu kelime hakkında: ELMA");
 });
 
-test("the \"?\" opens the card (not the meld): a word in the list, its kinds and the lists holding it", async () => {
+test("the \"?\" opens the card (not the meld): a word in the list, its kinds and how many dictionaries hold it (no package names)", async () => {
   const { sent, meldClicks, tap, $ } = mounted({ "GET /words/%C3%87%C4%B0%C4%9E": KNOWN });
   await tap("ÇİĞ");
   assert.deepEqual(sent, ["GET /words/%C3%87%C4%B0%C4%9E"]);
@@ -49,15 +49,15 @@ test("the \"?\" opens the card (not the meld): a word in the list, its kinds and
   assert.equal($("#word-card").hidden, false);
   assert.equal($("#word-card").getAttribute("aria-label"), "Kelime: ÇİĞ");
   assert.deepEqual([...$("#word-card").children].map(read), [
-    "ÇİĞ", "✓ Sözlükte var", "Türü: sıfat", "Kaynak: TDK, Vikisözlük", "Yanlış kelime bildirKapat", ""]);
+    "ÇİĞ", "✓ Sözlükte var", "Türü: sıfat", "Kaynak: 2 sözlükte var", "Yanlış kelime bildirKapat", ""]);
   assert.deepEqual([...$(".wc-actions").children].map(read), ["Yanlış kelime bildir", "Kapat"]);
 });
 
-test("a word not in the list says why in the server's sentence, and may be reported as missing", async () => {
+test("a word not in the list says why in the catalogue's sentence (not the server's message), and may be reported as missing", async () => {
   const { sent, tap, $ } = mounted({ "GET /words/ELMAK": UNKNOWN, "POST /words/ELMAK/reports": {} });
   await tap("ELMAK");
   assert.equal(read($(".wc-status")), "✗ Sözlükte yok");
-  assert.equal(read($(".wc-reason")), "Bu sözcük listede yok: özel ad.");
+  assert.equal(read($(".wc-reason")), "ELMAK oyunun sözlüğünde yok");
   assert.equal($(".wc-row"), null);
   assert.equal(read($(".wc-report")), "Eksik kelime bildir");
   $(".wc-report").click();

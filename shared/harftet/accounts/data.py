@@ -30,7 +30,7 @@ from harftet.store.ports import (
 
 from .service import _jsonable, _listed, b64url
 
-SECRET_FIELDS = {"p256dh", "auth", "token", "endpointArn", "playerId", "sk"}
+SECRET_FIELDS = {"p256dh", "auth", "token", "endpointArn", "playerId", "sk", "body"}
 HIDDEN_ACCOUNT = ("passkeys", "sessions", "acct", "tables", "transferCode", "blockedBy")
 MAIL_KINDS = {
     "table#": "inbox",
@@ -38,8 +38,10 @@ MAIL_KINDS = {
     "device#": "devices",
     "prefs": "notificationPrefs",
     "sent#": "notificationsSent",
+    "answer#": "moveAnswers",  # a move's first answer, for its retries (24 h)
 }
 Forget = Callable[[str, dict[str, Any]], object]
+DEVICE = "device#"
 
 
 def _plain(value: Any) -> Any:
@@ -59,6 +61,8 @@ class PlayerData:
     _: KW_ONLY
     forget_tables: Forget
     forget_friends: Forget
+    forget_endpoint: Callable[[str], object] = lambda _arn: None
+    forget_counters: Callable[[str, float], object] = lambda _player, _now: None
 
     def _account(self, caller: Caller) -> dict[str, Any]:
         try:
@@ -130,15 +134,27 @@ class PlayerData:
         return shown
 
     def delete(self, caller: Caller) -> None:
-        """Delete the caller: out of every friend list, leave running tables (RULES §4) and
-        leave an anonymous seat at every table sat at, then remove the player's profile,
-        boards, codes, presence and the player item (name, rating, passkeys, sessions)."""
+        """Delete the caller (API.md v4 "Deleted players"): out of every friend list, leave
+        running tables (RULES §4) and leave an anonymous seat at every table sat at, then
+        remove the player's profile, boards, the reports they filed, codes and the player item
+        (name, rating, passkeys, sessions: every token answers 401 from here on), and last
+        what a request still in flight could have added meanwhile: their mail partition
+        (inbox, Web Push subscriptions, devices and their SNS endpoints, preferences, sent
+        marks), their connections and presence."""
+        player_id = caller.player_id
         account = self._account(caller)
-        self.forget_friends(caller.player_id, account)
-        self.forget_tables(caller.player_id, account)
-        self.profiles.forget(caller.player_id, self.clock())
+        self.forget_friends(player_id, account)
+        self.forget_tables(player_id, account)
+        self.profiles.forget(player_id, self.clock())
         code = account.get("transferCode")
         if code:
             self.accounts.drop(TRANSFER + str(code))
-        self.connections.forget_presence(caller.player_id)  # open sockets, last state
-        self.accounts.delete(caller.player_id)
+        self.accounts.delete(player_id)
+        if self.inbox is not None:
+            for item in self.inbox.forget(player_id):
+                if str(item.get("sk", "")).startswith(DEVICE) and item.get("endpointArn"):
+                    self.forget_endpoint(str(item["endpointArn"]))
+        for listed in self.connections.for_player(player_id):  # a late $disconnect finds none
+            self.connections.remove(str(listed["connectionId"]))
+        self.connections.forget_presence(player_id)
+        self.forget_counters(player_id, self.clock())

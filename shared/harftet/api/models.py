@@ -4,7 +4,7 @@ are refused with a message that names the field."""
 from __future__ import annotations
 
 from functools import partial
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, cast
 
 from pydantic import (
     AfterValidator,
@@ -30,6 +30,13 @@ from harftet.engine.state import DEFAULT_BREAK_SECONDS, Pace, Placed
 Name = Annotated[str, AfterValidator(check_name), WithJsonSchema(NAME_SCHEMA)]  # API.md, Identity
 MoveId = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[\w.:-]+$")]
 TileId = Annotated[StrictInt, Field(ge=0, le=105)]
+
+
+def _below_2_63(digits: str) -> str:
+    """A seed written as a string (API.md v4) holds what an integer seed may: 0 ≤ s < 2^63."""
+    if int(digits) >= 2**63:
+        raise ValueError("seed must be below 2^63")
+    return digits
 
 
 class Strict(BaseModel):
@@ -132,7 +139,15 @@ class CreateTable(Strict):
     hints: HintsOption = True
     private: StrictBool = Field(False, description="never listed: the tableId is the invitation")
     botSeconds: BotSeconds = Field(1, description="seconds between computer players' moves")
-    seed: Annotated[StrictInt, Field(ge=0, lt=2**63)] | None = None
+    seed: (
+        Annotated[StrictInt, Field(ge=0, lt=2**63)]
+        | Annotated[str, StringConstraints(pattern=r"^[0-9]{1,19}$"), AfterValidator(_below_2_63)]
+        | None
+    ) = Field(
+        None,
+        description="test mode only: the deal's seed, a number or (API.md v4) "
+        "its digits as a string",
+    )
     rated: StrictBool = Field(True, description="an unrated table changes no rating or record")
     breakSeconds: BreakSeconds = Field(DEFAULT_BREAK_SECONDS, description="the break between hands")
     graceSeconds: GraceSeconds = Field(
@@ -158,6 +173,10 @@ class CreateTable(Strict):
         except options.OptionError as error:
             raise ValueError(error.message) from None
         return self
+
+    def seed_value(self) -> int | None:
+        """The seed asked for (test mode), as the engine takes it."""
+        return None if self.seed is None else int(self.seed)
 
     def turn_seconds(self) -> int:
         """The turn time asked for, or the default of the table's pace."""
@@ -211,14 +230,16 @@ class TileRef(Strict):
 
     def placed(self) -> Placed:
         face = self.as_.model_dump() if isinstance(self.as_, KastetFace) else self.as_
-        return Placed(self.id, face)  # the engine normalizes the raw face
+        return Placed(self.id, cast(Any, face))  # the engine normalizes the raw face
 
 
 Meld = Annotated[list[TileRef], Field(min_length=1, max_length=106)]
 
 
 class MoveBase(Strict):
-    version: Annotated[StrictInt, Field(ge=0)]
+    # A table's version counts its changes; bounded as JSON's safe integers are (the body's
+    # reader refuses numbers of more than 20 digits before any model sees them).
+    version: Annotated[StrictInt, Field(ge=0, le=2**53 - 1)]
     moveId: MoveId | None = Field(None, description="required unless dryRun")
     dryRun: StrictBool = Field(False, description="check the move without making it")
 

@@ -61,6 +61,13 @@ class App:
             secret = str(get_parameter(name, decrypt=True, max_age=3600))
         return Tokens(secret)
 
+    @cached_property
+    def callers(self) -> Any:
+        """Who is calling: a token's player, if they still exist (harftet.accounts.callers)."""
+        from harftet.accounts.callers import Callers
+
+        return Callers(self.tokens, self.stores.players)
+
     # -- the tables ----------------------------------------------------------------------
     @cached_property
     def writer(self) -> Any:
@@ -93,6 +100,8 @@ class App:
             new_table_id=lambda: new_table_id(cell),
             test_mode=self.settings.test_mode,
             on_seated=accounts.remember_table if accounts is not None else None,
+            on_listed=self.inbox.note if self.inbox is not None else None,
+            answers=self.stores.answers,
         )
 
     @cached_property
@@ -152,11 +161,22 @@ class App:
         s = self.stores
 
         def forget_tables(player_id: str, account: dict[str, Any]) -> None:
+            if self.matchmaking is not None:  # searches for opponents first: never seated
+                self.matchmaking.forget(player_id)
             self.forgetting.forget(player_id, sorted(account.get("tables") or []))
+
+        def forget_endpoint(endpoint_arn: str) -> None:  # a device's SNS platform endpoint
+            if self.mobile is not None:
+                self.mobile.delete_endpoint(endpoint_arn)
+
+        def forget_counters(player_id: str, now: float) -> None:  # rate limits keyed by her
+            for limits in (self.limits, self.accounts.limits, self.word_reports.limits):
+                limits.forget(player_id, now)
 
         return PlayerData(
             s.accounts, s.profiles, s.connections, s.inbox, self.clock,
             forget_tables=forget_tables, forget_friends=self.friends.forget_everyone,
+            forget_endpoint=forget_endpoint, forget_counters=forget_counters,
         )  # fmt: skip
 
     @cached_property
@@ -166,7 +186,8 @@ class App:
         s = self.stores
         return Friends(
             s.accounts, s.tables, s.connections, self.presence, self.sender, self.clock,
-            notify_invitation=self.outbox.invitation,
+            notify_invitation=self.outbox.invitation, limits=self.limits,
+            note_invited=self.inbox.note_invited if self.inbox is not None else None,
         )  # fmt: skip
 
     @cached_property
@@ -222,6 +243,47 @@ class App:
         from harftet.limits import limits_from_env
 
         return limits_from_env(lambda: self.stores.counters, self.settings.environ)
+
+    # -- matchmaking ---------------------------------------------------------------------
+    @cached_property
+    def matchmaking(self) -> Any:
+        """Tickets of players looking for opponents (None: this stack has no match table)."""
+        import secrets
+
+        from harftet.matchmaking import Matchmaking, StoredSkills
+
+        store = self.stores.matches
+        if store is None:
+            return None
+        return Matchmaking(
+            store, StoredSkills(self.stores.players), self.tables.occupant, self.friends.avoided,
+            self.clock, lambda: secrets.token_urlsafe(12), test_mode=self.settings.test_mode,
+        )  # fmt: skip
+
+    @cached_property
+    def matcher(self) -> Any:
+        from harftet.matchmaking import Matcher
+        from harftet.router import new_table_id
+
+        cell = self.settings.cell_id
+        accounts = self.stores.accounts
+        return Matcher(
+            self.stores.matches, self.stores.tables, self.clock, lambda: new_table_id(cell),
+            self.friends.avoided, push=self._push_player,
+            on_seated=accounts.remember_table if accounts is not None else None,
+            test_mode=self.settings.test_mode,
+        )  # fmt: skip
+
+    def _push_player(self, player_id: str, message: dict[str, Any]) -> None:
+        """``message`` to every open socket of the player (a gone one misses it)."""
+        sender = self.sender
+        if sender is None:
+            return
+        for connection in self.stores.connections.for_player(player_id):
+            try:
+                sender(str(connection["connectionId"]), message)
+            except Exception:
+                continue
 
     # -- the inbox and notifications -----------------------------------------------------
     @cached_property

@@ -81,10 +81,16 @@ STORES = {
     "counters": ("limits", "LimitStore", "connections_table"),
     "inbox": ("inbox", "InboxStore", "mail_table"),
     "mail": ("mail", "MailStore", "mail_table"),
+    "answers": ("answers", "AnswerStore", "mail_table"),
     "word_reports": ("word_reports", "WordReportStore", "players_table"),
     "leagues": ("leagues", "LeagueStore", "players_table"),
+    "matches": ("matchmaking", "MatchStore", "match_table"),
 }
-OPTIONAL_TABLES = ("log_table", "mail_table")  # not named: no such table here, no store
+OPTIONAL_TABLES = (
+    "log_table",
+    "mail_table",
+    "match_table",
+)  # not named: no such table here, no store
 
 
 class DynamoStores:

@@ -25,6 +25,7 @@ class Settings:
     connections_table: str = ""
     log_table: str | None = None
     mail_table: str | None = None
+    match_table: str | None = None  # matchmaking's tickets (None: no matchmaking here)
     ws_endpoint: str | None = None
     test_mode: bool = False
     cell_id: str = ""
@@ -58,6 +59,7 @@ class Settings:
             connections_table=get("CONNECTIONS_TABLE", ""),
             log_table=get("LOG_TABLE") or None,
             mail_table=get("MAIL_TABLE") or None,
+            match_table=get("MATCH_TABLE") or None,
             ws_endpoint=get("WS_ENDPOINT") or None,
             test_mode=_on(get("TEST_MODE")),
             cell_id=get("CELL_ID", ""),

@@ -68,6 +68,8 @@ class Coded(Exception):
 class EngineError(Coded):
     """A request the rules refuse. Nothing was changed."""
 
+    game: str | None = None  # the table's game, set by the write path (its tiles' names)
+
     def __init__(self, message: str, *, meld: int | None = None) -> None:
         super().__init__(message)
         self.message = message

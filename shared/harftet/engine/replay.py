@@ -22,6 +22,7 @@ from .moves import Draw, Lay, Move, Pass
 from .options import TableOptions
 from .rules import DEAL_SIZE, Rules
 from .state import DEFAULT_BREAK_SECONDS, Event, Occupant, Table
+from .tiles import tile_json, tiles_for
 
 
 class ReplayError(ValueError):
@@ -71,8 +72,11 @@ def options(table: Table) -> dict[str, Any]:
 def document(table: Table, events: list[Event]) -> dict[str, Any]:
     """The replay of ``table``'s game from its log ``events`` (all of them, oldest first):
     ``{"seed", "table": options, "before": [events before the first deal], "hands":
-    [{"hand", "deal", "pile", "moves": [that hand's events]}], "result"}``. Only for a
-    finished game: before the end it would give away the seed and the hands."""
+    [{"hand", "deal", "pile", "moves": [that hand's events]}], "result", "tiles"}``. Only
+    for a finished game: before the end it would give away the seed and the hands. The seed
+    is a 63-bit integer written as a string (API.md v4: a browser's JSON.parse rounds any
+    integer past 2^53); ``tiles`` are the game's 106 tiles by id, so a client can show the
+    deals and moves, which name tiles by id."""
     if table.status != "finished":
         raise WrongStatusError("the replay is shown only once the game is over")
     ordered = sorted((plain(e) for e in events), key=lambda e: int(e["seq"]))
@@ -81,12 +85,13 @@ def document(table: Table, events: list[Event]) -> dict[str, Any]:
         for i, d in enumerate(deals(table))
     ]
     return {
-        "seed": table.seed,
+        "seed": str(table.seed),
         "salt": table.salt,  # mixed into every deal proof (RULES §5a, docs/DEALS.md)
         "table": options(table),
         "before": [e for e in ordered if e["hand"] == 0],
         "hands": hands,
         "result": table.result,
+        "tiles": [tile_json(t) for t in tiles_for(table.game)],
     }
 
 

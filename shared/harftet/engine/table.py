@@ -311,16 +311,18 @@ def _begun_by_manager(table: Table, player_id: str, status: Status) -> Table:
     return begin(table.clone())
 
 
-def start(table: Table, player_id: str, now: float) -> Outcome:
+def start(table: Table, player_id: str, now: float, *, matched: bool = False) -> Outcome:
     """The manager starts the game once every seat is taken. A computer player seated
-    before the start makes it a practice game (no rating, no record: RULES §4)."""
+    before the start makes it a practice game (no rating, no record: RULES §4) — except at a
+    ``matched`` table (matchmaking, RULES §8), rated with its computer players counted at
+    their level."""
     new = _begun_by_manager(table, player_id, "waiting")
     for chair in new.seats:
         chair.original = chair.occupant
         if not chair.connected:  # gone since before the start: the grace period runs now
             chair.disconnected_at = now
-    new.practice = not new.rated or any(
-        s.occupant is not None and s.occupant.bot for s in new.seats
+    new.practice = not new.rated or (
+        not matched and any(s.occupant is not None and s.occupant.bot for s in new.seats)
     )
     new.status = "playing"
     new.hand_number = 1

@@ -21,8 +21,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from harftet.bounds import CODE_ALPHABET, CODE_LENGTH, FRIENDS_MAX
+from harftet.engine.state import Table
 from harftet.errors import BadRequestError, NotFoundError, UnauthorizedError
 from harftet.identity import Caller
+from harftet.limits import Limits
 from harftet.push import Sender
 from harftet.store.accounts import FRIEND_CODE
 from harftet.store.errors import NoAccountError
@@ -54,13 +56,15 @@ class PresencePort(Protocol):
     ) -> int: ...
 
 
-InvitationNote = Callable[[str, StoredTable, str | None], object]
+InvitationNote = Callable[[str, StoredTable, str | None, str], object]
 
 
 @dataclass(eq=False)
 class Friends:
     """Friends, blocks and invitations over the players table's account items;
-    ``notify_invitation``: how a friend with no open socket hears of one (notify)."""
+    ``notify_invitation``: how a friend with no open socket hears of one (notify);
+    ``limits``: the operator's budgets (API.md v4 "Limits": ``invitation`` 30 and
+    ``friendRequest`` 20 per player per hour, every try counted, refused ones too)."""
 
     store: AccountStorePort
     tables: TableStorePort
@@ -69,6 +73,14 @@ class Friends:
     send: Sender | None
     clock: Callable[[], float]
     notify_invitation: InvitationNote | None = None
+    limits: Limits | None = None
+    note_invited: Callable[[Table, int, str], object] | None = None  # the invitee's inbox
+
+    def _limit(self, kind: str, caller: Caller) -> None:
+        """429 ``rate_limited`` past the caller's budget of ``kind`` (before anything is read:
+        a guesser's unknown codes count as much as known ones)."""
+        if self.limits is not None:
+            self.limits.check(kind, caller.player_id, self.clock())
 
     def _account(self, caller: Caller) -> dict[str, Any]:
         try:
@@ -127,7 +139,10 @@ class Friends:
             self._update(other, lambda a: theirs(_maps(a)))
 
     def request(self, caller: Caller, code: str) -> dict[str, Any]:
-        """Ask the player of ``code`` to be friends (accepted at once if they asked first)."""
+        """Ask the player of ``code`` to be friends (accepted at once if they asked first).
+        An unknown code and a known one that cannot be asked (one's own, a block either way,
+        a deleted player) answer alike, after the same reads (API.md v4)."""
+        self._limit("friendRequest", caller)
         unknown = NotFoundError("no player has this friend code")
         typed = "".join(code.split()).replace("-", "").upper()
         if not 0 < len(typed) <= 16:
@@ -165,6 +180,9 @@ class Friends:
         self._both(caller.player_id, other, mine, theirs)
         if mutual or other in (me.get("incoming") or {}):
             self._introduce(caller.player_id, other)
+        elif other not in (me.get("friends") or {}):  # a new request: their lobby shows it now
+            message = {"type": "friendRequest", "from": caller.player_id, "name": my_name}
+            self._push(self.connections.for_player(other), message)
         return self.friends(caller)
 
     def accept(self, caller: Caller, other: str) -> dict[str, Any]:
@@ -242,6 +260,15 @@ class Friends:
 
         self._both(caller.player_id, other, mine, theirs)
 
+    def avoided(self, player_id: str) -> set[str]:
+        """Whom ``player_id`` blocked and who blocked them: never seated together
+        (matchmaking, RULES §8)."""
+        try:
+            account = self.store.account(player_id)
+        except NotFoundError:
+            return set()
+        return set(account.get("blocks") or {}) | set(account.get("blockedBy") or {})
+
     def blocked_by(self, player_id: str) -> set[str]:
         """Who blocked ``player_id`` (their phrases and invitations reach none of these)."""
         try:
@@ -251,23 +278,32 @@ class Friends:
 
     def invite(self, caller: Caller, table_id: str, other: str) -> dict[str, Any]:
         """Invite a friend to a table: pushed to every open socket of theirs. The answer is
-        the same whether they are online or not, blocked or not (no presence leaks)."""
+        the same whether they are online or not, blocked or not (no presence leaks). A friend
+        with no open socket gets one notification per invitation (the inviter's, to this
+        table), however often the table changes or the invitation is sent again."""
+        self._limit("invitation", caller)
         me = _maps(self._account(caller))
         if other not in me["friends"]:
             raise NotFoundError("you can invite only your friends")
         stored = self.tables.get(table_id)  # 404 for a table that does not exist
         message = {"type": "invitation", "tableId": table_id, "from": caller.player_id}
         sockets = self.connections.for_player(other) if other not in me["blockedBy"] else []
-        if self.send is not None:
-            for connection in sockets:
-                try:
-                    self.send(str(connection["connectionId"]), message)
-                except Exception:  # a gone socket misses it: the inbox keeps invitations
-                    continue
+        self._push(sockets, message)  # a gone socket misses it: the inbox keeps invitations
+        if other not in me["blockedBy"] and self.note_invited is not None:
+            self.note_invited(stored.table, stored.version, other)  # listed at once (v4)
         offline = other not in me["blockedBy"] and not sockets
         if offline and self.notify_invitation is not None:  # a notification instead
-            self.notify_invitation(other, stored, caller.name)
+            self.notify_invitation(other, stored, caller.name, caller.player_id)
         return {"tableId": table_id, "playerId": other}
+
+    def _push(self, sockets: list[dict[str, Any]], message: dict[str, Any]) -> None:
+        """``message`` to each of ``sockets``; one that is gone misses it (the lists that
+        reading the friends or the inbox gives keep everything)."""
+        if self.send is None:
+            return
+        for connection in sockets:
+            with contextlib.suppress(Exception):
+                self.send(str(connection["connectionId"]), message)
 
     def forget_everyone(self, player_id: str, account: dict[str, Any]) -> None:
         """A deleted player leaves every friend list and block list of others."""

@@ -26,6 +26,7 @@ their own, next to the players table's items.
 
 from __future__ import annotations
 
+import dataclasses
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
@@ -59,6 +60,7 @@ FAR = 10**15 - 1
 # brings their item up to date (a live table changes within its turn time).
 LIVE_REFRESH_SECONDS = 30.0
 MEMO_SIZE = 20_000
+INVITED_KEPT_SECONDS = 24 * 3600  # an invitation to a table one is not seated at lists it
 
 
 def public_last(table: Table) -> dict[str, Any] | None:
@@ -177,6 +179,24 @@ class Inbox:
             self.store.delete_older(pid, table.table_id, version)
             writes += 1
         return writes
+
+    # -- written by the request itself (read-your-writes) ---------------------------------
+    def note(self, table: Table, version: int, player_id: str) -> bool:
+        """List ``table`` at ``version`` in ``player_id``'s inbox now, not when the stream
+        gets there (API.md v4: a table the caller created or sat at is in the very next
+        request); the version condition keeps the stream's newer writes. Whether written."""
+        return self.store.put(inbox_item(table, version, player_id, self.clock()))
+
+    def note_invited(self, table: Table, version: int, player_id: str) -> bool:
+        """List ``table`` in the inbox of a player invited to it (API.md v4). Not a member,
+        the stream does not follow it for them: it goes after INVITED_KEPT_SECONDS (sooner
+        as the table's own item would), or becomes theirs when they sit down."""
+        if player_id in members(table):
+            return self.note(table, version, player_id)
+        item = inbox_item(table, version, player_id, self.clock())
+        until = int(self.clock() + INVITED_KEPT_SECONDS)
+        expires = until if item.expires_at is None else min(item.expires_at, until)
+        return self.store.put(dataclasses.replace(item, expires_at=expires))
 
     def _fresh(
         self, table: Table, version: int, player_id: str, now: float, watching: bool

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import io
 import logging
+import os
 import socket
 import threading
 from collections.abc import Callable, Iterable
@@ -18,6 +19,7 @@ DEFAULT_TABLE_NAMES = {
     "ConnectionsTable": "harftet-connections",
     "LogTable": "harftet-log",
     "MailTable": "harftet-mail",
+    "MatchTable": "harftet-match",
 }
 
 Environ = dict[str, Any]
@@ -362,7 +364,9 @@ class MotoDynamo:
 
 
 def create_tables(
-    client: Any, names: dict[str, str] | None = None, template_path: str | None = None
+    client: Any,
+    names: dict[str, str] | None = None,
+    template_path: str | os.PathLike[str] | None = None,
 ) -> dict[str, str]:
     """Create the tables template.yaml declares and return {logical id: physical name}."""
     from harftet.store.schema import create_tables as create_from_template

@@ -52,13 +52,16 @@ class Emulator:
         timer: LambdaFunction | None = None,
         notifier: LambdaFunction | None = None,
         leagues: LambdaFunction | None = None,
+        matcher: LambdaFunction | None = None,
+        match_seconds: float = 1.0,
         ws_route_response: bool,
         ready_check: Callable[[], bool] | None,
         settings: TemplateSettings | None,
         throttle: tuple[float, int] | None = None,
+        operator_key: str | None = None,
     ) -> None:
         self.rest = rest
-        self.rest_api = RestApi(rest, settings, throttle)
+        self.rest_api = RestApi(rest, settings, throttle, operator_key)
         self.ws = ws
         self.websocket_api = WebSocketApi(ws, ws_route_response)
         self.sweeper = sweeper
@@ -66,6 +69,8 @@ class Emulator:
         self.timer = timer
         self.notifier = notifier  # notifications (harftet.notify), from its queue
         self.leagues = leagues  # the league roll-over, on its schedule (harftet.leagues.weeks)
+        self.matcher = matcher  # matchmaking: the match table's stream and a schedule
+        self.match_seconds = match_seconds
         self.sweep_seconds = sweep_seconds
         self.ready_check = ready_check
         self.started = False
@@ -78,8 +83,15 @@ class Emulator:
     def functions(self) -> list[LambdaFunction]:
         """The configured functions."""
         every = (
-            self.rest, self.ws, self.sweeper, self.fanout, self.timer, self.notifier, self.leagues,
-        )  # fmt: skip
+            self.rest,
+            self.ws,
+            self.sweeper,
+            self.fanout,
+            self.timer,
+            self.notifier,
+            self.matcher,
+            self.leagues,
+        )
         return [f for f in every if f is not None]
 
     def ready(self) -> bool:
@@ -130,34 +142,37 @@ class Emulator:
     async def sweep_forever(self) -> None:
         """Invoke the sweeper every `sweep_seconds`, like an EventBridge rate schedule."""
         assert self.sweeper is not None
+        await _every(self.sweep_seconds, self.sweeper, "sweeper", "harftet-sweep")
+
+    async def match_forever(self) -> None:
+        """Invoke the matcher every `match_seconds` (its schedule: bands widen, waits end)."""
+        assert self.matcher is not None
+        await _every(self.match_seconds, self.matcher, "matcher", "harftet-match")
+
+    async def roll_leagues_forever(self) -> None:
+        """Run the league roll-over on its schedule (template.yaml's cron, checked by
+        harftet.leagues.weeks.roll_due every `sweep_seconds`)."""
+        from harftet.leagues.weeks import roll_due
+
+        assert self.leagues is not None
         checked = time.time()
         while True:
             await asyncio.sleep(self.sweep_seconds)
-            try:
-                await self.sweeper.invoke(lambda_events.scheduled_event())
-            except HandlerError as error:
-                log.error("sweeper failed: %s", error)
-            except Exception:
-                log.exception("sweeper invocation failed")
-            checked = await self._roll_leagues(checked)
-
-    async def _roll_leagues(self, checked: float) -> float:
-        """Run the league roll-over when its schedule (template.yaml's, the same cron) had a
-        run since ``checked``; returns the time checked."""
-        from harftet.leagues.weeks import roll_due
-
-        now = time.time()
-        if self.leagues is not None and roll_due(checked, now):
-            try:
-                await self.leagues.invoke(lambda_events.scheduled_event("harftet-leagues"))
-            except Exception:
-                log.exception("league roll-over failed")
-        return now
+            now = time.time()
+            if roll_due(checked, now):
+                try:
+                    await self.leagues.invoke(lambda_events.scheduled_event("harftet-leagues"))
+                except Exception:
+                    log.exception("league roll-over failed")
+            checked = now
 
     def start_sources(self, event_sources: list[tuple[str, Any]]) -> list[asyncio.Task[None]]:
         """Poll each event source for its function (one the stack runs), as Lambda's event
         source mappings do; the polling tasks."""
-        targets = {"fanout": self.fanout, "timer": self.timer, "notifier": self.notifier}
+        targets = {
+            "fanout": self.fanout, "timer": self.timer, "notifier": self.notifier,
+            "matcher": self.matcher,
+        }  # fmt: skip
         tasks = []
         for key, source in event_sources:
             target = targets.get(key)
@@ -178,6 +193,8 @@ def create_app(
     timer: str | Path | None = None,
     notifier: str | Path | None = None,
     leagues: str | Path | None = None,
+    matcher: str | Path | None = None,
+    match_seconds: float = 1.0,
     event_sources: list[tuple[str, Any]] | None = None,
     env: Mapping[str, str] | None = None,
     sweep_seconds: float,
@@ -187,11 +204,12 @@ def create_app(
     ready_check: Callable[[], bool] | None = None,
     settings: TemplateSettings | None = None,
     throttle: tuple[float, int] | None = None,
+    operator_key: str | None = None,
 ) -> Starlette:
     """The emulator as a Starlette app; handler files are invoked with `env` as their environment.
-
     With `settings` (from template.yaml) only the template's REST routes reach the handler and
     refusals use its GatewayResponses; without, every path goes to the handler (`/{proxy+}`).
+    `operator_key` stands in for AWS_IAM on the template's IAM-only routes (API.md v4).
     `event_sources` are (function key, source) pairs: each source (localstack/sources.py)
     runs while the app does, invoking that function as Lambda's event source mapping would.
     """
@@ -209,10 +227,13 @@ def create_app(
         timer=function("timer", timer),
         notifier=function("notifier", notifier),
         leagues=function("leagues", leagues),
+        matcher=function("matcher", matcher),
+        match_seconds=match_seconds,
         ws_route_response=ws_route_response,
         ready_check=ready_check,
         settings=settings,
         throttle=throttle,
+        operator_key=operator_key,
     )
     app = Starlette(
         routes=_routes(emulator, env, static_dir),
@@ -254,15 +275,16 @@ def _lifespan(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         # What a client calls is warm before /health says ready; the event sources' functions
         # warm meanwhile (they are invoked once something is stored or due).
-        behind = [
-            f
-            for f in (emulator.fanout, emulator.timer, emulator.notifier, emulator.leagues)
-            if f is not None
-        ]
+        later = (emulator.fanout, emulator.timer, emulator.notifier, emulator.matcher)
+        behind = [f for f in (*later, emulator.leagues) if f is not None]
         warming = asyncio.create_task(_warm(behind))
         await _warm([f for f in emulator.functions if f not in behind])
         emulator.started = True
         tasks = [asyncio.create_task(emulator.sweep_forever())] if emulator.sweeper else []
+        if emulator.matcher is not None:
+            tasks.append(asyncio.create_task(emulator.match_forever()))
+        if emulator.leagues is not None:
+            tasks.append(asyncio.create_task(emulator.roll_leagues_forever()))
         tasks += emulator.start_sources(event_sources)
         try:
             yield
@@ -276,6 +298,18 @@ def _lifespan(
                 await run_in_threadpool(fn.close)
 
     return lifespan
+
+
+async def _every(seconds: float, function: LambdaFunction, name: str, rule: str) -> None:
+    """Invoke ``function`` every ``seconds``, like an EventBridge rate schedule."""
+    while True:
+        await asyncio.sleep(seconds)
+        try:
+            await function.invoke(lambda_events.scheduled_event(rule))
+        except HandlerError as error:
+            log.error("%s failed: %s", name, error)
+        except Exception:
+            log.exception("%s invocation failed", name)
 
 
 async def _warm(functions: list[LambdaFunction]) -> None:
@@ -307,9 +341,10 @@ def _routes(
         ]
     push_prefix = env.get("LOCAL_PUSH_PREFIX")
     if push_prefix and env.get("TEST_MODE", "").lower() in ("1", "true", "yes"):
-        from harftet.localstack import push_receiver  # the local push service: test mode only
+        from harftet.localstack import mobile_push, push_receiver  # test mode only
 
         base = push_prefix.removesuffix(push_receiver.PREFIX)
+        routes += mobile_push.routes()  # what reached a phone (moto's SNS endpoints)
         routes += push_receiver.routes(base, env.get("VAPID_PRIVATE_KEY"))
     routes.append(Route("/{path:path}", emulator.rest_api.proxy, methods=list(HTTP_METHODS)))
     return routes

@@ -12,6 +12,9 @@ import secrets
 from collections.abc import Mapping
 
 ACCOUNT = "123456789012"
+REGION = "us-east-1"
+# Mobile push: platform (as the API names it) → (SNS platform, application name)
+MOBILE_APPLICATIONS = {"fcm": ("GCM", "harftet-local-fcm"), "apns": ("APNS", "harftet-local-apns")}
 # The template's queues, by logical id, as the local stack names them.
 QUEUE_NAMES = {
     "TimerQueue": "harftet-timers",
@@ -48,12 +51,16 @@ def handler_env(
         # The inbox and notifications: the mail table, the notify queue, a VAPID key pair
         # made at start, and the stack's own push receiver (allowed in test mode only).
         "MAIL_TABLE": tables["MailTable"],
+        "MATCH_TABLE": tables["MatchTable"],  # matchmaking's tickets
         "NOTIFY_QUEUE_URL": queue_url(dynamodb_endpoint, "NotifyQueue"),
         "VAPID_PRIVATE_KEY": keep("VAPID_PRIVATE_KEY") or _vapid_key(),
         "VAPID_SUBJECT": "mailto:push@harftet.invalid",
         "LOCAL_PUSH_PREFIX": f"http://127.0.0.1:{port}/push-receiver/",
-        "AWS_DEFAULT_REGION": "us-east-1",
-        "AWS_REGION": "us-east-1",
+        # Mobile push: moto's SNS, with the platform applications the stack creates at start.
+        "AWS_ENDPOINT_URL_SNS": dynamodb_endpoint,
+        **{name: keep(name) or arn for name, arn in application_arns().items()},
+        "AWS_DEFAULT_REGION": REGION,
+        "AWS_REGION": REGION,
         "AWS_ACCESS_KEY_ID": "local",
         "AWS_SECRET_ACCESS_KEY": "local",
         # The Management API is served on our own port, at the root (no stage path).
@@ -75,6 +82,15 @@ def handler_env(
     }
     env.update(overrides)
     return env
+
+
+def application_arns() -> dict[str, str]:
+    """The functions' FCM_APPLICATION_ARN and APNS_APPLICATION_ARN on the local stack: the
+    SNS platform applications it creates in moto at start (localstack.mobile_push)."""
+    return {
+        f"{platform.upper()}_APPLICATION_ARN": f"arn:aws:sns:{REGION}:{ACCOUNT}:app/{kind}/{name}"
+        for platform, (kind, name) in MOBILE_APPLICATIONS.items()
+    }
 
 
 def _vapid_key() -> str:

@@ -78,9 +78,11 @@ _IDENTITY_KEYS = [
 ]
 
 
-def _identity(source_ip: str, user_agent: str | None) -> dict[str, Any]:
+def _identity(source_ip: str, user_agent: str | None, user_arn: str | None) -> dict[str, Any]:
     identity: dict[str, Any] = dict.fromkeys(_IDENTITY_KEYS)
     identity.update(sourceIp=source_ip, userAgent=user_agent)
+    if user_arn is not None:  # an IAM-signed caller, as API Gateway names it
+        identity.update(userArn=user_arn, accountId=ACCOUNT_ID, user=user_arn.rsplit("/", 1)[-1])
     return identity
 
 
@@ -96,8 +98,10 @@ def rest_event(
     stage: str = STAGE,
     resource: str | None = None,
     path_parameters: dict[str, str] | None = None,
+    user_arn: str | None = None,
 ) -> dict[str, Any]:
-    """An API Gateway REST proxy-integration (payload v1) event; by default for `ANY /{proxy+}`."""
+    """An API Gateway REST proxy-integration (payload v1) event; by default for `ANY /{proxy+}`.
+    ``user_arn``: the IAM caller of a method that takes AWS_IAM signatures."""
     header_pairs = list(headers)
     single_headers, multi_headers = _single_and_multi(header_pairs)
     single_query, multi_query = _single_and_multi(query)
@@ -137,7 +141,7 @@ def rest_event(
             "requestTimeEpoch": now,
             "domainName": host,
             "domainPrefix": host.split(".")[0],
-            "identity": _identity(source_ip, user_agent),
+            "identity": _identity(source_ip, user_agent, user_arn),
         },
         "body": text,
         "isBase64Encoded": is_base64,

@@ -30,6 +30,7 @@ class RunningStack:
     env: dict[str, str]
     log_path: Path
     process: subprocess.Popen[bytes]
+    operator_key: str = ""  # what the operator routes take in X-Operator-Key (API.md v4)
 
     def log_tail(self, lines: int = 60) -> str:
         """The end of the stack's combined stdout/stderr."""
@@ -99,6 +100,7 @@ def launch(
         env=info["env"],
         log_path=log_path,
         process=process,
+        operator_key=info.get("operator_key", ""),
     )
 
 

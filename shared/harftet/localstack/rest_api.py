@@ -4,6 +4,7 @@ template's routes, its gateway responses, the payload limit, throttling and comp
 
 from __future__ import annotations
 
+import hmac
 import logging
 import time
 from urllib.parse import parse_qsl
@@ -26,6 +27,9 @@ from harftet.rest.methods import allowed_methods, method_not_allowed
 log = logging.getLogger("harftet.localstack")
 
 MAX_REST_PAYLOAD = 10 * 1024 * 1024  # API Gateway's REST request limit
+OPERATOR_HEADER = "x-operator-key"
+# The IAM caller API Gateway names for a signed request; locally, whoever holds the key.
+LOCAL_OPERATOR = "arn:aws:iam::123456789012:user/local-operator"
 
 
 class RestApi:
@@ -36,11 +40,16 @@ class RestApi:
         function: LambdaFunction | None,
         settings: TemplateSettings | None,
         throttle: tuple[float, int] | None,
+        operator_key: str | None = None,
     ) -> None:
         self.function = function
+        # AWS_IAM's stand-in (API.md v4): a request to an IAM-only route that carries this key
+        # in X-Operator-Key reaches the handler as a signed caller; any other, as nobody.
+        self.operator_key = operator_key
         # API Gateway's stage throttling (an operator setting): off unless asked for.
         self.throttle = TokenBucket(*throttle) if throttle else None
         self.routes = settings.rest_routes if settings else None
+        self.iam_resources = {r.resource for r in self.routes or [] if r.iam}
         self.min_compression = settings.min_compression if settings else None
         self.gateway = settings.gateway_responses if settings else GatewayResponses()
 
@@ -96,11 +105,13 @@ class RestApi:
             path_parameters=params,
             method=request.method,
             path=request.url.path,
-            headers=request.headers.items(),
+            # the key is the signature's stand-in: API Gateway checks it, the function never sees it
+            headers=[(k, v) for k, v in request.headers.items() if k.lower() != OPERATOR_HEADER],
             query=parse_qsl(request.url.query, keep_blank_values=True),
             body=body,
             source_ip=request.client.host if request.client else "127.0.0.1",
             host=request.url.netloc,
+            user_arn=self._signed_caller(request, resource),
         )
         began = time.perf_counter()
         try:
@@ -116,6 +127,16 @@ class RestApi:
         response.headers["x-amzn-RequestId"] = event["requestContext"]["requestId"]
         log_access(request.method, request.url.path, response.status_code, began)
         return response
+
+    def _signed_caller(self, request: Request, resource: str | None) -> str | None:
+        """The IAM caller a request to an IAM-only route stands for: the local operator when
+        it carries the operator key (compared in constant time), else nobody."""
+        iam = self.routes is None or resource in self.iam_resources
+        given = request.headers.get(OPERATOR_HEADER, "")
+        key = self.operator_key
+        if not (iam and key and given):
+            return None
+        return LOCAL_OPERATOR if hmac.compare_digest(given.encode(), key.encode()) else None
 
 
 async def _body_within_limit(request: Request) -> bytes | None:

@@ -37,6 +37,7 @@ DEFAULT_HANDLERS = {
     "timer": FUNCTIONS / "timer" / "app.py",
     "notifier": FUNCTIONS / "notifier" / "app.py",
     "leagues": FUNCTIONS / "leagues" / "app.py",
+    "matcher": FUNCTIONS / "matcher" / "app.py",
 }
 # How often the local schedule invokes the sweeper. AWS runs it once a minute
 # (template.yaml's TurnSweepRate): it is the safety net behind the exact SQS timers, arms
@@ -44,6 +45,10 @@ DEFAULT_HANDLERS = {
 # developer's stack; every run makes some 17 index queries, and at 2 s an idle stack spent 7 %
 # of a core on them.
 SWEEP_SECONDS = 10.0
+# How often the local schedule invokes the matcher (one pass over every pool each time). In
+# AWS a run each minute makes a pass every 2 s for 50 s (MATCH_WINDOW_SECONDS): the same
+# cadence, minus the wait for the next EventBridge minute.
+MATCH_SECONDS = 1.0
 log = logging.getLogger("harftet.localstack")
 
 
@@ -80,8 +85,10 @@ class StackOptions:
     timer: Path | None = DEFAULT_HANDLERS["timer"]
     notifier: Path | None = DEFAULT_HANDLERS["notifier"]
     leagues: Path | None = DEFAULT_HANDLERS["leagues"]  # on the league schedule, with the sweeper
+    matcher: Path | None = DEFAULT_HANDLERS["matcher"]
     template: Path | None = None
     sweep_seconds: float = SWEEP_SECONDS
+    match_seconds: float = MATCH_SECONDS
     max_concurrency: int = 8
     env: dict[str, str] = field(default_factory=dict)
     ready_file: Path | None = None
@@ -105,7 +112,7 @@ def serve(options: StackOptions) -> None:
 
     sock = _listening_socket(options.host, options.port)
     port = sock.getsockname()[1]
-    journal, overrides = _kept_data(options)
+    journal, overrides, operator_key = _kept_data(options)
     # The DynamoDB port is fixed (the API's + 1): for sam local.
     dynamo = MotoDynamo(options.host, dynamodb_port(options.port), journal=journal)
     endpoint = dynamo.bind()
@@ -118,13 +125,14 @@ def serve(options: StackOptions) -> None:
     # Its imports overlap with ours in _start_app and _server.
     start_forkserver(shared_imports(_handler_files(options)))
     try:
-        app, kept = _start_app(options, dynamo, env)
+        app, kept = _start_app(options, dynamo, env, operator_key)
         server = _server(app, options)
         urls = {
             "base_url": f"http://{options.host}:{port}",
             "ws_url": f"ws://{options.host}:{port}/ws",
             "play_url": f"http://{options.host}:{port}/play/",
             "dynamodb_endpoint": endpoint,
+            "operator_key": operator_key,
         }
         kept_in = (
             f"kept in {options.data_dir} ({kept} items restored)"
@@ -154,19 +162,24 @@ def _listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _kept_data(options: StackOptions) -> tuple[Journal | None, dict[str, str]]:
-    """The data folder made ready (emptied when fresh): its journal of the tables, and the
-    handlers' environment overrides with the token secret kept there (None: all in memory)."""
+def _kept_data(options: StackOptions) -> tuple[Journal | None, dict[str, str], str]:
+    """The data folder made ready (emptied when fresh): its journal of the tables, the
+    handlers' environment overrides with the token secret kept there, and the operator key
+    kept there (no folder: all in memory, the key made for this run)."""
+    import secrets
+
     from harftet.localstack import persist
 
     journal = None
     overrides = dict(options.env)
+    key = secrets.token_urlsafe(32)
     if options.data_dir is not None:
         persist.prepare(options.data_dir, options.fresh)
         journal = persist.Journal(options.data_dir)
+        key = persist.operator_key(options.data_dir)
         if not os.environ.get("TOKEN_SECRET"):
             overrides.setdefault("TOKEN_SECRET", persist.token_secret(options.data_dir))
-    return journal, overrides
+    return journal, overrides, key
 
 
 def _handler_files(options: StackOptions) -> list[Path]:
@@ -179,22 +192,25 @@ def _handler_files(options: StackOptions) -> list[Path]:
         options.timer,
         options.notifier,
         options.leagues,
+        options.matcher,
     )
     return [p for p in every if p]
 
 
 def _start_app(
-    options: StackOptions, dynamo: MotoDynamo, env: Mapping[str, str]
+    options: StackOptions, dynamo: MotoDynamo, env: Mapping[str, str], operator_key: str
 ) -> tuple[Starlette, int]:
     """Start DynamoDB with the template's tables (the kept items restored), share the token
     secret with `sam local`, and build the emulator: the app and how many items were kept."""
     from harftet.localstack.dynamo import DEFAULT_TABLE_NAMES, create_tables
     from harftet.localstack.emulator import create_app
+    from harftet.localstack.mobile_push import create_applications
     from harftet.localstack.sam_local import share_token_secret
     from harftet.localstack.template import read_template
 
     dynamo.start()
     create_tables(dynamo.client(), DEFAULT_TABLE_NAMES, template_path=options.template)
+    create_applications(dynamo.client("sns"))  # mobile push, as the operator sets it up in AWS
     kept = dynamo.restore(DEFAULT_TABLE_NAMES.values())
     if options.port:  # a fixed port, as `sam local --env-vars` expects (moto's SSM is slow)
         share_token_secret(dynamo.endpoint_url, env["TOKEN_SECRET"], options.template, wait=False)
@@ -215,12 +231,15 @@ def _start_app(
         timer=options.timer,
         notifier=options.notifier,
         leagues=options.leagues if options.sweeper else None,
+        matcher=options.matcher,
+        match_seconds=options.match_seconds,
         event_sources=sources,
         env=env,
         sweep_seconds=options.sweep_seconds,
         max_concurrency=options.max_concurrency,
         settings=settings,
         throttle=options.throttle,
+        operator_key=operator_key,
     )
     return app, kept
 
@@ -268,7 +287,12 @@ def _announce(
             return
         time.sleep(0.01)
     if not options.quiet:
-        _print_banner(urls, time.perf_counter() - started, emulator, kept_in)
+        operators = (
+            f"X-Operator-Key: the contents of {options.data_dir / 'operator-key'}"
+            if options.data_dir is not None
+            else f"X-Operator-Key: {urls['operator_key']}"
+        )
+        _print_banner(urls, time.perf_counter() - started, emulator, kept_in, operators)
     if options.ready_file is not None:
         _write_json(options.ready_file, {**urls, "env": env, "pid": os.getpid()})
 
@@ -319,7 +343,7 @@ def event_sources(dynamo: Any, settings: Any, tables: Mapping[str, str]) -> list
 
 
 def _print_banner(
-    urls: Mapping[str, str], seconds: float, emulator: Emulator, kept_in: str
+    urls: Mapping[str, str], seconds: float, emulator: Emulator, kept_in: str, operators: str
 ) -> None:
     handlers = ", ".join(f"{f.spec.name} ← {_relative(f.spec.path)}" for f in emulator.functions)
     print(
@@ -329,6 +353,7 @@ def _print_banner(
         f"  Web client   {urls['play_url']}\n"
         f"  DynamoDB     {urls['dynamodb_endpoint']}   (moto, {kept_in})\n"
         f"  Functions    {handlers or 'none'}\n"
+        f"  Operators    {urls['base_url']}/operator/... with {operators}\n"
         "Ctrl-C to stop.",
         flush=True,
     )

@@ -34,9 +34,10 @@ class RestRoute:
     method: str
     resource: str
     pattern: re.Pattern[str] = field(compare=False)
+    iam: bool = field(default=False, compare=False)  # its API takes AWS_IAM signatures only
 
     @classmethod
-    def parse(cls, method: str, resource: str) -> RestRoute:
+    def parse(cls, method: str, resource: str, iam: bool = False) -> RestRoute:
         """A route from an API event's Method (or `any`) and Path."""
         regex = ""
         for part in re.split(r"(\{[^}]+\})", resource):
@@ -46,7 +47,7 @@ class RestRoute:
                 regex += f"(?P<{part[1:-1]}>[^/]+)"
             else:
                 regex += re.escape(part)
-        return cls(method.upper(), resource, re.compile(f"^{regex}$"))
+        return cls(method.upper(), resource, re.compile(f"^{regex}$"), iam)
 
     def match(self, method: str, path: str) -> dict[str, str] | None:
         """The path parameters if this route serves the request, else None."""
@@ -133,6 +134,12 @@ def read_template(template_path: str | os.PathLike[str] | None = None) -> Templa
     memory: dict[str, int] = {}
     folders: dict[str, str] = {}
     rest_api = (resources.get("RestApi") or {}).get("Properties") or {}
+    iam_apis = {
+        logical_id
+        for logical_id, r in resources.items()
+        if r.get("Type") == "AWS::Serverless::Api"
+        and ((r.get("Properties") or {}).get("Auth") or {}).get("DefaultAuthorizer") == "AWS_IAM"
+    }
     min_compression = rest_api.get("MinimumCompressionSize")
     for logical_id, resource in resources.items():
         props = resource.get("Properties") or {}
@@ -150,7 +157,8 @@ def read_template(template_path: str | os.PathLike[str] | None = None) -> Templa
         for event in (props.get("Events") or {}).values():
             if event.get("Type") == "Api":
                 api = event.get("Properties") or {}
-                routes.append(RestRoute.parse(api["Method"], api["Path"]))
+                iam = (api.get("RestApiId") or {}).get("Ref") in iam_apis
+                routes.append(RestRoute.parse(api["Method"], api["Path"], iam))
     mappings = [
         _mapping(r.get("Properties") or {}, folders)
         for r in resources.values()

@@ -37,7 +37,10 @@ class Notification:
 
     @property
     def key(self) -> str:
-        """What makes it unique: (player, table, version, kind)."""
+        """What makes it unique: (player, table, version, kind); an invitation is one per
+        (player, table, inviter) whatever the table's version when it was sent."""
+        if self.kind == "invitation" and self.data.get("by"):
+            return f"{self.table_id}#invitation#{self.data['by']}"
         return f"{self.table_id}#{self.version}#{self.kind}"
 
     def body(self) -> str:

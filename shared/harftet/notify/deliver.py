@@ -2,9 +2,10 @@
 once each, in the player's language, outside their quiet hours (deadline reminders excepted).
 
 Web Push goes through ``pywebpush`` (RFC 8030 delivery, RFC 8291 message encryption, RFC
-8292 VAPID): a well-kept library, so no cryptography or protocol is written here. Its HTTP
-session never follows a redirect, and every endpoint is checked again before the call (a
-host may have been re-pointed since it was stored). Mobile devices go through SNS platform
+8292 VAPID): a well-kept library, so no cryptography or protocol is written here. Every
+endpoint is checked again before the call (a host may have been re-pointed since it was
+stored): resolved, every address checked, and the call connects to a checked address only,
+never following a redirect (`harftet.notify.pinned`). Mobile devices go through SNS platform
 endpoints. A subscription the push service answers 404 or 410 (or an SNS endpoint that is
 disabled) is removed; other failures raise, so that the queue retries the message with
 backoff and, in the end, parks it in the dead-letter queue (alarmed).
@@ -24,7 +25,7 @@ from harftet.notify.targets import (
     DEFAULT_QUIET,
     Resolver,
     TargetError,
-    check_endpoint,
+    checked_target,
     in_quiet_hours,
 )
 from harftet.notify.texts import render
@@ -57,13 +58,14 @@ class WebPush:
         import requests
         from pywebpush import WebPushException, webpush
 
+        from harftet.notify.pinned import pinned_session
         from harftet.notify.targets import resolve_host
 
-        try:
-            check_endpoint(sub.endpoint, self.resolve or resolve_host, self.local_prefix)
+        try:  # resolved now, every address checked: the call goes to a checked one only
+            target = checked_target(sub.endpoint, self.resolve or resolve_host, self.local_prefix)
         except TargetError:
             return "gone"  # no longer a public address: never called, forgotten
-        session = _NoRedirects()
+        session = pinned_session({(target.host, target.port): target.addresses[0]})
         try:
             webpush(
                 {"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}},
@@ -87,18 +89,6 @@ class WebPush:
         return "sent"
 
 
-def _NoRedirects() -> Any:
-    """A requests session that never follows a redirect (a 3xx is the answer)."""
-    import requests
-
-    class NoRedirects(requests.Session):
-        def request(self, *args: Any, **kwargs: Any) -> Any:
-            kwargs["allow_redirects"] = False
-            return super().request(*args, **kwargs)
-
-    return NoRedirects()
-
-
 class MobilePush:
     """SNS mobile push (platform endpoints for FCM and APNs; boto3 ``sns`` client)."""
 
@@ -112,6 +102,17 @@ class MobilePush:
             raise TargetError(f"{platform} notifications are not set up on this server")
         answer = self._client.create_platform_endpoint(PlatformApplicationArn=arn, Token=token)
         return str(answer["EndpointArn"])
+
+    def delete_endpoint(self, endpoint_arn: str) -> None:
+        """Delete a device's platform endpoint (its player is deleted): one that is gone
+        already is no error (SNS answers success for an unknown endpoint)."""
+        from botocore.exceptions import ClientError
+
+        try:
+            self._client.delete_endpoint(EndpointArn=endpoint_arn)
+        except ClientError as error:
+            if error.response.get("Error", {}).get("Code") not in ("NotFound", "InvalidParameter"):
+                raise
 
     def __call__(self, device: Device, payload: dict[str, Any]) -> str:
         from botocore.exceptions import ClientError

@@ -55,12 +55,15 @@ class Outbox:
             self.queue.send(notes)
         return len(notes)
 
-    def invitation(self, player_id: str, stored: StoredTable, from_name: str | None) -> None:
+    def invitation(
+        self, player_id: str, stored: StoredTable, from_name: str | None, from_id: str = ""
+    ) -> None:
         """A friend's invitation to a player with no open socket: queued for the notifier (at
-        most once per player, table, version and kind). Nothing where no queue is set up."""
+        most once per player, table and inviter: `Notification.key`). Nothing where no queue
+        is set up."""
         if self.queue is None:
             return
-        data = {**about_table(stored.table), "from": from_name}
+        data = {**about_table(stored.table), "from": from_name, "by": from_id}
         table_id = stored.table.table_id
         self.queue.send([Notification(player_id, table_id, stored.version, "invitation", data)])
 

@@ -1,11 +1,13 @@
 """Where a player's notifications may go, checked: browsers' push subscriptions (RFC 8030),
 mobile devices (SNS platform endpoints), and the player's preferences (language, quiet hours).
 Stored in the mail table (`harftet.store.mail`). A subscription's endpoint is a URL the
-server will call, so it is checked before it is stored (and again before each call):
-``https`` only, a host whose every address is public (no loopback, private, link-local,
-shared, reserved or cloud-metadata address), no credentials in it, size limits on it and on
-the keys. The local stack's own push receiver
-is allowed only in test mode.
+server will call, so it is checked before it is stored and again at each call
+(`checked_target`: the host resolved then, every address checked, and the call connects only
+to a checked address: `harftet.notify.pinned`): ``https`` only on port 443, no credentials,
+size limits on it and on the keys, and a host whose every address is public by what it *is*
+(`harftet.notify.addresses`: any IPv4 spelling, IPv6 forms embedding an IPv4 address). The
+local stack's own push receiver is allowed only in test mode, and only as one of its
+subscriptions: its path is compared segment by segment after decoding.
 """
 
 from __future__ import annotations
@@ -17,11 +19,14 @@ import ipaddress
 import re
 import socket
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from harftet.store.mail import Prefs, Subscription
+
+from .addresses import NotAnAddressError, embedded_ipv4, is_public, parse_host
 
 MAX_ENDPOINT = 1024
 MAX_SUBSCRIPTIONS = 10  # per player: browsers and devices a person actually uses
@@ -32,6 +37,7 @@ DEFAULT_QUIET = ("23:00", "08:00")
 DEFAULT_ZONE = "Europe/Istanbul"
 FCM_TOKEN = re.compile(r"[A-Za-z0-9_:\-.]{20,4096}")
 APNS_TOKEN = re.compile(r"[0-9a-fA-F]{64,200}")
+RECEIVER_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # one subscription of the local receiver
 
 
 class TargetError(ValueError):
@@ -47,49 +53,117 @@ def resolve_host(host: str) -> list[str]:
     return sorted({str(info[4][0]) for info in infos})
 
 
-def _public(address: str) -> bool:
-    ip = ipaddress.ip_address(address.split("%")[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_global and not ip.is_multicast
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Where a checked endpoint's request goes: its host and port as the URL names them, and
+    the addresses the host had when it was checked (the only ones a call may connect to)."""
+
+    host: str
+    port: int
+    addresses: tuple[str, ...]
+
+
+def _path_segments(path: str) -> list[str] | None:
+    """A URL path's segments, percent-decoded; None when one is empty, ``.`` or ``..`` (a
+    path that climbs, however it is escaped, is nobody's endpoint)."""
+    segments = unquote(path).removeprefix("/").split("/")
+    if any(s in ("", ".", "..") for s in segments):
+        return None
+    return segments
+
+
+def is_local_receiver(endpoint: str, local_prefix: str | None) -> bool:
+    """Whether ``endpoint`` names one subscription of the local stack's own push receiver
+    (``local_prefix``): the same scheme, host and port, no credentials, query or fragment, and
+    a path that is the prefix's segments and one id, compared after decoding."""
+    if not local_prefix or "\\" in endpoint:
+        return False
+    try:
+        got, want = urlsplit(endpoint), urlsplit(local_prefix)
+        ports = got.port, want.port
+    except ValueError:
+        return False
+    if (got.scheme, got.hostname, ports[0]) != (want.scheme, want.hostname, ports[1]):
+        return False
+    if got.username is not None or got.password is not None or got.query or got.fragment:
+        return False
+    segments = _path_segments(got.path)
+    prefix = _path_segments(want.path.rstrip("/"))
+    return (
+        segments is not None
+        and segments[:-1] == prefix
+        and RECEIVER_ID.fullmatch(segments[-1]) is not None
+    )
+
+
+def checked_target(
+    endpoint: str, resolve: Resolver = resolve_host, local_prefix: str | None = None
+) -> Target:
+    """Where ``endpoint`` may be called, its host resolved now and every address checked;
+    TargetError saying why not (OWASP SSRF: decide by the address, resolve, check all)."""
+    if not isinstance(endpoint, str) or not endpoint:
+        raise TargetError("endpoint must be the push service's URL")
+    if len(endpoint) > MAX_ENDPOINT:
+        raise TargetError(f"endpoint is longer than {MAX_ENDPOINT} characters")
+    try:
+        parts = urlsplit(endpoint)
+        port = parts.port
+    except ValueError as error:
+        raise TargetError("endpoint is not a valid URL") from error
+    host = parts.hostname
+    if is_local_receiver(endpoint, local_prefix) and host:
+        local = parse_host(host)  # the local stack's own receiver, in test mode only
+        addresses = [str(local)] if local is not None else resolve(host)
+        return Target(host, port or 80, tuple(addresses))
+    if parts.scheme != "https":
+        raise TargetError("endpoint must be an https URL")
+    if parts.username is not None or parts.password is not None or "@" in parts.netloc:
+        raise TargetError("endpoint must not carry credentials")
+    if not host:
+        raise TargetError("endpoint has no host")
+    if port not in (None, 443):
+        raise TargetError("endpoint must use the https port 443")
+    return Target(host, 443, tuple(_public_addresses(host, resolve)))
+
+
+def _public_addresses(host: str, resolve: Resolver) -> list[str]:
+    """Every address ``host`` stands for, each a public one; TargetError naming one that is
+    not (or the IPv4 address it embeds)."""
+    try:
+        literal = parse_host(host)
+    except NotAnAddressError as error:
+        raise TargetError(f"the push endpoint's host is not valid: {error}") from error
+    addresses = [str(literal)] if literal is not None else resolve(host)
+    if not addresses:
+        raise TargetError(f"the push endpoint's host {host} does not resolve")
+    for address in addresses:
+        try:
+            public = is_public(address)
+        except ValueError:
+            public = False
+        if not public:
+            inside = ", ".join(str(v4) for v4 in _embedded(address))
+            raise TargetError(
+                f"the push endpoint's host {host} resolves to {address}"
+                + (f" (which carries {inside})" if inside else "")
+                + ", which is not a public address"
+            )
+    return addresses
+
+
+def _embedded(address: str) -> list[Any]:
+    try:
+        ip = ipaddress.ip_address(address.split("%")[0])
+    except ValueError:
+        return []
+    return embedded_ipv4(ip) if isinstance(ip, ipaddress.IPv6Address) else []
 
 
 def check_endpoint(
     endpoint: str, resolve: Resolver = resolve_host, local_prefix: str | None = None
 ) -> str:
     """``endpoint`` if the server may call it; TargetError saying why not."""
-    if not isinstance(endpoint, str) or not endpoint:
-        raise TargetError("endpoint must be the push service's URL")
-    if len(endpoint) > MAX_ENDPOINT:
-        raise TargetError(f"endpoint is longer than {MAX_ENDPOINT} characters")
-    if local_prefix and endpoint.startswith(local_prefix):
-        return endpoint  # the local stack's own receiver, in test mode only
-    try:
-        parts = urlsplit(endpoint)
-        port = parts.port
-    except ValueError as error:
-        raise TargetError("endpoint is not a valid URL") from error
-    if parts.scheme != "https":
-        raise TargetError("endpoint must be an https URL")
-    if parts.username is not None or parts.password is not None:
-        raise TargetError("endpoint must not carry credentials")
-    host = parts.hostname
-    if not host:
-        raise TargetError("endpoint has no host")
-    if port not in (None, 443):
-        raise TargetError("endpoint must use the https port 443")
-    try:
-        addresses = [str(ipaddress.ip_address(host))]
-    except ValueError:
-        addresses = resolve(host)
-    if not addresses:
-        raise TargetError(f"the push endpoint's host {host} does not resolve")
-    for address in addresses:
-        if not _public(address):
-            raise TargetError(
-                f"the push endpoint's host {host} resolves to {address}, "
-                "which is not a public address"
-            )
+    checked_target(endpoint, resolve, local_prefix)
     return endpoint
 
 

@@ -26,7 +26,7 @@ CLIENT_CONFIG: dict[str, Any] = {
 class Sender(Protocol):
     """Posts one message to one connection; False when the connection is gone."""
 
-    def __call__(self, connection_id: str, payload: dict[str, Any]) -> bool: ...
+    def __call__(self, connection_id: str, payload: dict[str, Any], /) -> bool: ...
 
 
 class ManagementApiSender:

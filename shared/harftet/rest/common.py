@@ -33,6 +33,7 @@ __all__ = [
     "metrics",
     "reply",
     "seat",
+    "signed",
     "source_ip",
 ]
 
@@ -55,8 +56,15 @@ def body(event: Any) -> Any:
 
 
 def caller(event: Any) -> Caller:
-    """Who the request's bearer token names (401 without a valid one)."""
-    return app().tokens.verify(bearer(event.headers.get("authorization")))
+    """Who the request's bearer token names, if that player still exists (401 otherwise)."""
+    return app().callers.check(bearer(event.headers.get("authorization")))
+
+
+def signed(event: Any) -> Caller:
+    """Who the request's bearer token names, its signature checked only: for the routes whose
+    use case answers a seated player only and checks the player on a refusal (the move path,
+    harftet.accounts.callers)."""
+    return app().callers.signed(bearer(event.headers.get("authorization")))
 
 
 def source_ip(event: Any) -> str:
@@ -89,8 +97,12 @@ class Routes(APIGatewayRouter):
     """A feature's routes, and what a route reads of the request it answers."""
 
     def caller(self) -> Caller:
-        """Who the request's bearer token names (401 without a valid one)."""
+        """Who the request's bearer token names, if that player still exists (401 otherwise)."""
         return caller(self.current_event)
+
+    def signed(self) -> Caller:
+        """The bearer token's caller, its signature checked only (the move path: `signed`)."""
+        return signed(self.current_event)
 
     def body(self) -> Any:
         """The request's JSON body (400 saying what is wrong with it)."""

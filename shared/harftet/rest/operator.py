@@ -15,12 +15,16 @@ router = Routes()
 
 
 def _moderation() -> Any:
-    """Moderation, for a signed operator: API Gateway names the IAM caller; without one only
-    a test-mode stack (the local stack) lets the request through."""
+    """Moderation, for a signed operator only: API Gateway names the IAM caller (in AWS a
+    SigV4 signature; on the local stack the X-Operator-Key header, API.md v4). Test mode lets
+    nobody else through: a web page's cross-site POST to a developer's stack carries neither."""
     current = app()
     identity = router.current_event.request_context.identity
-    if not (identity.user_arn or current.settings.test_mode):
-        raise ForbiddenError("operator routes need IAM authorisation")
+    if not identity.user_arn:
+        raise ForbiddenError(
+            "operator routes need IAM authorisation (on the local stack: the X-Operator-Key "
+            "header with the contents of the data folder's operator-key file)"
+        )
     return current.moderation
 
 

@@ -21,7 +21,7 @@ def create_table() -> Response:
     limit("table", who.player_id)
     current = app()
     r = CreateTable.model_validate(router.body(), context={"testMode": current.settings.test_mode})
-    view = current.tables.create_table(who, r.options(), seed=r.seed)
+    view = current.tables.create_table(who, r.options(), seed=r.seed_value())
     metrics.add_metric(name="TablesCreated", unit=MetricUnit.Count, value=1)
     return reply(201, view)
 
@@ -58,7 +58,7 @@ def leave(table_id: str, seat_number: str) -> Response:
 def move(table_id: str) -> Response:
     from harftet.api.models import MoveRequest
 
-    who = router.caller()
+    who = router.signed()  # a refusal checks that the player still exists
     request = MoveRequest.model_validate({"body": router.body()})
     sent = request.body
     limit("dryRun" if sent.dryRun else "move", who.player_id)
@@ -73,7 +73,7 @@ def move(table_id: str) -> Response:
 
 @router.get("/tables/<table_id>/hint")
 def hint(table_id: str) -> Response:
-    who = router.caller()
+    who = router.signed()  # a refusal checks that the player still exists
     limit("hint", who.player_id)
     raw = router.current_event.get_query_string_value("reveal", None)
     reveal = None if raw is None else count("reveal", raw)

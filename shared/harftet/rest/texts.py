@@ -22,6 +22,7 @@ def texts() -> Response:
     from harftet.api.texts import texts_reply
 
     event = router.current_event
-    lang = event.get_query_string_value("lang", None) or language(event.headers)
+    asked = event.get_query_string_value("lang", None)  # "lang=" asks for "": refused
+    lang = language(event.headers) if asked is None else asked
     status, body, headers = texts_reply(lang, event.headers.get("if-none-match"))
     return Response(status, content_type="application/json", body=body, headers=headers)

@@ -12,6 +12,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from botocore.exceptions import ClientError
+
 from .items import deserialize, query_items, serialize
 
 CONNECTION_TTL = 3 * 3600  # API Gateway closes a WebSocket after 2 hours at the latest
@@ -62,12 +64,17 @@ class ConnectionStore:
             return None
         found = deserialize(old)
         if "playerId" in found:
-            self._client.update_item(
-                TableName=self._name,
-                Key={"connectionId": {"S": PRESENCE + str(found["playerId"])}},
-                UpdateExpression="REMOVE #c",
-                ExpressionAttributeNames={"#c": SOCKET + connection_id},
-            )
+            try:  # a presence item that is gone (a deleted player) is not made again
+                self._client.update_item(
+                    TableName=self._name,
+                    Key={"connectionId": {"S": PRESENCE + str(found["playerId"])}},
+                    UpdateExpression="REMOVE #c",
+                    ConditionExpression="attribute_exists(connectionId)",
+                    ExpressionAttributeNames={"#c": SOCKET + connection_id},
+                )
+            except ClientError as error:
+                if error.response.get("Error", {}).get("Code") != "ConditionalCheckFailedException":
+                    raise
         return found
 
     # -- presence (harftet.accounts.presence) --------------------------------------------

@@ -138,6 +138,7 @@ class InboxStore:
             "ExpressionAttributeValues": {":p": {"S": player_id}},
             "ScanIndexForward": True,
             "Limit": limit,
+            "ConsistentRead": True,  # a local index: what a request just wrote is in it
         }
         if after is not None:
             kwargs["ExclusiveStartKey"] = {k: {"S": v} for k, v in after.items()}
@@ -197,6 +198,17 @@ class InboxStore:
                 return None
             raise
         return _from_item(answer["Attributes"])
+
+    def forget(self, player_id: str) -> list[dict[str, Any]]:
+        """Delete every item of the player's partition (inbox, subscriptions, devices,
+        preferences, sent marks): for ``DELETE /players/me``. Answers what was deleted."""
+        items = self.everything_of(player_id)
+        for item in items:
+            self._client.delete_item(
+                TableName=self._name,
+                Key={"playerId": {"S": player_id}, "sk": {"S": str(item["sk"])}},
+            )
+        return items
 
     def everything_of(self, player_id: str) -> list[dict[str, Any]]:
         """Every item of the player's partition of the mail table (inbox, subscriptions,

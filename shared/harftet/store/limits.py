@@ -41,6 +41,12 @@ class LimitStore:
             raise
         return True
 
+    def forget(self, key: str) -> None:
+        """Delete the counter ``key`` (there or not)."""
+        self._client.delete_item(
+            TableName=self._name, Key={"connectionId": {"S": KEY_PREFIX + key}}
+        )
+
     def hit_spaced(
         self, key: str, most: int, gap: float, now: float, kept: int
     ) -> tuple[int, float] | None:

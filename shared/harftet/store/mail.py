@@ -163,14 +163,20 @@ class MailStore:
         return True
 
     def sent(self, player_id: str, key: str) -> None:
-        """Mark a claimed notification as sent."""
-        self._client.update_item(
-            TableName=self._name,
-            Key=self._key(player_id, SENT + key),
-            UpdateExpression="SET #s = :sent",
-            ExpressionAttributeNames={"#s": "state"},
-            ExpressionAttributeValues={":sent": {"S": "sent"}},
-        )
+        """Mark a claimed notification as sent (a claim that is gone — its player deleted,
+        its TTL passed — is not made again: a mark without ``expiresAt`` would stay forever)."""
+        try:
+            self._client.update_item(
+                TableName=self._name,
+                Key=self._key(player_id, SENT + key),
+                UpdateExpression="SET #s = :sent",
+                ConditionExpression="attribute_exists(sk)",
+                ExpressionAttributeNames={"#s": "state"},
+                ExpressionAttributeValues={":sent": {"S": "sent"}},
+            )
+        except ClientError as error:
+            if error.response.get("Error", {}).get("Code") != "ConditionalCheckFailedException":
+                raise
 
     def release(self, player_id: str, key: str) -> None:
         """Give a claim back (the delivery failed and will be retried)."""

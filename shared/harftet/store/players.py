@@ -104,3 +104,18 @@ class PlayerStore:
         if item is None or "name" not in item:  # no name: a deleted player's leftover counts
             raise NotFoundError(f"no player {player_id}")
         return deserialize(item)
+
+    def exists(self, player_id: str) -> bool:
+        """Whether the player is still there (a deleted one's tokens are refused): a strongly
+        consistent read of the item's key and name only (the same read units as the item)."""
+        if not 0 < len(player_id) <= 64 or "#" in player_id:
+            return False
+        response = self._client.get_item(
+            TableName=self._name,
+            Key={"playerId": {"S": player_id}},
+            ConsistentRead=True,
+            ProjectionExpression="playerId, #n",
+            ExpressionAttributeNames={"#n": "name"},
+        )
+        item = response.get("Item")
+        return item is not None and "name" in item

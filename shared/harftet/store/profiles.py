@@ -70,6 +70,17 @@ def board_key(game: str, period: str, player_id: str) -> str:
     return f"board#{game}#{period}#{player_id}"
 
 
+def filed_keys(filed: list[dict[str, Any]]) -> list[str]:
+    """The keys of the report items a player filed (their ``filed#`` list's entries)."""
+    keys = []
+    for entry in filed:
+        if entry.get("key"):
+            keys.append(str(entry["key"]))
+        elif entry.get("tableId") and entry.get("reportId"):  # filed before keys were noted
+            keys.append(f"report#{entry['tableId']}#{entry['reportId']}")
+    return keys
+
+
 class ProfileStore:
     """The items above, over the players table's client and name."""
 
@@ -200,9 +211,10 @@ class ProfileStore:
 
     def forget(self, player_id: str, now: float) -> int:
         """Delete the player's profile, every board entry that may still exist and the list
-        of reports they filed: for ``DELETE /players/me``. Returns how many items were
-        deleted."""
+        of reports they filed, and those reports (API.md v4: nothing they filed remains): for
+        ``DELETE /players/me``. Returns how many items were deleted."""
         keys = [profile_key(player_id), FILED + player_id, *self._board_keys(player_id, now)]
+        keys += filed_keys(self.filed(player_id))
         deleted = 0
         for key in keys:
             old = self._client.delete_item(
@@ -216,6 +228,7 @@ class ProfileStore:
         item = {**report, "playerId": key, "board": f"reports#{day}", "score": at}
         self._client.put_item(TableName=self.name, Item=serialize(item))
         filed = {k: v for k, v in report.items() if k != "reporter"}  # for the export
+        filed["key"] = key  # for the deletion
         self._client.update_item(
             TableName=self.name,
             Key={"playerId": {"S": FILED + str(report["reporter"])}},

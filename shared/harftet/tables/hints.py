@@ -14,6 +14,7 @@ from harftet.engine.errors import EngineError, NotSeatedError, WrongStatusError
 from harftet.engine.moves import Draw, Lay, Move
 from harftet.engine.options import hint_budget
 from harftet.engine.state import Table
+from harftet.engine.tiles import hand_value, tiles_for
 from harftet.engine.view import hints_left
 from harftet.errors import BusyError, HintsOffError, StaleVersionError
 from harftet.identity import Caller
@@ -43,6 +44,10 @@ class Hints:
         know yet stays out: a draw's tile (the pile is secret), and when the move would end
         the hand (the racks turned over, the next deal) the view stays as it is now, with
         ``"endsHand": true``."""
+        with self.writer.refusing(caller.player_id):  # a deleted player's token: 401
+            return self._dry_run(caller, table_id, version, move)
+
+    def _dry_run(self, caller: Caller, table_id: str, version: int, move: Move) -> dict[str, Any]:
         stored = self.writer.write(table_id, None).stored
         view = stored_view(stored, caller.player_id)
         if stored.version != version:  # checked first, as for the real move
@@ -67,7 +72,8 @@ class Hints:
         a hint already paid for is answered again for free. Where hints are unlimited the
         whole lay comes too, and nothing is stored."""
         for _ in range(HINT_TRIES):
-            answer = self._hint_once(caller, table_id, reveal)
+            with self.writer.refusing(caller.player_id):  # a deleted player's token: 401
+                answer = self._hint_once(caller, table_id, reveal)
             if answer is not None:
                 return answer
         raise BusyError("the table moved on while the hint was searched: ask again")
@@ -99,6 +105,7 @@ class Hints:
         answer: dict[str, Any] = {
             "version": written.stored.version,
             "shed": proposal.shed if proposal is not None else 0,
+            "meldShed": 0,
             "meld": None,
             "lay": None,
             "tiles": [],
@@ -129,9 +136,13 @@ def _revealed(
     uses (where hints are unlimited: the whole lay, checkable)."""
     hand_ids = table.seats[seat].hand
     in_series = index < len(rules.series_melds(table, proposal.lay))
+    values = tiles_for(table.game)
     shown: dict[str, Any] = {
         "meld": rules.meld_json(melds[index], hand_ids),
         "area": "series" if in_series else "pairs",
+        # what this meld alone sheds: RULES §4a shows one meld, and its own worth beside the
+        # whole lay's (shed), so a player is never told a meld is worth the whole lay
+        "meldShed": sum(hand_value(values[p.id]) for p in melds[index] if p.id in hand_ids),
     }
     if hint_budget(after.hints) is None:  # unlimited: the whole lay, checkable
         shown["lay"] = lay_json(proposal.lay)

@@ -4,6 +4,7 @@ view of its result."""
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 from collections.abc import Callable
@@ -38,7 +39,7 @@ from harftet.errors import (
 )
 from harftet.identity import Caller
 from harftet.store.errors import HeldLimitError, VersionConflictError
-from harftet.store.ports import PlayerStorePort, TableStorePort
+from harftet.store.ports import AnswerStorePort, PlayerStorePort, TableStorePort
 from harftet.store.table_items import CORRESPONDENCE_LOBBY, StoredTable
 
 from .writer import Change, TableWriter, Written
@@ -49,12 +50,15 @@ LOBBY_STATUSES = ("waiting", "open", "playing")
 LOBBY_LIMIT = 50
 CLOSED_BY_OPERATOR = "operator"
 SeatHook = Callable[[str, str], object]
+ListHook = Callable[[Table, int, str], object]
 
 
 @dataclass(eq=False)
 class Tables:
     """The table use cases over the write path; ``on_seated(player_id, table_id)`` is told
-    whenever a person takes a seat or makes a table (the account remembers the table)."""
+    whenever a person takes a seat or makes a table (the account remembers the table), and
+    ``on_listed(table, version, player_id)`` then too (the caller's inbox lists it at once:
+    API.md v4 read-your-writes, without waiting for the stream)."""
 
     writer: TableWriter
     tables: TableStorePort
@@ -64,6 +68,8 @@ class Tables:
     new_table_id: Callable[[], str]
     test_mode: bool = False
     on_seated: SeatHook | None = None
+    on_listed: ListHook | None = None
+    answers: AnswerStorePort | None = None  # each move's first answer, for its retries
 
     def _now(self) -> float:
         return self.writer.clock()
@@ -71,14 +77,19 @@ class Tables:
     def _view(self, written: Written, viewer: str | None) -> dict[str, Any]:
         return stored_view(written.stored, viewer)
 
-    def _seated(self, player_id: str, table_id: str) -> None:
-        """Tell ``on_seated``; a lost note never fails the request it follows."""
-        if self.on_seated is None:
-            return
-        try:
-            self.on_seated(player_id, table_id)
-        except Exception:
-            logger.warning("could not note the table", exc_info=True)
+    def _seated(self, player_id: str, stored: StoredTable) -> None:
+        """Tell ``on_seated`` and ``on_listed``; a lost note never fails the request it
+        follows."""
+        for hook, args in (
+            (self.on_seated, (player_id, stored.table.table_id)),
+            (self.on_listed, (stored.table, stored.version, player_id)),
+        ):
+            if hook is None:
+                continue
+            try:
+                hook(*args)
+            except Exception:
+                logger.warning("could not note the table", exc_info=True)
 
     def occupant(self, caller: Caller) -> Occupant:
         """The caller as somebody about to sit down (refused while banned)."""
@@ -112,7 +123,7 @@ class Tables:
             test_mode=self.test_mode,
         )
         version = self._create(table)
-        self._seated(caller.player_id, table.table_id)
+        self._seated(caller.player_id, StoredTable(table, version))
         return stored_view(StoredTable(table, version), caller.player_id)
 
     def _create(self, table: Table) -> int:
@@ -193,7 +204,7 @@ class Tables:
             change = lambda t, now: life.sit(t, seat, occupant, now)  # noqa: E731
         written = self.writer.write(table_id, change, viewer=caller.player_id)
         if not bot:
-            self._seated(caller.player_id, table_id)
+            self._seated(caller.player_id, written.stored)
         return self._view(written, caller.player_id)
 
     def leave(self, caller: Caller, table_id: str, seat: int) -> dict[str, Any]:
@@ -229,9 +240,33 @@ class Tables:
         self, caller: Caller, table_id: str, version: int, move_id: str, move: Move
     ) -> dict[str, Any]:
         """Apply one move at ``version`` (REST); a repeated ``move_id`` returns the same answer:
-        the caller's view."""
+        the caller's view as the first answer gave it (API.md v4 "Retries")."""
         written = self._move(caller, table_id, version, move_id, move)
-        return self._view(written, caller.player_id)
+        return self._answer(written, caller, table_id, move_id)
+
+    def _answer(
+        self, written: Written, caller: Caller, table_id: str, move_id: str
+    ) -> dict[str, Any]:
+        """The caller's view after their move: kept for its retries when just committed
+        (harftet.store.answers), given as kept when replayed. A replay with no kept answer
+        (the first request died before keeping it) of a table still at the version the move
+        made is answered that version's view, which is the same; one that moved on since is
+        answered the table as it is (nothing else is known of it)."""
+        pid = caller.player_id
+        now = self._now()
+        if written.status == "replayed" and self.answers is not None:
+            kept = self.answers.get(pid, table_id, move_id, now)
+            if kept is not None:
+                answer: dict[str, Any] = json.loads(kept)
+                return answer
+        view = self._view(written, pid)
+        if written.status == "committed" and self.answers is not None:
+            try:
+                body = json.dumps(view, ensure_ascii=False, separators=(",", ":"))
+                self.answers.put(pid, table_id, move_id, body, now)
+            except Exception:  # the move stands: a retry is answered the table as it is then
+                logger.warning("a move's answer was not kept", exc_info=True)
+        return view
 
     def move_on_socket(
         self,
@@ -247,7 +282,7 @@ class Tables:
         leaving that socket out of the version's push; a repeated ``move_id``: the whole
         view (nothing is stored or pushed then)."""
         written = self._move(caller, table_id, version, move_id, move, connection_id)
-        view = self._view(written, caller.player_id)
+        view = self._answer(written, caller, table_id, move_id)
         if written.status != "committed" or written.base is None:
             return {"type": "table", "view": view, "moveId": move_id}
         before = stored_view(written.base, caller.player_id)
@@ -262,16 +297,24 @@ class Tables:
         move: Move,
         answered: str | None = None,
     ) -> Written:
-        written = self.writer.write(
-            table_id,
-            _moving(caller, move),
-            expected_version=version,
-            move_key=f"{caller.player_id}:{move_id}",
-            viewer=caller.player_id,
-            answered=answered,
-        )
-        if written.status == "stale":  # the client resyncs from the table as it is
-            raise StaleVersionError(self._view(written, caller.player_id))
+        with self.writer.refusing(caller.player_id):  # a deleted player's token: 401
+            written = self.writer.write(
+                table_id,
+                _moving(caller, move),
+                expected_version=version,
+                move_key=f"{caller.player_id}:{move_id}",
+                viewer=caller.player_id,
+                answered=answered,
+            )
+        if written.status != "committed":  # a retry, or a refusal: only for who is there
+            self.writer.present(caller.player_id)
+        if written.status == "stale":
+            kept = self.answers and self.answers.get(
+                caller.player_id, table_id, move_id, self._now()
+            )
+            if kept:  # a move older than the table keeps ids of: its kept answer (`_answer`)
+                return Written(written.stored, "replayed")
+            raise StaleVersionError(self._view(written, caller.player_id))  # the client resyncs
         return written
 
 

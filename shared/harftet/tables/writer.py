@@ -12,7 +12,8 @@ application adds to a write comes through hooks the composition root hands in: a
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import KW_ONLY, dataclass
 from typing import Literal, Protocol
 
@@ -22,7 +23,13 @@ from harftet.engine.effects import Outcome
 from harftet.engine.errors import EngineError
 from harftet.engine.seating import holders
 from harftet.engine.state import Table
-from harftet.errors import BusyError, NotFoundError, TooManyHeldError
+from harftet.errors import (
+    BusyError,
+    HarftetError,
+    NotFoundError,
+    TooManyHeldError,
+    UnauthorizedError,
+)
 from harftet.store.errors import VersionConflictError
 from harftet.store.holdings import HELD
 from harftet.store.ports import PlayerStorePort, TableStorePort
@@ -119,14 +126,34 @@ class TableWriter:
             try:
                 new = self._save(stored, outcome, now, viewer, *mine)
             except VersionConflictError as conflict:
-                stored = self._after_conflict(conflict, decided, expected_version, move_key)
-                if isinstance(stored, Written):
-                    return stored
+                after = self._after_conflict(conflict, decided, expected_version, move_key)
+                if isinstance(after, Written):
+                    return after
+                stored = after
                 continue
             if decided:
                 return Written(new, "committed", base=stored)
             status, stored = "committed", new
         raise BusyError("the table is too busy right now: try again")
+
+    def present(self, player_id: str) -> None:
+        """UnauthorizedError when ``player_id`` no longer exists: the move path checks a token's
+        signature only, and a deleted player is seated nowhere, so a refusal (or a retried
+        move's answer) makes this read before it is given (harftet.accounts.callers)."""
+        if not self.players.exists(player_id):
+            raise UnauthorizedError("this player no longer exists")
+
+    @contextmanager
+    def refusing(self, player_id: str) -> Iterator[None]:
+        """A refusal raised inside is given only to a player who still exists (`present`);
+        a busy table (503: nothing decided, retry) is no refusal and reads nothing more."""
+        try:
+            yield
+        except BusyError:
+            raise
+        except (HarftetError, EngineError):
+            self.present(player_id)
+            raise
 
     def _after_conflict(
         self,

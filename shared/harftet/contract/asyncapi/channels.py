@@ -63,7 +63,7 @@ def channels(table_messages: dict[str, Any]) -> dict[str, Any]:
             "client sends sync once the socket is open to get its whole view, and the first "
             "push after that is whole too; every later push is a delta. Without tableId "
             "(?token=T) the connection is the player's own: it watches no table (sync and "
-            "moves are refused) and receives invitations and friends' presence; at most 4 "
+            "moves are refused) and receives invitations, friends' presence and matches; at most 4 "
             "of them per player.",
             "servers": [{"$ref": "#/servers/local"}, {"$ref": "#/servers/aws"}],
             "messages": table_messages,
@@ -156,8 +156,16 @@ def _server_operations() -> dict[str, Any]:
         "invitation": _on_table(
             "send", "The server passes on a friend's invitation to a table.", "invitation"
         ),
+        "friendRequest": _on_table(
+            "send", "The server passes on another player's friend request.", "friendRequest"
+        ),
         "presence": _on_table(
             "send", "The server tells a player that a friend's presence changed.", "presence"
+        ),
+        "matched": _on_table(
+            "send",
+            "The server tells a player that their search for opponents found a table.",
+            "matched",
         ),
         "error": _on_table(
             "send",

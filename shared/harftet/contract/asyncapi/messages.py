@@ -233,7 +233,8 @@ def _replies() -> dict[str, Any]:
 
 
 def _from_players() -> dict[str, Any]:
-    """What other players cause: a phrase at the table, an invitation, a friend's presence."""
+    """What other players cause: a phrase at the table, an invitation, a friend request, a
+    friend's presence, opponents found."""
     return {
         "phrase": _message(
             "phrase",
@@ -265,7 +266,38 @@ def _from_players() -> dict[str, Any]:
                 required=("tableId", "from"),
             ),
         ),
+        "friendRequest": _message(
+            "friendRequest",
+            "Another player asked this connection's player to be friends (POST "
+            "/players/me/friends with their code): sent to every open socket of theirs, "
+            "whatever table it watches, so the request shows without a reload. Never sent "
+            "for a request a block holds back; an accepted request is told by presence.",
+            _object(
+                "type",
+                "friendRequest",
+                {
+                    "from": {"type": "string", "description": "the asking player's id"},
+                    "name": {"type": "string", "description": "the asking player's name"},
+                },
+                required=("from", "name"),
+            ),
+        ),
         "presence": _presence(),
+        "matched": _message(
+            "matched",
+            "The player's search for opponents (POST /matchmaking) found a table: rated, "
+            "live, started with every seat taken. Sent to every open socket of theirs, "
+            "whatever table it watches; GET /matchmaking/{ticketId} says the same.",
+            _object(
+                "type",
+                "matched",
+                {
+                    "ticketId": {"type": "string"},
+                    "tableId": {"type": "string", "description": "the table to open"},
+                },
+                required=("ticketId", "tableId"),
+            ),
+        ),
     }
 
 

@@ -11,8 +11,10 @@ from typing import Any
 
 from harftet.contract.openapi import (
     accounts,
+    exact,
     inbox,
     leagues,
+    matchmaking,
     operator,
     people,
     players,
@@ -26,7 +28,8 @@ from harftet.contract.openapi.schemas import Error
 ERRORS = {
     "400": "bad_request: malformed JSON, wrong types, unknown fields, out-of-range values",
     "401": "unauthorized: missing, forged or expired token",
-    "403": "not_your_turn, not_seated, not_manager, banned, hints_off",
+    "403": "not_your_turn, not_seated, not_manager, banned, hints_off, forbidden (an operator "
+    "route without the operator's signature or key)",
     "404": "not_found",
     "405": "method_not_allowed (the Allow header lists the path's methods)",
     "409": "stale_version (with the current view), seat_taken, wrong_status, too_many_tables, "
@@ -34,6 +37,17 @@ ERRORS = {
     "422": "illegal_move (the message names the meld or tile and why)",
     "429": "rate_limited",
     "503": "busy: the request lost a race too many times; safe to retry",
+}
+# The operator routes: in AWS a SigV4 signature (their API is AWS_IAM only); on the local stack
+# the data folder's operator-key file in a header (API.md v4).
+OPERATOR = {
+    "operatorKey": {
+        "type": "apiKey",
+        "in": "header",
+        "name": "X-Operator-Key",
+        "description": "The local stack: the contents of the data folder's operator-key file "
+        "(.data/operator-key). In AWS the operator API takes AWS_IAM (SigV4) signatures instead.",
+    }
 }
 INFO = {
     "title": "Harftet",
@@ -59,6 +73,7 @@ def all_routes() -> list[Route]:
         *leagues.routes(),
         *operator.routes(),
         *words.routes(),
+        *matchmaking.routes(),
     ]
 
 
@@ -72,6 +87,7 @@ def document() -> dict[str, Any]:
         operation = _operation(route, components, move_body, error)
         paths.setdefault(route.path, {})[route.method] = operation
     paths["/players/me/push-subscriptions/{id}"] = {"delete": inbox.unsubscribe(_errors(error))}
+    exact.apply(components.schemas)
     paths["/health"] = {
         "get": {"summary": "Ready check", "responses": {"200": {"description": "ready"}}}
     }
@@ -81,7 +97,7 @@ def document() -> dict[str, Any]:
         "paths": paths,
         "components": {
             "schemas": dict(sorted(components.schemas.items())),
-            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}, **OPERATOR},
         },
     }
 
@@ -125,6 +141,8 @@ def _operation(
         operation["requestBody"] = {"required": required, "content": _json(body)}
     if route.auth:
         operation["security"] = [{"bearer": []}]
+    elif route.path.startswith("/operator/"):
+        operation["security"] = [{"operatorKey": []}]
     return operation
 
 

@@ -72,6 +72,10 @@ class Hint(BaseModel):
         description="the next meld of the best lay (null when no lay is possible)"
     )
     shed: int = Field(description="the hand value the whole lay removes (a joker counting 50)")
+    meldShed: int = Field(
+        description="the hand value the revealed meld alone removes: its tiles from the "
+        "caller's hand (a joker counting 50); 0 when no meld is revealed"
+    )
     tiles: list[int] = Field(
         description="ids of the caller's tiles the lay uses (unlimited) or the revealed melds use"
     )
@@ -96,12 +100,19 @@ class ReplayHand(BaseModel):
 
 
 class Replay(BaseModel):
-    seed: int = Field(description="the shuffle seed: every deal follows from it")
+    seed: str = Field(
+        pattern=r"^[0-9]{1,19}$",
+        description="the shuffle seed, a 63-bit integer written as a string (API.md v4: "
+        "JSON.parse would round it): every deal follows from it",
+    )
     salt: str = Field(description="the table's secret salt in every deal proof (hex)")
     table: dict[str, Any] = Field(description="the table's options, as it was created")
     before: list[LogEvent] = Field(description="the events before the first deal")
     hands: list[ReplayHand]
     result: dict[str, Any] | None
+    tiles: list[dict[str, Any]] = Field(
+        description="the game's 106 tiles by id (deals, piles and moves name tiles by id)"
+    )
 
 
 # The move body's "type" → its schema (without a mapping, a discriminator's values are the
@@ -196,7 +207,7 @@ def move_body(components: Components) -> dict[str, Any]:
         "oneOf": [components.ref(m) for m in (DrawMove, PassMove, LayMove, ReadyMove)],
         "discriminator": {"propertyName": "type", "mapping": MOVE_TYPES},  # else: schema names
     }
-    for name in ("DrawMove", "PassMove", "LayMove"):
+    for name in ("DrawMove", "PassMove", "LayMove", "ReadyMove"):
         # As the server checks it: a real move names its id; only a dry run may leave it out.
         schema = components.schemas[name]
         schema["if"] = {"properties": {"dryRun": {"const": True}}, "required": ["dryRun"]}

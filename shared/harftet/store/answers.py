@@ -1,0 +1,56 @@
+"""The first answer of each applied move (API.md v4 "Retries": a move or ready sent again with
+the same ``moveId`` by the same player within 24 h gets the same status and body as its first
+answer), in the mail table's partition of the player: ``sk = "answer#<tableId>#<moveId>"``,
+``body`` (the answer's JSON, zlib-compressed: about 1 KB, one write unit) and ``expiresAt``
+(TTL, 24 h). In the player's own partition, a deletion takes them with everything else.
+
+Why not powertools' idempotency utility: it writes an in-progress record before the move and
+completes it after (two writes more per move, and a lock a retry must wait out), while the
+table item already decides exactly once whether a move was applied (its ``moves``, in the
+same conditional write as the move). What is missing is only the first answer's bytes: one
+put after the commit. A retry that finds no record (the first request died between its
+commit and this put) and a table that moved on since gets the table as it is now.
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import Any
+
+ANSWER = "answer#"
+ANSWER_KEPT_SECONDS = 24 * 3600
+
+
+def answer_key(table_id: str, move_id: str) -> str:
+    return f"{ANSWER}{table_id}#{move_id}"
+
+
+class AnswerStore:
+    """Move answers in the mail table (a boto3 low-level DynamoDB client)."""
+
+    def __init__(self, client: Any, table_name: str) -> None:
+        self._client = client
+        self._name = table_name
+
+    def put(self, player_id: str, table_id: str, move_id: str, body: str, now: float) -> None:
+        """Keep ``body`` as the answer to the player's ``move_id`` at ``table_id``."""
+        self._client.put_item(
+            TableName=self._name,
+            Item={
+                "playerId": {"S": player_id},
+                "sk": {"S": answer_key(table_id, move_id)},
+                "body": {"B": zlib.compress(body.encode(), 6)},
+                "expiresAt": {"N": str(int(now + ANSWER_KEPT_SECONDS))},
+            },
+        )
+
+    def get(self, player_id: str, table_id: str, move_id: str, now: float) -> str | None:
+        """The kept answer (None: none, or older than 24 h), read consistently."""
+        item = self._client.get_item(
+            TableName=self._name,
+            Key={"playerId": {"S": player_id}, "sk": {"S": answer_key(table_id, move_id)}},
+            ConsistentRead=True,
+        ).get("Item")
+        if item is None or int(item["expiresAt"]["N"]) <= now:
+            return None
+        return zlib.decompress(item["body"]["B"]).decode()
