@@ -58,7 +58,7 @@ export function initPeople(api, host, { store = null, openReplay = () => {} } = 
     frame(choice("game", ["harftet", "kastet"]), choice("period", ["week", "all"]), list, me);
   }
 
-  /** Skill and league per game, as tiers (never a number): "Beceri: Altın (12 puanlı oyun)". */
+  /** Skill and league per game, as tiers (never a number): "Altın (12 dereceli oyun)". */
   function tiers(p) {
     const rows = ["harftet", "kastet"].map((g) => {
       const skill = (p.skill || {})[g];

@@ -64,7 +64,7 @@ def test_my_division_shows_who_goes_up_and_down_and_the_time_left(
     page = tab.page
     page.locator(".league-open").click()
     dialog = page.locator("dialog.league")
-    expect(dialog.locator(".league-none")).to_contain_text("Bu hafta henüz puanlı oyun oynamadın")
+    expect(dialog.locator(".league-none")).to_contain_text("Bu hafta henüz dereceli oyun oynamadın")
     session = json.loads(page.evaluate("() => localStorage.getItem('harftet.session')"))
     seed_division(local_stack_info, session["playerId"], "Ayşe")
     dialog.get_by_role("button", name="Kastet").click()

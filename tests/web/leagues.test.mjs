@@ -46,7 +46,7 @@ test("before a rated game this week the catalogue says how to enter; the game sw
   const missing = Object.assign(new Error("no"), { status: 404, code: "not_found" });
   const { asked, dialog, open } = mounted(() => missing);
   await open();
-  assert.match(read(dialog.querySelector(".league-none")), /^Bu hafta henüz puanlı oyun oynamadın/);
+  assert.match(read(dialog.querySelector(".league-none")), /^Bu hafta henüz dereceli oyun oynamadın/);
   [...dialog.querySelectorAll("[aria-pressed]")].find((b) => read(b) === "Kastet").click();
   await settled();
   assert.deepEqual(asked, ["GET /leagues/harftet/me", "GET /leagues/kastet/me"]);

@@ -71,7 +71,7 @@ test("a name opens its profile card: rating, records, tiers, recent games with t
   assert.deepEqual([...dialog.querySelectorAll("table:not(.people-tiers) tr")].map((tr) => [...tr.children].map(read)), [
     ["", "Oynanan", "Kazanılan", "Terk"], ["Harftet", "12", "7", "1"], ["Kastet", "3", "0", "0"]]);
   assert.deepEqual([...dialog.querySelectorAll(".people-tiers tr")].map((tr) => [...tr.children].map(read)), [
-    ["", "Beceri", "Lig"], ["Harftet", "Altın (12 puanlı oyun)", "Gümüş, bu hafta 2."], ["Kastet", "Bronz (3 puanlı oyun)", "–"]]);
+    ["", "Beceri", "Lig"], ["Harftet", "Altın (12 dereceli oyun)", "Gümüş, bu hafta 2."], ["Kastet", "Bronz (3 dereceli oyun)", "–"]]);
   const recent = dialog.querySelector("ul li");
   assert.equal(read(recent), "Kastet · 2 puan Tekrar izle");
   assert.equal(recent.querySelector("a"), null); // never a link to the API's JSON
