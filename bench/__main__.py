@@ -155,6 +155,10 @@ def main() -> None:
     from bench import bench_leaderboard  # profiles and leaderboards (harftet.people)
 
     results += step("leaderboards", bench_leaderboard.run)
+    from bench import bench_skill  # issue 38: skill and the weekly leagues, a section of its own
+
+    skill = step("skill and leagues", bench_skill.section)
+
     from bench import bench_matchmaking  # matchmaking (harftet.matchmaking): its own section
 
     matchmaking = step("matchmaking (1,000 players)", lambda: bench_matchmaking.run("fakes"))
@@ -166,6 +170,7 @@ def main() -> None:
     loads = (load_start, os.getloadavg())
     text = render(results, codec_lines, word_rows, started, seconds, loads, sections)
     RESULTS.write_text(text, encoding="utf-8")
+    bench_skill.write_section(skill)
     bench_matchmaking.write_section(matchmaking, RESULTS)
     if web:
         bench_lighthouse.write_section(web)

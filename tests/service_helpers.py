@@ -83,3 +83,21 @@ def hold_tables(app: Any, who: Caller, count: int) -> list[str]:
         app.tables.sit(who, table_id, 1)
         made.append(table_id)
     return made
+
+
+def finish(app: Any, table_id: str, penalties: list[int]) -> None:
+    """End the game at ``table_id`` with these total penalties, through the one write path
+    and the engine's own settlement (its rating changes and what a game's end writes ride in
+    the table's own save, as in play)."""
+    from harftet.engine.effects import changed
+    from harftet.engine.scoring import settle
+
+    def change(table: Any, now: float) -> Any:
+        new = table.clone()
+        new.recent = []
+        for seat, penalty in zip(new.seats, penalties, strict=True):
+            seat.penalty = penalty
+        new.status = "finished"
+        return changed(new, settle(new))
+
+    app.writer.write(table_id, change)

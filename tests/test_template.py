@@ -34,6 +34,9 @@ ROUTES = API_MD_ROUTES | {
     # profiles, leaderboards, reports (harftet.profiles, harftet.moderation)
     ("GET", "/players/{playerId}/profile"),
     ("GET", "/leaderboards/{game}"),
+    # weekly leagues (harftet.leagues, API.md v4)
+    ("GET", "/leagues/{game}/me"),
+    ("GET", "/leagues/{game}/weeks/{week}/divisions/{division}"),
     ("POST", "/tables/{tableId}/reports"),
     # API.md v3, "Inbox and notifications" (and the VAPID key browsers subscribe with)
     ("GET", "/players/me/tables"),

@@ -30,6 +30,7 @@ import { mountFriends } from "./friends.js";
 import { mountInbox } from "./inbox.js";
 import { mountLobby, mountSearch } from "./lobby.js";
 import { mountLogin } from "./login.js";
+import { initLeagues } from "./leagues.js";
 import { initPeople } from "./people.js";
 import { mountPhrases } from "./phrases.js";
 import { mountReplay } from "./replay.js";
@@ -150,6 +151,7 @@ function mount() {
   mountAccount({ store, act: account });
   initPeople(api, document.querySelector("#lobby"), { store, openReplay: (id) => attempt(() => replays.open(id)) }); // profiles and leaderboards
   mountReplay({ store, act: { step: replays.step, lobby: () => tables.openLobby() } });
+  initLeagues(api, document.querySelector("#lobby"), () => store.get().me && store.get().me.playerId); // the week's league
   mountFriends({ store, act: contacts, host: document.querySelector("#lobby") });
   mountChrome({ store, act: {
     switchLang, changeSettings, openSettings: (open) => dispatch({ type: "settingsOpen", open }),

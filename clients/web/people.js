@@ -58,6 +58,21 @@ export function initPeople(api, host, { store = null, openReplay = () => {} } = 
     frame(choice("game", ["harftet", "kastet"]), choice("period", ["week", "all"]), list, me);
   }
 
+  /** Skill and league per game, as tiers (never a number): "Altın (12 dereceli oyun)". */
+  function tiers(p) {
+    const rows = ["harftet", "kastet"].map((g) => {
+      const skill = (p.skill || {})[g];
+      const league = (p.league || {})[g];
+      const tierName = (tier) => t(`tier.${tier}`);
+      return h("tr", { class: "tiers", dataset: { game: g } },
+        h("th", { scope: "row" }, w(g)),
+        h("td", { class: "skill" }, skill ? w("skillOf", { tier: tierName(skill.tier), n: skill.games }) : "–"),
+        h("td", { class: "league" }, !league ? "–" : league.rank
+          ? w("leagueOf", { tier: tierName(league.tier), rank: league.rank }) : w("leagueTier", { tier: tierName(league.tier) })));
+    });
+    return h("table", { class: "people-tiers" }, h("tr", {}, h("th", {}, ""), h("th", { scope: "col" }, w("skill")), h("th", { scope: "col" }, w("league"))), ...rows);
+  }
+
   async function profile(playerId) {
     shown = () => profile(playerId);
     let p;
@@ -73,6 +88,7 @@ export function initPeople(api, host, { store = null, openReplay = () => {} } = 
       h("h3", {}, p.name),
       h("p", {}, w("rating", { n: p.rating })),
       h("table", {}, h("tr", {}, h("th", {}, ""), ...["played", "won", "abandoned"].map((k) => h("th", { scope: "col" }, w(k)))), ...records),
+      tiers(p),
       h("h4", {}, w("recent")),
       h("ul", {}, ...p.recentGames.map((g) => h("li", {},
         `${w(g.game)} · ${w("points", { n: g.points })} `,

@@ -8,14 +8,14 @@
 //   const EXTENSIONS = ["sw-push.js"];
 // Each such file only adds its own event listeners; bump VERSION when the shell list changes.
 
-const VERSION = "harftet-shell-v7";
+const VERSION = "harftet-shell-v8";
 const EXTENSIONS = ["sw-push.js"]; // Web Push: shows notifications, opens their table
 const SHELL = [
   "./", "index.html", "style.css", "app.js", "api.js", "attempts.js", "refusals.js", "texts.js", "game.js",
   "draft.js", "settings.js", "catalogue.js", "config.js", "contacts.js", "drafting.js", "dryrun.js",
   "identity.js", "session.js", "live.js", "delta.js", "passkeys.js", "play.js", "push.js", "search.js", "sound.js",
   "state.js", "tables.js", "account.js", "render.js", "avatar.js", "wordcard.js", "chrome.js", "dialogs.js",
-  "drag.js", "friends.js", "inbox.js", "lobby.js", "login.js", "people.js", "phrases.js", "table.js",
+  "drag.js", "friends.js", "inbox.js", "lobby.js", "login.js", "leagues.js", "people.js", "phrases.js", "table.js",
   "motion.js", "markdown.js", "replay.js", "replays.js", "deal.js", "rules.html", "rules.js", "sw-push.js", "manifest.webmanifest", "config.json",
   "icons/icon.svg", "icons/icon-192.png", "icons/icon-512.png",
 ];

@@ -13,6 +13,7 @@ from typing import Any
 from .accounts import FakeAccounts, FakeWordReports
 from .aws import FakeAws, FakeSns, FakeSqs
 from .connections import FakeConnections, FakeLimits
+from .leagues import FakeLeagues
 from .log import FakeLog
 from .mail import FakeAnswers, FakeInbox, FakeMail, FakeMailTable
 from .matchmaking import FakeMatches
@@ -27,6 +28,7 @@ __all__ = [
     "FakeAws",
     "FakeConnections",
     "FakeInbox",
+    "FakeLeagues",
     "FakeLimits",
     "FakeLog",
     "FakeMail",
@@ -55,7 +57,8 @@ class FakeStores:
     def __init__(self, *, log: bool = True, mail: bool = True) -> None:
         self.players = FakePlayers()
         self.profiles = FakeProfiles(self.players)
-        self.tables = FakeTables(self.players, self.profiles)
+        self.leagues = FakeLeagues()
+        self.tables = FakeTables(self.players, self.profiles, self.leagues)
         self.connections = FakeConnections()
         self.log: FakeLog | None = FakeLog() if log else None
         self.accounts = FakeAccounts(self.players)

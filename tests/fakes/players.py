@@ -14,7 +14,7 @@ from typing import Any
 from harftet.errors import NotFoundError
 from harftet.store.holdings import ADDS, HELD
 from harftet.store.players import DAY, ban_until, new_player
-from harftet.store.writes import HoldWrite, PlayerWrite, RatingWrite, ReleaseWrite
+from harftet.store.writes import HoldWrite, PlayerWrite, RatingWrite, ReleaseWrite, SkillWrite
 
 from .values import condition_failed
 
@@ -69,6 +69,11 @@ def _applied(
 ) -> dict[str, Any] | None:
     if isinstance(write, RatingWrite):
         return _rated(item, write, now)
+    if isinstance(write, SkillWrite):  # the skill map must be as read
+        if item.get("skill") != write.read:
+            return None
+        item["skill"] = {**(write.read or {}), write.game: dict(write.rating)}
+        return item
     held = set(item.get(HELD) or ())
     if isinstance(write, HoldWrite):
         if not exists or len(held) >= write.limit:

@@ -19,6 +19,7 @@ from harftet.engine.view import lobby_status
 from harftet.errors import NotFoundError
 from harftet.store.errors import HeldLimitError, VersionConflictError
 from harftet.store.holdings import ADDS, HELD, MAX_HELD
+from harftet.store.leagues import MemberWrite, OpenWrite, PlaceWrite
 from harftet.store.lobby import WAITING
 from harftet.store.table_items import (
     CORRESPONDENCE_LOBBY,
@@ -30,6 +31,7 @@ from harftet.store.table_items import (
 from harftet.store.tables import MAX_ID
 from harftet.store.writes import NO_COMMIT, BoardWrite, Commit, PlayerWrite, ProfileWrite
 
+from .leagues import FakeLeagues
 from .players import FakePlayers
 from .profiles import FakeProfiles
 from .values import condition_failed
@@ -55,13 +57,23 @@ def _is_profile(write: PlayerWrite) -> bool:
     return isinstance(write, ProfileWrite | BoardWrite)
 
 
+def _is_league(write: PlayerWrite) -> bool:
+    return isinstance(write, PlaceWrite | MemberWrite | OpenWrite)
+
+
 class FakeTables:
     """The tables table: see the module docstring."""
 
-    def __init__(self, players: FakePlayers, profiles: FakeProfiles | None = None) -> None:
+    def __init__(
+        self,
+        players: FakePlayers,
+        profiles: FakeProfiles | None = None,
+        leagues: FakeLeagues | None = None,
+    ) -> None:
         self.items: dict[str, Item] = {}
         self.players = players
         self.profiles = profiles if profiles is not None else FakeProfiles(players)
+        self.leagues = leagues if leagues is not None else FakeLeagues()
         self.stream: list[StoredTable] = []  # every stored version, in order (the stream)
 
     def _store(self, stored: StoredTable) -> None:
@@ -133,16 +145,21 @@ class FakeTables:
         if current.version != stored.version:
             raise VersionConflictError(self._read(table.table_id))
         at = time.time() if commit.now is None else commit.now
-        players = self.players.stage([w for w in commit.writes if not _is_profile(w)], at)
-        profiles = self.profiles.stage([w for w in commit.writes if _is_profile(w)])
-        if players is None or profiles is None:  # one changed since read: redo it all
-            raise VersionConflictError(None)
+        writes = commit.writes
+        players = self.players.stage(
+            [w for w in writes if not _is_profile(w) and not _is_league(w)], at
+        )
+        profiles = self.profiles.stage([w for w in writes if _is_profile(w)])
+        leagues = self.leagues.stage([w for w in writes if _is_league(w)])
+        if players is None or profiles is None or leagues is None:  # changed since read
+            raise VersionConflictError(None)  # redo it all
         version = stored.version + 1
         moves = stored.moves.remember(commit.move_id, version)
         due = _deadline(table)
         due_version = stored.due_version if due == _deadline(stored.table) else version
         self.players.items.update(players)
         self.profiles.items.update(profiles)
+        self.leagues.apply(leagues)
         self._store(StoredTable(table, version, moves, due_version, commit.answered))
         return self._read(table.table_id)
 

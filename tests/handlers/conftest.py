@@ -79,7 +79,10 @@ def apps() -> SimpleNamespace:
         os.environ.pop("WS_ENDPOINT", None)  # no real WebSocket API: tests inject the sender
         bootstrap.reset()
         loaded = SimpleNamespace(
-            **{name: _load(name) for name in ("rest", "ws", "sweeper", "fanout", "timer")}
+            **{
+                name: _load(name)
+                for name in ("rest", "ws", "sweeper", "fanout", "timer", "leagues")
+            }
         )
         settings = bootstrap.settings()
     loaded.settings = settings

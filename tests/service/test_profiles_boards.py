@@ -13,12 +13,11 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
-from service_helpers import full_table, player
+from service_helpers import finish, full_table, player
 
 from harftet.api.errors import error_response
-from harftet.engine.effects import Outcome, RatingChange, changed
+from harftet.engine.effects import Outcome, RatingChange
 from harftet.engine.options import TableOptions
-from harftet.engine.scoring import settle
 from harftet.errors import BadRequestError, NotFoundError, OperatorBannedError, RateLimitedError
 from harftet.limits import Limits
 from harftet.profiles import GameRecords, public_profile
@@ -26,18 +25,6 @@ from harftet.store.history import Entry, of_profile, pack, trimmed, unpack
 from harftet.store.profiles import GAMES_KEPT, RATINGS_KEPT, week_key
 
 SEED = 8675309412
-
-
-def finish(app, table_id: str, penalties: list[int]) -> None:
-    def change(table, now):
-        new = table.clone()
-        new.recent = []
-        for seat, penalty in zip(new.seats, penalties, strict=True):
-            seat.penalty = penalty
-        new.status = "finished"
-        return changed(new, settle(new))
-
-    app.writer.write(table_id, change)
 
 
 @pytest.fixture

@@ -33,3 +33,16 @@ def started(table: Table, now: float = NOW + 2) -> Table:
     manager = table.manager
     assert manager is not None
     return life.start(seated(table, now=now), manager, now).table
+
+
+def save_writes(stores: Any, writes: list[Any]) -> None:
+    """``writes`` with a save of the table t-fake (made on first use), as a game's end."""
+    from harftet.errors import NotFoundError
+    from harftet.store.writes import Commit
+
+    try:
+        stored = stores.tables.get("t-fake")
+    except NotFoundError:
+        stores.tables.create(waiting())
+        stored = stores.tables.get("t-fake")
+    stores.tables.save(stored, stored.table, Commit(writes=writes, now=NOW))

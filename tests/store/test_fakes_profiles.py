@@ -8,24 +8,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from store_kit import NOW, waiting
+from store_kit import NOW
+from store_kit import save_writes as _save
 
 from harftet.errors import NotFoundError
 from harftet.store.errors import VersionConflictError
 from harftet.store.profiles import week_key
-from harftet.store.writes import BoardWrite, Commit, PlayerWrite, ProfileWrite
+from harftet.store.writes import BoardWrite, ProfileWrite
 
 WEEK = week_key(NOW)
-
-
-def _save(stores: Any, writes: list[PlayerWrite]) -> None:
-    """``writes`` with a save of the table t-fake (made on first use), as a game's end."""
-    try:
-        stored = stores.tables.get("t-fake")
-    except NotFoundError:
-        stores.tables.create(waiting())
-        stored = stores.tables.get("t-fake")
-    stores.tables.save(stored, stored.table, Commit(writes=writes, now=NOW))
 
 
 def _board(stores: Any, scores: dict[str, int], period: str = "all") -> None:

@@ -55,9 +55,11 @@ test("the game and period switches ask for that board; an empty one says nobody 
   assert.deepEqual(asked.slice(1), ["GET /leaderboards/kastet?period=week&limit=100", "GET /leaderboards/kastet?period=all&limit=100"]);
 });
 
-test("a name opens its profile card: rating, records, recent games with their replays; back returns", async () => {
+test("a name opens its profile card: rating, records, tiers, recent games with their replays; back returns", async () => {
   const profile = { name: "Ece", rating: 1612, games: { harftet: { played: 12, won: 7, abandoned: 1 }, kastet: { played: 3, won: 0, abandoned: 0 } },
-    recentGames: [{ game: "kastet", points: 2, tableId: "t9", replay: "/tables/t9/replay" }] };
+    recentGames: [{ game: "kastet", points: 2, tableId: "t9", replay: "/tables/t9/replay" }],
+    skill: { harftet: { tier: "altin", games: 12 }, kastet: { tier: "bronz", games: 3 } },
+    league: { harftet: { tier: "gumus", division: "gumus-4", rank: 2 } } };
   const replays = [];
   const { asked, dialog, open } = mounted((path) => (path.includes("/profile") ? profile : BOARD), { openReplay: (id) => replays.push(id) });
   await open();
@@ -66,8 +68,10 @@ test("a name opens its profile card: rating, records, recent games with their re
   assert.equal(asked[1], "GET /players/p1/profile");
   assert.equal(read(dialog.querySelector("h3")), "Ece");
   assert.equal(read(dialog.querySelector("h3 + p")), "Derece: 1612"); // the rating is "derece" everywhere, points "puan"
-  assert.deepEqual([...dialog.querySelectorAll("table tr")].map((tr) => [...tr.children].map(read)), [
+  assert.deepEqual([...dialog.querySelectorAll("table:not(.people-tiers) tr")].map((tr) => [...tr.children].map(read)), [
     ["", "Oynanan", "Kazanılan", "Terk"], ["Harftet", "12", "7", "1"], ["Kastet", "3", "0", "0"]]);
+  assert.deepEqual([...dialog.querySelectorAll(".people-tiers tr")].map((tr) => [...tr.children].map(read)), [
+    ["", "Beceri", "Lig"], ["Harftet", "Altın (12 dereceli oyun)", "Gümüş, bu hafta 2."], ["Kastet", "Bronz (3 dereceli oyun)", "–"]]);
   const recent = dialog.querySelector("ul li");
   assert.equal(read(recent), "Kastet · 2 puan Tekrar izle");
   assert.equal(recent.querySelector("a"), null); // never a link to the API's JSON

@@ -53,7 +53,7 @@ def test_the_effects_never_touch_the_page(name: str) -> None:
 def test_every_module_is_pure_an_effect_or_a_view_and_only_state_js_updates_the_state() -> None:
     views = {
         "account", "chrome", "dialogs", "drag", "friends", "inbox", "lobby", "login", "motion",
-        "people", "phrases", "render", "replay", "sound", "table", "wordcard",
+        "leagues", "people", "phrases", "render", "replay", "sound", "table", "wordcard",
     }  # fmt: skip
     pages = {
         "app",

@@ -71,11 +71,19 @@ class App:
     # -- the tables ----------------------------------------------------------------------
     @cached_property
     def writer(self) -> Any:
+        from harftet.leagues import LeagueRecords
         from harftet.profiles import GameRecords
+        from harftet.skill import SkillRecords
         from harftet.tables.writer import TableWriter
 
         s = self.stores
-        return TableWriter(s.tables, s.players, self.clock, on_game_end=GameRecords(s.profiles))
+        hooks = (GameRecords(s.profiles), SkillRecords(s.players), LeagueRecords(s.leagues))
+
+        def on_game_end(outcome: Any, now: float) -> list[Any]:
+            """Profiles and boards, skill, the week's league: one transaction with the table."""
+            return [write for hook in hooks for write in hook(outcome, now)]
+
+        return TableWriter(s.tables, s.players, self.clock, on_game_end=on_game_end)
 
     @cached_property
     def tables(self) -> Any:
@@ -192,8 +200,17 @@ class App:
     @cached_property
     def profiles(self) -> Any:
         from harftet.profiles import Profiles
+        from harftet.skill import skill_part
 
-        return Profiles(self.stores.players, self.stores.profiles, self.tokens.mac, self.clock)
+        s = self.stores
+        extras = (skill_part, self.leagues.profile_part)  # a tier each, never a raw number
+        return Profiles(s.players, s.profiles, self.tokens.mac, self.clock, extras=extras)
+
+    @cached_property
+    def leagues(self) -> Any:
+        from harftet.leagues import Leagues
+
+        return Leagues(self.stores.leagues, self.clock)
 
     @cached_property
     def moderation(self) -> Any:

@@ -83,6 +83,7 @@ STORES = {
     "mail": ("mail", "MailStore", "mail_table"),
     "answers": ("answers", "AnswerStore", "mail_table"),
     "word_reports": ("word_reports", "WordReportStore", "players_table"),
+    "leagues": ("leagues", "LeagueStore", "players_table"),
     "matches": ("matchmaking", "MatchStore", "match_table"),
 }
 OPTIONAL_TABLES = (

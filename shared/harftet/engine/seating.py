@@ -59,3 +59,12 @@ def holders(table: Table, now: float) -> frozenset[str]:
         if original is not None and not original.bot and chair.original_fate == "dropped":
             found.add(original.player_id)  # their seat, played by a computer player for now
     return frozenset(found)
+
+
+def name_in(table: Table, player_id: str) -> str:
+    """The player's name as the table shows it ("" when not there)."""
+    for seat in table.seats:
+        for who in (seat.occupant, seat.original):
+            if who is not None and who.player_id == player_id:
+                return who.name
+    return ""

@@ -51,6 +51,7 @@ class Emulator:
         fanout: LambdaFunction | None = None,
         timer: LambdaFunction | None = None,
         notifier: LambdaFunction | None = None,
+        leagues: LambdaFunction | None = None,
         matcher: LambdaFunction | None = None,
         match_seconds: float = 1.0,
         ws_route_response: bool,
@@ -67,6 +68,7 @@ class Emulator:
         self.fanout = fanout
         self.timer = timer
         self.notifier = notifier  # notifications (harftet.notify), from its queue
+        self.leagues = leagues  # the league roll-over, on its schedule (harftet.leagues.weeks)
         self.matcher = matcher  # matchmaking: the match table's stream and a schedule
         self.match_seconds = match_seconds
         self.sweep_seconds = sweep_seconds
@@ -88,6 +90,7 @@ class Emulator:
             self.timer,
             self.notifier,
             self.matcher,
+            self.leagues,
         )
         return [f for f in every if f is not None]
 
@@ -146,6 +149,23 @@ class Emulator:
         assert self.matcher is not None
         await _every(self.match_seconds, self.matcher, "matcher", "harftet-match")
 
+    async def roll_leagues_forever(self) -> None:
+        """Run the league roll-over on its schedule (template.yaml's cron, checked by
+        harftet.leagues.weeks.roll_due every `sweep_seconds`)."""
+        from harftet.leagues.weeks import roll_due
+
+        assert self.leagues is not None
+        checked = time.time()
+        while True:
+            await asyncio.sleep(self.sweep_seconds)
+            now = time.time()
+            if roll_due(checked, now):
+                try:
+                    await self.leagues.invoke(lambda_events.scheduled_event("harftet-leagues"))
+                except Exception:
+                    log.exception("league roll-over failed")
+            checked = now
+
     def start_sources(self, event_sources: list[tuple[str, Any]]) -> list[asyncio.Task[None]]:
         """Poll each event source for its function (one the stack runs), as Lambda's event
         source mappings do; the polling tasks."""
@@ -172,6 +192,7 @@ def create_app(
     fanout: str | Path | None = None,
     timer: str | Path | None = None,
     notifier: str | Path | None = None,
+    leagues: str | Path | None = None,
     matcher: str | Path | None = None,
     match_seconds: float = 1.0,
     event_sources: list[tuple[str, Any]] | None = None,
@@ -186,7 +207,6 @@ def create_app(
     operator_key: str | None = None,
 ) -> Starlette:
     """The emulator as a Starlette app; handler files are invoked with `env` as their environment.
-
     With `settings` (from template.yaml) only the template's REST routes reach the handler and
     refusals use its GatewayResponses; without, every path goes to the handler (`/{proxy+}`).
     `operator_key` stands in for AWS_IAM on the template's IAM-only routes (API.md v4).
@@ -206,6 +226,7 @@ def create_app(
         fanout=function("fanout", fanout),
         timer=function("timer", timer),
         notifier=function("notifier", notifier),
+        leagues=function("leagues", leagues),
         matcher=function("matcher", matcher),
         match_seconds=match_seconds,
         ws_route_response=ws_route_response,
@@ -255,13 +276,15 @@ def _lifespan(
         # What a client calls is warm before /health says ready; the event sources' functions
         # warm meanwhile (they are invoked once something is stored or due).
         later = (emulator.fanout, emulator.timer, emulator.notifier, emulator.matcher)
-        behind = [f for f in later if f is not None]
+        behind = [f for f in (*later, emulator.leagues) if f is not None]
         warming = asyncio.create_task(_warm(behind))
         await _warm([f for f in emulator.functions if f not in behind])
         emulator.started = True
         tasks = [asyncio.create_task(emulator.sweep_forever())] if emulator.sweeper else []
         if emulator.matcher is not None:
             tasks.append(asyncio.create_task(emulator.match_forever()))
+        if emulator.leagues is not None:
+            tasks.append(asyncio.create_task(emulator.roll_leagues_forever()))
         tasks += emulator.start_sources(event_sources)
         try:
             yield

@@ -36,6 +36,7 @@ DEFAULT_HANDLERS = {
     "fanout": FUNCTIONS / "fanout" / "app.py",
     "timer": FUNCTIONS / "timer" / "app.py",
     "notifier": FUNCTIONS / "notifier" / "app.py",
+    "leagues": FUNCTIONS / "leagues" / "app.py",
     "matcher": FUNCTIONS / "matcher" / "app.py",
 }
 # How often the local schedule invokes the sweeper. AWS runs it once a minute
@@ -83,6 +84,7 @@ class StackOptions:
     fanout: Path | None = DEFAULT_HANDLERS["fanout"]
     timer: Path | None = DEFAULT_HANDLERS["timer"]
     notifier: Path | None = DEFAULT_HANDLERS["notifier"]
+    leagues: Path | None = DEFAULT_HANDLERS["leagues"]  # on the league schedule, with the sweeper
     matcher: Path | None = DEFAULT_HANDLERS["matcher"]
     template: Path | None = None
     sweep_seconds: float = SWEEP_SECONDS
@@ -189,6 +191,7 @@ def _handler_files(options: StackOptions) -> list[Path]:
         options.fanout,
         options.timer,
         options.notifier,
+        options.leagues,
         options.matcher,
     )
     return [p for p in every if p]
@@ -227,6 +230,7 @@ def _start_app(
         fanout=options.fanout,
         timer=options.timer,
         notifier=options.notifier,
+        leagues=options.leagues if options.sweeper else None,
         matcher=options.matcher,
         match_seconds=options.match_seconds,
         event_sources=sources,

@@ -8,20 +8,12 @@ from collections import defaultdict
 from typing import Any
 
 from harftet.engine.effects import Outcome, RatingChange
+from harftet.engine.seating import name_in
 from harftet.engine.state import Table
 from harftet.store import history
 from harftet.store.ports import ProfileStorePort
 from harftet.store.profiles import WEEK_TTL, week_end, week_key
 from harftet.store.writes import BoardWrite, PlayerWrite, ProfileWrite
-
-
-def name_in(table: Table, player_id: str) -> str:
-    """The player's name as the table shows it ("" when not there)."""
-    for seat in table.seats:
-        for who in (seat.occupant, seat.original):
-            if who is not None and who.player_id == player_id:
-                return who.name
-    return ""
 
 
 class GameRecords:

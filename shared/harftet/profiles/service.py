@@ -7,7 +7,7 @@ table: the game is still running, maybe at a private table). No hand, pile or se
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from harftet import cursors
@@ -63,7 +63,9 @@ class Profiles:
         profiles: ProfileStorePort,
         mac: cursors.Mac,
         clock: Callable[[], float],
+        extras: Sequence[Callable[[dict[str, Any]], dict[str, Any]]] = (),
     ) -> None:
+        self.extras = extras  # what other features add to a profile (skill, league)
         self.players = players
         self.profiles = profiles
         self.boards = Boards(profiles, mac)
@@ -75,7 +77,10 @@ class Profiles:
             player = self.players.get(player_id)
         except NotFoundError as error:
             raise NotFoundError(f"no player {player_id[:64]}") from error
-        return public_profile(player, self.profiles.profile(player_id))
+        shown = public_profile(player, self.profiles.profile(player_id))
+        for extra in self.extras:
+            shown |= extra(player)
+        return shown
 
     def leaderboard(
         self, viewer: str | None, game: str, period: str, limit: int, cursor: str | None

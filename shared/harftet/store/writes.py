@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from boto3.dynamodb.types import TypeSerializer
@@ -19,6 +20,7 @@ from harftet.engine.effects import RatingChange
 
 from .holdings import hold, release
 from .items import serialize
+from .leagues import LeagueWrite, league_update
 from .players import player_update
 from .profiles import board_key, profile_key, shard_of
 
@@ -75,7 +77,22 @@ class ReleaseWrite:
     table_id: str
 
 
-PlayerWrite = RatingWrite | ProfileWrite | BoardWrite | HoldWrite | ReleaseWrite
+@dataclass(frozen=True, slots=True)
+class SkillWrite:
+    """The player's skill map (attribute ``skill``: game → {"mu", "sigma", "games"}) with
+    ``game``'s rating replaced by ``rating`` (its stored shape), only if the map is still
+    ``read`` (None: the player had none): a concurrent game's end makes the save lose, and
+    it is redone from a fresh read."""
+
+    player_id: str
+    game: str
+    read: dict[str, Any] | None
+    rating: dict[str, Any]
+
+
+PlayerWrite = (
+    RatingWrite | ProfileWrite | BoardWrite | HoldWrite | ReleaseWrite | SkillWrite | LeagueWrite
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +121,37 @@ def to_update(write: PlayerWrite, now: float) -> dict[str, Any]:
         return release(write.player_id, write.table_id)
     if isinstance(write, ProfileWrite):
         return _profile_update(write)
+    if isinstance(write, SkillWrite):
+        return _skill_update(write)
+    if isinstance(write, LeagueWrite):
+        return league_update(write)
     return _board_update(write)
+
+
+def _skill_update(write: SkillWrite) -> dict[str, Any]:
+    skills = {**(write.read or {}), write.game: write.rating}
+    values: dict[str, Any] = {":skill": _ser.serialize(_decimals(skills))}
+    if write.read is None:
+        condition = "attribute_not_exists(#skill)"
+    else:
+        condition = "#skill = :skillRead"
+        values[":skillRead"] = _ser.serialize(_decimals(write.read))
+    return {
+        "Key": {"playerId": {"S": write.player_id}},
+        "UpdateExpression": "SET #skill = :skill",
+        "ConditionExpression": condition,
+        "ExpressionAttributeNames": {"#skill": "skill"},
+        "ExpressionAttributeValues": values,
+    }
+
+
+def _decimals(value: Any) -> Any:
+    """``value`` with every float a Decimal (DynamoDB's numbers)."""
+    if isinstance(value, float):
+        return Decimal(str(value))
+    if isinstance(value, dict):
+        return {k: _decimals(v) for k, v in value.items()}
+    return value
 
 
 def _profile_update(write: ProfileWrite) -> dict[str, Any]:

@@ -32,6 +32,20 @@ class RecentGame(BaseModel):
     replay: str = Field(description="the replay's path, /tables/{id}/replay")
 
 
+Tier = Literal["bronz", "gumus", "altin", "platin", "elmas"]
+
+
+class SkillView(BaseModel):
+    tier: Tier = Field(description="the skill's tier (RULES §8), never the number itself")
+    games: int = Field(description="rated games in this game")
+
+
+class LeagueView(BaseModel):
+    tier: Tier = Field(description="this week's league tier, or the one earned")
+    division: str | None = Field(description="this week's division; null: not played yet")
+    rank: int | None = Field(description="the place in it; null: not played this week")
+
+
 class Profile(BaseModel):
     playerId: str
     name: str
@@ -39,6 +53,8 @@ class Profile(BaseModel):
     games: dict[str, GameRecord] = Field(description="per game: kastet, harftet")
     ratingChanges: list[RatingChangeView] = Field(description="the last 50, newest first")
     recentGames: list[RecentGame] = Field(description="the last 20 finished, newest first")
+    skill: dict[str, SkillView] = Field(description="per game: kastet, harftet")
+    league: dict[str, LeagueView] = Field(description="per game the player has played rated")
 
 
 class BoardEntry(BaseModel):

@@ -38,6 +38,8 @@ PATH_PARAMETERS: dict[str, dict[str, Any]] = {
         "pattern": f"^[{WORD_LETTERS}]+$",
     },
     "game": {"type": "string", "enum": ["kastet", "harftet"]},
+    "week": {"type": "string", "pattern": "^[0-9]{4}-W[0-9]{2}$"},  # an ISO week: 2026-W49
+    "division": {"type": "string", "minLength": 1, "maxLength": 16},  # <tier>-<n>: gumus-12
 }
 
 # A paged list's cursor: the lobby and the inbox.

@@ -1,0 +1,66 @@
+// The weekly league (API.md v4, RULES §8): a "Lig" button in the lobby opens the player's
+// division this week for a game: the tier and division, the time left in the week, who goes
+// up and who goes down, every row's points and games, the player's own row marked.
+import { h } from "./render.js";
+import { t } from "./texts.js";
+
+const HOUR = 3600;
+const DAY = 24 * HOUR;
+
+/** What is left of the week, in the catalogue's words ("3 gün 4 saat"; the last day in hours). */
+export function timeLeft(endsAt, now) {
+  const left = Math.max(0, endsAt - now);
+  const d = Math.floor(left / DAY);
+  const hrs = Math.floor((left % DAY) / HOUR);
+  if (d >= 1) return t("league.ends", { d, h: hrs });
+  return t("league.endsSoon", { h: hrs, m: Math.floor((left % HOUR) / 60) });
+}
+
+/** The tier's name and the division's number: "Gümüş · 12. grup". */
+export function divisionName(division) {
+  const [tier, n] = division.split(/-(?=\d+$)/);
+  return t("league.division", { tier: t(`tier.${tier}`), n });
+}
+
+/** Adds the button to `host` (the lobby); `me()` is the signed-in player's id. */
+export function initLeagues(api, host, me, now = () => Date.now() / 1000) {
+  if (!host || host.querySelector(".league-open")) return;
+  const dialog = h("dialog", { class: "league card", "aria-labelledby": "league-h" });
+  document.body.append(dialog);
+  const state = { game: "harftet" };
+  const open = h("button", { type: "button", class: "league-open", dataset: { t: "league.open" }, onclick: () => { dialog.showModal(); show(); } }, t("league.open"));
+  host.prepend(open);
+
+  function frame(...kids) {
+    const games = h("div", { role: "group" }, ...["harftet", "kastet"].map((g) =>
+      h("button", { type: "button", "aria-pressed": String(state.game === g), onclick: () => { state.game = g; show(); } }, t(`game.${g}`))));
+    dialog.replaceChildren(h("h2", { id: "league-h" }, t("league.title")), games, ...kids,
+      h("button", { type: "button", onclick: () => dialog.close() }, t("btn.close")));
+  }
+
+  function row(s, mine) {
+    return h("li", { class: [s.move, mine ? "me" : null].filter(Boolean).join(" ") },
+      h("span", { class: "rank" }, t("end.place", { n: s.rank })), " ",
+      h("span", { class: "name" }, mine ? t("league.you", { name: s.name }) : s.name), " ",
+      h("span", { class: "points" }, t("league.points", { n: s.points })), " ",
+      h("span", { class: "games" }, t("league.games", { n: s.games })), " ",
+      h("span", { class: "move" }, t(`league.${s.move}`)));
+  }
+
+  async function show() {
+    let data;
+    try {
+      data = await api.request("GET", `/leagues/${state.game}/me`);
+    } catch (error) {
+      const none = error && (error.status === 404 || error.code === "not_found");
+      return frame(h("p", { class: "league-none" }, t(none ? "league.none" : "league.failed")));
+    }
+    const mine = me();
+    frame(
+      h("h3", { class: "league-division" }, divisionName(data.division)),
+      h("p", { class: "league-left" }, data.rolled ? t("league.rolled") : timeLeft(data.endsAt, now())),
+      h("p", { class: "league-rules" }, t("league.rules", { up: data.promote, down: data.relegate })),
+      h("ol", { class: "league-standings" }, ...data.standings.map((s) => row(s, s.playerId === mine))),
+    );
+  }
+}
