@@ -265,6 +265,26 @@ def lay_within(
     return None if plan is None else _proposal(table, hand, list(released), plan)
 
 
+@dataclass(frozen=True, slots=True)
+class Within:
+    """``within``'s answer: the best lay found, whether the search finished (then it is the
+    best there is, and None means no lay), and the states it left of its budget."""
+
+    proposal: Proposal | None
+    proven: bool
+    left: int
+
+
+def within(table: Table, hand: Sequence[int], released: Sequence[int], budget: int) -> Within:
+    """The best lay of ``hand`` (tiles of the seat in turn) when only the ``released`` table
+    melds may change, searched exactly within ``budget`` states (the computer players'
+    looks, each on its own budget)."""
+    box = _Budget(budget)
+    plan, proven = _exact(table, list(hand), list(released), box)
+    proposal = None if plan is None else _proposal(table, hand, list(released), plan)
+    return Within(proposal, proven, box.left)
+
+
 def local_lay(
     table: Table, seat: int, reach: int | None, most: int | None = None
 ) -> Proposal | None:
