@@ -18,6 +18,8 @@ import sys
 from collections import Counter
 from typing import Any
 
+from harftet.engine.options import TableOptions
+
 os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
 os.environ.setdefault("AWS_ACCESS_KEY_ID", "bench")
 os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "bench")
@@ -117,7 +119,7 @@ def main() -> None:
         )  # fmt: skip
         app = App(
             settings, DynamoStores(client, settings), clock=lambda: now[0],
-            tokens=Tokens("bench-secret-0123456789-abcdefghijklmnop"),
+            signer=Tokens("bench-secret-0123456789-abcdefghijklmnop"),
         )  # fmt: skip
         inbox = app.inbox
         meter = Meter(client)
@@ -131,9 +133,16 @@ def main() -> None:
             host = caller(f"Ev{i}")
             pace = "correspondence" if i < 20 else "live"
             view = app.tables.create_table(
-                host, game="kastet", seats=2, hands=1, partners=False,
-                turn_seconds=86400 if pace == "correspondence" else 45, pace=pace, seed=i,
-            )  # fmt: skip
+                host,
+                TableOptions(
+                    game="kastet",
+                    seats=2,
+                    hands=1,
+                    turn_seconds=86400 if pace == "correspondence" else 45,
+                    pace=pace,
+                ),
+                seed=i,
+            )
             app.tables.sit(me, view["tableId"], 1)
             app.tables.start(host, view["tableId"])
             stored = app.stores.tables.get(view["tableId"])
@@ -164,9 +173,16 @@ def main() -> None:
         # A correspondence table-day: each of two players plays once (a draw), 24 h turns.
         a, b = caller("Cem"), caller("Deniz")
         view = app.tables.create_table(
-            a, game="kastet", seats=2, hands=1, partners=False, turn_seconds=86400,
-            pace="correspondence", seed=99,
-        )  # fmt: skip
+            a,
+            TableOptions(
+                game="kastet",
+                seats=2,
+                hands=1,
+                turn_seconds=86400,
+                pace="correspondence",
+            ),
+            seed=99,
+        )
         table_id = view["tableId"]
         app.tables.sit(b, table_id, 1)
         app.tables.start(a, table_id)

@@ -19,6 +19,7 @@ from decimal import Decimal
 from typing import Any
 
 from bench import ROOT, Result, put_section, report
+from harftet.engine.options import TableOptions
 
 BOARD_PLAYERS = 2_000  # entries on the board the page reads (8 shards)
 # Targets (docs/DEPLOY.md "Leaderboards"): what one player's game end may add in writes,
@@ -140,7 +141,7 @@ def run() -> list[Result]:
         )
         app = App(
             settings, DynamoStores(client, settings), clock=lambda: now[0],
-            tokens=Tokens("bench-secret-0123456789abcdefghijklmnopqrstuv"),
+            signer=Tokens("bench-secret-0123456789abcdefghijklmnopqrstuv"),
         )  # fmt: skip
         callers = [
             app.tokens.verify(app.guests.create_player(f"Oyuncu{i}")["token"]) for i in range(4)
@@ -148,7 +149,8 @@ def run() -> list[Result]:
 
         def one_game() -> None:
             view = app.tables.create_table(
-                callers[0], game="kastet", seats=4, hands=11, partners=False, turn_seconds=45
+                callers[0],
+                TableOptions(game="kastet", seats=4, hands=11, partners=False, turn_seconds=45),
             )
             for i in range(1, 4):
                 app.tables.sit(callers[i], view["tableId"], i)

@@ -15,6 +15,7 @@ from harftet.engine import hand
 from harftet.engine import table as life
 from harftet.engine.bot import choose_move
 from harftet.engine.hand import apply_move
+from harftet.engine.options import TableOptions
 from harftet.engine.rules import Rules
 from harftet.engine.state import Occupant, Table
 
@@ -59,7 +60,7 @@ def begun(
     version; the started table."""
     players = len(people)
     table = life.new_table(
-        table_id, game, people[0], seed=seed, now=now, seats=players, hands=hands
+        table_id, people[0], TableOptions(game, seats=players, hands=hands), seed=seed, now=now
     )  # type: ignore[arg-type]
     yield table
     for i in range(1, players):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from harftet.engine.options import TableOptions
 from harftet.identity import Caller
+from harftet.store.holdings import ADDS, HELD
 
 
 def player(app: Any, name: str) -> Caller:
@@ -20,11 +22,13 @@ def full_table(
     callers = [player(app, f"Oyuncu{i}") for i in range(seats)]
     view = app.tables.create_table(
         callers[0],
-        game=game,
-        seats=seats,
-        hands=options.get("hands", 1),
-        partners=options.get("partners", False),
-        turn_seconds=options.get("turn_seconds", 45),
+        TableOptions(
+            game=game,
+            seats=seats,
+            hands=options.get("hands", 1),
+            partners=options.get("partners", False),
+            turn_seconds=options.get("turn_seconds", 45),
+        ),
         seed=options.get("seed", 7),
     )
     table_id = view["tableId"]
@@ -39,3 +43,43 @@ def turn_player(app: Any, table_id: str, callers: list[Caller]) -> tuple[Caller,
     view = app.tables.view(callers[0], table_id)
     caller = callers[view["turn"]["seat"]]
     return caller, app.tables.view(caller, table_id)
+
+
+def corr_options(**options: Any) -> TableOptions:
+    """A correspondence table's options: Kastet, two seats, one hand, an hour a turn, unless
+    ``options`` say otherwise."""
+    base = {"game": "kastet", "seats": 2, "hands": 1, "turn_seconds": 3600}
+    return TableOptions(**{**base, **options, "pace": "correspondence"})
+
+
+# -- correspondence tables and who holds them (RULES §6) --------------------------------
+def corr_table(app: Any, who: Caller, seats: int = 2) -> str:
+    options = corr_options(seats=seats)
+    return str(app.tables.create_table(who, options, seed=11)["tableId"])
+
+
+def held_by(app: Any, who: Caller) -> set[str]:
+    """The tables the player item says ``who`` holds."""
+    return set(app.stores.players.get(who.player_id).get(HELD) or ())
+
+
+def adds_of(app: Any, who: Caller) -> int:
+    return int(app.stores.players.get(who.player_id).get(ADDS) or 0)
+
+
+def sitting_at(app: Any, who: Caller, table_ids: list[str]) -> set[str]:
+    """Of ``table_ids``, those where ``who`` sits (the truth the set must match)."""
+    return {
+        t for t in table_ids if app.stores.tables.get(t).table.seat_of(who.player_id) is not None
+    }
+
+
+def hold_tables(app: Any, who: Caller, count: int) -> list[str]:
+    """``who`` joins ``count`` waiting correspondence tables of other players."""
+    made = []
+    for i in range(count):
+        host = player(app, f"Ev{i}")
+        table_id = corr_table(app, host)
+        app.tables.sit(who, table_id, 1)
+        made.append(table_id)
+    return made

@@ -127,7 +127,7 @@ def app_over(
         DynamoStores(client, settings),
         clock=clock,
         send=send,
-        tokens=Tokens(os.environ["TOKEN_SECRET"]),
+        signer=Tokens(os.environ["TOKEN_SECRET"]),
         **options,
     )
 

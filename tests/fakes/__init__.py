@@ -91,7 +91,7 @@ def fake_app(
         FakeStores(log=log, mail=mail),
         clock=clock,
         send=send,
-        tokens=Tokens(os.environ["TOKEN_SECRET"]),
+        signer=Tokens(os.environ["TOKEN_SECRET"]),
         aws=aws,
         **options,
     )

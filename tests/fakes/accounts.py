@@ -4,11 +4,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from harftet.errors import BusyError
-from harftet.store.accounts import SAVE_TRIES, SECRET_PREFIXES
+from harftet.store.accounts import SECRET_PREFIXES, changed
 from harftet.store.errors import NoAccountError
 from harftet.store.word_reports import COUNTED, MARKER_SECONDS
 
@@ -67,19 +65,7 @@ class FakeAccounts:
         item["acct"] = int(read.get("acct", 0)) + 1
         return True
 
-    def change(
-        self,
-        player_id: str,
-        change: Callable[[dict[str, Any]], dict[str, Any]],
-        *,
-        tries: int = SAVE_TRIES,
-    ) -> dict[str, Any]:
-        for _ in range(tries):
-            read = self.account(player_id)
-            values = change(read)
-            if not values or self.save(read, **values):
-                return read
-        raise BusyError("your account is changing too often at once: try again")
+    change = changed  # read, change, write if nobody wrote meanwhile; retried
 
     def remember_table(self, player_id: str, table_id: str) -> None:
         item = self.players.items.get(player_id)

@@ -13,7 +13,7 @@ from typing import Any
 
 from harftet.errors import NotFoundError
 from harftet.store.holdings import ADDS, HELD
-from harftet.store.players import DAY, DEFAULT_RATING, ban_until
+from harftet.store.players import DAY, ban_until, new_player
 from harftet.store.writes import HoldWrite, PlayerWrite, RatingWrite, ReleaseWrite
 
 from .values import condition_failed
@@ -30,14 +30,7 @@ class FakePlayers:
     def create(self, player_id: str, name: str, now: float) -> dict[str, Any]:
         if player_id in self.items:
             raise condition_failed("PutItem")
-        item = {
-            "playerId": player_id,
-            "name": name,
-            "rating": DEFAULT_RATING,
-            "gamesPlayed": 0,
-            "gamesAbandoned": 0,
-            "createdAt": int(now),
-        }
+        item = new_player(player_id, name, now)
         self.items[player_id] = item
         return dict(item)
 

@@ -9,7 +9,6 @@ bytes) so tests can compare what is stored; ``stream`` has every stored version,
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from harftet.engine import codec
@@ -29,7 +28,7 @@ from harftet.store.table_items import (
     StoredTable,
 )
 from harftet.store.tables import MAX_ID
-from harftet.store.writes import BoardWrite, PlayerWrite, ProfileWrite
+from harftet.store.writes import NO_COMMIT, BoardWrite, Commit, PlayerWrite, ProfileWrite
 
 from .players import FakePlayers
 from .profiles import FakeProfiles
@@ -127,33 +126,24 @@ class FakeTables:
         self.players.items[manager] = item
         return 1
 
-    def save(
-        self,
-        stored: StoredTable,
-        table: Table,
-        *,
-        move_id: str | None = None,
-        writes: Sequence[PlayerWrite] = (),
-        now: float | None = None,
-        answered: str | None = None,
-    ) -> StoredTable:
+    def save(self, stored: StoredTable, table: Table, commit: Commit = NO_COMMIT) -> StoredTable:
         current = self.items.get(table.table_id)
         if current is None:
             raise VersionConflictError(None)
         if current.version != stored.version:
             raise VersionConflictError(self._read(table.table_id))
-        at = time.time() if now is None else now
-        players = self.players.stage([w for w in writes if not _is_profile(w)], at)
-        profiles = self.profiles.stage([w for w in writes if _is_profile(w)])
+        at = time.time() if commit.now is None else commit.now
+        players = self.players.stage([w for w in commit.writes if not _is_profile(w)], at)
+        profiles = self.profiles.stage([w for w in commit.writes if _is_profile(w)])
         if players is None or profiles is None:  # one changed since read: redo it all
             raise VersionConflictError(None)
         version = stored.version + 1
-        moves = stored.moves if move_id is None else stored.moves.remember(move_id, version)
+        moves = stored.moves.remember(commit.move_id, version)
         due = _deadline(table)
         due_version = stored.due_version if due == _deadline(stored.table) else version
         self.players.items.update(players)
         self.profiles.items.update(profiles)
-        self._store(StoredTable(table, version, moves, due_version, answered))
+        self._store(StoredTable(table, version, moves, due_version, commit.answered))
         return self._read(table.table_id)
 
     def held_count(self, player_id: str, now: float, limit: int = MAX_HELD) -> int:

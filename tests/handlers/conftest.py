@@ -123,7 +123,7 @@ def app(apps: SimpleNamespace, dynamodb: Any, clock: Any, outbox: Any) -> Iterat
         bootstrap.DynamoStores(dynamodb, apps.settings),
         clock=clock,
         send=outbox,
-        tokens=Tokens(os.environ["TOKEN_SECRET"]),
+        signer=Tokens(os.environ["TOKEN_SECRET"]),
     )
     bootstrap.install(built)
     yield built

@@ -12,7 +12,9 @@ from authenticator import SoftPasskey, b64url, unb64url
 from service_helpers import full_table, player
 
 from harftet.accounts.service import Accounts
+from harftet.engine.options import TableOptions
 from harftet.errors import NotFoundError, RateLimitedError, UnauthorizedError
+from harftet.store.writes import Commit
 from harftet.tables.forget import DELETED_NAME
 
 ORIGIN = "http://localhost:3000"
@@ -281,7 +283,7 @@ def test_deleting_a_player_removes_everything_and_anonymises_their_seats(app, ac
     accounts.remember_table(ayse.player_id, finished_id)
     veli = player(app, "Veli")
     running = app.tables.create_table(
-        veli, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45, seed=3
+        veli, TableOptions(game="kastet", seats=2, hands=1, partners=False, turn_seconds=45), seed=3
     )["tableId"]
     app.tables.sit(ayse, running, 1)
     accounts.remember_table(ayse.player_id, running)
@@ -340,6 +342,6 @@ def test_a_deleted_dropped_player_is_charged_nothing_and_leaves_no_player_behind
 
     stored = app.stores.tables.get(table_id)
     lost = RatingWrite(RatingChange(seat.original.player_id, -10, "game"))
-    app.stores.tables.save(stored, stored.table, writes=[lost], now=clock.now)
+    app.stores.tables.save(stored, stored.table, Commit(writes=[lost], now=clock.now))
     with pytest.raises(NotFoundError):
         app.guests.player(seat.original.player_id)

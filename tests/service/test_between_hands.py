@@ -8,12 +8,13 @@ from typing import Any
 
 import pytest
 from leaks import tile_ids
-from service_helpers import player
+from service_helpers import corr_options, player
 
 from harftet.bootstrap import App
 from harftet.engine import search
 from harftet.engine.errors import EngineError, NoHintsLeftError, WrongStatusError
 from harftet.engine.moves import Draw, Lay, Pass, Ready
+from harftet.engine.options import TableOptions
 from harftet.engine.state import Placed
 from harftet.errors import STATUS
 from harftet.identity import Caller
@@ -25,10 +26,8 @@ RUN_BLUE = [30, 31, 32]  # Kastet blue 5, 6, 7
 def table_of(app: App, seats: int = 2, **options: Any) -> tuple[str, list[Caller]]:
     """A started Kastet table of ``seats`` people with ``options``."""
     callers = [player(app, f"Oyuncu{i}") for i in range(seats)]
-    options = {"hands": 2, "seed": 11, **options}
-    view = app.tables.create_table(
-        callers[0], game="kastet", seats=seats, partners=False, turn_seconds=45, **options
-    )
+    chosen = TableOptions(game="kastet", seats=seats, **{"hands": 2, **options})
+    view = app.tables.create_table(callers[0], chosen, seed=11)
     for i, caller in enumerate(callers[1:], start=1):
         app.tables.sit(caller, view["tableId"], i)
     app.tables.start(callers[0], view["tableId"])
@@ -103,9 +102,9 @@ def test_options_out_of_bounds_are_refused_naming_the_field_outside_test_mode(
 ) -> None:
     app.tables.test_mode = False
     ayse = player(app, "Ayşe")
-    options = {"turn_seconds": 45, **options}
+    chosen = TableOptions(game="kastet", seats=2, hands=1, **{"turn_seconds": 45, **options})
     with pytest.raises(EngineError, match=field) as refused:
-        app.tables.create_table(ayse, game="kastet", seats=2, hands=1, partners=False, **options)
+        app.tables.create_table(ayse, chosen)
     assert STATUS[refused.value.code] == 400 and refused.value.code == "bad_request"
     assert app.tables.lobby()["tables"] == []
 
@@ -115,17 +114,27 @@ def test_test_mode_goes_below_the_bounds_and_the_view_shows_every_option(
 ) -> None:
     ayse = player(app, "Ayşe")
     view = app.tables.create_table(
-        ayse, game="harftet", seats=2, hands=3, partners=False, turn_seconds=2,
-        break_seconds=0, grace_seconds=3, wait_seconds=4, hints="unlimited", rated=False,
-    )  # fmt: skip
+        ayse,
+        TableOptions(
+            game="harftet",
+            seats=2,
+            hands=3,
+            turn_seconds=2,
+            break_seconds=0,
+            grace_seconds=3,
+            wait_seconds=4,
+            hints="unlimited",
+            rated=False,
+        ),
+    )
     assert (view["turnSeconds"], view["breakSeconds"]) == (2, 0)
     assert (view["graceSeconds"], view["waitSeconds"]) == (3, 4)
     assert (view["hints"], view["rated"], view["pace"]) == ("unlimited", False, "live")
     assert view["hintsLeft"] is None and view["dealProof"] is None and "break" not in view
     mail = app.tables.create_table(
-        ayse, game="kastet", seats=2, hands=1, partners=False, turn_seconds=86400,
-        pace="correspondence", hints=5,
-    )  # fmt: skip
+        ayse,
+        corr_options(turn_seconds=86400, hints=5),
+    )
     assert (mail["pace"], mail["turnSeconds"], mail["hints"], mail["hintsLeft"]) == (
         "correspondence", 86400, 5, 5,
     )  # fmt: skip

@@ -8,11 +8,12 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from service_helpers import player
+from service_helpers import corr_options, player
 
 from harftet.engine import timing
 from harftet.engine.errors import NotYourTurnError
 from harftet.engine.moves import Draw, Pass
+from harftet.engine.options import TableOptions
 from harftet.errors import STATUS, TooManyTablesError
 
 DAY = 86400.0
@@ -56,9 +57,10 @@ def corr(app, stream, clock):
 
 def _table(app, corr, a, b, **options):
     view = app.tables.create_table(
-        a, game="kastet", seats=2, hands=1, partners=False, turn_seconds=TURN,
-        seed=options.get("seed", 11), pace="correspondence",
-    )  # fmt: skip
+        a,
+        corr_options(turn_seconds=TURN),
+        seed=options.get("seed", 11),
+    )
     table_id = view["tableId"]
     app.tables.sit(b, table_id, 1)
     app.tables.start(a, table_id)
@@ -279,12 +281,12 @@ def test_turn_times_of_a_correspondence_table_are_one_two_or_three_days_or_hours
 def test_the_lobby_lists_correspondence_tables_apart(app, corr):
     a, b = player(app, "Ayşe"), player(app, "Barış")
     live = app.tables.create_table(
-        a, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45
+        a, TableOptions(game="kastet", seats=2, hands=1, partners=False, turn_seconds=45)
     )["tableId"]
     slow = app.tables.create_table(
-        b, game="kastet", seats=2, hands=1, partners=False, turn_seconds=86400,
-        pace="correspondence",
-    )["tableId"]  # fmt: skip
+        b,
+        corr_options(turn_seconds=86400),
+    )["tableId"]
     assert [t["tableId"] for t in app.tables.lobby("waiting")["tables"]] == [live]
     listed = app.tables.lobby("waiting", pace="correspondence")["tables"]
     assert [(t["tableId"], t["pace"]) for t in listed] == [(slow, "correspondence")]
@@ -295,16 +297,16 @@ def test_a_player_holds_at_most_20_running_correspondence_tables(app, corr):
     for i in range(20):
         host = player(app, f"Ev{i}")
         table_id = app.tables.create_table(
-            host, game="kastet", seats=2, hands=1, partners=False, turn_seconds=3600,
-            pace="correspondence",
-        )["tableId"]  # fmt: skip
+            host,
+            corr_options(),
+        )["tableId"]
         app.tables.sit(me, table_id, 1)
         corr.pump()
     host = player(app, "Son")
     last = app.tables.create_table(
-        host, game="kastet", seats=2, hands=1, partners=False, turn_seconds=3600,
-        pace="correspondence",
-    )["tableId"]  # fmt: skip
+        host,
+        corr_options(),
+    )["tableId"]
     corr.pump()
     before = _stored(app, last).version
     with pytest.raises(TooManyTablesError) as refused:
@@ -313,11 +315,13 @@ def test_a_player_holds_at_most_20_running_correspondence_tables(app, corr):
     assert _stored(app, last).version == before  # nothing changed
     with pytest.raises(TooManyTablesError):
         app.tables.create_table(
-            me, game="kastet", seats=2, hands=1, partners=False, turn_seconds=3600,
-            pace="correspondence",
-        )  # fmt: skip
+            me,
+            corr_options(),
+        )
     # Live tables are not counted.
-    app.tables.create_table(me, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45)
+    app.tables.create_table(
+        me, TableOptions(game="kastet", seats=2, hands=1, partners=False, turn_seconds=45)
+    )
 
 
 def test_the_inbox_puts_your_turn_first_then_the_nearest_deadline_and_pages(
@@ -331,15 +335,15 @@ def test_the_inbox_puts_your_turn_first_then_the_nearest_deadline_and_pages(
     slow = _table(app, corr, a, b)  # Ayşe's turn, 12 h
     clock.advance(60)
     view = app.tables.create_table(
-        c, game="kastet", seats=2, hands=1, partners=False, turn_seconds=3600,
-        pace="correspondence",
-    )  # fmt: skip
+        c,
+        corr_options(),
+    )
     fast = view["tableId"]
     app.tables.sit(a, fast, 1)
     app.tables.start(c, fast)  # Cem's turn, 1 h
     clock.advance(60)
     live = app.tables.create_table(
-        b, game="harftet", seats=2, hands=1, partners=False, turn_seconds=45
+        b, TableOptions(game="harftet", seats=2, hands=1, partners=False, turn_seconds=45)
     )["tableId"]
     app.tables.sit(a, live, 1)  # waiting
     corr.pump()
@@ -429,9 +433,9 @@ def test_correspondence_timers_wait_in_the_deadline_index_not_in_a_queue(app, cl
 def test_a_table_left_waiting_leaves_the_inbox_and_the_count_after_a_day(app, clock, corr):
     a = player(app, "Ayşe")
     app.tables.create_table(
-        a, game="kastet", seats=2, hands=1, partners=False, turn_seconds=3600,
-        pace="correspondence",
-    )  # fmt: skip
+        a,
+        corr_options(),
+    )
     corr.pump()
     assert len(app.inbox.tables(a)["tables"]) == 1
     assert app.stores.tables.held_count(a.player_id, clock.now) == 1

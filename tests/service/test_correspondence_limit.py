@@ -8,53 +8,21 @@ run against moto's server in tests/store/test_races.py."""
 from __future__ import annotations
 
 import pytest
-from service_helpers import player
+from service_helpers import (
+    corr_table,
+    held_by,
+    hold_tables,
+    player,
+)
 
 from harftet.api.errors import error_response
-from harftet.bootstrap import App
 from harftet.engine import hand
+from harftet.engine.options import TableOptions
 from harftet.errors import TooManyHeldError, TooManyTablesError
-from harftet.identity import Caller
-from harftet.store.holdings import ADDS, HELD, MAX_HELD
+from harftet.store.holdings import MAX_HELD
 from harftet.store.table_items import WAITING_SECONDS
 
 DAY = 86400.0
-
-
-def _corr(app: App, who: Caller, seats: int = 2) -> str:
-    return str(
-        app.tables.create_table(
-            who, game="kastet", seats=seats, hands=1, partners=False, turn_seconds=3600,
-            seed=11, pace="correspondence",
-        )["tableId"]
-    )  # fmt: skip
-
-
-def _held(app: App, who: Caller) -> set[str]:
-    """The tables the player item says ``who`` holds."""
-    return set(app.stores.players.get(who.player_id).get(HELD) or ())
-
-
-def _adds(app: App, who: Caller) -> int:
-    return int(app.stores.players.get(who.player_id).get(ADDS) or 0)
-
-
-def _sitting(app: App, who: Caller, table_ids: list[str]) -> set[str]:
-    """Of ``table_ids``, those where ``who`` sits (the truth the set must match)."""
-    return {
-        t for t in table_ids if app.stores.tables.get(t).table.seat_of(who.player_id) is not None
-    }
-
-
-def _hold(app: App, who: Caller, count: int) -> list[str]:
-    """``who`` joins ``count`` waiting correspondence tables of other players."""
-    made = []
-    for i in range(count):
-        host = player(app, f"Ev{i}")
-        table_id = _corr(app, host)
-        app.tables.sit(who, table_id, 1)
-        made.append(table_id)
-    return made
 
 
 # -- the life of a table: who holds it, and when it stops counting -------------------------
@@ -63,31 +31,33 @@ def test_a_table_is_held_while_it_runs_and_stops_counting_every_way_it_can(app, 
 
     a, b, c = player(app, "Ayşe"), player(app, "Barış"), player(app, "Cem")
     # Created: the manager holds it; joining, standing up and joining again before the start.
-    t1 = _corr(app, a)
-    assert _held(app, a) == {t1} and _held(app, b) == set()
+    t1 = corr_table(app, a)
+    assert held_by(app, a) == {t1} and held_by(app, b) == set()
     app.tables.sit(b, t1, 1)
-    assert _held(app, b) == {t1}
+    assert held_by(app, b) == {t1}
     app.tables.leave(b, t1, 1)
-    assert _held(app, b) == set()
+    assert held_by(app, b) == set()
     app.tables.sit(b, t1, 1)
     app.tables.start(a, t1)
-    assert _held(app, a) == _held(app, b) == {t1}
+    assert held_by(app, a) == held_by(app, b) == {t1}
     # Live tables never count.
-    app.tables.create_table(a, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45)
-    assert _held(app, a) == {t1}
+    app.tables.create_table(
+        a, TableOptions(game="kastet", seats=2, hands=1, partners=False, turn_seconds=45)
+    )
+    assert held_by(app, a) == {t1}
     # Leaving a running game: a computer player takes the seat, the leaver holds it no more
     # (charged 2·N once: the rating and the set change in one write).
     app.tables.leave(b, t1, 1)
-    assert _held(app, b) == set() and _held(app, a) == {t1}
+    assert held_by(app, b) == set() and held_by(app, a) == {t1}
     assert app.guests.player(b.player_id)["rating"] == 1000 - 2
     # An operator closes it.
     app.moderation.close_table(t1)
-    assert _held(app, a) == set()
+    assert held_by(app, a) == set()
 
     # Three timeouts hand Barış's seat to a computer player: still his (he may take it back),
     # still counted; the game's end frees it for both.
     monkeypatch.setattr(timing, "bot_player", lambda table, seat: hand.forced_move(table))
-    t2 = _corr(app, a)
+    t2 = corr_table(app, a)
     app.tables.sit(b, t2, 1)
     app.tables.start(a, t2)
     dropped = False
@@ -104,26 +74,26 @@ def test_a_table_is_held_while_it_runs_and_stops_counting_every_way_it_can(app, 
         if seat.occupant is not None and seat.occupant.bot and not dropped:
             dropped = True
             assert seat.original_fate == "dropped"
-            assert _held(app, b) == {t2}
+            assert held_by(app, b) == {t2}
     assert dropped
-    assert _held(app, a) == _held(app, b) == set()
+    assert held_by(app, a) == held_by(app, b) == set()
     assert app.guests.player(a.player_id)["gamesPlayed"] == 1  # the end's ratings, once
 
     # Deleting an account leaves its running tables: the others keep theirs.
-    t3 = _corr(app, a)
+    t3 = corr_table(app, a)
     app.tables.sit(c, t3, 1)
     app.tables.start(a, t3)
     app.forgetting.wait = 0  # no stream consumer here: the log is not waited for
     app.forgetting.forget_at_table(c.player_id, t3)
-    assert _held(app, c) == set() and _held(app, a) == {t3}
+    assert held_by(app, c) == set() and held_by(app, a) == {t3}
 
 
 def test_the_21st_table_is_refused_with_a_clear_409_and_nothing_changes(app, clock):
     me = player(app, "Ayşe")
-    mine = _hold(app, me, MAX_HELD)
-    assert _held(app, me) == set(mine)
+    mine = hold_tables(app, me, MAX_HELD)
+    assert held_by(app, me) == set(mine)
     host = player(app, "Son")
-    last = _corr(app, host)
+    last = corr_table(app, host)
     before = app.stores.tables.get(last)
     with pytest.raises(TooManyHeldError) as refused:
         app.tables.sit(me, last, 1)
@@ -137,22 +107,22 @@ def test_the_21st_table_is_refused_with_a_clear_409_and_nothing_changes(app, clo
     )
     assert app.stores.tables.get(last) == before  # the table is as it was
     with pytest.raises(TooManyTablesError):
-        _corr(app, me)
-    assert _held(app, me) == set(mine)
+        corr_table(app, me)
+    assert held_by(app, me) == set(mine)
     # Standing up from one makes room for one.
     app.tables.leave(me, mine[0], 1)
-    assert len(_held(app, me)) == MAX_HELD - 1
+    assert len(held_by(app, me)) == MAX_HELD - 1
     app.tables.sit(me, last, 1)
-    assert _held(app, me) == {*mine[1:], last}
+    assert held_by(app, me) == {*mine[1:], last}
 
 
 def test_tables_that_expire_waiting_stop_counting_at_the_limit(app, clock):
     me = player(app, "Ayşe")
-    own = _corr(app, me)  # waits for a partner who never comes
+    own = corr_table(app, me)  # waits for a partner who never comes
     clock.advance(60)
-    others = _hold(app, me, MAX_HELD - 1)
+    others = hold_tables(app, me, MAX_HELD - 1)
     host = player(app, "Son")
-    late = _corr(app, host)
+    late = corr_table(app, host)
     with pytest.raises(TooManyHeldError):
         app.tables.sit(me, late, 1)
     # A day after it was made the waiting table has left the lobby (TTL removes it, without a
@@ -160,7 +130,7 @@ def test_tables_that_expire_waiting_stop_counting_at_the_limit(app, clock):
     clock.now = app.stores.tables.get(own).table.created_at + WAITING_SECONDS + 1
     assert clock.now < app.stores.tables.get(others[0]).table.created_at + WAITING_SECONDS
     app.tables.sit(me, late, 1)
-    assert _held(app, me) == {*others, late}
+    assert held_by(app, me) == {*others, late}
 
 
 def test_the_in_memory_stores_count_as_dynamodb_does(clock):
@@ -168,12 +138,12 @@ def test_the_in_memory_stores_count_as_dynamodb_does(clock):
 
     app = fake_app(clock)
     me = player(app, "Ayşe")
-    mine = _hold(app, me, MAX_HELD - 1)
-    own = _corr(app, me)
-    assert _held(app, me) == {*mine, own}
+    mine = hold_tables(app, me, MAX_HELD - 1)
+    own = corr_table(app, me)
+    assert held_by(app, me) == {*mine, own}
     with pytest.raises(TooManyHeldError):
-        app.tables.sit(me, _corr(app, player(app, "Son")), 1)
+        app.tables.sit(me, corr_table(app, player(app, "Son")), 1)
     with pytest.raises(TooManyHeldError):
-        _corr(app, me)
+        corr_table(app, me)
     app.tables.leave(me, mine[0], 1)
-    assert _held(app, me) == {*mine[1:], own}
+    assert held_by(app, me) == {*mine[1:], own}

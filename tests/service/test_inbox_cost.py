@@ -9,6 +9,7 @@ from typing import Any
 from harftet.engine import table as life
 from harftet.engine.hand import apply_move
 from harftet.engine.moves import Draw
+from harftet.engine.options import TableOptions
 from harftet.engine.state import Occupant, Table
 from harftet.identity import Caller
 from harftet.inbox import Inbox
@@ -35,13 +36,10 @@ def _started(pace: str) -> Table:
     seconds = 30 if pace == "live" else 3600
     table = life.new_table(
         "t-inbox",
-        "kastet",
         Occupant("p0", "Ayşe"),
+        TableOptions("kastet", seats=2, turn_seconds=seconds, pace=pace),
         seed=5,
         now=1000.0,
-        seats=2,
-        turn_seconds=seconds,
-        pace=pace,  # type: ignore[arg-type]
     )
     table = life.sit(table, 1, Occupant("p1", "Barış"), 1001).table
     return life.start(table, "p0", 1002).table

@@ -7,6 +7,7 @@ from service_helpers import full_table, player, turn_player
 
 from harftet.engine.errors import NotManagerError, WrongStatusError
 from harftet.engine.moves import Draw
+from harftet.engine.options import TableOptions
 from harftet.errors import StaleVersionError
 from harftet.fanout import changes_from_stream
 
@@ -357,7 +358,9 @@ def test_a_move_stored_by_a_writer_that_died_before_answering_still_reaches_ever
 def _with_bots(app, seats=3):
     owner = player(app, "Ayşe")
     table_id = app.tables.create_table(
-        owner, game="kastet", seats=seats, hands=1, partners=False, turn_seconds=30, seed=11
+        owner,
+        TableOptions(game="kastet", seats=seats, hands=1, partners=False, turn_seconds=30),
+        seed=11,
     )["tableId"]
     for seat in range(1, seats):
         app.tables.sit(owner, table_id, seat, bot=True)

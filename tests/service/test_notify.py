@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from harftet.engine.options import TableOptions
 from harftet.errors import BadRequestError, NotFoundError
 from harftet.identity import Caller
 from harftet.notify import Notification
@@ -294,9 +295,12 @@ def test_a_live_table_notifies_only_players_with_no_open_socket() -> None:
     def invited(pace: str, online: set[str]) -> list[str]:
         turn = 45 if pace == "live" else 86400
         table = life.new_table(
-            "T", "kastet", Occupant("p1", "Ayşe"), seed=1, now=0.0, seats=2,
-            turn_seconds=turn, pace=pace,
-        )  # fmt: skip
+            "T",
+            Occupant("p1", "Ayşe"),
+            TableOptions("kastet", seats=2, turn_seconds=turn, pace=pace),
+            seed=1,
+            now=0.0,
+        )
         table.recent = [{"seq": 2, "at": 1.0, "hand": 0, "seat": None, "type": "invitation",
                          "to": "p2", "fromName": "Ayşe"}]  # fmt: skip
         notes = from_version(table, 2, lambda table_id: online)
@@ -318,7 +322,9 @@ def test_a_friends_invitation_to_an_offline_player_is_queued_once_per_version():
     sent: list[Any] = []
     queue = SimpleNamespace(send=sent.extend)
     outbox = Outbox(None, queue, lambda table_id: set(), lambda: 0.0)  # type: ignore[arg-type]
-    table = life.new_table("T", "harftet", Occupant("p1", "Ayşe"), seed=1, now=0.0, seats=2)
+    table = life.new_table(
+        "T", Occupant("p1", "Ayşe"), TableOptions("harftet", seats=2), seed=1, now=0.0
+    )
     outbox.invitation("p2", SimpleNamespace(table=table, version=3), "Ayşe")  # type: ignore[arg-type]
     [note] = sent
     assert (note.player_id, note.table_id, note.version, note.kind) == ("p2", "T", 3, "invitation")

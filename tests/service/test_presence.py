@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from service_helpers import player
 
+from harftet.engine.options import TableOptions
 from harftet.errors import TooManyConnectionsError
 from harftet.friends import Friends
 from harftet.presence.service import MAX_LOBBY_CONNECTIONS
@@ -42,7 +43,7 @@ def presence_pushes(outbox: Any, connection_id: str) -> list[dict[str, Any]]:
 
 def waiting_table(app: Any, manager: Any, seats: int = 2) -> str:
     view = app.tables.create_table(
-        manager, game="harftet", seats=seats, hands=1, partners=False, turn_seconds=45
+        manager, TableOptions(game="harftet", seats=seats, hands=1, partners=False, turn_seconds=45)
     )
     return str(view["tableId"])
 

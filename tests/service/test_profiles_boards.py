@@ -17,6 +17,7 @@ from service_helpers import full_table, player
 
 from harftet.api.errors import error_response
 from harftet.engine.effects import Outcome, RatingChange, changed
+from harftet.engine.options import TableOptions
 from harftet.engine.scoring import settle
 from harftet.errors import BadRequestError, NotFoundError, OperatorBannedError, RateLimitedError
 from harftet.limits import Limits
@@ -279,7 +280,7 @@ def test_reports_are_rate_limited(app, clock):
 def test_a_banned_player_cannot_sit_or_create_until_unbanned(app, people):
     manager, banned = player(app, "Yönetici"), player(app, "Kural")
     table = app.tables.create_table(
-        manager, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45
+        manager, TableOptions(game="kastet", seats=2, hands=1, partners=False, turn_seconds=45)
     )
     assert people.ban(banned.player_id, True) == {"playerId": banned.player_id, "banned": True}
     with pytest.raises(OperatorBannedError) as refused:
@@ -290,7 +291,7 @@ def test_a_banned_player_cannot_sit_or_create_until_unbanned(app, people):
     assert "banned" in error_response(refused.value, "en")[1]["error"]["message"]
     with pytest.raises(OperatorBannedError):
         app.tables.create_table(
-            banned, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45
+            banned, TableOptions(game="kastet", seats=2, hands=1, partners=False, turn_seconds=45)
         )
     assert app.tables.view(None, table["tableId"])["seats"][1] is None
     people.ban(banned.player_id, False)

@@ -35,6 +35,7 @@ from harftet.api.views import stored_view
 from harftet.engine import search
 from harftet.engine.errors import EngineError
 from harftet.engine.moves import Draw, Lay, Pass, Ready
+from harftet.engine.options import TableOptions
 from harftet.engine.search import BOT_LEVELS
 from harftet.engine.state import Placed
 from harftet.engine.tiles import tiles_for
@@ -97,9 +98,12 @@ class TableMachine(RuleBasedStateMachine):
         self.rng.seed(seed)
         self.players = [self.app.tokens.verify(self._new_player(i)) for i in range(seats + 1)]
         view = self.app.tables.create_table(
-            self.players[0], game=game, seats=seats, hands=2, partners=False,
-            turn_seconds=turn, seed=seed, bot_seconds=1,
-        )  # fmt: skip
+            self.players[0],
+            TableOptions(
+                game=game, seats=seats, hands=2, partners=False, turn_seconds=turn, bot_seconds=1
+            ),
+            seed=seed,
+        )
         self.table_id = view["tableId"]
         for i in range(1, seats):
             if bots[i] is not None:

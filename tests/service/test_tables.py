@@ -14,6 +14,7 @@ from harftet.engine.errors import (
     WrongStatusError,
 )
 from harftet.engine.moves import Draw, Lay, Pass
+from harftet.engine.options import TableOptions
 from harftet.engine.state import Placed
 from harftet.errors import BadRequestError, BannedError, StaleVersionError
 
@@ -28,7 +29,7 @@ def test_a_new_player_starts_at_1000_and_their_token_names_them(app):
 def test_the_creator_manages_the_table_from_seat_0_and_it_shows_in_the_lobby(app):
     ayse = player(app, "Ayşe")
     view = app.tables.create_table(
-        ayse, game="harftet", seats=3, hands=5, partners=False, turn_seconds=30
+        ayse, TableOptions(game="harftet", seats=3, hands=5, partners=False, turn_seconds=30)
     )
     assert view["manager"] == ayse.player_id and view["seat"] == 0
     assert view["status"] == "waiting" and view["version"] == 1
@@ -44,11 +45,7 @@ def test_a_seed_is_refused_outside_test_mode(app):
     with pytest.raises(BadRequestError, match="test mode"):
         app.tables.create_table(
             player(app, "A"),
-            game="kastet",
-            seats=2,
-            hands=1,
-            partners=False,
-            turn_seconds=45,
+            TableOptions(game="kastet", seats=2, hands=1, partners=False, turn_seconds=45),
             seed=3,
         )
 
@@ -56,7 +53,7 @@ def test_a_seed_is_refused_outside_test_mode(app):
 def test_a_taken_seat_cannot_be_taken_again(app):
     a, b = player(app, "A"), player(app, "B")
     table_id = app.tables.create_table(
-        a, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45
+        a, TableOptions(game="kastet", seats=2, hands=1, partners=False, turn_seconds=45)
     )["tableId"]
     with pytest.raises(SeatTakenError):
         app.tables.sit(b, table_id, 0)
@@ -66,7 +63,7 @@ def test_a_taken_seat_cannot_be_taken_again(app):
 def test_only_the_manager_starts_and_only_with_every_seat_taken(app):
     a, b = player(app, "A"), player(app, "B")
     table_id = app.tables.create_table(
-        a, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45
+        a, TableOptions(game="kastet", seats=2, hands=1, partners=False, turn_seconds=45)
     )["tableId"]
     with pytest.raises(WrongStatusError, match="seat 1"):
         app.tables.start(a, table_id)
@@ -138,7 +135,8 @@ def test_a_third_abandon_in_a_day_bans_the_player_from_sitting_down(app, clock):
     for hands in (1, 11, 11):
         owner = player(app, "Sahip")
         table_id = app.tables.create_table(
-            owner, game="kastet", seats=2, hands=hands, partners=False, turn_seconds=45
+            owner,
+            TableOptions(game="kastet", seats=2, hands=hands, partners=False, turn_seconds=45),
         )["tableId"]
         app.tables.sit(leaver, table_id, 1)
         app.tables.start(owner, table_id)
@@ -149,7 +147,8 @@ def test_a_third_abandon_in_a_day_bans_the_player_from_sitting_down(app, clock):
     assert profile["rating"] == 1000 - 2 - 22 - 22
     assert profile["bannedUntil"] == pytest.approx(clock.now - 60 + 2 * 3600, abs=1)
     other = app.tables.create_table(
-        player(app, "X"), game="kastet", seats=2, hands=1, partners=False, turn_seconds=45
+        player(app, "X"),
+        TableOptions(game="kastet", seats=2, hands=1, partners=False, turn_seconds=45),
     )["tableId"]
     with pytest.raises(BannedError) as banned:
         app.tables.sit(leaver, other, 1)
@@ -162,7 +161,7 @@ def test_leaving_several_tables_at_once_cannot_dodge_the_ban(app, clock, monkeyp
     for _ in range(3):
         owner = player(app, "Sahip")
         table_id = app.tables.create_table(
-            owner, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45
+            owner, TableOptions(game="kastet", seats=2, hands=1, partners=False, turn_seconds=45)
         )["tableId"]
         app.tables.sit(leaver, table_id, 1)
         app.tables.start(owner, table_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from harftet.engine import table as life
+from harftet.engine.options import TableOptions
 from harftet.engine.state import Occupant, Table
 
 NOW = 1_800_000_000.0
@@ -14,8 +15,8 @@ def waiting(
     table_id: str = "t-fake", manager: str = "p0", now: float = NOW, **options: Any
 ) -> Table:
     """A waiting table of two seats, ``manager`` at seat 0."""
-    options = {"seats": 2, "turn_seconds": 30, **options}
-    return life.new_table(table_id, "kastet", Occupant(manager, "Ayşe"), seed=5, now=now, **options)
+    chosen = TableOptions("kastet", **{"seats": 2, "turn_seconds": 30, **options})
+    return life.new_table(table_id, Occupant(manager, "Ayşe"), chosen, seed=5, now=now)
 
 
 def correspondence(table_id: str, manager: str, now: float = NOW) -> Table:

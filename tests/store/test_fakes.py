@@ -18,7 +18,7 @@ from harftet.errors import NotFoundError
 from harftet.store.errors import HeldLimitError, VersionConflictError
 from harftet.store.holdings import ADDS, HELD
 from harftet.store.table_items import MOVES_KEPT, WAITING_SECONDS
-from harftet.store.writes import HoldWrite, RatingWrite, ReleaseWrite
+from harftet.store.writes import Commit, HoldWrite, RatingWrite, ReleaseWrite
 
 
 def test_a_lost_save_raises_a_conflict_carrying_the_current_item(stores):
@@ -26,7 +26,7 @@ def test_a_lost_save_raises_a_conflict_carrying_the_current_item(stores):
     tables.create(waiting())
     first = tables.get("t-fake")
     sat = seated(first.table)
-    tables.save(first, sat, move_id="p1:m1")
+    tables.save(first, sat, Commit(move_id="p1:m1"))
     with pytest.raises(VersionConflictError) as conflict:
         tables.save(first, life.sit(first.table, 1, Occupant("p2", "Can"), NOW).table)
     current = conflict.value.current
@@ -51,9 +51,9 @@ def test_move_ids_are_kept_with_the_item_each_players_last_ones_only(stores):
     tables = stores.tables
     tables.create(waiting())
     stored = tables.get("t-fake")
-    stored = tables.save(stored, stored.table, move_id="p1:only")
+    stored = tables.save(stored, stored.table, Commit(move_id="p1:only"))
     for i in range(MOVES_KEPT + 3):
-        stored = tables.save(stored, stored.table, move_id=f"p0:m{i}")
+        stored = tables.save(stored, stored.table, Commit(move_id=f"p0:m{i}"))
     moves = tables.get("t-fake").moves
     assert len(moves) == MOVES_KEPT + 1 and "p0:m0" not in moves
     assert moves[f"p0:m{MOVES_KEPT + 2}"] == stored.version
@@ -64,7 +64,7 @@ def test_move_ids_are_kept_with_the_item_each_players_last_ones_only(stores):
 def test_the_socket_answered_is_kept_for_its_version_only(stores):
     tables = stores.tables
     tables.create(waiting())
-    stored = tables.save(tables.get("t-fake"), waiting(), answered="sock-1")
+    stored = tables.save(tables.get("t-fake"), waiting(), Commit(answered="sock-1"))
     assert stored.answered == "sock-1" and tables.get("t-fake").answered == "sock-1"
     tables.save(stored, stored.table)
     assert tables.get("t-fake").answered is None
@@ -75,13 +75,13 @@ def test_the_version_that_set_the_deadline_is_kept_until_it_moves(stores):
     tables.create(waiting())
     assert tables.get("t-fake").due_version is None  # nothing timed while waiting
     first = tables.get("t-fake")
-    playing = tables.save(first, started(first.table), now=NOW + 2)
+    playing = tables.save(first, started(first.table), Commit(now=NOW + 2))
     assert tables.get("t-fake").due_version == 2
-    again = tables.save(playing, playing.table, now=NOW + 3)  # the deadline stays
+    again = tables.save(playing, playing.table, Commit(now=NOW + 3))  # the deadline stays
     assert tables.get("t-fake").due_version == 2
     later = again.table.clone()
     later.deadline = (later.deadline or 0) + 5
-    tables.save(again, later, now=NOW + 4)
+    tables.save(again, later, Commit(now=NOW + 4))
     assert tables.get("t-fake").due_version == 4
 
 
@@ -91,17 +91,17 @@ def test_rating_updates_land_with_the_save_or_not_at_all(stores):
     tables.create(waiting())
     first = tables.get("t-fake")
     leave = RatingChange("p0", -4, "leave")
-    tables.save(first, first.table, writes=[RatingWrite(leave, None)], now=1000)
+    tables.save(first, first.table, Commit(writes=[RatingWrite(leave, None)], now=1000))
     after = players.get("p0")
     assert int(after["rating"]) == 996 and int(after["gamesAbandoned"]) == 1
     # read before that abandon: the condition on the abandons list fails, nothing is written
     second = tables.get("t-fake")
     with pytest.raises(VersionConflictError) as conflict:
-        tables.save(second, second.table, writes=[RatingWrite(leave, None)], now=1001)
+        tables.save(second, second.table, Commit(writes=[RatingWrite(leave, None)], now=1001))
     assert conflict.value.current is None  # a player changed: redo it all from a fresh read
     assert tables.get("t-fake").version == 2 and int(players.get("p0")["rating"]) == 996
     game = RatingChange("p0", 10, "game")
-    tables.save(second, second.table, writes=[RatingWrite(game, after)], now=1002)
+    tables.save(second, second.table, Commit(writes=[RatingWrite(game, after)], now=1002))
     assert int(players.get("p0")["rating"]) == 1006 and int(players.get("p0")["gamesPlayed"]) == 1
 
 
@@ -113,7 +113,7 @@ def test_a_third_abandon_in_a_day_bans(stores):
         read = players.get("p0")
         stored = tables.get("t-fake")
         leave = RatingWrite(RatingChange("p0", -2, "leave"), read)
-        tables.save(stored, stored.table, writes=[leave], now=NOW + i)
+        tables.save(stored, stored.table, Commit(writes=[leave], now=NOW + i))
     after = players.get("p0")
     assert int(after["gamesAbandoned"]) == 3 and int(after["bannedUntil"]) > NOW + 2
     assert [int(t) for t in after["abandons"]] == [int(NOW), int(NOW) + 1, int(NOW) + 2]
@@ -137,11 +137,15 @@ def test_writes_on_a_player_who_is_gone_leave_no_player(stores):
     tables.create(waiting())
     stored = tables.get("t-fake")
     game = RatingWrite(RatingChange("gone", -10, "game"))
-    stored = tables.save(stored, stored.table, writes=[game, ReleaseWrite("gone", "t-x")], now=NOW)
+    stored = tables.save(
+        stored, stored.table, Commit(writes=[game, ReleaseWrite("gone", "t-x")], now=NOW)
+    )
     with pytest.raises(NotFoundError):
         players.get("gone")  # a count and no name: no player
     with pytest.raises(VersionConflictError):  # nobody to hold a table
-        tables.save(stored, stored.table, writes=[HoldWrite("nobody", "t-fake", 20)], now=NOW)
+        tables.save(
+            stored, stored.table, Commit(writes=[HoldWrite("nobody", "t-fake", 20)], now=NOW)
+        )
     assert tables.get("t-fake").version == stored.version
 
 
@@ -151,17 +155,17 @@ def test_a_held_table_is_added_within_the_limit_and_released_with_a_rating(store
     tables.create(waiting())
     stored = tables.get("t-fake")
     for table_id in ("a", "b"):
-        stored = tables.save(stored, stored.table, writes=[HoldWrite("p0", table_id, 2)])
+        stored = tables.save(stored, stored.table, Commit(writes=[HoldWrite("p0", table_id, 2)]))
     assert set(players.get("p0")[HELD]) == {"a", "b"} and int(players.get("p0")[ADDS]) == 2
     with pytest.raises(VersionConflictError):
-        tables.save(stored, stored.table, writes=[HoldWrite("p0", "c", 2)])
+        tables.save(stored, stored.table, Commit(writes=[HoldWrite("p0", "c", 2)]))
     assert tables.get("t-fake").version == stored.version  # refused: nothing written
     # a game's end on one player: the points and the release go together
     end = [RatingWrite(RatingChange("p0", 7, "game")), ReleaseWrite("p0", "a")]
-    stored = tables.save(stored, stored.table, writes=end, now=NOW)
+    stored = tables.save(stored, stored.table, Commit(writes=end, now=NOW))
     after = players.get("p0")
     assert set(after[HELD]) == {"b"} and int(after["rating"]) == 1007
-    tables.save(stored, stored.table, writes=[ReleaseWrite("p0", "b")])
+    tables.save(stored, stored.table, Commit(writes=[ReleaseWrite("p0", "b")]))
     assert players.get("p0").get(HELD) is None  # an empty set is no set
 
 
@@ -171,7 +175,7 @@ def test_the_due_index_finds_tables_whose_deadline_passed(stores):
     assert tables.next_due() is None and tables.due(NOW + 10**6) == []
     stored = tables.get("t-fake")
     playing = started(stored.table, now=1002)
-    stored = tables.save(stored, playing, now=1002)
+    stored = tables.save(stored, playing, Commit(now=1002))
     deadline = playing.deadline
     assert deadline is not None
     assert tables.due(deadline - 1) == [] and tables.due(deadline + 1) == ["t-fake"]
@@ -187,7 +191,7 @@ def test_the_due_index_lists_the_earliest_first_up_to_the_limit(stores):
         table_id = f"t-{i}"
         tables.create(waiting(table_id, f"m{i}", turn_seconds=seconds))
         stored = tables.get(table_id)
-        tables.save(stored, started(stored.table, now=NOW), now=NOW)
+        tables.save(stored, started(stored.table, now=NOW), Commit(now=NOW))
     assert tables.due(NOW + 60) == ["t-1", "t-2", "t-0"]
     assert tables.due(NOW + 60, limit=2) == ["t-1", "t-2"]
     assert [t for _, t in tables.due_between(NOW, NOW + 60, limit=2)] == ["t-1", "t-2"]
@@ -211,7 +215,7 @@ def test_the_lobby_lists_each_kind_newest_first_in_pages(stores):
     tables.create(waiting("private", "m8", private=True))
     tables.create(waiting("playing", "m7"))
     stored = tables.get("playing")
-    tables.save(stored, started(stored.table), now=NOW + 2)
+    tables.save(stored, started(stored.table), Commit(now=NOW + 2))
     assert _lobby(tables, "waiting", NOW + 10, limit=2) == [["w4", "w3"], ["w2", "w1"], ["w0"]]
     assert _lobby(tables, "waiting", NOW + 10) == [["w4", "w3", "w2", "w1", "w0"]]
     assert _lobby(tables, "c:waiting", NOW + 10) == [["c0"]]
@@ -232,7 +236,7 @@ def test_a_manager_makes_tables_up_to_the_limit_of_waiting_ones(stores):
     assert tables.create_within_limit(waiting("other", "n"), 3, NOW) == 1  # theirs are theirs
     # one that started no longer waits: room for another
     stored = tables.get("w0")
-    tables.save(stored, started(stored.table), now=NOW + 2)
+    tables.save(stored, started(stored.table), Commit(now=NOW + 2))
     assert tables.create_within_limit(waiting("w4", "m"), 3, NOW + 3) == 1
     # and those a day old no longer count
     later = NOW + WAITING_SECONDS + 10
@@ -265,8 +269,8 @@ def test_held_ids_no_longer_held_are_dropped_at_the_limit_only(stores):
     tables.create(correspondence("c0", "m"))
     stored = tables.get("c0")
     holding = seated(stored.table, "p")
-    stored = tables.save(stored, holding, writes=[HoldWrite("p", "c0", 20)])
-    stored = tables.save(stored, holding, writes=[HoldWrite("p", "gone", 20)])
+    stored = tables.save(stored, holding, Commit(writes=[HoldWrite("p", "c0", 20)]))
+    stored = tables.save(stored, holding, Commit(writes=[HoldWrite("p", "gone", 20)]))
     assert tables.held_count("p", NOW) == 2  # below the limit: the set as it is
     assert tables.held_count("p", NOW, limit=2) == 1  # at it: "gone" has no table
     assert set(players.get("p")[HELD]) == {"c0"}

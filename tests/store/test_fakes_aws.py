@@ -20,6 +20,7 @@ from harftet.fanout import changes_from_stream
 from harftet.notify.deliver import MobilePush
 from harftet.queues import NotifyQueue, Timer, TimerQueue
 from harftet.store.mail import Device
+from harftet.store.writes import Commit
 
 
 @pytest.fixture(params=["moto", "fakes"])
@@ -131,9 +132,9 @@ def test_the_stream_hands_on_each_version_with_the_one_it_replaced(streamed):
     tables = stores.tables
     tables.create(waiting("t1"))
     first = tables.get("t1")
-    sat = tables.save(first, seated(first.table), answered="sock")
+    sat = tables.save(first, seated(first.table), Commit(answered="sock"))
     tables.create(waiting("t2", "m2"))
-    tables.save(sat, sat.table, move_id="p1:m")
+    tables.save(sat, sat.table, Commit(move_id="p1:m"))
     [event] = stream.events()
     assert all(r["eventName"] in ("INSERT", "MODIFY") for r in event["Records"])
     changes = changes_from_stream(event)

@@ -13,7 +13,7 @@ from store_kit import NOW, waiting
 from harftet.errors import NotFoundError
 from harftet.store.errors import VersionConflictError
 from harftet.store.profiles import week_key
-from harftet.store.writes import BoardWrite, PlayerWrite, ProfileWrite
+from harftet.store.writes import BoardWrite, Commit, PlayerWrite, ProfileWrite
 
 WEEK = week_key(NOW)
 
@@ -25,7 +25,7 @@ def _save(stores: Any, writes: list[PlayerWrite]) -> None:
     except NotFoundError:
         stores.tables.create(waiting())
         stored = stores.tables.get("t-fake")
-    stores.tables.save(stored, stored.table, writes=writes, now=NOW)
+    stores.tables.save(stored, stored.table, Commit(writes=writes, now=NOW))
 
 
 def _board(stores: Any, scores: dict[str, int], period: str = "all") -> None:

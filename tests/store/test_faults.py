@@ -40,6 +40,7 @@ from testkit import (
 from harftet.api.errors import error_response
 from harftet.bootstrap import DYNAMODB_CONFIG, App
 from harftet.engine.moves import Draw, Pass
+from harftet.engine.options import TableOptions
 from harftet.fanout import Published, changes_from_stream
 from harftet.identity import Caller
 from harftet.localstack.lambda_events import dynamodb_stream_event
@@ -151,7 +152,9 @@ def _game(rig: Rig, seats: int = 2) -> tuple[str, list[Caller]]:
     """A started 1-hand Kastet game of ``seats`` players (made without faults)."""
     callers = [_player(rig.plain, f"Oyuncu{i}") for i in range(seats)]
     table_id = rig.plain.tables.create_table(
-        callers[0], game="kastet", seats=seats, hands=1, partners=False, turn_seconds=45, seed=7
+        callers[0],
+        TableOptions(game="kastet", seats=seats, hands=1, partners=False, turn_seconds=45),
+        seed=7,
     )["tableId"]
     for i, caller in enumerate(callers[1:], start=1):
         rig.plain.tables.sit(caller, table_id, i)
@@ -347,15 +350,9 @@ def test_creating_a_table_under_throttling_makes_one_table_or_none(
     rig: Rig, operation: str
 ) -> None:
     owner = _player(rig.plain, "Sahip")
-    options: dict[str, Any] = {
-        "game": "kastet",
-        "seats": 2,
-        "hands": 1,
-        "partners": False,
-        "turn_seconds": 45,
-    }
-    first = rig.plain.tables.create_table(owner, **options)["tableId"]  # so the limit reads it back
-    create = lambda: rig.app.tables.create_table(owner, **options)  # noqa: E731
+    options = TableOptions(game="kastet", seats=2, hands=1, partners=False, turn_seconds=45)
+    first = rig.plain.tables.create_table(owner, options)["tableId"]  # so the limit reads it back
+    create = lambda: rig.app.tables.create_table(owner, options)  # noqa: E731
     rig.faults.fail(operation, THROTTLED, times=ATTEMPTS)
     status, body = rig.answer(create)
     assert (status, body["error"]["code"]) == (503, "busy")
@@ -375,9 +372,11 @@ def test_creating_a_table_under_throttling_makes_one_table_or_none(
 
 def test_creating_a_table_through_a_transaction_conflict_makes_exactly_one(rig: Rig) -> None:
     owner = _player(rig.plain, "Sahip")
-    create = lambda: rig.app.tables.create_table(  # noqa: E731
-        owner, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45
-    )
+    options = TableOptions(game="kastet", seats=2, hands=1, partners=False, turn_seconds=45)
+
+    def create() -> dict:
+        return rig.app.tables.create_table(owner, options)
+
     conflict = cancelled("None", "TransactionConflict")
     rig.faults.fail("TransactWriteItems", conflict, times=10)  # the store's own 10 tries
     status, body = rig.answer(create)
@@ -425,7 +424,7 @@ def test_the_player_slipping_in_before_the_sweepers_write_wins_and_the_sweep_cha
     # at 46 s, reads the table before the move lands and decides the turn timed out.
     player_side = App(
         rig.plain.settings, rig.plain.stores, clock=Clock(rig.clock.now + 40),
-        tokens=rig.plain.tokens,
+        signer=rig.plain.tokens,
     )  # fmt: skip
     rig.clock.advance(46)
     moved: list[dict[str, Any]] = []
@@ -525,7 +524,7 @@ def test_a_table_creation_whose_answer_was_lost_is_answered_once_and_stored_once
     rig.faults.fail("TransactWriteItems", Fault(lose=True))  # written; the answer never came
     status, body = rig.answer(
         lambda: rig.app.tables.create_table(
-            owner, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45
+            owner, TableOptions(game="kastet", seats=2, hands=1, partners=False, turn_seconds=45)
         )
     )
     assert status == 200 and body["manager"] == owner.player_id

@@ -20,20 +20,28 @@ import boto3
 import botocore.endpoint
 import pytest
 from botocore.config import Config
-from service_helpers import player
+from service_helpers import (
+    adds_of,
+    corr_options,
+    corr_table,
+    held_by,
+    hold_tables,
+    player,
+    sitting_at,
+)
 from testkit import Clock, Fault, Faults, Sleeps, app_over, moto_server
 
 from harftet.api.errors import error_response
 from harftet.bootstrap import DYNAMODB_CONFIG, App
+from harftet.engine.options import TableOptions
 from harftet.errors import TooManyHeldError
-from harftet.identity import Caller
-from harftet.store.holdings import ADDS, HELD, MAX_HELD
+from harftet.store.holdings import MAX_HELD
 from harftet.store.schema import create_tables
 
 
 def _kastet(app, caller):
     return app.tables.create_table(
-        caller, game="kastet", seats=2, hands=1, partners=False, turn_seconds=45
+        caller, TableOptions(game="kastet", seats=2, hands=1, partners=False, turn_seconds=45)
     )["tableId"]
 
 
@@ -62,42 +70,6 @@ def test_a_burst_of_creates_cannot_get_past_three_waiting_tables(app, monkeypatc
     with pytest.raises(TooManyTablesError):
         _kastet(app, busy)  # read two, found three when its write was refused
     assert len(app.tables.lobby()["tables"]) == 3
-
-
-def _corr(app: App, who: Caller, seats: int = 2) -> str:
-    return str(
-        app.tables.create_table(
-            who, game="kastet", seats=seats, hands=1, partners=False, turn_seconds=3600,
-            seed=11, pace="correspondence",
-        )["tableId"]
-    )  # fmt: skip
-
-
-def _held(app: App, who: Caller) -> set[str]:
-    """The tables the player item says ``who`` holds."""
-    return set(app.stores.players.get(who.player_id).get(HELD) or ())
-
-
-def _adds(app: App, who: Caller) -> int:
-    return int(app.stores.players.get(who.player_id).get(ADDS) or 0)
-
-
-def _sitting(app: App, who: Caller, table_ids: list[str]) -> set[str]:
-    """Of ``table_ids``, those where ``who`` sits (the truth the set must match)."""
-    return {
-        t for t in table_ids if app.stores.tables.get(t).table.seat_of(who.player_id) is not None
-    }
-
-
-def _hold(app: App, who: Caller, count: int) -> list[str]:
-    """``who`` joins ``count`` waiting correspondence tables of other players."""
-    made = []
-    for i in range(count):
-        host = player(app, f"Ev{i}")
-        table_id = _corr(app, host)
-        app.tables.sit(who, table_id, 1)
-        made.append(table_id)
-    return made
 
 
 # -- a burst, a retry: against moto's server from threads ---------------------------------
@@ -131,9 +103,9 @@ def _app(endpoint: str, clock: Clock, config: Config | None = None, like: App | 
 def test_a_burst_of_joins_and_creates_at_19_lets_exactly_one_through(endpoint):
     app = _app(endpoint, Clock())
     me = player(app, "Ayşe")
-    mine = _hold(app, me, MAX_HELD - 1)
+    mine = hold_tables(app, me, MAX_HELD - 1)
     hosts = [player(app, f"Misafir{i}") for i in range(5)]
-    targets = [_corr(app, h) for h in hosts]
+    targets = [corr_table(app, h) for h in hosts]
     before = {t: app.stores.tables.get(t) for t in targets}
     barrier = threading.Barrier(len(targets) + 2)
     answers: list[tuple[str, Any]] = []
@@ -149,7 +121,7 @@ def test_a_burst_of_joins_and_creates_at_19_lets_exactly_one_through(endpoint):
             answers.append((what, result))
 
     calls = [(t, lambda t=t: app.tables.sit(me, t, 1)) for t in targets]
-    calls += [(f"new{i}", lambda: _corr(app, me)) for i in range(2)]
+    calls += [(f"new{i}", lambda: corr_table(app, me)) for i in range(2)]
     threads = [threading.Thread(target=attempt, args=c) for c in calls]
     for thread in threads:
         thread.start()
@@ -168,10 +140,10 @@ def test_a_burst_of_joins_and_creates_at_19_lets_exactly_one_through(endpoint):
     for table_id in targets:
         if table_id not in won:
             assert app.stores.tables.get(table_id) == before[table_id]
-    held = _held(app, me)
+    held = held_by(app, me)
     assert len(held) == MAX_HELD and set(mine) <= held
     made = held - set(mine) - set(targets)
-    assert held == _sitting(app, me, [*mine, *targets, *made])
+    assert held == sitting_at(app, me, [*mine, *targets, *made])
     assert len(made) == (1 if won[0].startswith("new") else 0)
 
 
@@ -180,25 +152,25 @@ def test_a_join_whose_answer_was_lost_is_counted_once(endpoint, monkeypatch):
     clock = Clock()
     plain = _app(endpoint, clock)
     me = player(plain, "Ayşe")
-    _hold(plain, me, MAX_HELD - 2)
+    hold_tables(plain, me, MAX_HELD - 2)
     faulty = _app(endpoint, clock, DYNAMODB_CONFIG, like=plain)  # production retries
     faults = Faults(faulty.client)
     host = player(plain, "Ev")
-    target = _corr(plain, host)
-    adds = _adds(plain, me)
+    target = corr_table(plain, host)
+    adds = adds_of(plain, me)
     # DynamoDB wrote the join; its answer never came; botocore sends it again.
     faults.fail("TransactWriteItems", Fault(lose=True))
     view = faulty.tables.sit(me, target, 1)
     assert view["seats"][1]["playerId"] == me.player_id
     assert faults.attempts["TransactWriteItems"] == 2
-    assert _adds(plain, me) == adds + 1 and len(_held(plain, me)) == MAX_HELD - 1
+    assert adds_of(plain, me) == adds + 1 and len(held_by(plain, me)) == MAX_HELD - 1
     # A table created the same way: counted once; then the limit stands.
     faults.fail("TransactWriteItems", Fault(lose=True))
     made = faulty.tables.create_table(
-        me, game="kastet", seats=2, hands=1, partners=False, turn_seconds=3600,
-        pace="correspondence",
-    )  # fmt: skip
-    assert _adds(plain, me) == adds + 2 and made["tableId"] in _held(plain, me)
-    assert len(_held(plain, me)) == MAX_HELD
+        me,
+        corr_options(),
+    )
+    assert adds_of(plain, me) == adds + 2 and made["tableId"] in held_by(plain, me)
+    assert len(held_by(plain, me)) == MAX_HELD
     with pytest.raises(TooManyHeldError):
-        plain.tables.sit(me, _corr(plain, player(plain, "Son")), 1)
+        plain.tables.sit(me, corr_table(plain, player(plain, "Son")), 1)

@@ -14,6 +14,7 @@ from botocore.config import Config
 from testkit import moto_server
 
 from harftet.engine import table as life
+from harftet.engine.options import TableOptions
 from harftet.engine.state import Occupant
 from harftet.errors import NotFoundError
 from harftet.localstack.dynalite import dynalite
@@ -22,6 +23,7 @@ from harftet.store.errors import VersionConflictError
 from harftet.store.schema import create_tables
 from harftet.store.table_items import StoredTable
 from harftet.store.tables import TableStore
+from harftet.store.writes import Commit
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +67,11 @@ def _store(backend: tuple[Any, dict[str, str]]) -> TableStore:
 
 def _table(now: float = 1000.0) -> Any:
     return life.new_table(
-        uuid.uuid4().hex[:12], "kastet", Occupant("p0", "Ayşe"), seed=5, now=now, seats=2
+        uuid.uuid4().hex[:12],
+        Occupant("p0", "Ayşe"),
+        TableOptions("kastet", seats=2),
+        seed=5,
+        now=now,
     )
 
 
@@ -89,7 +95,7 @@ def test_a_table_id_is_created_once(backend):
 def test_a_save_on_a_stale_version_loses_and_reports_the_current_table(backend):
     store, first = _created(backend)
     seated = life.sit(first.table, 1, Occupant("p1", "Ben"), 1001).table
-    store.save(first, seated, move_id="p1:m1")
+    store.save(first, seated, Commit(move_id="p1:m1"))
     with pytest.raises(VersionConflictError) as conflict:
         store.save(first, life.sit(first.table, 1, Occupant("p2", "Can"), 1002).table)
     current = conflict.value.current
@@ -132,7 +138,7 @@ def test_the_lobby_lists_waiting_tables_only_and_the_deadline_index_finds_due_on
     stored = store.get(started.table_id)
     full = life.sit(stored.table, 1, Occupant("p1", "Ben"), 1002).table
     playing = life.start(full, "p0", 1003).table
-    store.save(stored, playing, now=1003)
+    store.save(stored, playing, Commit(now=1003))
     assert [t.table_id for t in store.lobby(1003)] == [waiting.table_id]
     assert store.lobby(1000 + 24 * 3600 + 1) == []  # a day later nobody is waiting for it
     deadline = playing.deadline
@@ -149,8 +155,8 @@ def test_a_game_in_play_stays_in_the_watch_list_and_its_moves_leave_the_list_key
     store.create(table)
     stored = store.get(table.table_id)
     full = life.sit(stored.table, 1, Occupant("p1", "Ben"), 1001).table
-    stored = store.save(stored, full, now=1001)
-    stored = store.save(stored, life.start(full, "p0", 1002).table, now=1002)
+    stored = store.save(stored, full, Commit(now=1001))
+    stored = store.save(stored, life.start(full, "p0", 1002).table, Commit(now=1002))
     written: list[str] = []
 
     def record(params: dict[str, Any], **_: Any) -> None:
@@ -162,7 +168,7 @@ def test_a_game_in_play_stays_in_the_watch_list_and_its_moves_leave_the_list_key
     try:
         for now in (1003.0, 1004.0):  # a player drops and comes back: two versions in play
             step = life.disconnect if now == 1003.0 else life.reconnect
-            stored = store.save(stored, step(stored.table, "p1", now).table, now=now)
+            stored = store.save(stored, step(stored.table, "p1", now).table, Commit(now=now))
     finally:
         client.meta.events.unregister("provide-client-params.dynamodb.UpdateItem", record)
     assert len(written) == 2
@@ -200,7 +206,7 @@ def test_due_tables_are_found_across_every_index_shard_earliest_first(backend):
         stored = store.get(table.table_id)
         full = life.sit(stored.table, 1, Occupant("p1", "Ben"), 1000 + i)
         playing = life.start(full.table, "p0", 1000 + i).table
-        store.save(stored, playing, now=1000 + i)
+        store.save(stored, playing, Commit(now=1000 + i))
         started.append(playing)
     assert len({store.index.due_key(t.table_id) for t in started}) > 1  # spread over shards
     latest = max(t.deadline for t in started)
@@ -226,12 +232,12 @@ def test_waiting_and_finished_tables_expire_and_games_in_play_never_do(backend):
     stored = store.get(table.table_id)
     full = life.sit(stored.table, 1, Occupant("p1", "Ben"), 1001).table
     playing = life.start(full, "p0", 1002).table
-    stored = store.save(stored, playing, now=1002)
+    stored = store.save(stored, playing, Commit(now=1002))
     assert expires() is None
     finished = life.leave(playing, "p1", 1003).table  # paused: still no expiry
-    stored = store.save(stored, finished, now=1003)
+    stored = store.save(stored, finished, Commit(now=1003))
     assert expires() is None
     finished = playing.clone()
     finished.status = "finished"
-    store.save(stored, finished, now=5000)
+    store.save(stored, finished, Commit(now=5000))
     assert expires() == 5000 + 30 * 24 * 3600

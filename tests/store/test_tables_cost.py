@@ -11,10 +11,12 @@ from testkit import TABLE_NAMES
 from harftet.engine import hand
 from harftet.engine import table as life
 from harftet.engine.moves import Draw
+from harftet.engine.options import TableOptions
 from harftet.engine.state import Occupant
 from harftet.engine.timing import next_due
 from harftet.store.table_items import MOVES_KEPT, IndexKeys, from_stream_image, move_digest
 from harftet.store.tables import TableStore
+from harftet.store.writes import Commit
 
 
 class Recording:
@@ -41,12 +43,16 @@ def _set_names(update: dict[str, Any]) -> set[str]:
 
 def _started(store: TableStore) -> Any:
     table = life.new_table(
-        "t-cost", "kastet", Occupant("p0", "Ayşe"), seed=5, now=1000.0, seats=2, turn_seconds=30
+        "t-cost",
+        Occupant("p0", "Ayşe"),
+        TableOptions("kastet", seats=2, turn_seconds=30),
+        seed=5,
+        now=1000.0,
     )
     store.create(table)
     stored = store.get("t-cost")
     stored = store.save(stored, life.sit(stored.table, 1, Occupant("p1", "Ben"), 1001).table)
-    return store.save(stored, life.start(stored.table, "p0", 1002).table, now=1002)
+    return store.save(stored, life.start(stored.table, "p0", 1002).table, Commit(now=1002))
 
 
 def test_a_change_that_keeps_the_deadline_writes_no_index_key_and_no_due_version(dynamodb):
@@ -55,7 +61,7 @@ def test_a_change_that_keeps_the_deadline_writes_no_index_key_and_no_due_version
     assert started.due_version == started.version  # the start set the first deadline
     client: Recording = store._client  # type: ignore[assignment]
     client.updates.clear()
-    kept = store.save(started, started.table, move_id="p0:again", now=1003)
+    kept = store.save(started, started.table, Commit(move_id="p0:again", now=1003))
     assert not _set_names(client.updates[-1]) & {"due", "deadline", "dueV", "lobby", "watch"}
     assert kept.due_version == started.version  # still the version that set it
     assert store.get("t-cost").due_version == started.version
@@ -64,7 +70,7 @@ def test_a_change_that_keeps_the_deadline_writes_no_index_key_and_no_due_version
     player = started.table.seats[seat].occupant.player_id
     drawn = hand.apply_move(kept.table.clone(), seat, Draw(), 1010).table
     assert next_due(drawn) != next_due(kept.table)
-    moved = store.save(kept, drawn, move_id=f"{player}:d1", now=1010)
+    moved = store.save(kept, drawn, Commit(move_id=f"{player}:d1", now=1010))
     assert {"deadline", "dueV"} <= _set_names(client.updates[-1])
     assert moved.due_version == moved.version == store.get("t-cost").due_version
 
@@ -73,7 +79,9 @@ def test_each_player_keeps_only_its_last_move_ids_and_a_retry_of_them_is_still_k
     store = TableStore(dynamodb, TABLE_NAMES["TablesTable"], TABLE_NAMES["PlayersTable"])
     stored = _started(store)
     for n in range(40):
-        stored = store.save(stored, stored.table, move_id=f"p{n % 2}:move-{n:04d}", now=1003 + n)
+        stored = store.save(
+            stored, stored.table, Commit(move_id=f"p{n % 2}:move-{n:04d}", now=1003 + n)
+        )
     again = store.get("t-cost")
     assert len(again.moves) == 2 * MOVES_KEPT
     for player in ("p0", "p1"):  # the last ones of each player are still retried safely
@@ -98,7 +106,7 @@ def test_an_item_of_the_former_shape_keeps_its_move_ids_and_sheds_the_old_map(dy
     )
     old = store.get("t-cost")
     assert old.moves["p0:old-move"] == stored.version  # read from the former map
-    store.save(old, old.table, move_id="p1:new", now=1004)
+    store.save(old, old.table, Commit(move_id="p1:new", now=1004))
     item = dynamodb.get_item(TableName=name, Key={"tableId": {"S": "t-cost"}})["Item"]
     assert "moves" not in item and move_digest("p0:old-move") in item["mv"]["M"]
     image = {**item, "state": {"B": base64.b64encode(item["state"]["B"]).decode()}}
@@ -120,7 +128,7 @@ def test_a_deadline_that_moves_within_the_index_step_writes_due_version_but_no_i
         player = stored.table.seats[seat].occupant.player_id
         drawn = hand.apply_move(stored.table.clone(), seat, Draw(), at).table
         assert next_due(drawn) != next_due(stored.table)
-        return store.save(stored, drawn, move_id=f"{player}:d{at}", now=at)
+        return store.save(stored, drawn, Commit(move_id=f"{player}:d{at}", now=at))
 
     client.updates.clear()
     same_step = turn(started, 1010)  # due at 1040 s: still within the step that ends at 1080 s

@@ -17,6 +17,7 @@ from harftet.engine.effects import Outcome
 from harftet.engine.errors import EngineError
 from harftet.engine.hand import apply_move
 from harftet.engine.moves import Move, Ready
+from harftet.engine.options import TableOptions
 from harftet.engine.state import Event, Occupant, Table
 
 
@@ -69,10 +70,22 @@ def run_game(
     rules = rules_of(game)
     now = NOW
     table = life.new_table(
-        "t1", game, person("p0"), seed=seed * 7919 + 1, now=now, seats=players, hands=hands,  # type: ignore[arg-type]
-        turn_seconds=20, grace_seconds=50, wait_seconds=30, bot_seconds=bot_seconds,
-        salt=f"{seed:032x}", test_mode=True,
-    )  # fmt: skip
+        "t1",
+        person("p0"),
+        TableOptions(
+            game,
+            seats=players,
+            hands=hands,
+            turn_seconds=20,
+            grace_seconds=50,
+            wait_seconds=30,
+            bot_seconds=bot_seconds,
+        ),
+        seed=seed * 7919 + 1,
+        now=now,
+        salt=f"{seed:032x}",
+        test_mode=True,
+    )
     g = Game([table], list(table.recent))
     for i in range(1, players):
         if practice and i == players - 1:

@@ -19,6 +19,7 @@ from harftet.engine import table as life
 from harftet.engine.bot import choose_move
 from harftet.engine.codec import decode, encode
 from harftet.engine.hand import apply_move
+from harftet.engine.options import TableOptions
 from harftet.engine.state import HandResult, Occupant, Placed, Seat, Table
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "bench_codec.py"
@@ -51,9 +52,12 @@ def test_a_finished_game_survives_the_round_trip() -> None:
 
 def test_options_levels_left_racks_and_the_latest_events_survive_the_round_trip() -> None:
     table = life.new_table(
-        "t9", "harftet", Occupant("p0", "Ayşe"), seed=5, now=NOW, seats=2, hands=2,
-        hints=False, private=True, bot_seconds=0,
-    )  # fmt: skip
+        "t9",
+        Occupant("p0", "Ayşe"),
+        TableOptions("harftet", seats=2, hands=2, hints=False, private=True, bot_seconds=0),
+        seed=5,
+        now=NOW,
+    )
     table = life.seat_bot(table, 1, "p0", NOW, level="hard").table
     table = life.start(table, "p0", NOW).table
     back = decode(encode(table))

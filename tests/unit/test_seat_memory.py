@@ -10,6 +10,7 @@ from engine_helpers import NOW
 from harftet.engine import table as life
 from harftet.engine.codec import decode, encode
 from harftet.engine.errors import WrongStatusError
+from harftet.engine.options import TableOptions
 from harftet.engine.state import Occupant, Table
 
 HANDS = 3
@@ -25,7 +26,7 @@ def stored(table: Table) -> Table:
 
 def started() -> Table:
     table = life.new_table(
-        "t-memory", "kastet", person("p0"), seed=7, now=NOW, seats=4, hands=HANDS
+        "t-memory", person("p0"), TableOptions("kastet", seats=4, hands=HANDS), seed=7, now=NOW
     )
     for seat in (1, 2, 3):
         table = life.sit(table, seat, person(f"p{seat}"), NOW).table

@@ -23,6 +23,7 @@ from harftet.engine.errors import (
 )
 from harftet.engine.hand import apply_move
 from harftet.engine.moves import Draw, Pass, Ready
+from harftet.engine.options import TableOptions
 from harftet.engine.state import Occupant, Table
 
 TURN = 45
@@ -46,7 +47,8 @@ def do(fn: Callable[..., Any], table: Table, *args: Any) -> Any:
 
 def created(game: str = "kastet", seats: int = 4, **kw: Any) -> Table:
     """A waiting table created by p0 (seat 0), nobody else seated."""
-    return life.new_table("t1", game, person(0), seed=7, now=NOW, seats=seats, **kw)  # type: ignore[arg-type]
+    options = TableOptions(game, seats=seats, **kw)  # type: ignore[arg-type]
+    return life.new_table("t1", person(0), options, seed=7, now=NOW)
 
 
 def waiting(game: str = "kastet", players: int = 4, **kw: Any) -> Table:
@@ -116,9 +118,9 @@ def test_the_creator_is_manager_at_seat_0_of_a_waiting_table_with_the_default_se
 def test_a_table_outside_the_limits_is_refused_with_a_clear_message(
     settings: dict[str, Any], message: str
 ) -> None:
-    kw = {"seats": 4, "game": "kastet", **settings}
+    options = TableOptions(**{"seats": 4, "game": "kastet", **settings})
     with pytest.raises(EngineError, match=message) as caught:
-        life.new_table("t1", kw.pop("game"), person(0), seed=1, now=NOW, **kw)
+        life.new_table("t1", person(0), options, seed=1, now=NOW)
     assert caught.value.code == "bad_request"
 
 
@@ -134,7 +136,9 @@ def test_a_table_outside_the_limits_is_refused_with_a_clear_message(
     ],
 )
 def test_a_table_at_the_limits_is_accepted(settings: dict[str, Any]) -> None:
-    table = life.new_table("t1", "harftet", person(0), seed=1, now=NOW, **settings)
+    test_mode = bool(settings.pop("test_mode", False))
+    options = TableOptions("harftet", **settings)
+    table = life.new_table("t1", person(0), options, seed=1, now=NOW, test_mode=test_mode)
     assert table.pace == settings.get("pace", "live") and table.rated == settings.get("rated", 1)
     assert table.break_seconds == settings.get("break_seconds", 20)
     assert table.hints == settings.get("hints", 3)

@@ -19,6 +19,7 @@ from harftet.engine import table as life
 from harftet.engine.bot import choose_move
 from harftet.engine.hand import apply_move
 from harftet.engine.moves import Pass
+from harftet.engine.options import TableOptions
 from harftet.engine.state import Occupant, Table
 from harftet.engine.view import lobby_status, lobby_summary, table_view
 
@@ -38,15 +39,8 @@ def person(i: int | str) -> Occupant:
 
 def new(game: str = "kastet", players: int = 4, **kw: Any) -> Table:
     """A waiting table created by p0 with every seat taken by p0, p1, ..."""
-    table = life.new_table(
-        "t1",
-        game,  # type: ignore[arg-type]
-        person(0),
-        seed=SEED,
-        now=NOW,
-        seats=players,
-        **kw,
-    )
+    options = TableOptions(game, seats=players, **kw)  # type: ignore[arg-type]
+    table = life.new_table("t1", person(0), options, seed=SEED, now=NOW)
     for i in range(1, players):
         table = life.sit(table, i, person(i), NOW).table
     return table
@@ -190,7 +184,7 @@ def test_a_vacant_seat_shows_its_tile_count_but_nobody_sees_its_tiles() -> None:
 
 
 def test_a_waiting_table_shows_empty_seats_as_null() -> None:
-    table = life.new_table("t9", "kastet", person(0), seed=SEED, now=NOW, seats=3)
+    table = life.new_table("t9", person(0), TableOptions("kastet", seats=3), seed=SEED, now=NOW)
     view = table_view(table, "p0")
     assert view["seats"][1:] == [None, None]
     assert view["seats"][0]["playerId"] == "p0" and view["hand"] == []
@@ -259,9 +253,12 @@ def test_a_finished_table_shows_the_result_and_every_hand_and_no_turn() -> None:
 
 def test_the_view_shows_the_table_options_and_each_computer_players_level() -> None:
     table = life.new_table(
-        "t9", "kastet", person(0), seed=SEED, now=NOW, seats=3, hints=False, private=True,
-        bot_seconds=3,
-    )  # fmt: skip
+        "t9",
+        person(0),
+        TableOptions("kastet", seats=3, hints=False, private=True, bot_seconds=3),
+        seed=SEED,
+        now=NOW,
+    )
     table = life.seat_bot(table, 1, "p0", NOW, level="easy").table
     table = life.seat_bot(table, 2, "p0", NOW).table
     view = table_view(table, None)
@@ -299,9 +296,11 @@ def test_the_lobby_summary_offers_the_vacant_seats_of_a_paused_table() -> None:
     assert summary["vacant"] == [1] and summary["status"] == "paused"
     assert lobby_status(table) == "open" and summary["private"] is False
     assert summary["createdAt"] == NOW
-    waiting = life.new_table("t2", "kastet", person(0), seed=SEED, now=NOW, seats=3)
+    waiting = life.new_table("t2", person(0), TableOptions("kastet", seats=3), seed=SEED, now=NOW)
     assert lobby_summary(waiting)["vacant"] == [1, 2] and lobby_status(waiting) == "waiting"
-    hidden = life.new_table("t3", "kastet", person(0), seed=SEED, now=NOW, private=True)
+    hidden = life.new_table(
+        "t3", person(0), TableOptions("kastet", private=True), seed=SEED, now=NOW
+    )
     assert lobby_summary(hidden)["private"] is True and lobby_status(hidden) is None
     assert lobby_status(finished_game()) is None and lobby_summary(finished_game())["vacant"] == []
 
@@ -328,12 +327,10 @@ def positions(draw: st.DrawFn) -> Table:
     players = draw(st.integers(2, 4))
     table = life.new_table(
         "t1",
-        game,
         person(0),
+        TableOptions(game, seats=players, hands=2),
         seed=draw(st.integers(10**15, 10**18)),
         now=NOW,
-        seats=players,
-        hands=2,
     )
     for i in range(1, players):
         table = life.sit(table, i, person(i), NOW).table

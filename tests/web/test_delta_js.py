@@ -18,6 +18,7 @@ from harftet.api.delta import view_delta
 from harftet.engine import table as life
 from harftet.engine.bot import choose_move
 from harftet.engine.hand import apply_move
+from harftet.engine.options import TableOptions
 from harftet.engine.state import Occupant, Table
 from harftet.engine.view import table_view
 
@@ -28,7 +29,9 @@ HERE = Path(__file__).parent
 def game(name: str, seed: int) -> list[Table]:
     """Every version of a 2-player, 1-hand game between easy computer players."""
     now = 1_000_000.0
-    table = life.new_table("t1", name, Occupant("p0", "Ayşe"), seed=seed, now=now, seats=2, hands=1)  # type: ignore[arg-type]
+    table = life.new_table(
+        "t1", Occupant("p0", "Ayşe"), TableOptions(name, seats=2, hands=1), seed=seed, now=now
+    )  # type: ignore[arg-type]
     tables = [table, life.sit(table, 1, Occupant("p1", "Barış"), now).table]
     tables.append(life.start(tables[-1], "p0", now).table)
     while tables[-1].status == "playing":

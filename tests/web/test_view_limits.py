@@ -12,13 +12,16 @@ import pytest
 from harftet.bounds import client_bounds
 from harftet.engine import table as life
 from harftet.engine.errors import IllegalMoveError
+from harftet.engine.options import TableOptions
 from harftet.engine.rules import rules_for
 from harftet.engine.state import Occupant
 from harftet.engine.view import table_view
 
 
 def view_of(game: str) -> dict[str, Any]:
-    table = life.new_table("t1", game, Occupant("p0", "Ayşe"), seed=7, now=0.0, seats=2)  # type: ignore[arg-type]
+    table = life.new_table(
+        "t1", Occupant("p0", "Ayşe"), TableOptions(game, seats=2), seed=7, now=0.0
+    )  # type: ignore[arg-type]
     return table_view(table, "p0")
 
 

@@ -23,6 +23,7 @@ from harftet.api.body import MAX_BODY_BYTES as MAX_BODY_BYTES  # its old home
 from harftet.api.names import NAME_SCHEMA, check_name
 from harftet.engine import options
 from harftet.engine.moves import Draw, Lay, Move, Pass, Ready
+from harftet.engine.options import TableOptions
 from harftet.engine.search import BotLevel
 from harftet.engine.state import DEFAULT_BREAK_SECONDS, Pace, Placed
 
@@ -163,6 +164,24 @@ class CreateTable(Strict):
         if self.turnSeconds is not None:
             return self.turnSeconds
         return 86400 if self.pace == "correspondence" else 45
+
+    def options(self) -> TableOptions:
+        """The table's options as the engine takes them."""
+        return TableOptions(
+            game=self.game,
+            seats=self.seats,
+            hands=self.hands,
+            partners=self.partners,
+            turn_seconds=self.turn_seconds(),
+            hints=self.hints,
+            private=self.private,
+            bot_seconds=self.botSeconds,
+            rated=self.rated,
+            break_seconds=self.breakSeconds,
+            grace_seconds=self.graceSeconds,
+            wait_seconds=self.waitSeconds,
+            pace=self.pace,
+        )
 
 
 class SitDown(Strict):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import KW_ONLY, dataclass
 from functools import cached_property
 from typing import Any
 
@@ -19,32 +20,21 @@ logger = logging.getLogger(__name__)
 Sender = Callable[[str, dict[str, Any]], bool]
 
 
+@dataclass(eq=False)
 class App:
     """Every feature of the application over ``stores`` (`DynamoStores`, or fakes in tests),
-    the clock, the WebSocket sender and the token signer."""
+    the clock (``clock()``: now, in epoch seconds), the WebSocket sender, the token signer
+    (``signer``: one made here from the settings when None) and the AWS clients (``aws``:
+    sqs, sns)."""
 
-    def __init__(
-        self,
-        settings: Settings,
-        stores: Any,
-        *,
-        clock: Callable[[], float] = time.time,
-        send: Sender | None = None,
-        tokens: Tokens | None = None,
-        sleep: Callable[[float], None] = time.sleep,
-        aws: Callable[[str], Any] = client,
-    ) -> None:
-        self.settings = settings
-        self.stores = stores
-        self._clock = clock
-        self.send = send
-        self._tokens = tokens
-        self.sleep = sleep
-        self._aws = aws  # sqs, sns clients
-
-    def clock(self) -> float:
-        """Now, by the application's clock (epoch seconds)."""
-        return self._clock()
+    settings: Settings
+    stores: Any
+    _: KW_ONLY
+    clock: Callable[[], float] = time.time
+    send: Sender | None = None
+    signer: Tokens | None = None
+    sleep: Callable[[float], None] = time.sleep
+    aws: Callable[[str], Any] = client
 
     @property
     def sender(self) -> Sender | None:
@@ -59,8 +49,8 @@ class App:
     @cached_property
     def tokens(self) -> Tokens:
         """Signs and checks tokens (TOKEN_SECRET, or the SSM SecureString it names)."""
-        if self._tokens is not None:
-            return self._tokens
+        if self.signer is not None:
+            return self.signer
         secret = self.settings.token_secret
         if not secret:
             name = self.settings.token_secret_param
@@ -230,14 +220,14 @@ class App:
         from harftet.queues import NotifyQueue
 
         url = self.settings.notify_queue_url
-        return NotifyQueue(self._aws("sqs"), url) if url else None
+        return NotifyQueue(self.aws("sqs"), url) if url else None
 
     @cached_property
     def timer_queue(self) -> Any:
         from harftet.queues import TimerQueue
 
         url = self.settings.timer_queue_url
-        return TimerQueue(self._aws("sqs"), url) if url else None
+        return TimerQueue(self.aws("sqs"), url) if url else None
 
     @cached_property
     def outbox(self) -> Any:
@@ -256,7 +246,7 @@ class App:
 
         s = self.settings
         apps = {"fcm": s.fcm_application_arn, "apns": s.apns_application_arn}
-        return MobilePush(self._aws("sns"), apps) if any(apps.values()) else None
+        return MobilePush(self.aws("sns"), apps) if any(apps.values()) else None
 
     def _local_push_prefix(self) -> str | None:
         """The local stack's own push receiver, allowed as an endpoint in test mode only."""

@@ -4,12 +4,36 @@ these (``harftet.api.models``)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Final, Literal, get_args
 
 from .errors import EngineError
-from .state import DEFAULT_HINTS, Hints, Pace
+from .state import DEFAULT_BREAK_SECONDS, DEFAULT_HINTS, GameName, Hints, Pace
 
 Bounds = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    """What a table's creator chooses (RULES §4b), with the defaults a choice left out
+    takes; ``grace_seconds`` and ``wait_seconds`` None: the table's own defaults. Checked
+    against their bounds when a table is made (``table.new_table``)."""
+
+    game: GameName
+    seats: int = 4
+    hands: int = 11
+    partners: bool = False
+    turn_seconds: int = 45
+    grace_seconds: int | None = None
+    wait_seconds: int | None = None
+    hints: Hints = True
+    private: bool = False
+    bot_seconds: int = 1
+    rated: bool = True
+    break_seconds: int = DEFAULT_BREAK_SECONDS
+    pace: Pace = "live"
+
+
 OptionName = Literal[
     "seats",
     "hands",

@@ -19,6 +19,7 @@ from . import table as life
 from .effects import Outcome, begin, changed, placed_from_json
 from .errors import EngineError, WrongStatusError
 from .moves import Draw, Lay, Move, Pass
+from .options import TableOptions
 from .rules import DEAL_SIZE, Rules
 from .state import DEFAULT_BREAK_SECONDS, Event, Occupant, Table
 
@@ -192,24 +193,26 @@ def play(doc: dict[str, Any], *, rules: Rules | None = None) -> Table:
     first = events[0]
     table = life.new_table(
         str(opts["tableId"]),
-        opts["game"],
         _occupant(first),
+        TableOptions(
+            opts["game"],
+            seats=int(opts["seats"]),
+            hands=int(opts["hands"]),
+            partners=bool(opts["partners"]),
+            turn_seconds=int(opts["turnSeconds"]),
+            grace_seconds=int(opts["graceSeconds"]),
+            wait_seconds=int(opts["waitSeconds"]),
+            hints=opts["hints"],
+            private=bool(opts["private"]),
+            bot_seconds=int(opts["botSeconds"]),
+            rated=bool(opts.get("rated", True)),
+            break_seconds=int(opts.get("breakSeconds", DEFAULT_BREAK_SECONDS)),
+            pace=opts.get("pace", "live"),
+        ),
         seed=int(doc["seed"]),
         now=float(first["at"]),
-        seats=int(opts["seats"]),
-        hands=int(opts["hands"]),
-        partners=bool(opts["partners"]),
-        turn_seconds=int(opts["turnSeconds"]),
-        grace_seconds=int(opts["graceSeconds"]),
-        wait_seconds=int(opts["waitSeconds"]),
-        hints=opts["hints"],
-        private=bool(opts["private"]),
-        bot_seconds=int(opts["botSeconds"]),
-        rated=bool(opts.get("rated", True)),
-        break_seconds=int(opts.get("breakSeconds", DEFAULT_BREAK_SECONDS)),
-        pace=opts.get("pace", "live"),
         salt=str(doc.get("salt", "")),
-        test_mode=True,  # a table made in test mode replays too
+        test_mode=True,
     )
     if table.recent != [first]:
         raise ReplayError("event 1 does not follow from the table's options")

@@ -21,7 +21,7 @@ from .errors import (
     WrongStatusError,
 )
 from .options import LIMITS as LIMITS  # the bounds' home is options.py
-from .options import OptionError, check, check_hints, check_turn
+from .options import OptionError, TableOptions, check, check_hints, check_turn
 from .seats import (
     BOT_PREFIX,
     TAG_BYTES,
@@ -43,12 +43,8 @@ from .seats import (
 from .state import (
     BOT_LEVELS,
     DEFAULT_BOT_LEVEL,
-    DEFAULT_BREAK_SECONDS,
     BotLevel,
-    GameName,
-    Hints,
     Occupant,
-    Pace,
     Seat,
     Status,
     Table,
@@ -95,56 +91,45 @@ __all__ = [
 
 def new_table(
     table_id: str,
-    game: GameName,
     creator: Occupant,
+    options: TableOptions,
     *,
     seed: int,
     now: float,
-    seats: int = 4,
-    hands: int = 11,
-    partners: bool = False,
-    turn_seconds: int = 45,
-    grace_seconds: int | None = None,
-    wait_seconds: int | None = None,
-    hints: Hints = True,
-    private: bool = False,
-    bot_seconds: int = 1,
-    rated: bool = True,
-    break_seconds: int = DEFAULT_BREAK_SECONDS,
-    pace: Pace = "live",
     salt: str = "",
     test_mode: bool = False,
 ) -> Table:
-    """A waiting table; its creator is the manager and sits at seat 0 (the log's first
-    event, a ``sit``, is its ``recent``). Options out of their bounds (options.py; test mode
-    may go below some) raise OptionError naming the field."""
-    _check_game(game, seats, hands)
-    check("bot_seconds", bot_seconds)
-    turn_seconds = check_turn(pace, turn_seconds, test_mode=test_mode)
-    _check_waits(break_seconds, grace_seconds, wait_seconds, test_mode=test_mode)
-    _check_scoring(rated, partners, seats)
+    """A waiting table with ``options``; its creator is the manager and sits at seat 0 (the
+    log's first event, a ``sit``, is its ``recent``). Options out of their bounds
+    (options.py; test mode may go below some) raise OptionError naming the field."""
+    o = options
+    _check_game(o.game, o.seats, o.hands)
+    check("bot_seconds", o.bot_seconds)
+    turn_seconds = check_turn(o.pace, o.turn_seconds, test_mode=test_mode)
+    _check_waits(o.break_seconds, o.grace_seconds, o.wait_seconds, test_mode=test_mode)
+    _check_scoring(o.rated, o.partners, o.seats)
     table = Table(
         table_id=table_id,
-        game=game,
+        game=o.game,
         seed=seed,
         manager=creator.player_id,
-        hands=hands,
-        partners=partners,
+        hands=o.hands,
+        partners=o.partners,
         turn_seconds=turn_seconds,
         created_at=now,
-        seats=[Seat() for _ in range(seats)],
-        hints=check_hints(hints, rated),
-        private=private,
-        bot_seconds=bot_seconds,
-        rated=rated,
-        break_seconds=break_seconds,
-        pace=pace,
+        seats=[Seat() for _ in range(o.seats)],
+        hints=check_hints(o.hints, o.rated),
+        private=o.private,
+        bot_seconds=o.bot_seconds,
+        rated=o.rated,
+        break_seconds=o.break_seconds,
+        pace=o.pace,
         salt=salt,
     )
-    if grace_seconds is not None:
-        table.grace_seconds = grace_seconds
-    if wait_seconds is not None:
-        table.wait_seconds = wait_seconds
+    if o.grace_seconds is not None:
+        table.grace_seconds = o.grace_seconds
+    if o.wait_seconds is not None:
+        table.wait_seconds = o.wait_seconds
     table.seats[0].occupant = creator
     _note_sit(table, now, "sit", 0, creator)
     return table

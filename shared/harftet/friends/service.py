@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from harftet.bounds import CODE_ALPHABET, CODE_LENGTH, FRIENDS_MAX
@@ -56,26 +57,18 @@ class PresencePort(Protocol):
 InvitationNote = Callable[[str, StoredTable, str | None], object]
 
 
+@dataclass(eq=False)
 class Friends:
-    """Friends, blocks and invitations over the players table's account items."""
+    """Friends, blocks and invitations over the players table's account items;
+    ``notify_invitation``: how a friend with no open socket hears of one (notify)."""
 
-    def __init__(
-        self,
-        store: AccountStorePort,
-        tables: TableStorePort,
-        connections: ConnectionStorePort,
-        presence: PresencePort,
-        send: Sender | None,
-        clock: Callable[[], float],
-        notify_invitation: InvitationNote | None = None,
-    ) -> None:
-        self.store = store
-        self.tables = tables
-        self.connections = connections
-        self.presences = presence
-        self.send = send
-        self.clock = clock
-        self.notify_invitation = notify_invitation  # a friend with no open socket (notify)
+    store: AccountStorePort
+    tables: TableStorePort
+    connections: ConnectionStorePort
+    presences: PresencePort
+    send: Sender | None
+    clock: Callable[[], float]
+    notify_invitation: InvitationNote | None = None
 
     def _account(self, caller: Caller) -> dict[str, Any]:
         try:

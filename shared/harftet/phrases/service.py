@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from harftet.bounds import PHRASE_GAP_SECONDS, PHRASES_PER_HAND
@@ -41,24 +42,21 @@ def catalogue() -> dict[str, Any]:
     }
 
 
-class Phrases:
-    """Sends a phrase from a seated player to everyone connected to the table."""
+def _nobody(player_id: str) -> set[str]:
+    return set()
 
-    def __init__(
-        self,
-        tables: TableStorePort,
-        connections: ConnectionStorePort,
-        counter: LimitStorePort,
-        send: Sender | None,
-        clock: Callable[[], float],
-        blocked_by: Callable[[str], set[str]] = lambda player_id: set(),
-    ) -> None:
-        self.tables = tables
-        self.connections = connections
-        self.counter = counter
-        self.sender = send
-        self.clock = clock
-        self._blocked_by = blocked_by  # who blocked a player: their phrases reach none of them
+
+@dataclass(eq=False)
+class Phrases:
+    """Sends a phrase from a seated player to everyone connected to the table; nobody who
+    blocked its sender (``blocked_by``) hears it."""
+
+    tables: TableStorePort
+    connections: ConnectionStorePort
+    counter: LimitStorePort
+    sender: Sender | None
+    clock: Callable[[], float]
+    blocked_by: Callable[[str], set[str]] = _nobody
 
     def send(self, caller: Caller, table_id: str, phrase: str) -> dict[str, Any]:
         if phrase not in PHRASES:
@@ -77,7 +75,7 @@ class Phrases:
         message = {"type": "phrase", "seat": seat, "phrase": phrase}
         send = self.sender
         if send is not None:
-            deaf = self._blocked_by(caller.player_id)
+            deaf = self.blocked_by(caller.player_id)
             for connection in self.connections.for_table(table_id):
                 if connection.get("playerId") in deaf:
                     continue

@@ -21,23 +21,7 @@ def create_table() -> Response:
     limit("table", who.player_id)
     current = app()
     r = CreateTable.model_validate(router.body(), context={"testMode": current.settings.test_mode})
-    view = current.tables.create_table(
-        who,
-        game=r.game,
-        seats=r.seats,
-        hands=r.hands,
-        partners=r.partners,
-        turn_seconds=r.turn_seconds(),
-        hints=r.hints,
-        private=r.private,
-        bot_seconds=r.botSeconds,
-        seed=r.seed,
-        rated=r.rated,
-        break_seconds=r.breakSeconds,
-        grace_seconds=r.graceSeconds,
-        wait_seconds=r.waitSeconds,
-        pace=r.pace,
-    )
+    view = current.tables.create_table(who, r.options(), seed=r.seed)
     metrics.add_metric(name="TablesCreated", unit=MetricUnit.Count, value=1)
     return reply(201, view)
 

@@ -20,7 +20,7 @@ Expired items may linger until DynamoDB's TTL removes them, so every read checks
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from boto3.dynamodb.types import Binary
 from botocore.exceptions import ClientError
@@ -55,6 +55,29 @@ def plain(value: Any) -> Any:
 
 def _failed_condition(error: ClientError) -> bool:
     return error.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException"
+
+
+class _Saving(Protocol):
+    def account(self, player_id: str) -> dict[str, Any]: ...
+
+    def save(self, read: dict[str, Any], **values: Any) -> bool: ...
+
+
+def changed(
+    store: _Saving,
+    player_id: str,
+    change: Callable[[dict[str, Any]], dict[str, Any]],
+    tries: int = SAVE_TRIES,
+) -> dict[str, Any]:
+    """An account's read-change-write over ``store``'s ``account`` and conditional ``save``
+    (an empty answer of ``change`` writes nothing), retried from a fresh read: the account as
+    read; NoAccountError when there is none, BusyError when it changed under every try."""
+    for _ in range(tries):
+        account = store.account(player_id)
+        values = change(account)
+        if not values or store.save(account, **values):
+            return account
+    raise BusyError("your account is changing too often at once: try again")
 
 
 class AccountStore:
@@ -147,23 +170,7 @@ class AccountStore:
             raise
         return True
 
-    def change(
-        self,
-        player_id: str,
-        change: Callable[[dict[str, Any]], dict[str, Any]],
-        *,
-        tries: int = SAVE_TRIES,
-    ) -> dict[str, Any]:
-        """Read the account, let ``change`` return the attributes to write (or raise), and
-        write them if nobody changed the account meanwhile (an empty answer writes nothing);
-        retried from a fresh read. The account as read; NoAccountError when there is none,
-        BusyError when it changed under every try."""
-        for _ in range(tries):
-            account = self.account(player_id)
-            values = change(account)
-            if not values or self.save(account, **values):
-                return account
-        raise BusyError("your account is changing too often at once: try again")
+    change = changed  # read, change, write if nobody wrote meanwhile; retried
 
     def remember_table(self, player_id: str, table_id: str) -> None:
         """Note that the player sat at ``table_id`` (found again when they delete themselves)."""

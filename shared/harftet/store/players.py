@@ -59,6 +59,18 @@ def player_update(
     }
 
 
+def new_player(player_id: str, name: str, now: float) -> dict[str, Any]:
+    """A new player's item: the default rating, no games yet."""
+    return {
+        "playerId": player_id,
+        "name": name,
+        "rating": DEFAULT_RATING,
+        "gamesPlayed": 0,
+        "gamesAbandoned": 0,
+        "createdAt": int(now),
+    }
+
+
 class PlayerStore:
     """Guest accounts and their standing."""
 
@@ -68,14 +80,7 @@ class PlayerStore:
 
     def create(self, player_id: str, name: str, now: float) -> dict[str, Any]:
         """A new guest account with the default rating."""
-        item = {
-            "playerId": player_id,
-            "name": name,
-            "rating": DEFAULT_RATING,
-            "gamesPlayed": 0,
-            "gamesAbandoned": 0,
-            "createdAt": int(now),
-        }
+        item = new_player(player_id, name, now)
         self._client.put_item(
             TableName=self._name,
             Item=serialize(item),

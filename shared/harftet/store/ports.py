@@ -6,7 +6,7 @@ server."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from harftet.engine.state import Table
@@ -14,7 +14,7 @@ from harftet.engine.state import Table
 from .inbox import DueReminder, InboxItem
 from .mail import Device, Prefs, Subscription
 from .table_items import LobbyKey, StoredTable
-from .writes import PlayerWrite
+from .writes import NO_COMMIT, Commit
 
 
 class TableStorePort(Protocol):
@@ -27,14 +27,7 @@ class TableStorePort(Protocol):
     def create_within_limit(self, table: Table, limit: int, now: float) -> int | None: ...
 
     def save(
-        self,
-        stored: StoredTable,
-        table: Table,
-        *,
-        move_id: str | None = None,
-        writes: Sequence[PlayerWrite] = (),
-        now: float | None = None,
-        answered: str | None = None,
+        self, stored: StoredTable, table: Table, commit: Commit = NO_COMMIT
     ) -> StoredTable: ...
 
     def held_count(self, player_id: str, now: float, limit: int = ...) -> int: ...

@@ -99,9 +99,11 @@ class Moves(Mapping[str, int]):
         """digest → version, as stored."""
         return dict(self._by_digest)
 
-    def remember(self, move_key: str, version: int) -> Moves:
+    def remember(self, move_key: str | None, version: int) -> Moves:
         """These moves and ``move_key`` (producing ``version``), each player keeping only its
-        last ``MOVES_KEPT``."""
+        last ``MOVES_KEPT``; no key (a change that is no player's move): these moves."""
+        if move_key is None:
+            return self
         digest = move_digest(move_key)
         kept = {**self._by_digest, digest: version}
         player = digest[:4]

@@ -15,7 +15,6 @@ token and version in the item the failed condition returns.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -44,7 +43,7 @@ from .table_items import (
     number,
 )
 from .transient import busy
-from .writes import PlayerWrite, to_update
+from .writes import NO_COMMIT, Commit, to_update
 
 MAX_ID = 64
 TX = "tx"  # the item attribute holding the last transaction's ClientRequestToken
@@ -105,26 +104,16 @@ class TableStore(LobbyPages, HeldTables):
             "ConditionExpression": "attribute_not_exists(tableId)",
         }
 
-    def save(
-        self,
-        stored: StoredTable,
-        table: Table,
-        *,
-        move_id: str | None = None,
-        writes: Sequence[PlayerWrite] = (),
-        now: float | None = None,
-        answered: str | None = None,
-    ) -> StoredTable:
-        """Write ``table`` over ``stored`` if nobody wrote in between, with ``writes`` (ratings,
-        profiles, boards, held tables) in the same transaction; ``answered``: the connection
-        that sent the move and is answered by its sender (kept for this version only).
-        Raises VersionConflictError carrying the current item."""
-        at = time.time() if now is None else now
+    def save(self, stored: StoredTable, table: Table, commit: Commit = NO_COMMIT) -> StoredTable:
+        """Write ``table`` over ``stored`` if nobody wrote in between, with what ``commit``
+        carries (the move, the players' writes in the same transaction, the answered
+        connection). Raises VersionConflictError carrying the current item."""
+        at = time.time() if commit.now is None else commit.now
         version = stored.version + 1
-        moves = stored.moves if move_id is None else stored.moves.remember(move_id, version)
-        updates = merged([to_update(write, at) for write in writes])
+        moves = stored.moves.remember(commit.move_id, version)
+        updates = merged([to_update(write, at) for write in commit.writes])
         token = request_token() if updates else None
-        update, due_version = self._update(stored, table, moves, at, answered, token)
+        update, due_version = self._update(stored, table, moves, at, commit.answered, token)
         try:
             if token is not None:  # a transaction: it marks the item, to know it again
                 self._client.transact_write_items(
@@ -136,9 +125,9 @@ class TableStore(LobbyPages, HeldTables):
                 self._client.update_item(**update)
         except ClientError as error:
             if token is not None and self._landed(error, table.table_id, token, version):
-                return StoredTable(table=table, version=version, moves=moves, answered=answered)
+                return StoredTable(table, version, moves, answered=commit.answered)
             raise self._conflict(error, table.table_id) from error
-        return StoredTable(table, version, moves, due_version=due_version, answered=answered)
+        return StoredTable(table, version, moves, due_version=due_version, answered=commit.answered)
 
     def _update(
         self,

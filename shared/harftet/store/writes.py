@@ -9,6 +9,7 @@ builds one itself.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,6 +76,22 @@ class ReleaseWrite:
 
 
 PlayerWrite = RatingWrite | ProfileWrite | BoardWrite | HoldWrite | ReleaseWrite
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """What a table's save carries beside the table: the move it applies (``move_id``, kept
+    so that a retry is known), the players' writes in the same transaction (ratings,
+    profiles, boards, held tables), when (None: now), and the connection that sent the move
+    and is answered by its sender (``answered``, kept for this version only)."""
+
+    move_id: str | None = None
+    writes: Sequence[PlayerWrite] = ()
+    now: float | None = None
+    answered: str | None = None
+
+
+NO_COMMIT = Commit()  # a save that applies no move and writes nothing beside the table
 
 
 def to_update(write: PlayerWrite, now: float) -> dict[str, Any]:

@@ -19,16 +19,10 @@ from harftet.engine import table as life
 from harftet.engine.effects import Outcome, changed, note
 from harftet.engine.errors import NotSeatedError
 from harftet.engine.moves import Move
+from harftet.engine.options import TableOptions
 from harftet.engine.search import DEFAULT_BOT_LEVEL, BotLevel
 from harftet.engine.state import (
-    DEFAULT_BOT_SECONDS,
-    DEFAULT_BREAK_SECONDS,
-    DEFAULT_GRACE_SECONDS,
-    DEFAULT_WAIT_SECONDS,
-    GameName,
-    Hints,
     Occupant,
-    Pace,
     Table,
 )
 from harftet.engine.view import lobby_summary
@@ -101,47 +95,20 @@ class Tables:
 
     # -- a new table, the lobby --------------------------------------------------------
     def create_table(
-        self,
-        caller: Caller,
-        *,
-        game: GameName,
-        seats: int,
-        hands: int,
-        partners: bool,
-        turn_seconds: int,
-        hints: Hints = True,
-        private: bool = False,
-        bot_seconds: int = DEFAULT_BOT_SECONDS,
-        seed: int | None = None,
-        rated: bool = True,
-        break_seconds: int = DEFAULT_BREAK_SECONDS,
-        grace_seconds: int = DEFAULT_GRACE_SECONDS,
-        wait_seconds: int = DEFAULT_WAIT_SECONDS,
-        pace: Pace = "live",
+        self, caller: Caller, options: TableOptions, *, seed: int | None = None
     ) -> dict[str, Any]:
-        """A new waiting table; the caller manages it from seat 0 (options out of their
-        bounds: 400 naming the field; test mode may go below some, RULES §4b)."""
+        """A new waiting table with ``options``; the caller manages it from seat 0 (options
+        out of their bounds: 400 naming the field; test mode may go below some, RULES §4b;
+        ``seed`` only in test mode)."""
         if seed is not None and not self.test_mode:
             raise BadRequestError("seed is accepted only when the operator enables test mode")
         table = life.new_table(
             self.new_table_id(),  # <cellId>.<random> in a cell (harftet.router)
-            game,
             self.occupant(caller),
+            options,
             seed=secrets.randbits(63) if seed is None else seed,
             now=self._now(),
-            seats=seats,
-            hands=hands,
-            partners=partners,
-            turn_seconds=turn_seconds,
-            hints=hints,
-            private=private,
-            bot_seconds=bot_seconds,
-            rated=rated,
-            break_seconds=break_seconds,
-            grace_seconds=grace_seconds,
-            wait_seconds=wait_seconds,
-            pace=pace,
-            salt=secrets.token_hex(proof.SALT_BYTES),  # the deal proofs' secret (RULES §5a)
+            salt=secrets.token_hex(proof.SALT_BYTES),
             test_mode=self.test_mode,
         )
         version = self._create(table)

@@ -27,7 +27,7 @@ from harftet.store.errors import VersionConflictError
 from harftet.store.holdings import HELD
 from harftet.store.ports import PlayerStorePort, TableStorePort
 from harftet.store.table_items import StoredTable
-from harftet.store.writes import HoldWrite, PlayerWrite, RatingWrite, ReleaseWrite
+from harftet.store.writes import Commit, HoldWrite, PlayerWrite, RatingWrite, ReleaseWrite
 
 Change = Callable[[Table, float], Outcome]
 WriteStatus = Literal["committed", "replayed", "unchanged", "stale"]
@@ -162,9 +162,7 @@ class TableWriter:
         if self.on_game_end is not None and outcome.effects:
             writes += self.on_game_end(outcome, now)
         writes += self._held_writes(stored.table, outcome.table, now, viewer)
-        return self.tables.save(
-            stored, outcome.table, move_id=move_key, writes=writes, now=now, answered=answered
-        )
+        return self.tables.save(stored, outcome.table, Commit(move_key, writes, now, answered))
 
     def _held_writes(
         self, before: Table, after: Table, now: float, viewer: str | None

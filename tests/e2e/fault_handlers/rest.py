@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from harftet.bootstrap import app
+from harftet.store.writes import NO_COMMIT, Commit
 
 _APP = Path(__file__).resolve().parents[3] / "functions" / "rest" / "app.py"
 _spec = importlib.util.spec_from_file_location("harftet_real_rest_app", _APP)
@@ -26,11 +27,11 @@ _tables = app().stores.tables  # the application's table store (made on first us
 _save = _tables.save
 
 
-def _save_then_die(*args: Any, **kwargs: Any) -> Any:
-    stored = _save(*args, **kwargs)
-    if str(kwargs.get("move_id") or "").split(":", 1)[-1].startswith("die-"):
+def _save_then_die(stored: Any, table: Any, commit: Commit = NO_COMMIT) -> Any:
+    written = _save(stored, table, commit)
+    if str(commit.move_id or "").split(":", 1)[-1].startswith("die-"):
         os._exit(1)  # killed between the write and anything after it
-    return stored
+    return written
 
 
 _tables.save = _save_then_die
