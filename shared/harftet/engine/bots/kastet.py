@@ -5,14 +5,14 @@ where its tiles fit on the table, which table meld they rebuild. A level is what
 while the pile lasts and once it is empty, and how it looks when few tiles are left
 (``Person``); docs/LEVELS.kastet.md says it in words, bench/bench_levels_kastet.py measures it.
 
-- ``easy``: one lay a turn while the pile lasts — the most valuable meld its hand shows, and
-  its tiles added to the one table meld that takes most (no table tile moved). Once the pile
-  is empty it looks harder, as a stuck person does: all its hand's melds, its tiles added
-  anywhere, one table meld rebuilt; with two tiles or fewer, the whole table.
+- ``easy``: one lay a turn, from its own hand only while the pile lasts: the melds its hand
+  shows. Once the pile is empty it looks harder, as a stuck person does (else four easy
+  players block nearly every hand): its hand's melds, its tiles added to table melds, one
+  table meld rebuilt with them; with two tiles or fewer, the whole table — still one lay a
+  turn.
 - ``medium``: one lay a turn — all its hand's melds, its tiles added to any table melds, one
-  table meld rebuilt with them; with two tiles or fewer, the melds near its tiles reworked
-  together. Once the pile is empty, lay after lay of those, and with eight tiles or fewer the
-  whole table.
+  table meld rebuilt with them. Once the pile is empty, lay after lay of those, and with
+  eight tiles or fewer the whole table.
 - ``hard``: the whole series area reworked, lay after lay, but the melds holding a joker (a
   person leaves the table's jokers where they are: freeing one is the expert's move); its own
   jokers laid as readily as its other tiles.
@@ -46,39 +46,49 @@ from .kastet_looks import (
     Extensions,
     HandMelds,
     Look,
-    Near,
     OneMeld,
     Whole,
     exactly,
+    simpler,
 )
 
-EXPERT_BUDGET = 40_000  # states of the expert's exact search (the hints' search has 120,000)
+EXPERT_BUDGET = 30_000  # states of the expert's exact search (the hints' search has 120,000)
+EXPERT_FIXED = 10_000  # states of its fall-back with the table's jokers left in place
+EXPERT_KEEP = 10_000  # states of the lay without its jokers (whether to keep them)
 EXPERT_LADDER = 2_000  # states of the budgeted ladder it falls back on
 EASY_LATE_FEW = 2  # easy, once the pile is empty: with this many tiles or fewer, the whole table
-MEDIUM_FEW = 2  # medium: with this many tiles or fewer, the melds near its tiles together
 MEDIUM_LATE_FEW = 8  # medium, once the pile is empty: with this many or fewer, the whole table
 
 
 @dataclass(frozen=True, slots=True)
 class Strongest:
     """The expert's look: the full search with its joker strategy (the module docstring);
-    past its budget, the whole table without the table's jokers (``Whole``)."""
+    past its budget (which bounds the decision's time), what the search's own fall-backs
+    find (the table's jokers left in place, the budgeted ladder), else the simpler looks."""
 
     budget: int = EXPERT_BUDGET
+    fixed: int = EXPERT_FIXED
+    keep: int = EXPERT_KEEP
 
     def __call__(self, table: Table, seat: int) -> Proposal | None:
         hand = table.seats[seat].hand
         if not hand:
             return None
-        found = search(table, seat, tree_budget=self.budget, decision_budget=EXPERT_LADDER)
+        found = search(
+            table,
+            seat,
+            tree_budget=self.budget,
+            decision_budget=EXPERT_LADDER,
+            fixed_budget=self.fixed,
+        )
         best = found.proposal
         if best is None:
-            return None if found.exact else Whole()(table, seat)
+            return None if found.exact else simpler(table, seat)
         jokers = [t for t in best.tiles if KASTET_TILES[t].joker]
         if not jokers or len(best.tiles) == len(hand):
             return best  # nothing to keep, or it finishes the hand
         others = [t for t in hand if not KASTET_TILES[t].joker]
-        without = within(table, others, found.released, self.budget) if others else None
+        without = within(table, others, found.released, self.keep) if others else None
         if without is not None and without.proposal is None and not without.proven:
             return best  # too much to work out: lay what was found
         kept = without.proposal if without is not None else None
@@ -169,17 +179,20 @@ class Person:
 def _people() -> dict[str, Person]:
     hand, added, rebuilt = HandMelds(), Extensions(), OneMeld()
     own_hand_first = Turn((hand, added, rebuilt))
-    whole_table = Turn((hand, Whole()), once=False)
     hard = Phase(Turn((Whole(), added), once=False))
     expert = Phase(Turn((Strongest(),), once=False))
     return {
         "easy": Person(
-            Phase(Turn((HandMelds(most=1), Extensions(most=1)))),
-            Phase(own_hand_first, EASY_LATE_FEW, whole_table),
+            Phase(Turn((hand,))),
+            Phase(own_hand_first, EASY_LATE_FEW, Turn((Whole(),))),
         ),
         "medium": Person(
-            Phase(own_hand_first, MEDIUM_FEW, Turn((hand, Near()), once=False)),
-            Phase(replace(own_hand_first, once=False), MEDIUM_LATE_FEW, whole_table),
+            Phase(own_hand_first),
+            Phase(
+                replace(own_hand_first, once=False),
+                MEDIUM_LATE_FEW,
+                Turn((hand, Whole()), once=False),
+            ),
         ),
         "hard": Person(hard, hard),
         "expert": Person(expert, expert),

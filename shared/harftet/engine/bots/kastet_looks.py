@@ -51,7 +51,12 @@ class Look(Protocol):
 
 def exactly(look: Look) -> Look:
     """``look`` without a budget: every lay its rules allow is found."""
-    return replace(look, budget=EXACT) if hasattr(look, "budget") else look  # type: ignore[type-var]
+    if isinstance(look, Best):
+        return look.exactly()
+    if not hasattr(look, "budget"):
+        return look
+    more = {k: EXACT for k in ("fixed", "keep") if hasattr(look, k)}
+    return replace(look, budget=EXACT, **more)  # type: ignore[type-var]
 
 
 def _joker(t: int) -> bool:
@@ -257,7 +262,7 @@ class OneMeld:
 @dataclass(frozen=True, slots=True)
 class Near:
     """The table melds near the hand's tiles (``reach`` numbers) reworked together; past its
-    budget, one at a time."""
+    budget, the simpler looks (``simpler``: the hand first)."""
 
     reach: int = 2
     budget: int = NEAR_BUDGET
@@ -268,7 +273,7 @@ class Near:
             return None
         found = within(table, hand, reaches(table, hand, self.reach, jokers=False), self.budget)
         if found.proposal is None and not found.proven:
-            return OneMeld()(table, seat)
+            return simpler(table, seat)
         return found.proposal
 
 
@@ -278,16 +283,36 @@ class Whole:
     table's jokers where they are); past its budget, the simpler looks (``simpler``)."""
 
     budget: int = WHOLE_BUDGET
+    table_jokers: bool = False  # the melds holding a joker may be reworked too
 
     def __call__(self, table: Table, seat: int) -> Proposal | None:
         hand = table.seats[seat].hand
         if not hand:
             return None
-        free = [i for i, m in enumerate(table.series) if not any(_joker(p.id) for p in m)]
+        free = [
+            i
+            for i, m in enumerate(table.series)
+            if self.table_jokers or not any(_joker(p.id) for p in m)
+        ]
         found = within(table, hand, free, self.budget)
         if found.proposal is None and not found.proven:
             return simpler(table, seat)
         return found.proposal
+
+
+@dataclass(frozen=True, slots=True)
+class Best:
+    """Several looks, and the lay of the one that sheds the most (a person who weighs what
+    each look shows and makes one of them)."""
+
+    looks: tuple[Look, ...]
+
+    def __call__(self, table: Table, seat: int) -> Proposal | None:
+        found = [p for p in (look(table, seat) for look in self.looks) if p is not None]
+        return max(found, key=lambda p: p.shed, default=None)
+
+    def exactly(self) -> Best:
+        return Best(tuple(exactly(look) for look in self.looks))
 
 
 def simpler(table: Table, seat: int) -> Proposal | None:
