@@ -39,9 +39,9 @@ GAME_HANDS = 4  # seeded hands whose every turn is a position for the exact-sear
 GOALS = {"hard": (50.0, 250.0), "medium": (10.0, None), "easy": (10.0, None)}
 
 
-def worst_case(seed: int) -> Table:
-    """A 4-seat table in play: 26 random runs and sets on the series area (one or two of
-    them holding a joker), seat 0 in turn with 22 tiles (one joker on odd seeds)."""
+def worst_case(seed: int, melds: int = 26) -> Table:
+    """A 4-seat table in play: ``melds`` random runs and sets on the series area (one or two
+    of them holding a joker), seat 0 in turn with 22 tiles (one joker on odd seeds)."""
     rng = random.Random(seed)
     faces = [(c, n) for c in range(4) for n in range(1, 14)]
     pool = {(c, n): [k * 52 + c * 13 + n - 1 for k in (0, 1)] for c, n in faces}
@@ -51,7 +51,7 @@ def worst_case(seed: int) -> Table:
         series: list[list[Placed]] = []
         left = {f: list(ids) for f, ids in pool.items()}
         for _ in range(4000):
-            if len(series) == 26:
+            if len(series) == melds:
                 break
             if rng.random() < 0.5:
                 c, length = rng.randrange(4), rng.choice((3, 3, 4, 5))
@@ -62,7 +62,7 @@ def worst_case(seed: int) -> Table:
                 faces = [(c, n) for c in rng.sample(range(4), rng.choice((3, 4)))]
             if all(left[f] for f in faces):
                 series.append([Placed(left[f].pop()) for f in faces])
-        if len(series) == 26:
+        if len(series) == melds:
             break
     on_table = [105] if seed % 2 else [104, 105]
     for j in on_table:

@@ -145,7 +145,8 @@ def test_a_bot_game_is_played_to_the_end_with_consistent_scores(
 
 
 def test_bots_both_finish_hands_and_get_blocked() -> None:
-    games = [play_game("kastet", 2, 2, seed) for seed in range(4)]
+    # easy players at two seats: medium ones now finish every hand of these seeds (issue 37)
+    games = [play_game("kastet", 2, 2, seed, level="easy") for seed in range(4)]
     assert sum(g.finished_hands for g in games) > 0
     assert sum(g.blocked_hands for g in games) > 0
 

@@ -17,7 +17,7 @@ import highspy
 import pytest
 from engine_helpers import NOW, arrange, kastet_id, lay, make_table, meld, play
 
-from harftet.engine.bots.kastet import choose_move, expert_lay
+from harftet.engine.bots.kastet import Strongest, choose_move
 from harftet.engine.hand import apply_move
 from harftet.engine.moves import Draw, Lay, Pass
 from harftet.engine.rules import MAX_SERIES
@@ -289,16 +289,16 @@ def test_the_expert_keeps_a_joker_that_gains_nothing() -> None:
     table = arrange(make_table(), {0: hand}, [run])
     # the joker alone can extend the run (shed 50), but nothing else is gained by it
     assert best_lay(table, 0) is not None
-    assert expert_lay(table, 0) is None
+    assert Strongest()(table, 0) is None
     assert isinstance(choose_move(table, 0, "expert"), Draw)
     # with blue 10 and 11 missing, the joker makes blue 9-J-... no: give it a real use
     hand = [104, kastet_id("blue", 9), kastet_id("blue", 11)]
     table = arrange(make_table(), {0: hand}, [run])
-    proposal = expert_lay(table, 0)
+    proposal = Strongest()(table, 0)
     assert proposal is not None and proposal.shed == 50 + 9 + 11  # blue 9-J-11
     # and it always lays a joker that finishes its hand
     table = arrange(make_table(), {0: [104]}, [run])
-    finish = expert_lay(table, 0)
+    finish = Strongest()(table, 0)
     assert finish is not None and finish.tiles == (104,)
 
 

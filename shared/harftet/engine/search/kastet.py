@@ -175,13 +175,15 @@ def search(
     hand: Sequence[int] | None = None,
     tree_budget: int = TREE_BUDGET,
     decision_budget: int = DECISION_BUDGET,
+    fixed_budget: int = JOKERS_FIXED_BUDGET,
 ) -> Search:
     """The best lay for ``seat`` (from ``hand``, a part of its hand, when given) and whether
     it is proven best (see ``Search``): the exact tree search over the whole series area
     (``_exact``), then, among lays as good, one that changes few melds (``_tidy``). When
     the tree search runs out of budget: the better of what it proved (a lay without pairs)
-    and the local-first ladder (``_steps``). The budgets (in states) are the computer
-    players' knob for how long they look; the defaults are the search's own."""
+    and the local-first ladder (``_steps``), and the lay leaving the table's jokers in place
+    (``_jokers_fixed``). The budgets (in states) are the computer players' knob for how long
+    they look; the defaults are the search's own."""
     tiles = list(table.seats[seat].hand if hand is None else hand)
     everything = list(range(len(table.series)))
     if not tiles:
@@ -193,7 +195,7 @@ def search(
         released, plan = _tidy(table, tiles, plan)
         return Search(_proposal(table, tiles, released, plan), True, tuple(everything))
     found = _steps(table, tiles, decision_budget)
-    fixed = _jokers_fixed(table, tiles)
+    fixed = _jokers_fixed(table, tiles, fixed_budget)
     if fixed is not None and (found.proposal is None or fixed.shed > found.proposal.shed):
         found = Search(fixed, False, tuple(everything))
     if plan is not None and (found.proposal is None or plan.shed > found.proposal.shed):
@@ -201,7 +203,9 @@ def search(
     return found
 
 
-def _jokers_fixed(table: Table, tiles: list[int]) -> Proposal | None:
+def _jokers_fixed(
+    table: Table, tiles: list[int], budget: int = JOKERS_FIXED_BUDGET
+) -> Proposal | None:
     """The best lay leaving the table melds that hold a joker as they are: exact on its
     own (small) problem where the whole one ran out of budget — the table's jokers are
     what makes the whole problem large (they may stand for any tile anywhere)."""
@@ -210,7 +214,7 @@ def _jokers_fixed(table: Table, tiles: list[int]) -> Proposal | None:
     ]
     if len(released) == len(table.series):
         return None  # no joker on the table: the same problem
-    plan, exact = _exact(table, tiles, released, _Budget(JOKERS_FIXED_BUDGET))
+    plan, exact = _exact(table, tiles, released, _Budget(budget))
     return None if plan is None or not exact else _proposal(table, tiles, released, plan)
 
 
@@ -263,6 +267,26 @@ def lay_within(
     if not exact:
         plan, _ = _attempt(table, list(hand), list(released), 1, LOCAL_BUDGET)
     return None if plan is None else _proposal(table, hand, list(released), plan)
+
+
+@dataclass(frozen=True, slots=True)
+class Within:
+    """``within``'s answer: the best lay found, whether the search finished (then it is the
+    best there is, and None means no lay), and the states it left of its budget."""
+
+    proposal: Proposal | None
+    proven: bool
+    left: int
+
+
+def within(table: Table, hand: Sequence[int], released: Sequence[int], budget: int) -> Within:
+    """The best lay of ``hand`` (tiles of the seat in turn) when only the ``released`` table
+    melds may change, searched exactly within ``budget`` states (the computer players'
+    looks, each on its own budget)."""
+    box = _Budget(budget)
+    plan, proven = _exact(table, list(hand), list(released), box)
+    proposal = None if plan is None else _proposal(table, hand, list(released), plan)
+    return Within(proposal, proven, box.left)
 
 
 def local_lay(
