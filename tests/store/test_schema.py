@@ -19,6 +19,7 @@ NAMES = {
     "ConnectionsTable": "schema-connections",
     "LogTable": "schema-log",
     "MailTable": "schema-mail",
+    "MatchTable": "schema-match",
 }
 REPO = Path(__file__).resolve().parents[2]
 
@@ -64,6 +65,7 @@ def test_the_template_declares_its_tables_named_by_the_functions_environment() -
         "PLAYERS_TABLE": "PlayersTable",
         "CONNECTIONS_TABLE": "ConnectionsTable",
         "MAIL_TABLE": "MailTable",
+        "MATCH_TABLE": "MatchTable",
     }
 
 
