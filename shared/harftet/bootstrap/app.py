@@ -59,7 +59,30 @@ class App:
             from aws_lambda_powertools.utilities.parameters import get_parameter
 
             secret = str(get_parameter(name, decrypt=True, max_age=3600))
-        return Tokens(secret)
+        keys = self.settings.token_keys_param
+        return Tokens(secret, keys=self._key_ring(keys) if keys else None)
+
+    def _key_ring(self, name: str) -> Callable[[bool], list[Any]]:
+        """The signing keys in the SSM parameter ``name`` (written by functions/keys on its
+        schedule), kept 5 minutes; read fresh on an unknown key id at most every 10 s."""
+        from aws_lambda_powertools.utilities.parameters import get_parameter
+
+        from harftet.identity import parse_keys
+
+        last = [0.0]
+
+        def ring(fresh: bool) -> list[Any]:
+            force = fresh and self.clock() - last[0] > 10
+            if force:
+                last[0] = self.clock()
+            try:
+                text = get_parameter(name, decrypt=True, max_age=300, force_fetch=force)
+            except Exception:  # before the first rotation: no parameter yet, the one secret
+                logger.warning("no signing keys in %s yet", name)
+                return []
+            return parse_keys(str(text))
+
+        return ring
 
     # -- the tables ----------------------------------------------------------------------
     @cached_property
