@@ -6,7 +6,6 @@ failure stops the deploy and keeps traffic on the version before)."""
 from __future__ import annotations
 
 import json
-import uuid
 from typing import Any
 
 import boto3
@@ -14,26 +13,9 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from harftet.bootstrap import settings
-from harftet.probe import play
+from harftet.probe import api_event, play
 
 logger = Logger()
-
-
-def api_event(method: str, path: str, body: Any, token: str | None) -> dict[str, Any]:
-    """A REST API proxy event, as API Gateway sends one."""
-    headers = {"content-type": "application/json", "user-agent": "harftet-pretraffic"}
-    if token:
-        headers["authorization"] = f"Bearer {token}"
-    return {
-        "resource": path, "path": path, "httpMethod": method, "headers": headers,
-        "multiValueHeaders": {k: [v] for k, v in headers.items()},
-        "queryStringParameters": None, "pathParameters": None, "isBase64Encoded": False,
-        "body": None if body is None else json.dumps(body),
-        "requestContext": {
-            "stage": "live", "requestId": uuid.uuid4().hex, "httpMethod": method,
-            "path": path, "resourcePath": path, "identity": {"sourceIp": "127.0.0.1"},
-        },
-    }  # fmt: skip
 
 
 def invoker(lambda_client: Any, version: str) -> Any:

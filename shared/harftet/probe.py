@@ -8,6 +8,7 @@ the result names it."""
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 from collections.abc import Callable
@@ -58,3 +59,42 @@ def _guest(call: Call, name: str) -> str:
     return str(
         _expect("POST /players", call("POST", "/players", {"name": name}, None), 201)["token"]
     )
+
+
+def api_event(method: str, path: str, body: Any, token: str | None) -> dict[str, Any]:
+    """A REST API proxy event, as API Gateway sends one (to invoke a function directly)."""
+    headers = {"content-type": "application/json", "user-agent": "harftet-probe"}
+    if token:
+        headers["authorization"] = f"Bearer {token}"
+    return {
+        "resource": path, "path": path, "httpMethod": method, "headers": headers,
+        "multiValueHeaders": {k: [v] for k, v in headers.items()},
+        "queryStringParameters": None, "pathParameters": None, "isBase64Encoded": False,
+        "body": None if body is None else json.dumps(body),
+        "requestContext": {
+            "stage": "live", "requestId": uuid.uuid4().hex, "httpMethod": method,
+            "path": path, "resourcePath": path, "identity": {"sourceIp": "127.0.0.1"},
+        },
+    }  # fmt: skip
+
+
+def over_http(base_url: str, timeout: float = 10.0) -> Call:
+    """``call`` over HTTPS to the public REST API at ``base_url`` (the synthetic game)."""
+    import urllib.error
+    import urllib.request
+
+    def call(method: str, path: str, body: Any, token: str | None) -> tuple[int, Any]:
+        headers = {"content-type": "application/json", "user-agent": "harftet-synthetic"}
+        if token:
+            headers["authorization"] = f"Bearer {token}"
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(base_url.rstrip("/") + path, data, headers, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as answer:
+                return answer.status, json.loads(answer.read() or b"null")
+        except urllib.error.HTTPError as error:
+            return error.code, error.read()[:200].decode("utf-8", "replace")
+        except (urllib.error.URLError, TimeoutError, ValueError) as error:
+            return 599, str(error)
+
+    return call

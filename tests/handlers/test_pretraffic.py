@@ -87,3 +87,22 @@ def test_the_probe_plays_several_turns_through_the_api(apps: Any, app: Any) -> N
     hook = _load("pretraffic")
     result = play(hook.invoker(lambda_client, "rest-fn:8"), moves=4)
     assert result == {**result, "ok": True, "moves": 4}
+
+
+def test_the_synthetic_game_publishes_its_success_and_latency(
+    apps: Any, app: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    synthetic = _load("synthetic")
+    call = _load("pretraffic").invoker(Lambda(apps.rest.handler), "rest-fn:live")
+    env = {**apps.settings.environ, "REST_URL": "https://api.example/prod"}
+    urls: list[str] = []
+    with (
+        mock.patch.object(synthetic, "over_http", lambda url: urls.append(url) or call),
+        mock.patch.object(synthetic, "settings", lambda: type("S", (), {"environ": env})()),
+    ):
+        result = synthetic.handler({"source": "aws.events"}, Context())
+    assert result["ok"] and result["moves"] == synthetic.MOVES
+    assert urls == ["https://api.example/prod"]
+    emitted = [json.loads(line) for line in capsys.readouterr().out.splitlines() if "_aws" in line]
+    [metrics] = [m for m in emitted if "SyntheticGameOk" in m]
+    assert metrics["SyntheticGameOk"] == [1.0] and 0 < metrics["SyntheticGameSeconds"][0] < 30
