@@ -83,6 +83,8 @@ class Tokens:
 
     def _verifying_secret(self, token: str) -> str:
         """The secret that checks ``token``: its ``kid``'s, or the one secret without one."""
+        if self._keys is None:  # no ring: one secret (the header is not read twice)
+            return self._secret
         try:
             kid = jwt.get_unverified_header(token).get("kid")
         except jwt.InvalidTokenError as error:

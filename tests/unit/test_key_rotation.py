@@ -12,7 +12,6 @@ from typing import Any
 import boto3
 import jwt
 import pytest
-from aws_lambda_powertools.utilities import parameters
 from moto import mock_aws
 
 from harftet.bootstrap import App, Settings
@@ -133,7 +132,6 @@ def test_the_scheduled_function_rotates_the_parameter_the_app_reads(
 ) -> None:
     name = "/harftet/token-keys"
     monkeypatch.setenv("TOKEN_KEYS_PARAM", name)
-    parameters.clear_caches()
     module = _keys_function()
     current = App(Settings(token_secret=SECRET, token_keys_param=name), stores=None)
     monkeypatch.setattr(module, "app", lambda: current)
@@ -151,7 +149,6 @@ def test_the_scheduled_function_rotates_the_parameter_the_app_reads(
     current.clock = lambda: 2e9
     second = module.handler({}, Context())["kids"]
     assert second[1:] == first and len(second) == KEYS_ACTIVE
-    parameters.clear_caches()  # 5 minutes later: the containers read the ring again
     later = App(Settings(token_secret=SECRET, token_keys_param=name), stores=None)
     assert later.tokens.verify(token).player_id == "p1"  # 0 sign-outs
     assert kid(later.tokens.issue("p1", "Ayşe")) == second[0]

@@ -64,23 +64,25 @@ class App:
 
     def _key_ring(self, name: str) -> Callable[[bool], list[Any]]:
         """The signing keys in the SSM parameter ``name`` (written by functions/keys on its
-        schedule), kept 5 minutes; read fresh on an unknown key id at most every 10 s."""
-        from aws_lambda_powertools.utilities.parameters import get_parameter
-
+        schedule), kept 5 minutes (its absence too: before the first rotation); read fresh
+        on an unknown key id at most every 10 s."""
         from harftet.identity import parse_keys
 
-        last = [0.0]
+        kept: dict[str, Any] = {"at": None, "keys": []}
 
         def ring(fresh: bool) -> list[Any]:
-            force = fresh and self.clock() - last[0] > 10
-            if force:
-                last[0] = self.clock()
+            now = self.clock()
+            at = kept["at"]
+            if at is not None and now - at < (10 if fresh else 300):
+                return list(kept["keys"])
+            kept["at"] = now
             try:
-                text = get_parameter(name, decrypt=True, max_age=300, force_fetch=force)
-            except Exception:  # before the first rotation: no parameter yet, the one secret
-                logger.warning("no signing keys in %s yet", name)
-                return []
-            return parse_keys(str(text))
+                text = self.aws("ssm").get_parameter(Name=name, WithDecryption=True)
+                kept["keys"] = parse_keys(str(text["Parameter"]["Value"]))
+            except Exception:  # none yet (before the first rotation): the one secret signs
+                logger.warning("no signing keys in %s", name)
+                kept["keys"] = []
+            return list(kept["keys"])
 
         return ring
 
