@@ -4,15 +4,30 @@ that version may take traffic."""
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
+import sys
+from pathlib import Path
 from typing import Any
 from unittest import mock
 
 import pytest
-from conftest import _load
 
 from harftet.probe import play
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _load(function: str) -> Any:
+    """functions/<function>/app.py, imported as Lambda would (a module of its own)."""
+    name = f"harftet_handler_{function}_app"
+    spec = importlib.util.spec_from_file_location(name, ROOT / "functions" / function / "app.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 class Lambda:
