@@ -16,6 +16,7 @@ stack's log is attached to the report.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -23,6 +24,10 @@ from typing import Any
 import pytest
 
 from harftet.localstack.launcher import RunningStack, launch
+
+# The stacks of the tests play no synthetic game unless a test asks (test_synthetic_game.py):
+# a game every 5 minutes in the session's stack would add players and tables other tests see.
+os.environ.setdefault("SYNTHETIC_SECONDS", "0")
 
 _started: list[RunningStack] = []
 
