@@ -69,6 +69,8 @@ EMPTY_MEANS_DEFAULT = {
     "FCM_APPLICATION_ARN",
     "APNS_APPLICATION_ARN",
     "VAPID_PRIVATE_KEY_PARAM",
+    "TOKEN_KEYS_PARAM",  # no key ring: the one secret signs, as under `make run`
+    "NEW_VERSION",  # the pre-traffic hook's, given only by a deploy
 }
 
 

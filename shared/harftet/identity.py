@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
+import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import jwt
@@ -15,6 +18,8 @@ TOKEN_DAYS = 30  # a guest's token (POST /players), as before sessions existed
 ACCESS_SECONDS = 15 * 60  # a session's access token: revocation waits at most this long
 VERIFIED_KEPT = 4096  # verified tokens remembered per process (the signature check is costly)
 ISSUER = "harftet"
+KEYS_ACTIVE = 2  # signing keys that verify at once: the newest signs, the one before still checks
+ROTATION_DAYS = TOKEN_DAYS  # a key retires two rotations after it stopped signing: ≥ a token's life
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,15 +29,73 @@ class Caller:
     session: str | None = None  # the sign-in session of an access token; None for a guest's
 
 
-class Tokens:
-    """Issues and verifies HS256 JWTs with one secret."""
+@dataclass(frozen=True, slots=True)
+class SigningKey:
+    kid: str
+    secret: str
+    created: int
 
-    def __init__(self, secret: str, lifetime: int = TOKEN_DAYS * 86400) -> None:
+
+def parse_keys(text: str | None) -> list[SigningKey]:
+    """The key ring stored as JSON (``{"keys": [{"kid", "secret", "created"}]}``, newest
+    first); [] for none."""
+    if not text:
+        return []
+    return [
+        SigningKey(str(k["kid"]), str(k["secret"]), int(k["created"]))
+        for k in json.loads(text)["keys"]
+    ]
+
+
+def rotated(text: str | None, now: float, secret: str | None = None) -> str:
+    """The key ring after one rotation: a new key signs, the one that signed until now
+    still verifies, any older one retires (``KEYS_ACTIVE`` at once)."""
+    new = SigningKey(f"k{int(now)}", secret or secrets.token_urlsafe(48), int(now))
+    ring = [new, *parse_keys(text)][:KEYS_ACTIVE]
+    return json.dumps(
+        {"keys": [{"kid": k.kid, "secret": k.secret, "created": k.created} for k in ring]}
+    )
+
+
+class Tokens:
+    """Issues and verifies HS256 JWTs: with the key ring ``keys`` gives (newest first), the
+    newest signs (its id in the header's ``kid``) and every key of the ring verifies; without
+    one (or for a token without ``kid``, issued before the ring) the one ``secret`` does.
+    ``secret`` also keys the MACs (refresh tokens, cursors: they outlive any rotation).
+    ``keys(fresh)`` is asked again, fresh, when a token names a key this process has not
+    seen (another container rotated first)."""
+
+    def __init__(
+        self,
+        secret: str,
+        lifetime: int = TOKEN_DAYS * 86400,
+        keys: Callable[[bool], list[SigningKey]] | None = None,
+    ) -> None:
         if len(secret) < 32:
             raise ValueError("the token signing secret must have at least 32 characters")
         self._secret = secret
         self._lifetime = lifetime
+        self._keys = keys
         self._verified: dict[str, tuple[Caller, float]] = {}
+
+    def _ring(self, fresh: bool = False) -> list[SigningKey]:
+        return self._keys(fresh) if self._keys is not None else []
+
+    def _verifying_secret(self, token: str) -> str:
+        """The secret that checks ``token``: its ``kid``'s, or the one secret without one."""
+        if self._keys is None:  # no ring: one secret (the header is not read twice)
+            return self._secret
+        try:
+            kid = jwt.get_unverified_header(token).get("kid")
+        except jwt.InvalidTokenError as error:
+            raise UnauthorizedError("the token is not valid") from error
+        if kid is None:
+            return self._secret
+        for fresh in (False, True):
+            for key in self._ring(fresh):
+                if key.kid == kid:
+                    return key.secret
+        raise UnauthorizedError("the token is not valid")
 
     def mac(self, data: bytes) -> bytes:
         """An HMAC of ``data`` under the signing secret (e.g. for tamper-safe lobby cursors)."""
@@ -54,6 +117,11 @@ class Tokens:
         claims["exp"] = issued + (self._lifetime if lifetime is None else lifetime)
         if session is not None:
             claims["sid"] = session
+        ring = self._ring()
+        if ring:
+            return jwt.encode(
+                claims, ring[0].secret, algorithm="HS256", headers={"kid": ring[0].kid}
+            )
         return jwt.encode(claims, self._secret, algorithm="HS256")
 
     def verify(self, token: str | None) -> Caller:
@@ -66,7 +134,7 @@ class Tokens:
         try:
             claims = jwt.decode(
                 token,
-                self._secret,
+                self._verifying_secret(token),
                 algorithms=["HS256"],
                 issuer=ISSUER,
                 options={"require": ["sub", "exp", "iat"]},

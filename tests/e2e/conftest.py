@@ -16,6 +16,7 @@ stack's log is attached to the report.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -24,6 +25,10 @@ import pytest
 from playwright.sync_api import expect
 
 from harftet.localstack.launcher import RunningStack, launch
+
+# The stacks of the tests play no synthetic game unless a test asks (test_synthetic_game.py):
+# a game every 5 minutes in the session's stack would add players and tables other tests see.
+os.environ.setdefault("SYNTHETIC_SECONDS", "0")
 
 # A browser assertion waits as long as a page's actions do (Tab: 10 s). On a busy two-core CI
 # machine a function worker's first request can take longer than Playwright's default 5 s:

@@ -59,7 +59,32 @@ class App:
             from aws_lambda_powertools.utilities.parameters import get_parameter
 
             secret = str(get_parameter(name, decrypt=True, max_age=3600))
-        return Tokens(secret)
+        keys = self.settings.token_keys_param
+        return Tokens(secret, keys=self._key_ring(keys) if keys else None)
+
+    def _key_ring(self, name: str) -> Callable[[bool], list[Any]]:
+        """The signing keys in the SSM parameter ``name`` (written by functions/keys on its
+        schedule), kept 5 minutes (its absence too: before the first rotation); read fresh
+        on an unknown key id at most every 10 s."""
+        from harftet.identity import parse_keys
+
+        kept: dict[str, Any] = {"at": None, "keys": []}
+
+        def ring(fresh: bool) -> list[Any]:
+            now = self.clock()
+            at = kept["at"]
+            if at is not None and now - at < (10 if fresh else 300):
+                return list(kept["keys"])
+            kept["at"] = now
+            try:
+                text = self.aws("ssm").get_parameter(Name=name, WithDecryption=True)
+                kept["keys"] = parse_keys(str(text["Parameter"]["Value"]))
+            except Exception:  # none yet (before the first rotation): the one secret signs
+                logger.warning("no signing keys in %s", name)
+                kept["keys"] = []
+            return list(kept["keys"])
+
+        return ring
 
     @cached_property
     def callers(self) -> Any:

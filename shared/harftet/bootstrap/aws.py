@@ -108,7 +108,9 @@ class DynamoStores:
 
         s = self.settings
         index = IndexKeys(s.deadline_shards, int(s.deadline_step_seconds * 1000))
-        return TableStore(self.client, s.tables_table, s.players_table, index)
+        return TableStore(
+            self.client, s.tables_table, s.players_table, index, write_format=s.table_write_format
+        )
 
     def __getattr__(self, name: str) -> Any:
         """Every other store (`STORES`), made on first use, then kept."""

@@ -44,7 +44,10 @@ class Settings:
     vapid_private_key_param: str | None = None
     token_secret: str | None = None
     token_secret_param: str | None = None
+    token_keys_param: str | None = None  # the rotating signing keys (harftet.identity)
     allowed_origins: str = ""
+    # the stored tables' codec format written (None: the codec's own, harftet.engine.codec)
+    table_write_format: int | None = None
     # the few settings a feature reads in its own words (LIMITS, LIMIT_BUDGETS, PASSKEY_*)
     environ: Mapping[str, str] = field(default_factory=dict, repr=False)
 
@@ -78,7 +81,9 @@ class Settings:
             vapid_private_key_param=get("VAPID_PRIVATE_KEY_PARAM") or None,
             token_secret=get("TOKEN_SECRET") or None,
             token_secret_param=get("TOKEN_SECRET_PARAM") or None,
+            token_keys_param=get("TOKEN_KEYS_PARAM") or None,
             allowed_origins=get("ALLOWED_ORIGINS", ""),
+            table_write_format=int(get("TABLE_WRITE_FORMAT") or 0) or None,
             environ=env,
         )
 

@@ -1,6 +1,18 @@
 """A table as compact bytes (one DynamoDB attribute) and back: ``decode(encode(t)) == t``.
 
-Format 1: the byte 0x01, then zlib-compressed compact JSON of positional arrays. Every
+Formats (the first byte): this codec reads format N (``FORMAT``) and N−1 and writes N, or
+N−1 when asked (``encode(t, fmt=...)``: the first deploy of a new format writes the old one
+until no function of the release before is left, docs/DEPLOY.md "State that migrates").
+Reading N−1 is its upgrade function (``upgrade_1``) followed by N's decoding; the stored
+items of N−1 kept in tests/fixtures/ are decoded and played to the end by the tests.
+
+Format 2 (now): the byte 0x02, then zlib-compressed compact JSON: the 23 core fields of
+``Table`` positionally, then one object of the later fields by id (``"0"`` hints ...
+``"14"`` salt: the index in ``LATER_FIELDS``, never reused), those at their defaults left
+out: a field added later is one more id, and an item pays only for what differs.
+Format 1 (before): the byte 0x01, then the same JSON with the later fields positionally.
+
+Within a format, every
 field of ``Table``, ``Seat``, ``Occupant`` and ``HandResult`` is listed explicitly below
 (a test fails when a field is added without being listed here). Fields added later sit at
 the end of their array, so an item written before them still decodes (with the defaults).
@@ -26,7 +38,8 @@ from .effects import placed_json
 from .state import DEFAULT_BREAK_SECONDS, Event, Face, HandResult, Occupant, Placed, Seat, Table
 from .tiles import TILE_COUNT, hand_value, tiles_for
 
-FORMAT = 1
+FORMAT = 2  # what encode writes; decode reads it and FORMAT - 1 (through ``upgrade_1``)
+CORE = 23  # the fields every format stores by position (table_id ... result)
 FINISH_PENALTY = -50  # as in hand.py (not imported: hand imports far more than the codec)
 
 TABLE_FIELDS = (
@@ -261,8 +274,8 @@ def _decode_recent(table: Table, value: Any) -> list[Event]:
 # --- the table --------------------------------------------------------------------------
 
 
-def encode(table: Table) -> bytes:
-    """The table as compact bytes."""
+def encode(table: Table, fmt: int = FORMAT) -> bytes:
+    """The table as compact bytes, in format ``fmt`` (``FORMAT`` or the one before)."""
     racks = _racks(table.seats) if table.status == "finished" else None
     seats = [
         [
@@ -280,12 +293,47 @@ def encode(table: Table) -> bytes:
         [[_placed(p) for p in pair] for pair in table.pairs],
         table.hand_number, table.first_seat, table.turn_seat, table.laid, table.passes,
         table.deadline, [_result(table, r, racks) for r in table.hand_results],
-        table.result, table.hints, table.private, table.bot_seconds, table.practice,
-        table.held, table.former, table.paid, table.seq, _recent(table),
-        *_later_fields(table),
+        table.result,
     ]  # fmt: skip
+    later = [
+        table.hints, table.private, table.bot_seconds, table.practice, table.held,
+        table.former, table.paid, table.seq, _recent(table), *_later_fields(table),
+    ]  # fmt: skip
+    if fmt == FORMAT:
+        doc.append(_named(later))
+    elif fmt == FORMAT - 1:
+        doc += later
+    else:
+        raise ValueError(f"cannot write table format {fmt}")
     text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return bytes([FORMAT]) + zlib.compress(text.encode("utf-8", "surrogatepass"), 9)
+    return bytes([fmt]) + zlib.compress(text.encode("utf-8", "surrogatepass"), 9)
+
+
+LATER_FIELDS = TABLE_FIELDS[CORE:]
+_LATER_DEFAULTS: dict[str, Any] = {
+    "hints": True, "private": False, "bot_seconds": 1, "practice": False, "held": False,
+    "former": {}, "paid": [], "seq": 0, "recent": None, "rated": True,
+    "break_seconds": DEFAULT_BREAK_SECONDS, "pace": "live", "break_until": None,
+    "ready": [], "salt": "",
+}  # fmt: skip
+
+
+def _named(later: list[Any]) -> dict[str, Any]:
+    """The later fields by id, those at their default left out (same type and value:
+    1 is not True)."""
+    out = {}
+    for i, (name, value) in enumerate(zip(LATER_FIELDS, later, strict=False)):
+        default = _LATER_DEFAULTS[name]
+        if not (type(value) is type(default) and value == default):
+            out[str(i)] = value
+    return out
+
+
+def upgrade_1(doc: list[Any]) -> list[Any]:
+    """A format-1 document as format 2: the later fields, positional in format 1 (trailing
+    ones missing in items written before they existed), become one object by id."""
+    core, later = doc[:CORE], doc[CORE:]
+    return [*core, {str(i): v for i, v in enumerate(later[: len(LATER_FIELDS)]) if v is not None}]
 
 
 def _hint_fields(seat: Seat) -> list[int]:
@@ -330,15 +378,21 @@ def _decode_placed(v: Any) -> Placed:
 
 def decode(data: bytes) -> Table:
     """The table that ``encode`` turned into ``data``."""
-    if not data or data[0] != FORMAT:
+    if not data or data[0] not in (FORMAT, FORMAT - 1):
         raise ValueError(f"unknown table format {data[:1]!r}")
     doc = json.loads(zlib.decompress(data[1:]).decode("utf-8", "surrogatepass"))
+    if data[0] == FORMAT - 1:
+        doc = upgrade_1(doc)
     (table_id, game, seed, manager, hands, partners, turn_seconds, grace_seconds,
      wait_seconds, status, created_at, seats, pile, series, pairs, hand_number, first_seat,
-     turn_seat, laid, passes, deadline, hand_results, result) = doc[:23]  # fmt: skip
-    later = doc[23:] + [None] * (len(TABLE_FIELDS) - len(doc))
-    hints, private, bot_seconds, practice, held, former, paid, seq, recent = later[:9]
-    rated, break_seconds, pace, break_until, ready, salt = later[9:15]
+     turn_seat, laid, passes, deadline, hand_results, result) = doc[:CORE]  # fmt: skip
+    named = doc[CORE] if len(doc) > CORE else {}
+    hints, private, bot_seconds, practice, held, former, paid, seq, recent = (
+        named.get(str(i)) for i in range(9)
+    )
+    rated, break_seconds, pace, break_until, ready, salt = (
+        named.get(str(i)) for i in range(9, len(LATER_FIELDS))
+    )
     chairs = [
         Seat(
             occupant=_decode_occupant(s[0]), original=_decode_occupant(s[1]),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import time
@@ -78,6 +79,9 @@ class Emulator:
         self.source_tasks: dict[int, asyncio.Task[None]] = {}
         # An event source is stuck past this lag (None: twice its function's timeout, ≥ 60 s).
         self.stuck_seconds: float | None = None
+        # The synthetic game (template's SyntheticGameRate; None: not played) and its last result.
+        self.synthetic_seconds: float | None = None
+        self.synthetic: dict[str, Any] | None = None
 
     @property
     def functions(self) -> list[LambdaFunction]:
@@ -135,7 +139,7 @@ class Emulator:
         sources = self.source_health()
         if any(s["stuck"] for s in sources):
             return JSONResponse({"status": "stuck", "sources": sources}, status_code=503)
-        return JSONResponse({"status": "ok", "sources": sources})
+        return JSONResponse({"status": "ok", "sources": sources, "synthetic": self.synthetic})
 
     # --- the schedule and the event sources ---------------------------------------------------
 
@@ -165,6 +169,30 @@ class Emulator:
                 except Exception:
                     log.exception("league roll-over failed")
             checked = now
+
+    async def play_synthetic_forever(self) -> None:
+        """The cell's synthetic game on the template's schedule (SyntheticFunction in AWS):
+        two guests play a short game through the REST function (harftet.probe); the last
+        result is in `GET /health` as ``synthetic``."""
+        from harftet.probe import api_event, play
+
+        assert self.rest is not None and self.synthetic_seconds is not None
+        rest, loop = self.rest, asyncio.get_running_loop()
+
+        def call(method: str, path: str, body: Any, token: str | None) -> tuple[int, Any]:
+            event = api_event(method, path, body, token)
+            reply = asyncio.run_coroutine_threadsafe(rest.invoke(event), loop).result(60)
+            return int(reply["statusCode"]), json.loads(reply.get("body") or "null")
+
+        while True:
+            await asyncio.sleep(self.synthetic_seconds)  # as a schedule: a period, then a game
+            try:
+                result = await run_in_threadpool(play, call, 3)
+            except Exception as error:  # the function itself failed: a failed game
+                result = {"ok": False, "seconds": 0.0, "moves": 0, "error": repr(error)}
+            self.synthetic = {**result, "at": time.time()}
+            if not result["ok"]:
+                log.error("synthetic game failed: %s", result.get("error"))
 
     def start_sources(self, event_sources: list[tuple[str, Any]]) -> list[asyncio.Task[None]]:
         """Poll each event source for its function (one the stack runs), as Lambda's event
@@ -242,8 +270,19 @@ def create_app(
     )
     stuck = env.get("HEALTH_STUCK_SECONDS") or os.environ.get("HEALTH_STUCK_SECONDS")
     emulator.stuck_seconds = float(stuck) if stuck else None
+    every = env.get("SYNTHETIC_SECONDS") or os.environ.get("SYNTHETIC_SECONDS")
+    emulator.synthetic_seconds = float(every) if every else _rate_seconds(settings)
     app.state.emulator = emulator
     return app
+
+
+def _rate_seconds(settings: TemplateSettings | None) -> float | None:
+    """The template's SyntheticGameRate in seconds (``rate(5 minutes)``: 300)."""
+    rate = getattr(settings, "synthetic_rate", None) if settings else None
+    if not rate:
+        return None
+    number, unit = rate.removeprefix("rate(").removesuffix(")").split()
+    return float(number) * {"minute": 60, "minutes": 60, "hour": 3600, "hours": 3600}[unit]
 
 
 def _function(
@@ -285,6 +324,8 @@ def _lifespan(
             tasks.append(asyncio.create_task(emulator.match_forever()))
         if emulator.leagues is not None:
             tasks.append(asyncio.create_task(emulator.roll_leagues_forever()))
+        if emulator.rest is not None and emulator.synthetic_seconds:
+            tasks.append(asyncio.create_task(emulator.play_synthetic_forever()))
         tasks += emulator.start_sources(event_sources)
         try:
             yield

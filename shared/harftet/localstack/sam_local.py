@@ -61,6 +61,7 @@ def env_vars(
     """The `--env-vars` file for a stack on ``port``: every function's every variable."""
     from unittest import mock
 
+    from harftet.engine.codec import FORMAT
     from harftet.localstack.dynamo import DEFAULT_TABLE_NAMES
     from harftet.store.schema import load_template
 
@@ -85,6 +86,10 @@ def env_vars(
         "CELL_ID": stack.get("CELL_ID", ""),  # a stand-alone stack, not a cell (docs/SCALE.md)
         "DEADLINE_SHARDS": stack.get("DEADLINE_SHARDS", "32"),  # the template's default
         "DEADLINE_STEP_SECONDS": stack.get("DEADLINE_STEP_SECONDS", "60"),  # the template's
+        "TABLE_WRITE_FORMAT": stack.get("TABLE_WRITE_FORMAT", str(FORMAT)),  # the codec's own
+        "TOKEN_KEYS_PARAM": "",  # no key ring locally: the one secret signs (as `make run`)
+        "NEW_VERSION": "",  # the pre-traffic hook's: given by CodeDeploy's deploy only
+        "REST_URL": f"http://{LOCAL_HOST}:{port}",  # the synthetic game plays `make run`
     }
     result: dict[str, dict[str, str]] = {}
     for logical_id, variables in _functions(template).items():

@@ -119,6 +119,9 @@ class TemplateSettings:
     # the REST API's MinimumCompressionSize: larger answers are gzipped for clients that
     # accept it (None: never)
     min_compression: int | None = None
+    # the synthetic game's schedule (the SyntheticGameRate parameter's default: the local
+    # stack plays it as SyntheticFunction does in AWS); None: no synthetic game
+    synthetic_rate: str | None = None
 
 
 def read_template(template_path: str | os.PathLike[str] | None = None) -> TemplateSettings:
@@ -177,6 +180,7 @@ def read_template(template_path: str | os.PathLike[str] | None = None) -> Templa
         [m for m in mappings if m],
         queues,
         None if min_compression is None else int(min_compression),
+        (template.get("Parameters", {}).get("SyntheticGameRate") or {}).get("Default"),
     )
 
 

@@ -53,12 +53,21 @@ class TableStore(LobbyPages, HeldTables):
     """Reads and writes table items with optimistic locking."""
 
     def __init__(
-        self, client: Any, table_name: str, players_table: str, index: IndexKeys | None = None
+        self,
+        client: Any,
+        table_name: str,
+        players_table: str,
+        index: IndexKeys | None = None,
+        *,
+        write_format: int | None = None,
     ) -> None:
         self._client = client
         self._name = table_name
         self._players = players_table
         self.index = index or IndexKeys()
+        # the codec's format written (the one before while a new format's first deploy rolls
+        # out: docs/DEPLOY.md "State that migrates"); both are read
+        self.write_format = write_format or codec.FORMAT
 
     def get(self, table_id: str) -> StoredTable:
         """The table, read strongly consistently; NotFoundError if there is none."""
@@ -94,7 +103,7 @@ class TableStore(LobbyPages, HeldTables):
         item = {
             "tableId": {"S": table.table_id},
             "version": number(1),
-            "state": {"B": codec.encode(table)},
+            "state": {"B": codec.encode(table, self.write_format)},
             MOVES: moves_value(Moves()),
             **sets,
         }
@@ -147,7 +156,7 @@ class TableStore(LobbyPages, HeldTables):
         if moved:
             sets["dueV"] = number(version)
         due_version = (version if moved else stored.due_version) if timed else None
-        sets |= {"version": number(version), "state": {"B": codec.encode(table)}}
+        sets |= {"version": number(version), "state": {"B": codec.encode(table, self.write_format)}}
         # The kept ids are written every time (a few dozen bytes: no extra write unit), so an
         # item of the former shape moves its ids over and drops the old map in one write.
         sets[MOVES] = moves_value(moves)

@@ -1,0 +1,139 @@
+"""What an operator needs to sleep at night, in the template (docs/DEPLOY.md "Deploys",
+"Signing keys", "Recovery", "Guardrails"): canary deploys with rollback alarms and a
+pre-traffic game, scheduled key rotation, deletion protection, backups copied to another
+account, reserved concurrency, table throughput ceilings and a budget alarm."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harftet.identity import ROTATION_DAYS, TOKEN_DAYS
+from harftet.store.schema import load_template
+
+ROOT = Path(__file__).resolve().parents[1]
+DURABLE = ("TablesTable", "PlayersTable", "LogTable", "MailTable")
+
+
+@pytest.fixture(scope="module")
+def template() -> dict[str, Any]:
+    return load_template(ROOT / "template.yaml")
+
+
+def props(template: dict[str, Any], name: str) -> dict[str, Any]:
+    return template["Resources"][name]["Properties"]
+
+
+def test_player_facing_functions_deploy_as_a_canary_rolled_back_by_their_alarms(
+    template: dict[str, Any],
+) -> None:
+    assert template["Parameters"]["DeployType"]["Default"].startswith("Canary")
+    for name, prefix in (("RestFunction", "Rest"), ("WsFunction", "Ws")):
+        fn = props(template, name)
+        assert fn["AutoPublishAlias"] == "live"
+        preference = fn["DeploymentPreference"]
+        assert preference["Type"] == {"Ref": "DeployType"}
+        condition, alarms, off = preference["Alarms"]["Fn::If"]
+        assert condition == "AlarmsOn" and off == {"Ref": "AWS::NoValue"}
+        names = [a["Ref"] for a in alarms]
+        assert names == [f"{prefix}ErrorRateAlarm", f"{prefix}ErrorsAlarm", f"{prefix}LatencyAlarm"]
+        assert all(template["Resources"][n]["Type"] == "AWS::CloudWatch::Alarm" for n in names)
+    hooks = props(template, "RestFunction")["DeploymentPreference"]["Hooks"]
+    assert hooks == {"PreTraffic": {"Ref": "PreTrafficFunction"}}
+
+
+def test_the_pre_traffic_hook_may_invoke_only_the_new_rest_version_and_report(
+    template: dict[str, Any],
+) -> None:
+    hook = props(template, "PreTrafficFunction")
+    assert hook["Environment"]["Variables"]["NEW_VERSION"] == {"Ref": "RestFunction.Version"}
+    assert hook["FunctionName"]["Fn::Sub"].startswith("CodeDeployHook_")
+    assert hook["DeploymentPreference"] == {"Enabled": False}
+    statements = props(template, "PreTrafficPolicy")["PolicyDocument"]["Statement"]
+    assert {s["Action"] for s in statements} == {
+        "lambda:InvokeFunction", "codedeploy:PutLifecycleEventHookExecutionStatus",
+    }  # fmt: skip
+    invoke = next(s for s in statements if s["Action"] == "lambda:InvokeFunction")
+    assert invoke["Resource"] == {"Fn::Sub": "${RestFunction.Arn}:*"}
+
+
+def test_a_scheduled_function_rotates_the_keys_no_faster_than_a_token_lives(
+    template: dict[str, Any],
+) -> None:
+    fn = props(template, "KeyRotationFunction")
+    assert fn["CodeUri"] == "functions/keys/"
+    schedule = fn["Events"]["Rotate"]
+    assert schedule["Type"] == "Schedule"
+    assert schedule["Properties"]["Schedule"] == {"Ref": "TokenKeyRotationRate"}
+    rate = template["Parameters"]["TokenKeyRotationRate"]["Default"]
+    assert rate == f"rate({ROTATION_DAYS} days)" and ROTATION_DAYS >= TOKEN_DAYS
+    env = template["Globals"]["Function"]["Environment"]["Variables"]
+    assert env["TOKEN_KEYS_PARAM"] == {"Ref": "TokenKeysParameterName"}
+    actions = [
+        s["Action"] for s in props(template, "KeyRotationPolicy")["PolicyDocument"]["Statement"]
+    ]
+    assert sorted(actions) == ["ssm:GetParameter", "ssm:PutParameter"]
+    assert "TokenKeysParameterName" in json.dumps(props(template, "KeyRotationPolicy"))
+
+
+@pytest.mark.parametrize("name", DURABLE)
+def test_durable_tables_are_protected_from_deletion_and_capped(
+    template: dict[str, Any], name: str
+) -> None:
+    table = props(template, name)
+    assert table["DeletionProtectionEnabled"] is True
+    assert template["Resources"][name]["DeletionPolicy"] == "Retain"
+    assert table["PointInTimeRecoverySpecification"] == {"PointInTimeRecoveryEnabled": True}
+    assert table["OnDemandThroughput"] == {
+        "MaxReadRequestUnits": {"Ref": "TableMaxReadUnits"},
+        "MaxWriteRequestUnits": {"Ref": "TableMaxWriteUnits"},
+    }
+
+
+def test_every_durable_table_is_backed_up_and_copied_to_another_account_when_asked(
+    template: dict[str, Any],
+) -> None:
+    selection = props(template, "BackupSelection")["BackupSelection"]
+    assert sorted(r["Fn::GetAtt"][0] for r in selection["Resources"]) == sorted(DURABLE)
+    assert selection["IamRoleArn"] == {"Fn::GetAtt": ["BackupRole", "Arn"]}
+    [rule] = props(template, "BackupPlan")["BackupPlan"]["BackupPlanRule"]
+    assert rule["ScheduleExpression"] == {"Ref": "BackupSchedule"}
+    assert rule["Lifecycle"] == {"DeleteAfterDays": {"Ref": "BackupRetentionDays"}}
+    condition, [copy], off = rule["CopyActions"]["Fn::If"]
+    assert condition == "BackupCopyOn" and off == {"Ref": "AWS::NoValue"}
+    assert copy["DestinationBackupVaultArn"] == {"Ref": "BackupCopyVaultArn"}
+    assert template["Parameters"]["BackupCopyVaultArn"]["Default"] == ""
+    assert template["Resources"]["BackupVault"]["DeletionPolicy"] == "Retain"
+
+
+def test_player_facing_functions_get_reserved_concurrency_when_the_operator_sets_it(
+    template: dict[str, Any],
+) -> None:
+    for name in ("RestFunction", "WsFunction"):
+        assert props(template, name)["ReservedConcurrentExecutions"] == {
+            "Fn::If": ["ReservedOn", {"Ref": "PlayerConcurrency"}, {"Ref": "AWS::NoValue"}]
+        }
+
+
+def test_a_budget_alarm_mails_at_80_percent_forecast_and_100_percent_spent(
+    template: dict[str, Any],
+) -> None:
+    budget = template["Resources"]["CostBudget"]
+    assert budget["Condition"] == "BudgetOn"
+    limit = budget["Properties"]["Budget"]["BudgetLimit"]
+    assert limit == {"Amount": {"Ref": "MonthlyBudget"}, "Unit": "USD"}
+    notes = budget["Properties"]["NotificationsWithSubscribers"]
+    kinds = [(n["Notification"]["NotificationType"], n["Notification"]["Threshold"]) for n in notes]
+    assert kinds == [("FORECASTED", 80), ("ACTUAL", 100)]
+    assert template["Parameters"]["MonthlyBudget"]["Default"] == 0  # off until set
+
+
+def test_deploy_md_has_the_operators_runbooks() -> None:
+    text = (ROOT / "docs" / "DEPLOY.md").read_text(encoding="utf-8")
+    for heading in ("## Deploys", "## Signing keys", "## Recovery", "## State that migrates",
+                    "## Guardrails"):  # fmt: skip
+        assert heading in text, heading
+    assert "scripts/restore.py" in text
