@@ -77,6 +77,8 @@ def env_vars(
         "AWS_ENDPOINT_URL_SSM": dynamodb,
         "TOKEN_SECRET_PARAM": secret_parameter_name(template),
         "SWEEP_WINDOW_SECONDS": _SWEEP_ONCE,
+        "MATCH_WINDOW_SECONDS": _SWEEP_ONCE,  # `sam local invoke MatcherFunction`: one pass
+        "MATCH_EVERY_SECONDS": "2",  # the template's
         # Notifications under `sam local`: moto's SNS, no Web Push key, no mobile apps.
         "AWS_ENDPOINT_URL_SNS": dynamodb,
         "VAPID_PUBLIC_KEY": "",
