@@ -268,12 +268,18 @@ def create_app(
         lifespan=_lifespan(emulator, event_sources or []),
         exception_handlers={404: emulator.rest_api.not_found},
     )
+    _pace(emulator, env, settings)
+    app.state.emulator = emulator
+    return app
+
+
+def _pace(emulator: Emulator, env: Mapping[str, str], settings: TemplateSettings | None) -> None:
+    """When /health calls a function stuck, and how often the synthetic game plays (its
+    schedule in the template unless the environment says otherwise)."""
     stuck = env.get("HEALTH_STUCK_SECONDS") or os.environ.get("HEALTH_STUCK_SECONDS")
     emulator.stuck_seconds = float(stuck) if stuck else None
     every = env.get("SYNTHETIC_SECONDS") or os.environ.get("SYNTHETIC_SECONDS")
     emulator.synthetic_seconds = float(every) if every else _rate_seconds(settings)
-    app.state.emulator = emulator
-    return app
 
 
 def _rate_seconds(settings: TemplateSettings | None) -> float | None:
