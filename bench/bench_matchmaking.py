@@ -11,8 +11,9 @@ Some players blocked somebody near their own skill. ``KILL`` of the passes die a
 store call (a Lambda killed mid-run: before or after a claim, a table write, a settle); the
 next pass must finish their work. At the end every ticket must be matched, once.
 
-Measured: the wait from arriving to being seated, the skill spread (tiers, matchmaking's own
-tier: ordinal steps of 5) among the people of a table, players seated twice, blocked pairs
+Measured: the wait from arriving to being seated, the skill spread (in the tiers a profile
+shows, ``harftet.rating.tier``: Bronz … Elmas, floors 8 ordinal apart) among the people of a
+table, players seated twice, blocked pairs
 seated together, tickets never matched. ``python -m bench.bench_matchmaking [--moto]`` runs
 it alone and rewrites its RESULTS.md section.
 """
@@ -81,7 +82,7 @@ def _counted(recover: Callable[[], int], passes: dict[str, int]) -> Callable[[],
 
 
 def _players(rng: random.Random) -> list[dict[str, Any]]:
-    """Players of spread skills (ordinal 0–40: eight tiers), some of them blocking another."""
+    """Players of spread skills (ordinal 0–40: all five tiers), some of them blocking another."""
     players = []
     for n in range(PLAYERS):
         sigma = 25 / 3 if rng.random() < 0.1 else rng.uniform(1.0, 3.0)  # a tenth new
@@ -172,10 +173,10 @@ def simulate(matches: Any, tables: Any, rng: random.Random) -> dict[str, Any]:
 
 def measure(matches: Any, tables: Any, sim: dict[str, Any]) -> dict[str, Any]:
     """The targets' numbers from the tickets and the tables they name."""
-    from harftet.matchmaking.skill import tier
+    from harftet.rating import TIERS, Rating, tier
 
     players = {p["id"]: p for p in sim["players"]}
-    waits, spreads, lost = [], [], 0
+    waits, spreads, points, lost = [], [], [], 0
     table_of: dict[str, str] = {}
     for ticket_id, at in sim["arrived"].items():
         found = matches.ticket(ticket_id)
@@ -194,16 +195,18 @@ def measure(matches: Any, tables: Any, sim: dict[str, Any]) -> dict[str, Any]:
             seated.setdefault(pid, []).append(table_id)
         if len(set(people)) != len(people):
             seated.setdefault("twice@" + table_id, []).extend(["", ""])
-        tiers = [tier(players[p]["mu"], players[p]["sigma"]) for p in people]
+        tiers = [TIERS.index(tier(Rating(players[p]["mu"], players[p]["sigma"]))) for p in people]
+        ordinals = [Rating(players[p]["mu"], players[p]["sigma"]).ordinal for p in people]
         if len(people) > 1:
             spreads.append(max(tiers) - min(tiers))
+            points.append(max(ordinals) - min(ordinals))
         blocked += sum(
             1 for i, a in enumerate(people) for b in people[i + 1 :] if b in players[a]["avoid"]
         )
     twice = sum(1 for where in seated.values() if len(where) > 1)
     return {
-        "waits": waits, "spreads": spreads, "lost": lost, "twice": twice, "blocked": blocked,
-        "tables": len(set(table_of.values())), "bots": bots,
+        "waits": waits, "spreads": spreads, "points": points, "lost": lost, "twice": twice,
+        "blocked": blocked, "tables": len(set(table_of.values())), "bots": bots,
     }  # fmt: skip
 
 
@@ -263,7 +266,9 @@ def rows(sim: dict[str, Any], got: dict[str, Any], over: str = "moto") -> list[R
         Result("matchmaking: median skill spread in a table (people)",
                statistics.median(spreads) if spreads else 0, "tiers",
                f"{len(spreads)} tables of 2+ people of {got['tables']}; {got['bots']} computer "
-               f"seats; p90 {statistics.quantiles(spreads, n=10)[-1]:.0f}",
+               f"seats; p90 {statistics.quantiles(spreads, n=10)[-1]:.0f}; in ordinal points "
+               f"(a tier: 8) median {statistics.median(got['points']):.1f}, "
+               f"p90 {statistics.quantiles(got['points'], n=10)[-1]:.1f}",
                "target", 1.0, "", 1.0),
         Result("matchmaking: players seated twice", got["twice"], "players", arrivals,
                "one", 1.0, "0 allowed", 0.0),

@@ -9,9 +9,9 @@ with bench/bench_leagues.py's rows).
   easy, medium, hard and expert — play ``--games`` (200) rated 4-seat Harftet games of
   ``--hands`` hands each, four drawn at random per game, every move the engine's own
   (``bot.choose_move``); each game's final order (total penalty, ties shared) rates all four
-  through ``harftet.skill.rating.rate``. The row is τ-b between the true level and the rating's
+  through ``harftet.rating.rate``. The row is τ-b between the true level and the rating's
   μ (goal ≥ 0.8).
-- ``--levels``: the fixed ratings of ``harftet.skill.rating.LEVEL_MU``. For each rung of the
+- ``--levels``: the fixed ratings of ``harftet.rating.LEVEL_MU``. For each rung of the
   ladder (bench_levels: a level against three of the level below) it plays seeded hands and
   solves for the μ at which OpenSkill's ``predict_win`` gives the stronger seat its measured
   share of pairs won (its penalty below a weaker seat's), ``medium`` anchored at the model's
@@ -29,7 +29,7 @@ from bench import Result
 from bench.bench_strength import new_hand
 from harftet.engine import bot
 from harftet.engine.hand import apply_move
-from harftet.skill.rating import BOT_SIGMA, MU, Rating, predict_win, rate
+from harftet.rating import BOT_SIGMA, MU, Rating, predict_win, rate
 from harftet.skill.records import ranks_of
 
 LEVELS = ("easy", "medium", "hard", "expert")

@@ -79,9 +79,9 @@ def test_far_skills_wait_until_the_band_has_widened_enough(app, clock):
     low, high = _skilled(app, "Az", 20), _skilled(app, "Çok", 31)  # ordinals 14 and 25
     tickets = [_open(app, low, seats=2, wait=120), _open(app, high, seats=2, wait=120)]
     assert app.matcher.run() == 0
-    clock.advance(15)  # band 10: still apart
+    clock.advance(5)  # band 8, a tier (the gap between two tiers' floors): still apart
     assert app.matcher.run() == 0
-    clock.advance(5)  # band 12.5 covers 11
+    clock.advance(5)  # band 12, a tier and a half, covers 11
     assert app.matcher.run() == 1
     view = _table(app, tickets[0], low)
     assert sorted(_people(view)) == sorted([low.player_id, high.player_id])
@@ -101,13 +101,16 @@ def test_nearest_skills_sit_together_when_more_wait(app):
 
 
 def test_when_the_wait_ends_computer_players_of_the_nearest_level_fill_the_table(app, clock):
-    newcomer = player(app, "Yeni")  # no skill yet: OpenSkill's default, ordinal 0
-    master = _skilled(app, "Usta", 45)  # ordinal 39: beyond every level but the last
-    tickets = [_open(app, newcomer, wait=10), _open(app, master, wait=10)]
+    # the levels' measured μ in Kastet: easy 18.1, medium 25, hard 31.4, expert 36.2
+    newcomer = player(app, "Yeni")  # no skill yet: OpenSkill's default, μ 25 (ordinal 0)
+    weak = _skilled(app, "Acemi", 19, sigma=1.0)  # ordinal 16
+    master = _skilled(app, "Usta", 45)  # ordinal 39
+    expected = [(newcomer, "medium"), (weak, "easy"), (master, "expert")]
+    tickets = [_open(app, who, wait=10) for who, _ in expected]
     assert app.matcher.run() == 0
-    clock.advance(10)
-    assert app.matcher.run() == 2
-    for ticket, who, level in [(tickets[0], newcomer, "easy"), (tickets[1], master, "expert")]:
+    clock.advance(10)  # band 12: each too far from the others
+    assert app.matcher.run() == 3
+    for ticket, (who, level) in zip(tickets, expected, strict=True):
         view = _table(app, ticket, who)
         assert _people(view) == [who.player_id]
         bots = [s for s in view["seats"] if s and s.get("bot")]
@@ -115,6 +118,20 @@ def test_when_the_wait_ends_computer_players_of_the_nearest_level_fill_the_table
         assert view["status"] == "playing" and view["rated"] is True
         stored = app.stores.tables.get(view["tableId"]).table
         assert stored.practice is False  # rated: the computer players count at their level
+
+
+def test_the_nearest_level_is_the_one_measured_in_the_tickets_game(app, clock):
+    # μ 38: nearest expert in Kastet (36.2), nearest hard in Harftet (32.9; expert 46.7)
+    kastet, harftet = _skilled(app, "Kaan", 38), _skilled(app, "Hale", 38, game="harftet")
+    tickets = [
+        _open(app, kastet, seats=2, wait=5),
+        _open(app, harftet, seats=2, wait=5, game="harftet"),
+    ]
+    clock.advance(5)
+    assert app.matcher.run() == 2
+    for ticket, who, level in [(tickets[0], kastet, "expert"), (tickets[1], harftet, "hard")]:
+        bots = [s for s in _table(app, ticket, who)["seats"] if s and s.get("bot")]
+        assert [b["level"] for b in bots] == [level]
 
 
 def _block(app: Any, who: Caller, other: Caller) -> None:

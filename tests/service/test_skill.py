@@ -9,8 +9,8 @@ from service_helpers import finish, full_table
 
 from harftet.engine.effects import Outcome, RatingChange
 from harftet.engine.state import Occupant, Seat, Table
+from harftet.rating import Rating, level_rating, skill_of
 from harftet.skill import SkillRecords
-from harftet.skill.rating import Rating, level_rating, skill_of
 
 
 def skill(app, caller, game="kastet") -> Rating:

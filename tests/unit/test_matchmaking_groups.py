@@ -1,23 +1,29 @@
 """Which waiting tickets sit together (harftet.matchmaking.grouping), for any pool: every
 ticket at most once, never one player twice, never a blocked pair, a group full or its oldest
-ticket's wait over, and its people within that ticket's band."""
+ticket's wait over, and its people within that ticket's band (counted in the real tiers of
+harftet.rating); and which computer level fills a group's empty seats."""
 
 from __future__ import annotations
+
+from itertools import pairwise
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harftet.matchmaking.grouping import band, groups
-from harftet.matchmaking.skill import nearest_level, ordinal, tier
+from harftet.matchmaking import Matcher
+from harftet.matchmaking.grouping import Group, band, groups
+from harftet.rating import TIER_FLOORS, TIER_WIDTH, Rating, tier
 from harftet.store.matchmaking import Ticket
 
 NOW = 1_800_000_000.0
 
 
-def _ticket(n: int, player: int, skill: float, waited: float, wait: int, avoid=()) -> Ticket:
+def _ticket(
+    n: int, player: int, skill: float, waited: float, wait: int, avoid=(), game="kastet", seats=4
+) -> Ticket:
     return Ticket(
-        ticket_id=f"t{n}", player_id=f"p{player}", name="x", rating=1000, game="kastet",
-        seats=4, wait_seconds=wait, at=NOW - waited, mu=skill + 6.0, sigma=2.0,
+        ticket_id=f"t{n}", player_id=f"p{player}", name="x", rating=1000, game=game,
+        seats=seats, wait_seconds=wait, at=NOW - waited, mu=skill + 6.0, sigma=2.0,
         avoid=frozenset(f"p{a}" for a in avoid),
     )  # fmt: skip
 
@@ -51,17 +57,33 @@ def test_groups_keep_every_rule_of_the_pool(drawn):
         oldest = people[0]
         waited = NOW - oldest.at
         assert g.bots == 0 or waited >= oldest.wait_seconds
-        values = [ordinal(t.mu, t.sigma) for t in people]
+        values = [Rating(t.mu, t.sigma).ordinal for t in people]
         assert max(values) - min(values) <= band(waited) + 1e-9
 
 
-def test_the_band_widens_by_half_a_tier_every_five_seconds():
-    assert [band(s) for s in (0, 4.9, 5, 10, 29)] == [2.5, 2.5, 5.0, 7.5, 15.0]
+def test_the_band_widens_by_half_a_real_tier_every_five_seconds():
+    # a tier spans the ordinal between two floors of the tiers a profile shows
+    assert TIER_WIDTH == 8.0 and {b - a for a, b in pairwise(TIER_FLOORS)} == {8.0}
+    assert [band(s) for s in (0, 4.9, 5, 10, 29)] == [4.0, 4.0, 8.0, 12.0, 24.0]
+    # two players a tier apart (Gümüş and Altın at 17 and 25) wait five seconds for each other
+    low, high = _ticket(0, 0, 17.0, 0, 120, seats=2), _ticket(1, 1, 25.0, 0, 120, seats=2)
+    assert [tier(Rating(t.mu, t.sigma)) for t in (low, high)] == ["gumus", "altin"]
+    assert groups([low, high], NOW) == []
+    assert [len(g.tickets) for g in groups([low, high], NOW + 5)] == [2]
 
 
-def test_tiers_and_the_computer_level_nearest_a_skill():
-    assert tier(25.0, 25 / 3) == 0  # a newcomer
-    assert tier(30.0, 2.0) == 4 and tier(-10.0, 2.0) == 0
-    assert [nearest_level(x) for x in (0, 5, 13, 22, 50)] == [
-        "easy", "medium", "hard", "expert", "expert",
-    ]  # fmt: skip
+def _level(game: str, *mus: float) -> str:
+    tickets = tuple(_ticket(n, n, mu - 6.0, 30, 30, game=game) for n, mu in enumerate(mus))
+    matcher = Matcher(None, None, lambda: NOW, lambda: "T1", lambda _: set())  # type: ignore[arg-type]
+    chairs = matcher.plan(Group(tickets, 4 - len(tickets)))["chairs"]
+    (level,) = {c["bot"] for c in chairs if "bot" in c}
+    return str(level)
+
+
+def test_computer_players_are_of_the_level_measured_nearest_the_peoples_mean_skill():
+    assert _level("kastet", 25.0) == "medium"  # a newcomer's μ: the everyday level
+    assert _level("kastet", 19.0) == "easy" and _level("kastet", 45.0) == "expert"
+    # the levels' measured ratings differ by game: μ 38 is nearest hard in Harftet (32.9, expert
+    # 46.7) and nearest expert in Kastet (36.2)
+    assert _level("harftet", 38.0) == "hard" and _level("kastet", 38.0) == "expert"
+    assert _level("kastet", 20.0, 30.0) == "medium"  # the mean, 25: neither alone

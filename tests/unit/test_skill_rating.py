@@ -1,9 +1,10 @@
-"""The skill rating (harftet.skill.rating, RULES §8): OpenSkill's Plackett–Luce model, the
-tiers a profile shows, and the fixed ratings of the computer levels."""
+"""The skill rating (harftet.rating, RULES §8; the one source the skill feature and
+matchmaking share): OpenSkill's Plackett–Luce model, the tiers a profile shows, and the
+fixed ratings of the computer levels."""
 
 from __future__ import annotations
 
-from harftet.skill.rating import (
+from harftet.rating import (
     TIERS,
     Rating,
     level_rating,

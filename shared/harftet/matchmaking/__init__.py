@@ -4,6 +4,6 @@ computer players of the nearest level once their wait is over."""
 
 from .matcher import POOLS, Matcher
 from .service import Matchmaking
-from .skill import Skill, Skills, StoredSkills
+from .skill import Skills, StoredSkills
 
-__all__ = ["POOLS", "Matcher", "Matchmaking", "Skill", "Skills", "StoredSkills"]
+__all__ = ["POOLS", "Matcher", "Matchmaking", "Skills", "StoredSkills"]

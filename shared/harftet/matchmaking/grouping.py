@@ -1,8 +1,9 @@
 """Which waiting tickets sit together (RULES §8), decided from the tickets alone.
 
 Oldest first, each ticket looks for the others of its pool nearest its skill (OpenSkill's
-ordinal) within its band, which starts at half a tier and widens by half a tier every five
-seconds it has waited. A full table is a group; when the ticket's chosen wait is over, the
+ordinal) within its band, which starts at half a tier (``harftet.rating.TIER_WIDTH``, the
+ordinal between two tiers' floors) and widens by half a tier every five seconds it has
+waited. A full table is a group; when the ticket's chosen wait is over, the
 people found so far form a group and computer players take the rest. Never two tickets of
 one player, never two players either of whom blocked the other."""
 
@@ -12,9 +13,8 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from harftet.rating import TIER_WIDTH, Rating
 from harftet.store.matchmaking import Ticket
-
-from .skill import TIER_WIDTH, ordinal
 
 BAND_START = TIER_WIDTH / 2
 BAND_STEP = TIER_WIDTH / 2
@@ -29,8 +29,13 @@ class Group:
     bots: int
 
     @property
-    def ordinals(self) -> list[float]:
-        return [ordinal(t.mu, t.sigma) for t in self.tickets]
+    def ratings(self) -> list[Rating]:
+        return [rating(t) for t in self.tickets]
+
+
+def rating(ticket: Ticket) -> Rating:
+    """The skill ``ticket`` was opened with."""
+    return Rating(ticket.mu, ticket.sigma)
 
 
 def band(waited: float) -> float:
@@ -62,17 +67,17 @@ def groups(tickets: Iterable[Ticket], now: float) -> list[Group]:
 
 def _around(anchor: Ticket, free: Sequence[Ticket], width: float) -> list[Ticket]:
     """``anchor`` and the nearest compatible tickets whose span stays within ``width``."""
-    at = ordinal(anchor.mu, anchor.sigma)
+    at = rating(anchor).ordinal
     near = sorted(
         (t for t in free if t is not anchor),
-        key=lambda t: (abs(ordinal(t.mu, t.sigma) - at), t.at, t.ticket_id),
+        key=lambda t: (abs(rating(t).ordinal - at), t.at, t.ticket_id),
     )
     chosen = [anchor]
     low = high = at
     for other in near:
         if len(chosen) == anchor.seats:
             break
-        value = ordinal(other.mu, other.sigma)
+        value = rating(other).ordinal
         if abs(value - at) > width:
             break  # sorted by distance: none further on fits either
         if max(high, value) - min(low, value) > width:

@@ -23,11 +23,11 @@ from harftet.engine.options import TableOptions
 from harftet.engine.seats import bot_occupant
 from harftet.engine.state import Occupant, Table
 from harftet.errors import NotFoundError
+from harftet.rating import Rating, nearest_level
 from harftet.store.matchmaking import Plan, Ticket, pool_of
 from harftet.store.ports import MatchStorePort, TableStorePort
 
 from .grouping import Group, groups
-from .skill import nearest_level
 
 logger = logging.getLogger(__name__)
 POOLS = tuple(pool_of(game, seats) for game in ("harftet", "kastet") for seats in (2, 4))
@@ -102,17 +102,18 @@ class Matcher:
 
     def plan(self, group: Group) -> Plan:
         """Who sits where at the group's new table: a person at seat 0 (the manager), the
-        others and the computer players of the level nearest the group's skill at random."""
+        others and the computer players at random, of the level whose measured rating in the
+        game is nearest the people's mean μ."""
         rng = secrets.SystemRandom()
         people: list[dict[str, Any]] = [
             {"playerId": t.player_id, "name": t.name, "rating": t.rating, "ticketId": t.ticket_id}
             for t in group.tickets
         ]
         rng.shuffle(people)
-        level = nearest_level(fmean(group.ordinals))
+        first = group.tickets[0]
+        level = nearest_level(first.game, Rating(fmean(r.mu for r in group.ratings)))
         rest = people[1:] + [{"bot": level} for _ in range(group.bots)]
         rng.shuffle(rest)
-        first = group.tickets[0]
         return {
             "tableId": self.new_table_id(),
             "game": first.game,

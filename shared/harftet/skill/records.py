@@ -9,10 +9,9 @@ from typing import Any
 from harftet.engine.effects import Outcome
 from harftet.engine.state import Seat, Table
 from harftet.errors import NotFoundError
+from harftet.rating import Rating, level_rating, rate, skill_of
 from harftet.store.ports import PlayerStorePort
 from harftet.store.writes import PlayerWrite, SkillWrite
-
-from .rating import Rating, level_rating, rate, skill_of
 
 
 def ranks_of(penalties: list[int]) -> list[int]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .rating import Rating, tier
+from harftet.rating import Rating, tier
 
 GAMES = ("harftet", "kastet")
 

@@ -1,6 +1,7 @@
 """Skill (*beceri*, RULES §8): an OpenSkill Plackett–Luce rating per player per game, its
-tier, and the fixed rating a computer player's seat counts at. Standard library and
-``openskill`` only: the matchmaker, the game-end hook and the benches share it.
+tier, and the fixed rating a computer player's seat counts at. The one source of both
+features that read skill (the skill feature rates and shows it, matchmaking seats by it) and
+of the benches; a kernel module, standard library and ``openskill`` only.
 
 The stored shape (the player's item, attribute ``skill``): ``{game: {"mu", "sigma",
 "games"}}``; a game absent is the model's default rating with no games.
@@ -26,6 +27,9 @@ TIER_FLOORS: tuple[float, ...] = (10.0, 18.0, 26.0, 34.0)
 (ordinal 0) is Bronz; after some twenty games (σ ≈ 2.5) one level with ``medium`` computer
 players is Gümüş, one level with ``hard`` Altın, one above it Platin and one level with
 ``expert`` Elmas (LEVEL_MU below)."""
+TIER_WIDTH = TIER_FLOORS[1] - TIER_FLOORS[0]
+"""The ordinal a tier spans (every gap between the floors alike): the matchmaker's band is
+counted in it."""
 
 BOT_SIGMA = 1.0
 LEVEL_MU: dict[str, dict[str, float]] = {
