@@ -270,6 +270,30 @@ export function applyDelta(view: TableView, message: DeltaMessage): TableView {
   return applied(view, message) as TableView;
 }
 
+/** Silence (ms, no message in or out) after which a connection pings: under API Gateway's
+ * 10-minute idle timeout, so a table whose pushes flow sends no pings at all. */
+export const QUIET_MS = 9 * 60 * 1000;
+
+/**
+ * Pings `socket` after QUIET_MS without any message either way; `heard()` on every message in
+ * or out starts the silence again, `stop()` when the socket is closed.
+ */
+export function keepAlive(socket: WebSocket): { heard: () => void; stop: () => void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stop = () => clearTimeout(timer);
+  const heard = () => {
+    stop();
+    timer = setTimeout(() => {
+      if (socket.readyState !== 1) return;
+      socket.send(JSON.stringify({ action: "ping" }));
+      heard();
+    }, QUIET_MS);
+  };
+  socket.addEventListener?.("close", stop);
+  heard();
+  return { heard, stop };
+}
+
 /**
  * Watches one table: calls `onView` with the view after every push (deltas applied; after a
  * missed push it asks for the whole view with `sync`); `send` takes client messages.
@@ -283,7 +307,11 @@ export function watch(
 ): { send: (message: ClientMessage) => void; close: () => void } {
   const query = new URLSearchParams({ token, tableId });
   const socket = new WebSocket(`${wsUrl}?${query}`);
-  const send = (message: ClientMessage) => socket.send(JSON.stringify(message));
+  const alive = keepAlive(socket);
+  const send = (message: ClientMessage) => {
+    socket.send(JSON.stringify(message));
+    alive.heard();
+  };
   let view: TableView | null = null;
   const hold = (next: TableView) => {
     view = next;
@@ -291,6 +319,7 @@ export function watch(
   };
   socket.onopen = () => send({ action: "sync" });
   socket.onmessage = (event: MessageEvent<string>) => {
+    alive.heard();
     const message = JSON.parse(event.data) as ServerMessage;
     if (message.type === "table") {
       if (view === null || message.view.version >= view.version) hold(message.view);
@@ -308,7 +337,7 @@ export function watch(
       onError(message.error);
     }
   };
-  return { send, close: () => socket.close() };
+  return { send, close: () => (alive.stop(), socket.close()) };
 }
 
 export type PresenceMessage = Extract<ServerMessage, { type: "presence" }>;
@@ -328,11 +357,13 @@ export function listen(
   onFriendRequest: (message: FriendRequestMessage) => void = () => {},
 ): { close: () => void } {
   const socket = new WebSocket(`${wsUrl}?${new URLSearchParams({ token })}`);
+  const alive = keepAlive(socket);
   socket.onmessage = (event: MessageEvent<string>) => {
+    alive.heard();
     const message = JSON.parse(event.data) as ServerMessage;
     if (message.type === "presence") onPresence(message);
     else if (message.type === "invitation") onInvitation(message);
     else if (message.type === "friendRequest") onFriendRequest(message);
   };
-  return { close: () => socket.close() };
+  return { close: () => (alive.stop(), socket.close()) };
 }

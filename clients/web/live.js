@@ -2,8 +2,13 @@
 // applies them; a gap asks for the whole view with {"action": "sync"}), reconnect with backoff,
 // and a resync after every (re)connect so a missed push is never missed for long. Moves go out
 // on it too (move()): the answer names the move's moveId; without one in time the caller sends
-// the same move over REST (the same moveId is never applied twice).
+// the same move over REST (the same moveId is never applied twice). A ping goes out only after
+// QUIET ms without any message either way (API Gateway closes a socket idle for 10 minutes), so
+// a table whose pushes flow costs no pings at all.
 import { receive } from "./delta.js";
+
+/** Silence (ms, no message in or out) after which the client pings: under the 10-minute idle timeout. */
+export const QUIET = 9 * 60 * 1000;
 
 export class Live {
   /** onView(view) for every push; onState("connecting"|"live"|"offline"); resync() after connect. */
@@ -36,12 +41,11 @@ export class Live {
     ws.onopen = () => {
       this.tries = 0;
       this.onState("live");
-      ws.send(JSON.stringify({ action: "sync" }));
+      this.send(ws, { action: "sync" });
       this.resync();
-      clearInterval(this.ping);
-      this.ping = setInterval(() => ws.readyState === 1 && ws.send(JSON.stringify({ action: "ping" })), 25000);
     };
     ws.onmessage = (ev) => {
+      this.quiet(ws);
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
       const waiting = typeof msg.moveId === "string" ? this.pending.get(msg.moveId) : undefined;
@@ -52,14 +56,14 @@ export class Live {
       if (msg.type === "error" && waiting) return waiting.reject(msg);
       if (msg.type !== "table" && msg.type !== "delta") return this.onMessage(msg); // phrases, invitations (phrases.js)
       const { view, sync } = receive(this.view, msg);
-      if (sync && ws.readyState === 1) ws.send(JSON.stringify({ action: "sync" }));
+      if (sync && ws.readyState === 1) this.send(ws, { action: "sync" });
       if (view === this.view) return waiting && waiting.resolve(null); // not applied: the caller asks REST
       this.view = view;
       if (waiting) return waiting.resolve(structuredClone(view)); // the mover sets it as its answer
       this.onView(structuredClone(view)); // the app may change its copy; ours stays the base
     };
     ws.onclose = () => {
-      clearInterval(this.ping);
+      clearTimeout(this.ping);
       this.settle();
       if (this.ws !== ws) return;
       this.ws = null;
@@ -68,6 +72,20 @@ export class Live {
       const delay = Math.min(15000, 500 * 2 ** this.tries++);
       this.timer = setTimeout(() => this.open(), delay);
     };
+  }
+
+  /** Send a client message on `ws`; the silence before the next ping starts again. */
+  send(ws, message) {
+    ws.send(JSON.stringify(message));
+    this.quiet(ws);
+  }
+
+  /** Ping after QUIET ms of silence on `ws` from now (any message in or out starts it again). */
+  quiet(ws) {
+    clearTimeout(this.ping);
+    this.ping = setTimeout(() => {
+      if (this.ws === ws && ws.readyState === 1) this.send(ws, { action: "ping" });
+    }, QUIET);
   }
 
   /** Reconnect now (e.g. the tab became visible again) unless a connection is open. */
@@ -106,7 +124,7 @@ export class Live {
       const timer = setTimeout(() => { this.pending.delete(body.moveId); resolve(null); }, ms);
       this.pending.set(body.moveId, { resolve, reject, timer });
       const lang_ = lang === "tr" || lang === "en" ? { lang } : {};
-      ws.send(JSON.stringify({ action: "move", tableId: this.want.tableId, ...lang_, ...body }));
+      this.send(ws, { action: "move", tableId: this.want.tableId, ...lang_, ...body });
     });
   }
 
@@ -123,7 +141,7 @@ export class Live {
     this.settle();
     this.want = null;
     clearTimeout(this.timer);
-    clearInterval(this.ping);
+    clearTimeout(this.ping);
     const ws = this.ws;
     this.ws = null;
     if (ws) ws.close();

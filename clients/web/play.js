@@ -89,14 +89,18 @@ export function createPlay({ store, api, live, storage, tries, dryRuns, askFace,
     }
   }
 
-  async function lay() {
+  /** Lay the draft; `end` ends the turn with it: the lay and the pass as ONE move (API "pass": true). */
+  async function lay(end = false) {
     for (const id of D.undeclared(table().draft)) {
       const face = await askFace(null, view());
       if (face == null) return;
       dispatch({ type: "draft", draft: D.setFace(table().draft, id, face), quiet: true });
     }
-    return sendMove("lay", D.layBody(table().draft));
+    return sendMove("lay", { ...D.layBody(table().draft), ...(end === true ? { pass: true } : {}) });
   }
+
+  /** "Pas" ends the turn; with tiles of the hand in the draft it is "Aç ve pas": the lay goes with it. */
+  const pass = () => (D.addsFromHand(table().draft) ? lay(true) : sendMove("pass"));
 
   function draw() {
     if (table().draft && D.addsFromHand(table().draft) && !confirm(t("confirm.draw"))) return;
@@ -162,7 +166,7 @@ export function createPlay({ store, api, live, storage, tries, dryRuns, askFace,
   const answer = async (call) => dispatch({ type: "view", view: await call });
   return {
     openTable, enterTable, resync, loadLog, lay, draw, hint, ready, leave, invite,
-    pass: () => sendMove("pass"),
+    pass,
     start: () => answer(api.start(table().id)),
     resume: () => answer(api.resume(table().id)),
     removeBot: (seat) => answer(api.stand(table().id, seat)),

@@ -48,7 +48,7 @@ export function actionsState(v, draft, busy, hints) {
   const drawShut = v.turn && (v.turn.laid || handSize >= lim.handLimit || v.pile === 0);
   return {
     draw: !busy && turn && !drawShut,
-    pass: !busy && turn && !!drawShut,
+    pass: !busy && turn && (!!drawShut || D.addsFromHand(draft)), // with a draft: lay and pass as one move
     lay: !busy && turn && D.addsFromHand(draft),
     reset: !busy && draft.dirty,
     hint: !busy && turn && v.hintsLeft !== 0,
@@ -252,6 +252,7 @@ export function mountTable({ store, act, drafting }) {
     $("#actions").hidden = !playing;
     $("#btn-draw").disabled = !can.draw;
     $("#btn-pass").disabled = !can.pass;
+    $("#btn-pass").textContent = can.lay ? t("btn.pass.lay") : t("btn.pass"); // "Aç ve pas": one move
     $("#btn-lay").disabled = !can.lay;
     $("#btn-lay").textContent = v.series.length ? t("btn.lay.more") : t("btn.lay");
     $("#btn-reset").disabled = !can.reset;

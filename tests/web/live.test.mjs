@@ -47,7 +47,7 @@ function connected(t) {
     resync: () => { seen.resyncs += 1; },
     onMessage: (m) => seen.messages.push(m),
   });
-  t.after(() => live.close()); // its ping interval would keep node running
+  t.after(() => live.close()); // its ping timer would keep node running
   live.connect("tok en", "t1");
   const socket = FakeSocket.all.at(-1);
   socket.open();
@@ -134,4 +134,47 @@ test("a dropped socket hands its waiting move to REST and reconnects by itself",
   assert.equal(seen.resyncs, 2);
   live.close();
   assert.equal(FakeSocket.all.at(-1), again); // closed on purpose: no reconnect
+});
+
+test("a ping goes out only after 9 minutes without any message either way, never while pushes flow", (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout"] });
+  const { socket } = connected(t);
+  const pings = () => socket.sent.filter((m) => m.action === "ping").length;
+  const minute = 60 * 1000;
+  let version = 5;
+  socket.push({ type: "table", view: view(version) });
+  for (let i = 0; i < 30; i += 1) { // half an hour of a push every 5 minutes: no ping at all
+    t.mock.timers.tick(5 * minute);
+    socket.push({ type: "delta", from: version, version: version + 1, ops: [["/pile", 30 - i]] });
+    version += 1;
+  }
+  assert.equal(pings(), 0);
+  t.mock.timers.tick(9 * minute - 1); // silence: still under API Gateway's 10-minute idle timeout
+  assert.equal(pings(), 0);
+  t.mock.timers.tick(1);
+  assert.equal(pings(), 1);
+  socket.push({ type: "pong" });
+  t.mock.timers.tick(8 * minute);
+  assert.equal(pings(), 1);
+  t.mock.timers.tick(minute); // 9 minutes after the pong: the next ping
+  assert.equal(pings(), 2);
+  t.mock.timers.tick(9 * minute); // nothing answered: it keeps the connection alive every 9 minutes
+  assert.equal(pings(), 3);
+});
+
+test("a move the client sends counts as traffic: the ping waits 9 minutes after it", async (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout"] });
+  const { live, socket } = connected(t);
+  socket.push({ type: "table", view: view(5) });
+  t.mock.timers.tick(8 * 60 * 1000);
+  const answer = live.move({ version: 5, moveId: "m1", type: "draw" }, "tr", 600000);
+  t.mock.timers.tick(8 * 60 * 1000); // 16 minutes since the last push, 8 since the move
+  assert.equal(socket.sent.filter((m) => m.action === "ping").length, 0);
+  t.mock.timers.tick(60 * 1000);
+  assert.deepEqual(socket.sent.at(-1), { action: "ping" });
+  socket.push({ type: "delta", from: 5, version: 6, ops: [["/pile", 34]], moveId: "m1" });
+  assert.equal((await answer).version, 6);
+  live.close();
+  t.mock.timers.tick(60 * 60 * 1000); // closed: no ping on a dead socket
+  assert.equal(socket.sent.filter((m) => m.action === "ping").length, 1);
 });

@@ -80,6 +80,10 @@ test("the caller may draw or lay on their turn, pass once drawing is shut, and n
   assert.equal(actionsState(laid, fresh, false, true).draw, false);
   assert.equal(actionsState(v, fresh, true, true).draw, false); // busy
   assert.equal(actionsState(kastetView({ hintsLeft: 0 }), fresh, false, true).hint, false);
+  let drafted = D.newMeld(fresh, "series", v.limits); // tiles of the hand placed: "Aç ve pas" ends the turn with them
+  drafted = D.addToActive(drafted, 1, v.hand, v.limits);
+  assert.equal(actionsState(v, drafted, false, true).pass, true);
+  assert.equal(actionsState(v, drafted, true, true).pass, false); // busy
 });
 
 test("the lobby's page and a table's facts read as the catalogue says them", () => {

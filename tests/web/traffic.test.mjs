@@ -191,3 +191,23 @@ test("a notification's link names its table; where the APIs are comes from confi
   assert.deepEqual(config, { rest: "https://api.example/Prod", ws: "wss://ws" });
   assert.deepEqual(await loadConfig(async () => { throw new TypeError("offline"); }), { rest: "", ws: "" });
 });
+
+test("Pas with tiles of the hand in the draft ends the turn with the lay as ONE move (\"pass\": true); without, a plain pass", async () => {
+  const v = kastetView();
+  const sent = [];
+  const api = { ...logless, move: async (_id, body) => { sent.push(body); return kastetView({ version: v.version + 1, turn: { seat: 1, laid: false } }); } };
+  const { store, play } = playing(v, api);
+  let d = D.newMeld(store.get().table.draft, "series", v.limits);
+  for (const id of [1, 2, 3]) d = D.addToActive(d, id, v.hand, v.limits);
+  store.dispatch({ type: "draft", draft: d });
+  await play.pass();
+  assert.equal(sent.length, 1);
+  assert.equal(sent[0].type, "lay");
+  assert.equal(sent[0].pass, true);
+  assert.deepEqual(sent[0].series.flat().map((x) => x.id), [1, 2, 3]);
+  const { play: again } = playing(kastetView({ turn: { seat: 0, laid: true, deadline: 1 } }), api);
+  await again.pass();
+  assert.equal(sent.length, 2);
+  assert.equal(sent[1].type, "pass");
+  assert.equal("pass" in sent[1], false);
+});

@@ -262,11 +262,18 @@ class LayMove(MoveBase):
     type: Literal["lay"]
     series: Annotated[list[Meld], Field(max_length=106)]
     pairs: Annotated[list[Meld], Field(max_length=53)] = []
+    pass_: StrictBool = Field(
+        False,
+        alias="pass",
+        description="true: the player ends the turn with this lay; the lay and the pass are "
+        "one change (one version, one push). Only on a lay.",
+    )
 
     def move(self) -> Lay:
         return Lay(
             series=tuple(tuple(t.placed() for t in meld) for meld in self.series),
             pairs=tuple(tuple(t.placed() for t in meld) for meld in self.pairs),
+            end_turn=self.pass_,
         )
 
 

@@ -129,6 +129,9 @@ def apply_move(
     else:
         assert laid is not None
         outcome = _lay(new, seat, now, *laid)
+        if isinstance(move, Lay) and move.end_turn:  # the turn's pass, in the same change
+            note(new, now, "pass", seat)
+            outcome = _pass(new, seat, now, rules)
     if not forced:  # a player who moves is present, whatever their sockets say (RULES §4)
         chair = outcome.table.seats[seat]
         chair.timeouts = 0

@@ -19,10 +19,12 @@ class Pass:
 
 @dataclass(frozen=True, slots=True)
 class Lay:
-    """The whole new series area (each meld's tiles in order) and the new pairs only."""
+    """The whole new series area (each meld's tiles in order) and the new pairs only;
+    ``end_turn``: the player's pass follows in the same change (API ``"pass": true``)."""
 
     series: tuple[tuple[Placed, ...], ...]
     pairs: tuple[tuple[Placed, ...], ...] = ()
+    end_turn: bool = False
 
 
 @dataclass(frozen=True, slots=True)

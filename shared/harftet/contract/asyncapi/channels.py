@@ -124,7 +124,12 @@ def _on_table(
 def _client_operations() -> dict[str, Any]:
     return {
         "ping": _on_table(
-            "receive", "A client asks whether the connection is alive.", "ping", reply=("pong",)
+            "receive",
+            "A client asks whether the connection is alive. Clients ping only after about 9 "
+            "minutes without any message in either direction (the idle timeout is 10 minutes), "
+            "never while pushes flow: each ping is a paid message in, a call and a pong out.",
+            "ping",
+            reply=("pong",),
         ),
         "sync": _on_table(
             "receive",

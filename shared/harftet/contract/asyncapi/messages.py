@@ -137,7 +137,8 @@ def _requests(schemas: dict[str, Any]) -> dict[str, Any]:
     return {
         "ping": _message(
             "ping",
-            "Are you there? The server answers pong on the same connection.",
+            "Are you there? The server answers pong on the same connection. Sent only after "
+            "about 9 minutes of silence either way (the idle timeout is 10 minutes).",
             _object("action", "ping"),
         ),
         "sync": _message(
