@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 
 class Strict(BaseModel):
@@ -17,7 +17,7 @@ class TicketRequest(Strict):
 
     game: Literal["harftet", "kastet"]
     seats: Literal[2, 4]
-    waitSeconds: int | None = Field(
+    waitSeconds: StrictInt | None = Field(
         default=None,
         description="How long to wait for people before computer players of the nearest "
         "level take the empty seats: 5–120 s (default 30; test mode from 0)",

@@ -90,9 +90,12 @@ def merged(updates: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``updates`` with those on one item made one (a transaction touches an item once): a
     player's rating change and their table leaving their set, at a game's end or a leave."""
     by_item: dict[tuple[str | None, str], dict[str, Any]] = {}
+    conditions: dict[tuple[str | None, str], list[str]] = {}  # each item's, in order
     for update in updates:
         key = (update.get("TableName"), repr(sorted(update["Key"].items())))
         first = by_item.get(key)
+        if update.get("ConditionExpression"):
+            conditions.setdefault(key, []).append(update["ConditionExpression"])
         if first is None:
             by_item[key] = update
             continue
@@ -113,11 +116,13 @@ def merged(updates: list[dict[str, Any]]) -> list[dict[str, Any]]:
         }
         if names:
             together["ExpressionAttributeNames"] = names
-        conditions = [c for c in (first.get("ConditionExpression"),
-                                  update.get("ConditionExpression")) if c]  # fmt: skip
-        if conditions:
-            together["ConditionExpression"] = " AND ".join(f"({c})" for c in conditions)
         by_item[key] = together
+    for key, each in conditions.items():  # one level of parentheses: DynamoDB refuses more
+        if len(each) > 1:
+            by_item[key] = {
+                **by_item[key],
+                "ConditionExpression": " AND ".join(f"({c})" for c in each),
+            }
     return list(by_item.values())
 
 
