@@ -287,7 +287,7 @@ def test_table_texts_stay_true_an_invitation_opens_in_an_open_tab_and_dialogs_fo
     # The guest leaves a rated game: the warning names the cost. A practice table names none.
     guest.page.get_by_role("button", name="Masadan kalk").click()
     expect(guest.page.locator("#lobby")).to_be_visible()
-    assert "derece puanına mal olur" in guest.dialogs[-1]
+    assert "derecenden 2 düşürür" in guest.dialogs[-1]  # the cost, in rating points
     expect(host.page.locator("#table-status")).to_contain_text("Oyun durdu: boş koltuk var")
 
     # A substitute sits: the header stops asking for one.
