@@ -29,6 +29,9 @@ def test_quick_play_at_zor_leaves_the_person_a_hand_to_play(
     page = tab.page
     tab.sign_in("Selin")
     page.locator("#quick-game").select_option("harftet")
+    # Rated ("Dereceli", the default) lets the matcher choose the opponents and their level: a
+    # person who wants the computer players at Zor unticks it, and the level choice shows.
+    page.locator("#quick-rated").uncheck()
     page.locator("#quick-level").select_option("hard")
     about = page.locator(".level-about li:visible")
     expect(about).to_have_text(re.compile(r"^Zor: .*en çok iki taş açar"))

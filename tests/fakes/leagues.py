@@ -16,6 +16,7 @@ from harftet.store.leagues import (
     done_key,
     open_key,
     place_key,
+    seen_divisions,
 )
 from harftet.store.writes import PlayerWrite
 
@@ -38,9 +39,11 @@ class FakeLeagues:
                 old = staged.get(key) or self.items.get(key)
                 if (None if old is None else old["week"]) != write.read_week:
                     return None
+                seen = set((old or {}).get("seen") or ())
+                seen.add(division_key(write.game, write.week, write.division))
                 staged[key] = {
                     "playerId": key, "week": write.week, "tier": write.tier,
-                    "division": write.division,
+                    "division": write.division, "seen": seen,
                 }  # fmt: skip
             elif isinstance(write, OpenWrite):
                 key = open_key(write.game, write.week, write.tier)
@@ -85,6 +88,29 @@ class FakeLeagues:
 
     def week_done(self, game: str, week: str) -> bool:
         return done_key(game, week) in self.items
+
+    # -- a player's own data -------------------------------------------------------------
+    def of_player(self, game: str, player_id: str) -> dict[str, Any] | None:
+        place = self.place(game, player_id)
+        if place is None:
+            return None
+        found = []
+        for key in seen_divisions(game, place):
+            entry = (self.items.get(key) or {}).get("m", {}).get(player_id)
+            if entry is not None:
+                week, division = key.rsplit("#", 2)[1:]
+                found.append({"week": week, "division": division, **copy.deepcopy(entry)})
+        shown = {k: place[k] for k in ("week", "tier", "division", "next") if k in place}
+        return {**shown, "divisions": found}
+
+    def forget(self, game: str, player_id: str) -> None:
+        place = self.items.get(place_key(game, player_id))
+        if place is None:
+            return
+        for key in seen_divisions(game, place):
+            if key in self.items:
+                self.items[key].get("m", {}).pop(player_id, None)
+        del self.items[place_key(game, player_id)]
 
     # -- the roll-over's writes ----------------------------------------------------------
     def earned(self, game: str, player_id: str, week: str, tier: str) -> bool:

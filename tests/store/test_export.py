@@ -115,6 +115,20 @@ def test_every_item_stored_about_a_player_is_in_their_export(dynamodb, clock, ou
             elif key.startswith(("friendcode#", "transfer#")):
                 assert key.split("#", 1)[1] in text  # her friend code, her transfer code
                 kinds.add(key.split("#")[0])
+            elif key.startswith("lgp#"):  # her place in the game's league
+                _, game, _ = key.split("#")
+                (mine,) = [g for g in export["leagues"] if g["game"] == game]
+                assert mine["tier"] and mine["division"] and mine["week"]
+                kinds.add("league place")
+            elif key.startswith("lgd#"):  # a division: her own entry, not the others'
+                _, game, week, division = key.split("#")
+                (mine,) = [g for g in export["leagues"] if g["game"] == game]
+                (entry,) = [
+                    d for d in mine["divisions"] if (d["week"], d["division"]) == (week, division)
+                ]
+                assert entry["name"] == "Oyuncu0" and entry["g"] == 1
+                assert ali.player_id not in json.dumps(mine)
+                kinds.add("league division")
             elif key in (veli.player_id, trol.player_id):
                 assert key in text if key == veli.player_id else True  # friends, blocks
                 kinds.add("others' lists")
@@ -139,6 +153,7 @@ def test_every_item_stored_about_a_player_is_in_their_export(dynamodb, clock, ou
     assert kinds >= {
         "player", "profile", "board", "filed", "report filed", "friendcode", "transfer",
         "connection", "inbox", "pushSubscriptions", "devices", "notificationPrefs",
+        "league place", "league division",
     }  # fmt: skip
     assert export["tables"] == [table_id]  # the table's item is encoded: no id to scan for
     assert P256 not in text and AUTH not in text and "device-token-0123456789abcdef" not in text

@@ -159,3 +159,37 @@ def test_a_roll_over_that_dies_half_way_resumes_and_a_second_run_writes_nothing(
     written = []
     stores.leagues.earned = lambda *args: written.append(args) or True
     assert leagues.roll_over(W)["divisions"] == 0 and written == []
+
+
+def test_a_players_league_data_is_read_and_forgotten_across_weeks(stores):
+    leagues = stores.leagues
+    w3 = "2027-W03"
+    _save(stores, [
+        PlaceWrite("kastet", "p1", W, "bronz", "bronz-1", None),
+        PlaceWrite("kastet", "p2", W, "bronz", "bronz-1", None),
+        OpenWrite("kastet", W, "bronz", 1, 2, None),
+        MemberWrite("kastet", W, "bronz-1", "bronz",
+                    (_join("p1", "bronz-1"), _join("p2", "bronz-1", points=-10)), True, 99),
+    ])  # fmt: skip
+    _save(stores, [
+        PlaceWrite("kastet", "p1", w3, "gumus", "gumus-1", W),
+        OpenWrite("kastet", w3, "gumus", 1, 1, None),
+        MemberWrite("kastet", w3, "gumus-1", "gumus", (_join("p1", "gumus-1"),), True, 99),
+    ])  # fmt: skip
+    assert leagues.of_player("kastet", "nobody") is None
+    mine = leagues.of_player("kastet", "p1")
+    assert {k: mine[k] for k in ("week", "tier", "division")} == {
+        "week": w3, "tier": "gumus", "division": "gumus-1"
+    }
+    assert mine["divisions"] == [
+        {"week": W, "division": "bronz-1", "name": "P1", "pts": 10, "g": 1, "at": 1000},
+        {"week": w3, "division": "gumus-1", "name": "P1", "pts": 10, "g": 1, "at": 1000},
+    ]  # her own entries only: p2's is not hers
+    leagues.forget("kastet", "p1")
+    leagues.forget("kastet", "p1")  # idempotent
+    leagues.forget("kastet", "nobody")
+    assert leagues.place("kastet", "p1") is None and leagues.of_player("kastet", "p1") is None
+    assert list(leagues.division("kastet", W, "bronz-1")["m"]) == ["p2"]
+    assert leagues.division("kastet", w3, "gumus-1")["m"] == {}
+    assert leagues.place("kastet", "p2")["division"] == "bronz-1"
+    assert leagues.division("kastet", W, "bronz-1")["v"] == 1  # the roll-over's v untouched

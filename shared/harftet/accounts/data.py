@@ -5,7 +5,9 @@ The export holds the player item and, beside it: ``profile`` (counters and histo
 `harftet.profiles`), ``boards`` (leaderboard entries), ``reportsFiled`` (reports *about* the
 caller are an operator's record and stay out, as ``blockedBy`` does), the mail table's
 partition of the caller (``inbox``, ``pushSubscriptions``, ``devices``, ``notificationPrefs``,
-``notificationsSent``) and ``connections`` (open WebSockets: their table, when they opened).
+``notificationsSent``), ``connections`` (open WebSockets: their table, when they opened)
+and ``leagues`` (each game's place and the caller's own entry of every division they were
+in: the other members' entries are theirs).
 Left out, as secrets rather than data about the player: a push subscription's ``p256dh``
 and ``auth`` keys, a device's token, the refresh nonces and transfer codes.
 """
@@ -63,6 +65,8 @@ class PlayerData:
     forget_friends: Forget
     forget_endpoint: Callable[[str], object] = lambda _arn: None
     forget_counters: Callable[[str, float], object] = lambda _player, _now: None
+    leagues_of: Callable[[str], list[dict[str, Any]]] = lambda _player: []
+    forget_leagues: Callable[[str], object] = lambda _player: None
 
     def _account(self, caller: Caller) -> dict[str, Any]:
         try:
@@ -90,6 +94,7 @@ class PlayerData:
             **self._profile(caller.player_id),
             **self._mail(caller.player_id),
             "connections": self._connections(caller.player_id),
+            "leagues": _plain(self.leagues_of(caller.player_id)),
         }
 
     def _profile(self, player_id: str) -> dict[str, Any]:
@@ -135,9 +140,9 @@ class PlayerData:
 
     def delete(self, caller: Caller) -> None:
         """Delete the caller (API.md v4 "Deleted players"): out of every friend list, leave
-        running tables (RULES §4) and leave an anonymous seat at every table sat at, then
-        remove the player's profile, boards, the reports they filed, codes and the player item
-        (name, rating, passkeys, sessions: every token answers 401 from here on), and last
+        running tables (RULES §4) and leave an anonymous seat at every table sat at, leave
+        every league division, then remove the player's league places, profile, boards, the
+        reports they filed, codes and the player item (name, rating, passkeys, sessions: every token answers 401 from here on), and last
         what a request still in flight could have added meanwhile: their mail partition
         (inbox, Web Push subscriptions, devices and their SNS endpoints, preferences, sent
         marks), their connections and presence."""
@@ -145,6 +150,7 @@ class PlayerData:
         account = self._account(caller)
         self.forget_friends(player_id, account)
         self.forget_tables(player_id, account)
+        self.forget_leagues(player_id)  # out of every division she was in, her places gone
         self.profiles.forget(player_id, self.clock())
         code = account.get("transferCode")
         if code:

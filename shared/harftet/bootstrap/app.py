@@ -182,6 +182,7 @@ class App:
     @cached_property
     def data(self) -> Any:
         from harftet.accounts.data import PlayerData
+        from harftet.leagues.service import GAMES as LEAGUE_GAMES
 
         s = self.stores
 
@@ -198,10 +199,19 @@ class App:
             for limits in (self.limits, self.accounts.limits, self.word_reports.limits):
                 limits.forget(player_id, now)
 
+        def leagues_of(player_id: str) -> list[dict[str, Any]]:  # her places, her entries
+            found = [(game, s.leagues.of_player(game, player_id)) for game in LEAGUE_GAMES]
+            return [{"game": game, **mine} for game, mine in found if mine is not None]
+
+        def forget_leagues(player_id: str) -> None:  # out of every division, places gone
+            for game in LEAGUE_GAMES:
+                s.leagues.forget(game, player_id)
+
         return PlayerData(
             s.accounts, s.profiles, s.connections, s.inbox, self.clock,
             forget_tables=forget_tables, forget_friends=self.friends.forget_everyone,
             forget_endpoint=forget_endpoint, forget_counters=forget_counters,
+            leagues_of=leagues_of, forget_leagues=forget_leagues,
         )  # fmt: skip
 
     @cached_property

@@ -2,8 +2,9 @@
 read by a GetItem on a key designed for it (never a Scan, never an index):
 
 - ``lgp#<game>#<playerId>``: the player's place: ``tier`` and ``division`` of ``week`` (the
-  last week they played, ``"2026-W49"``), and once that week is rolled over ``next`` (the
-  tier earned for the weeks after it).
+  last week they played, ``"2026-W49"``), once that week is rolled over ``next`` (the
+  tier earned for the weeks after it), and ``seen``: the keys of every division they were
+  ever in (a string set), for their export and their deletion to find each one.
 - ``lgd#<game>#<week>#<division>``: a division (``division`` = ``<tier>-<n>``): its ``tier``,
   its members ``m`` (player id → ``{"name", "pts", "g", "at"}``: league points, games, last
   game's end), ``v`` (a counter every change adds to) and ``rolled`` once rolled over. At
@@ -115,7 +116,12 @@ def _key(key: str) -> dict[str, Any]:
 
 
 def _place(write: PlaceWrite) -> dict[str, Any]:
-    values: dict[str, Any] = {":lw": write.week, ":lt": write.tier, ":ld": write.division}
+    values: dict[str, Any] = {
+        ":lw": write.week,
+        ":lt": write.tier,
+        ":ld": write.division,
+        ":seen": {division_key(write.game, write.week, write.division)},
+    }
     if write.read_week is None:
         condition = "attribute_not_exists(playerId)"
     else:
@@ -123,13 +129,14 @@ def _place(write: PlaceWrite) -> dict[str, Any]:
         values[":lrw"] = write.read_week
     return {
         "Key": _key(place_key(write.game, write.player_id)),
-        "UpdateExpression": "SET #lw = :lw, #lt = :lt, #ld = :ld REMOVE #ln",
+        "UpdateExpression": "SET #lw = :lw, #lt = :lt, #ld = :ld REMOVE #ln ADD #seen :seen",
         "ConditionExpression": condition,
         "ExpressionAttributeNames": {
             "#lw": "week",
             "#lt": "tier",
             "#ld": "division",
             "#ln": "next",
+            "#seen": "seen",
         },
         "ExpressionAttributeValues": serialize(values),
     }
@@ -200,6 +207,14 @@ def _members(write: MemberWrite) -> dict[str, Any]:
     }
 
 
+def seen_divisions(game: str, place: dict[str, Any]) -> list[str]:
+    """The keys of the divisions a place records (``seen``, and its week's division for a
+    place written before ``seen`` was), in order."""
+    seen = {str(k) for k in place.get("seen") or ()}
+    seen.add(division_key(game, str(place["week"]), str(place["division"])))
+    return sorted(seen)
+
+
 def plain(value: Any) -> Any:
     """``value`` with DynamoDB's Decimals as ints (league items hold whole numbers only)."""
     if isinstance(value, Decimal):
@@ -251,6 +266,39 @@ class LeagueStore:
 
     def week_done(self, game: str, week: str) -> bool:
         return self._get(done_key(game, week)) is not None
+
+    # -- a player's own data (export, deletion) ----------------------------------------
+    def of_player(self, game: str, player_id: str) -> dict[str, Any] | None:
+        """The player's place (``week``, ``tier``, ``division``, ``next``) and their own
+        entry of every division they were in (``divisions``: ``week``, ``division`` and the
+        entry), others' entries left out; None: they never played a league game of it."""
+        place = self.place(game, player_id)
+        if place is None:
+            return None
+        found = []
+        for key in seen_divisions(game, place):
+            item = self._get(key)
+            entry = ((item or {}).get("m") or {}).get(player_id)
+            if entry is not None:
+                week, division = key.rsplit("#", 2)[1:]
+                found.append({"week": week, "division": division, **entry})
+        shown = {k: place[k] for k in ("week", "tier", "division", "next") if k in place}
+        return {**shown, "divisions": found}
+
+    def forget(self, game: str, player_id: str) -> None:
+        """The player out of every division they were in, then their place gone: each step
+        idempotent (a division already gone, or without them, is left as it is)."""
+        place = self.place(game, player_id)
+        if place is None:
+            return
+        for key in seen_divisions(game, place):
+            self._conditional(
+                Key=_key(key),
+                UpdateExpression="REMOVE #m.#p",
+                ConditionExpression="attribute_exists(playerId)",  # never make an item
+                ExpressionAttributeNames={"#m": "m", "#p": player_id},
+            )
+        self._client.delete_item(TableName=self.name, Key=_key(place_key(game, player_id)))
 
     # -- the roll-over's writes --------------------------------------------------------
     def earned(self, game: str, player_id: str, week: str, tier: str) -> bool:

@@ -105,6 +105,10 @@ class LeagueStorePort(Protocol):
 
     def mark_done(self, game: str, week: str, at: int) -> None: ...
 
+    def of_player(self, game: str, player_id: str) -> dict[str, Any] | None: ...
+
+    def forget(self, game: str, player_id: str) -> None: ...
+
 
 class ProfileStorePort(Protocol):
     """Profiles, leaderboard entries, reports and operator bans."""
