@@ -36,8 +36,13 @@ from harftet.engine.state import Table
 from harftet.engine.tiles import HARFTET_TILES
 from harftet.engine.words.blocked import blocked
 
-FALLBACK_BUDGET_MS = 4.0
-"""The budget of each simpler look after a search that ran out without a lay."""
+FALLBACK_BUDGET_MS = 60.0
+"""The work of each simpler look after a search that ran out without a lay (18,000 units):
+enough to find a word of a 22-tile hand. Measured (bench/bench_hand_length.py
+``--check-draws``): the look for a word of the hand alone took up to 11,700 units on 21-tile
+hands, one table word extended up to 15,000; the older 4 ms (1,200 units) was less than
+Orta's own look, so Orta drew in 43 % of the turns it had a lay. It runs only at what would
+otherwise be a draw, and on a full table only the cheap looks (extensions, pairs) remain."""
 FALLBACKS = (frozenset({"new"}), frozenset({"new", "ext"}))
 """The simpler looks, in order: a word from the hand alone, then one table word extended."""
 
@@ -132,10 +137,14 @@ def proposal(
         )
 
     found = look(person.moves, person.budget_ms)
-    for moves in FALLBACKS:
-        if found is not None or not stats.get("exhausted"):
-            break
-        found = look(moves & person.moves | {"pairs"} & person.moves, FALLBACK_BUDGET_MS)
+    if found is not None or not stats.get("exhausted"):
+        return found  # a lay, or none by its own rules: the look saw everything
+    tried: set[frozenset[str]] = set()
+    for simpler in FALLBACKS:
+        moves = simpler & person.moves | {"pairs"} & person.moves
+        if found is None and moves not in tried:  # easy has no ext: one hand-only look
+            tried.add(moves)
+            found = look(moves, max(FALLBACK_BUDGET_MS, person.budget_ms))
     return found
 
 
