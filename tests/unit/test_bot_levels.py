@@ -146,6 +146,30 @@ def test_medium_extends_a_table_word_when_its_hand_alone_has_none() -> None:
     assert isinstance(move, Lay) and "DİNLE" in words_of(move)
 
 
+def test_medium_reworks_a_table_word_when_the_simpler_looks_find_nothing() -> None:
+    # Seed 40 of the same bench: neither a word of the hand nor one table word extended;
+    # Orta's own moves (a split) lay with more work than its first look had.
+    table = _position(
+        [44, 83, 57, 73, 67, 92, 81, 54, 7, 60, 65, 98, 3, 27, 74], [[76, 9, 101, 26], [77, 95]]
+    )
+    found, stats = _own_look(table, "medium")
+    assert found is None and stats["exhausted"]
+    accept = harftet_bots.vocabulary("medium")
+    for moves in harftet_bots.FALLBACKS:
+        simpler = best_lay(
+            table,
+            0,
+            budget_ms=harftet_bots.FALLBACK_BUDGET_MS,
+            moves=moves,
+            accept=accept,
+            steps=1,
+            max_tiles=2,
+        )
+        assert simpler is None, moves
+    move = bot.choose_move(table, 0, "medium")
+    assert isinstance(move, Lay) and len(move.series) > len(table.series)
+
+
 def words_of(lay: Lay) -> list[str]:
     return ["".join(map(str, RULES.faces(m))) for m in lay.series]
 
