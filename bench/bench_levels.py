@@ -172,10 +172,16 @@ def run(
     also: tuple[str, ...] = (),
     shard: tuple[int, int] = (0, 1),
     ladder_only: bool = False,
+    pairs: tuple[tuple[str, str], ...] = (),
 ) -> tuple[list[Result], list[str]]:
     """Play what is not in ``out`` or ``also`` yet (resume; with ``shard`` (k, n): only the
-    seeds s with s % n == k, so that shards run as separate processes) and summarise all."""
-    todo = [t for t in tasks(games, game_names, ladder_only) if t[3] % shard[1] == shard[0]]
+    seeds s with s % n == k, so that shards run as separate processes; with ``pairs``: only
+    those (strong, weak) rows) and summarise all."""
+    todo = [
+        t
+        for t in tasks(games, game_names, ladder_only)
+        if t[3] % shard[1] == shard[0] and (not pairs or (t[1], t[2]) in pairs)
+    ]
     done = _read([out, *also] if out else also)
     have = {(o["game"], o["strong"], o["weak"], o["seed"]) for o in done}
     todo = [t for t in todo if t not in have]
@@ -203,6 +209,9 @@ def main() -> None:
         action="store_true",
         help="only the ladder (bench_hand_length measures four of a level at a table)",
     )
+    parser.add_argument(
+        "--pair", action="append", default=[], help="STRONG/WEAK: only this row (repeatable)"
+    )
     args = parser.parse_args()
     names = tuple(args.game) if args.game else GAME_NAMES
     if args.summary:
@@ -210,8 +219,16 @@ def main() -> None:
     else:
         k, n = (int(x) for x in args.shard.split("/"))
         shard = (k, n)
+        pairs = tuple((s, w) for s, w in (p.split("/") for p in args.pair))
         rows, notes = run(
-            args.games, args.workers, names, args.out, tuple(args.also), shard, args.ladder_only
+            args.games,
+            args.workers,
+            names,
+            args.out,
+            tuple(args.also),
+            shard,
+            args.ladder_only,
+            pairs,
         )
     for r in rows:
         print(f"| {r.name} | {r.value:.1f} {r.unit} | {r.detail} |")

@@ -92,6 +92,84 @@ def test_a_player_whose_look_runs_out_lays_a_word_of_its_hand_rather_than_draw(
     assert isinstance(move, Lay) and words_of(move) == ["KALE", "YER"]
 
 
+# Positions from seeded person's tables (bench/bench_hand_length.py, 3 × medium, seed 3)
+# where Orta drew although a lay by its own rules was there: its 5 ms look runs out on a
+# 14-tile hand, and the older 4 ms fallback did too.
+HAND_WORD = ([4, 72, 18, 62, 69, 89, 70, 104, 65, 2, 99, 49, 31, 84], [[87, 95]])  # İLE
+TABLE_WORD = (  # no word of the hand alone; one table word extended: DİNLE
+    [36, 63, 59, 0, 103, 74, 57, 90, 37, 27, 9, 51, 60, 71, 35],
+    [[87, 95], [104, 99]],
+)
+
+
+def _position(hand: list[int], series: list[list[int]]) -> Table:
+    melds = [meld(m, {104: "İ"}) for m in series]
+    return arrange(make_table("harftet", 4), {0: hand}, melds)
+
+
+def _own_look(table: Table, level: str) -> tuple[Proposal | None, dict[str, int]]:
+    person = harftet_bots.PEOPLE[level]
+    stats: dict[str, int] = {}
+    found = best_lay(
+        table,
+        0,
+        budget_ms=person.budget_ms,
+        moves=person.moves,
+        accept=harftet_bots.vocabulary(level),
+        steps=person.steps,
+        max_tiles=person.tiles,
+        stats=stats,
+    )
+    return found, stats
+
+
+@pytest.mark.parametrize("level", BOT_LEVELS)
+def test_no_level_draws_while_a_word_of_its_own_hand_is_there(level: str) -> None:
+    table = _position(*HAND_WORD)
+    move = bot.choose_move(table, 0, level)  # type: ignore[arg-type]
+    assert isinstance(move, Lay), move
+    if level in ("easy", "medium"):  # their own look gives up: the fallback lays
+        found, stats = _own_look(table, level)
+        assert found is None and stats["exhausted"]
+        assert "İLE" in words_of(move)
+
+
+def test_medium_extends_a_table_word_when_its_hand_alone_has_none() -> None:
+    table = _position(*TABLE_WORD)
+    found, stats = _own_look(table, "medium")
+    assert found is None and stats["exhausted"]  # its own look gives up
+    hand_only = best_lay(
+        table, 0, moves={"new"}, accept=harftet_bots.vocabulary("medium"), max_tiles=2
+    )
+    assert hand_only is None  # ... and the hand alone has no word: it extends one
+    move = bot.choose_move(table, 0, "medium")
+    assert isinstance(move, Lay) and "DİNLE" in words_of(move)
+
+
+def test_medium_reworks_a_table_word_when_the_simpler_looks_find_nothing() -> None:
+    # Seed 40 of the same bench: neither a word of the hand nor one table word extended;
+    # Orta's own moves (a split) lay with more work than its first look had.
+    table = _position(
+        [44, 83, 57, 73, 67, 92, 81, 54, 7, 60, 65, 98, 3, 27, 74], [[76, 9, 101, 26], [77, 95]]
+    )
+    found, stats = _own_look(table, "medium")
+    assert found is None and stats["exhausted"]
+    accept = harftet_bots.vocabulary("medium")
+    for moves in harftet_bots.FALLBACKS:
+        simpler = best_lay(
+            table,
+            0,
+            budget_ms=harftet_bots.FALLBACK_BUDGET_MS,
+            moves=moves,
+            accept=accept,
+            steps=1,
+            max_tiles=2,
+        )
+        assert simpler is None, moves
+    move = bot.choose_move(table, 0, "medium")
+    assert isinstance(move, Lay) and len(move.series) > len(table.series)
+
+
 def words_of(lay: Lay) -> list[str]:
     return ["".join(map(str, RULES.faces(m))) for m in lay.series]
 

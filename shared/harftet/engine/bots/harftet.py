@@ -18,8 +18,9 @@ bench/RESULTS.md): hands as long as people's (a person who draws still gets a th
 each level ahead of three of the level below.
 
 A player that has a lay by its own rules lays: when its search runs out of budget without
-one, it looks again for simpler lays (its own hand first, then one table word) before it
-draws. One lay a turn, then it passes, as a person does.
+one, it looks again for simpler lays (its own hand first, then one table word), then once
+more with its own moves and more work, before it draws. One lay a turn, then it passes, as a
+person does.
 """
 
 from __future__ import annotations
@@ -36,10 +37,19 @@ from harftet.engine.state import Table
 from harftet.engine.tiles import HARFTET_TILES
 from harftet.engine.words.blocked import blocked
 
-FALLBACK_BUDGET_MS = 4.0
-"""The budget of each simpler look after a search that ran out without a lay."""
+FALLBACK_BUDGET_MS = 60.0
+"""The work of each simpler look after a search that ran out without a lay (18,000 units):
+enough to find a word of a 22-tile hand. Measured (bench/bench_hand_length.py
+``--check-draws``): the look for a word of the hand alone took up to 11,700 units on 21-tile
+hands, one table word extended up to 15,000; the older 4 ms (1,200 units) was less than
+Orta's own look, so Orta drew in 43 % of the turns it had a lay. It runs only at what would
+otherwise be a draw, and on a full table only the cheap looks (extensions, pairs) remain."""
 FALLBACKS = (frozenset({"new"}), frozenset({"new", "ext"}))
 """The simpler looks, in order: a word from the hand alone, then one table word extended."""
+PATIENCE = 5
+"""Then the level's own look once more, with this many times its work: what it still missed
+(seeds 1–40, ``--check-draws``) reworked two table words, and took at most 2.5 (Orta), 5 (Zor)
+and 2 (Usta) times its look."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,10 +142,14 @@ def proposal(
         )
 
     found = look(person.moves, person.budget_ms)
-    for moves in FALLBACKS:
-        if found is not None or not stats.get("exhausted"):
-            break
-        found = look(moves & person.moves | {"pairs"} & person.moves, FALLBACK_BUDGET_MS)
+    if found is not None or not stats.get("exhausted"):
+        return found  # a lay, or none by its own rules: the look saw everything
+    simpler = [(m & person.moves | {"pairs"} & person.moves, FALLBACK_BUDGET_MS) for m in FALLBACKS]
+    tried: dict[frozenset[str], float] = {}
+    for moves, budget_ms in (*simpler, (person.moves, PATIENCE * person.budget_ms)):
+        if found is None and tried.get(moves, 0.0) < budget_ms:  # easy: no ext, one look
+            tried[moves] = budget_ms
+            found = look(moves, budget_ms)
     return found
 
 

@@ -143,8 +143,9 @@ def best_lay(
     knobs: ``moves`` (subset of ``ALL_MOVES``), ``joker_value`` (what laying a joker is worth
     to the search; the proposal's ``shed`` always counts it 50), ``accept`` (a filter on the
     words it may lay) and ``top`` (candidates kept per search). ``stats``, when given, gets
-    the work done (``units``), whether the budget ran out (``exhausted``) and how many pairs
-    of table words it rebuilt (``rebuilt``). ``steps`` caps the recipes applied (words laid,
+    the work done (``units``), whether the budget ran out (``exhausted``, also when only the
+    share before the recombinations did) and how many pairs of table words it rebuilt
+    (``rebuilt``). ``steps`` caps the recipes applied (words laid,
     extended, split or rebuilt; the pairs count as one): how much a person does in a turn;
     ``max_tiles`` caps the hand tiles laid (how many a person finds in one look).
     """
@@ -173,7 +174,7 @@ def best_lay(
             _pairs(search, state)
     if stats is not None:
         stats["units"] = search.units
-        stats["exhausted"] = int(search.exhausted)
+        stats["exhausted"] = int(search.exhausted or search.cut)  # also a part's share
         stats["rebuilt"] = planner.rebuilt
     if not state.used:
         return None

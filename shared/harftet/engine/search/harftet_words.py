@@ -64,6 +64,7 @@ class _Search:
         self.accept = accept
         self.top = top
         self.exhausted = False  # the budget ran out: no more searching, only applying
+        self.cut = False  # a capped part ran out (its share of the budget) at some point
         self.max_tiles: int | None = None  # hand tiles one word may still take (a turn's look)
 
     def spend(self, n: int) -> None:
@@ -80,6 +81,7 @@ class _Search:
         try:
             yield
         finally:
+            self.cut = self.cut or self.exhausted
             self.limit = saved
             self.exhausted = self.units > saved
 
