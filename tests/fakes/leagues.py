@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from harftet.store.leagues import (
+    PLACE_FIELDS,
     MemberWrite,
     OpenWrite,
     PlaceWrite,
@@ -100,7 +101,7 @@ class FakeLeagues:
             if entry is not None:
                 week, division = key.rsplit("#", 2)[1:]
                 found.append({"week": week, "division": division, **copy.deepcopy(entry)})
-        shown = {k: place[k] for k in ("week", "tier", "division", "next") if k in place}
+        shown: dict[str, Any] = {k: place[k] for k in PLACE_FIELDS if k in place}
         return {**shown, "divisions": found}
 
     def forget(self, game: str, player_id: str) -> None:

@@ -142,10 +142,10 @@ class PlayerData:
         """Delete the caller (API.md v4 "Deleted players"): out of every friend list, leave
         running tables (RULES §4) and leave an anonymous seat at every table sat at, leave
         every league division, then remove the player's league places, profile, boards, the
-        reports they filed, codes and the player item (name, rating, passkeys, sessions: every token answers 401 from here on), and last
-        what a request still in flight could have added meanwhile: their mail partition
-        (inbox, Web Push subscriptions, devices and their SNS endpoints, preferences, sent
-        marks), their connections and presence."""
+        reports they filed, codes and the player item (name, rating, passkeys, sessions: every
+        token answers 401 from here on), and last what a request still in flight could have
+        added meanwhile: their mail partition (inbox, Web Push subscriptions, devices and
+        their SNS endpoints, preferences, sent marks), their connections and presence."""
         player_id = caller.player_id
         account = self._account(caller)
         self.forget_friends(player_id, account)

@@ -30,6 +30,7 @@ from botocore.exceptions import ClientError
 from .items import deserialize, serialize
 
 DIVISION_TTL = 53 * 7 * 24 * 3600  # a division stays readable a year after its week
+PLACE_FIELDS = ("week", "tier", "division", "next")  # a place as its player's export shows it
 
 
 def place_key(game: str, player_id: str) -> str:
@@ -282,7 +283,7 @@ class LeagueStore:
             if entry is not None:
                 week, division = key.rsplit("#", 2)[1:]
                 found.append({"week": week, "division": division, **entry})
-        shown = {k: place[k] for k in ("week", "tier", "division", "next") if k in place}
+        shown: dict[str, Any] = {k: place[k] for k in PLACE_FIELDS if k in place}
         return {**shown, "divisions": found}
 
     def forget(self, game: str, player_id: str) -> None:
