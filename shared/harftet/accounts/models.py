@@ -83,6 +83,11 @@ class Export(BaseModel):
     sessions: list[dict[str, Any]]
     tables: list[str]
     transferCode: str | None
+    leagues: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="Per game: the player's league place (week, tier, division) and their own "
+        "entry in every division they played in (week, division, name, pts, g, at)",
+    )
 
 
 class PhraseEntry(BaseModel):
