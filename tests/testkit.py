@@ -76,6 +76,19 @@ TABLE_NAMES = {
 MAIL_TABLE = {"MailTable": "harftet-mail"}
 
 
+def scan_all(dynamodb: Any, table: str) -> list[dict[str, Any]]:
+    """Every item of ``table``, page after page, as Python values (tests that look everywhere)."""
+    from harftet.store.items import deserialize
+
+    items, kwargs = [], {"TableName": table}
+    while True:
+        page = dynamodb.scan(**kwargs)
+        items += [deserialize(i) for i in page["Items"]]
+        if "LastEvaluatedKey" not in page:
+            return items
+        kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+
 def with_mail(client: Any, names: dict[str, str]) -> dict[str, str]:
     """``names`` with the template's mail table, made in ``client``'s DynamoDB."""
     from harftet.store.schema import create_tables

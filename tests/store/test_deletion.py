@@ -12,28 +12,18 @@ import json
 from typing import Any
 
 from service_helpers import player
+from testkit import scan_all
 
 from harftet.engine.effects import changed
 from harftet.engine.options import TableOptions
 from harftet.engine.scoring import settle
 from harftet.notify.deliver import MobilePush
-from harftet.store.items import deserialize
 from harftet.store.mail import Prefs
 
 P256, AUTH = "BN" + "A" * 85, "A" * 22  # a PushSubscription's keys (shape only)
 NAME = "Zeynep Kvkk"
 ENDPOINT = "https://push.example.com/s/zeynep-endpoint-1"
 DEVICE_TOKEN = "zeynep-device-token-0123456789abcdef"
-
-
-def _scan(dynamodb: Any, table: str) -> list[dict[str, Any]]:
-    items, kwargs = [], {"TableName": table}
-    while True:
-        page = dynamodb.scan(**kwargs)
-        items += [deserialize(i) for i in page["Items"]]
-        if "LastEvaluatedKey" not in page:
-            return items
-        kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
 
 def _finish(table: Any, now: float) -> Any:
@@ -91,7 +81,7 @@ def test_after_a_delete_no_item_anywhere_names_the_player(dynamodb, clock, outbo
         "Endpoints"
     ]
     everything = json.dumps(
-        [_scan(dynamodb, name) for name in names.values()], default=repr, ensure_ascii=False
+        [scan_all(dynamodb, name) for name in names.values()], default=repr, ensure_ascii=False
     )
     marks = (zeynep.player_id, NAME, ENDPOINT, DEVICE_TOKEN, endpoint["EndpointArn"])
     assert [m for m in marks if m not in everything] == [DEVICE_TOKEN]  # SNS holds the token
@@ -108,7 +98,7 @@ def test_after_a_delete_no_item_anywhere_names_the_player(dynamodb, clock, outbo
 
     found = []
     for logical, name in names.items():
-        for item in _scan(dynamodb, name):
+        for item in scan_all(dynamodb, name):
             text = json.dumps(item, default=repr, ensure_ascii=False)
             found += [(logical, text[:300], m) for m in marks if m in text]
     assert found == []

@@ -10,23 +10,13 @@ import json
 from typing import Any
 
 from service_helpers import full_table, player
+from testkit import scan_all
 
 from harftet.engine.effects import changed
 from harftet.engine.scoring import settle
 from harftet.notify.deliver import MobilePush
-from harftet.store.items import deserialize
 
 P256, AUTH = "BN" + "A" * 85, "A" * 22  # a PushSubscription's keys (shape only)
-
-
-def _scan(dynamodb: Any, table: str) -> list[dict[str, Any]]:
-    items, kwargs = [], {"TableName": table}
-    while True:
-        page = dynamodb.scan(**kwargs)
-        items += [deserialize(i) for i in page["Items"]]
-        if "LastEvaluatedKey" not in page:
-            return items
-        kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
 
 class Sns:
@@ -77,7 +67,7 @@ def test_every_item_stored_about_a_player_is_in_their_export(dynamodb, clock, ou
     me = ayse.player_id
     found: list[tuple[str, str]] = []
     for logical, name in [*TABLE_NAMES.items(), ("MailTable", "harftet-mail")]:
-        for item in _scan(dynamodb, name):
+        for item in scan_all(dynamodb, name):
             if me in json.dumps(item, default=repr):
                 key = {"ConnectionsTable": "connectionId", "MailTable": "sk"}.get(
                     logical, "playerId" if logical == "PlayersTable" else "tableId"
@@ -104,9 +94,8 @@ def test_every_item_stored_about_a_player_is_in_their_export(dynamodb, clock, ou
                 assert filed["tableId"] == table_id and filed["kind"] == "insult"
                 kinds.add("filed")
             elif key.startswith("report#"):
-                item = next(
-                    i for i in _scan(dynamodb, TABLE_NAMES["PlayersTable"]) if i["playerId"] == key
-                )
+                players = scan_all(dynamodb, TABLE_NAMES["PlayersTable"])
+                item = next(i for i in players if i["playerId"] == key)
                 if item["reporter"] == me:
                     assert item["reportId"] in text
                     kinds.add("report filed")
