@@ -1,7 +1,7 @@
 // The inbox at the top of the lobby: the player's tables, theirs to play first ("Sıra sende"),
 // then the nearest deadline; opening one switches tables without a page load. A button asks
 // for notifications (push.js subscribes this browser).
-import { h, logLine } from "./render.js";
+import { h, listedName, logLine } from "./render.js";
 import { t } from "./texts.js";
 
 /** How long is left until `deadline` (epoch seconds), in days and hours, hours and minutes, or minutes. */
@@ -18,11 +18,11 @@ export function inboxLine(x) {
   const state = x.yourTurn ? t("inbox.yourTurn")
     : x.status === "waiting" ? t("inbox.waitingTable")
     : x.status === "finished" ? t("inbox.finished") : t("inbox.theirTurn");
-  const names = x.players.map((n, i) => n || t("seat", { n: i + 1 }));
+  const names = x.players.map((n, i) => listedName(n) || t("seat", { n: i + 1 }));
   const facts = [t(`game.${x.game}`), t(`inbox.pace.${x.pace}`)].join(" · ");
   const last = x.last ? logLine(x.last, names, {}, x.game) : null;
   const after = [last, x.yourTurn && x.deadline ? timeLeft(x.deadline) : null].filter(Boolean).join(" · ");
-  return { state, facts, names: x.players.filter(Boolean).join(", "), after };
+  return { state, facts, names: x.players.filter(Boolean).map(listedName).join(", "), after };
 }
 
 /** `act`: { openTable(id), more(), enablePush() }; mounted at the top of `screen` (the lobby). */

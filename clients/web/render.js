@@ -129,12 +129,22 @@ export function seatEl(v, s, i, { me, pos, isManager, names, onSit, onBot, onRem
   return h("div", { class: cls, dataset: { seat: i } }, kids);
 }
 
-/** A seat's name as players say it: the player's name, or "Bilgisayar 3" for a computer. */
+/** A seat's name as players say it: the player's name, or "Bilgisayar 3" for a computer (in the
+ * reader's language: the server stores a computer's name in Turkish). */
 export function seatNames(v) {
   return v.seats.map((s, i) => (s && s.playerId && DELETED.test(s.playerId) ? t("player.deleted") : null)
-    || (s && s.name) || (s && s.bot ? t("bot.name", { n: i + 1 }) : t("seat", { n: i + 1 })));
+    || (s && s.bot ? t("bot.name", { n: i + 1 }) : null) || (s && s.name) || t("seat", { n: i + 1 }));
 }
 const DELETED = /^deleted-/; // a deleted player's anonymous seat (its stored name is the server's Turkish one)
+// A computer player's name as the server stores it (engine/seats.py), where only the name travels
+// (the inbox): said in the reader's language.
+const STORED_BOT = /^Bilgisayar (\d+)$/;
+
+/** A name as the server listed it, a computer's in the reader's language. */
+export function listedName(name) {
+  const bot = name && STORED_BOT.exec(name);
+  return bot ? t("bot.name", { n: Number(bot[1]) }) : name;
+}
 
 /** One line of the move log, in the game's words ("Bilgisayar 3: NARENCİYE açtı"). */
 export function logLine(ev, names, tilesById, game) {

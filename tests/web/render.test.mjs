@@ -77,6 +77,15 @@ test("a tap beside a meld's tiles moves the selected tile there, or makes the me
   assert.deepEqual(calls, [["meld", "series", 3], ["activate", "series", 3]]);
 });
 
+test("a computer player is named in the reader's language, whatever name the server stored", () => {
+  const v = kastetView();
+  v.seats[1] = { ...v.seats[1], playerId: "bot:1", name: "Bilgisayar 2" }; // the server's own (Turkish) name
+  assert.deepEqual(R.seatNames(v), ["Ayşe", "Bilgisayar 2"]);
+  install(catalogue("en"));
+  assert.deepEqual(R.seatNames(v), ["Ayşe", "Computer 2"]);
+  tr();
+});
+
 test("a seat shows its player, the caller's badge, tiles and penalty once the game runs", () => {
   const v = kastetView();
   const names = R.seatNames(v);

@@ -107,6 +107,11 @@ test("the inbox says whose turn, the game and its pace, and how long is left", (
   assert.equal(timeLeft(now + 90 * 60, now), "1 saat 30 dakika kaldı");
   const line = inboxLine({ tableId: "t", game: "kastet", pace: "correspondence", yourTurn: true, status: "playing", players: ["Ayşe", null], last: { type: "start" } });
   assert.deepEqual(line, { state: "Sıra sende", facts: "Kastet · Yazışmalı", names: "Ayşe", after: "Oyun başladı" });
+  const bots = { tableId: "t", game: "harftet", pace: "live", yourTurn: false, status: "playing", players: ["Ayşe", "Bilgisayar 2"], last: { type: "draw", seat: 1 } };
+  assert.deepEqual([inboxLine(bots).names, inboxLine(bots).after], ["Ayşe, Bilgisayar 2", "Bilgisayar 2 taş çekti"]);
+  en(); // the server stores a computer's name in Turkish: the English reader reads "Computer 2"
+  assert.deepEqual([inboxLine(bots).names, inboxLine(bots).after], ["Ayşe, Computer 2", "Computer 2 drew a tile"]);
+  tr();
 });
 
 test("the break says the seconds left and whether the caller said ready", () => {
