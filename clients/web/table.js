@@ -90,7 +90,12 @@ export function mountTable({ store, act, drafting }) {
   $("#btn-draw").onclick = act.draw;
   $("#btn-pass").onclick = act.pass;
   $("#btn-lay").onclick = act.lay;
-  $("#btn-hint").onclick = act.hint;
+  // Spent hints leave the button tappable: on a phone (no hover for its title) a tap says why it is off.
+  $("#btn-hint").onclick = () => {
+    const s = store.get();
+    const why = whyNot(s.table.view, s.table.draft, s.busy, s.table.hints).hint;
+    return why ? store.dispatch({ type: "notice", text: why, kind: "info" }) : act.hint();
+  };
   $("#btn-reset").onclick = drafting.reset;
   const kastet = () => store.get().table.view.game === "kastet";
   $("#sort-a").onclick = () => drafting.sort(kastet() ? "series" : "letter");
@@ -257,7 +262,7 @@ export function mountTable({ store, act, drafting }) {
     $("#btn-lay").textContent = v.series.length ? t("btn.lay.more") : t("btn.lay");
     $("#btn-reset").disabled = !can.reset;
     $("#btn-hint").hidden = !can.hintShown;
-    $("#btn-hint").disabled = !can.hint;
+    $("#btn-hint").setAttribute("aria-disabled", String(!can.hint)); // off, yet a tap says why
     $("#btn-hint").textContent = v.hintsLeft != null ? t("hints.left", { n: v.hintsLeft }) : t("btn.hint");
     // every button that is off says why (on hover, and to a screen reader)
     const why = whyNot(v, tb.draft, busy, tb.hints);
