@@ -27,7 +27,7 @@ from harftet.texts import catalogue
 ROOT = Path(__file__).resolve().parents[2]
 SCREENS = ROOT / ("docs/screens" if os.environ.get("HARFTET_SCREENS") == "1" else ".artifacts/web")
 _WORD = re.compile(r"[^\W\d_]{2,}")
-_DATA = re.compile(r"^[\d\s.,:;·+\-−–()/%…✕×#]*$")  # numbers, places, counts
+_DATA = re.compile(r"^[\d\s.,:;·+\-−–()/%…✕×✓#]*$")  # numbers, places, counts, marks
 
 
 def _words(texts: Iterable[str]) -> set[str]:
@@ -67,6 +67,9 @@ def from_catalogue(text: str, lang: str, data: Iterable[str] = ()) -> bool:
         m = p.match(text)
         if m and all(from_catalogue(g, lang, data) for g in m.groups()):
             return True
+    marked = re.fullmatch(r"[✓✕●○•]\s*(.+)|(.+?):", text)  # "✓ Sözlükte var", "Türü:"
+    if marked and from_catalogue(marked[1] or marked[2], lang, data):
+        return True
     pieces = [p for p in text.split(" · ") if p]
     return len(pieces) > 1 and all(from_catalogue(p, lang, data) for p in pieces)
 
@@ -85,10 +88,21 @@ UNDER_THE_DOCK = """() => {
   window.scrollTo(0, document.documentElement.scrollHeight);
   const top = dock.getBoundingClientRect().top;
   const under = [];
+  // what of an element shows: its box cut by every ancestor that clips (a list scrolling inside)
+  const seen = (el) => {
+    const b = el.getBoundingClientRect();
+    let [t, bottom] = [b.top, b.bottom];
+    for (let a = el.parentElement; a && b.width; a = a.parentElement) {
+      if (getComputedStyle(a).overflowY === "visible") continue;
+      const c = a.getBoundingClientRect();
+      [t, bottom] = [Math.max(t, c.top), Math.min(bottom, c.bottom)];
+    }
+    return b.width && bottom - t > 0 ? { top: t, bottom } : null;
+  };
   for (const el of document.querySelectorAll("main *")) {
     if (dock.contains(el) || el.closest("dialog")) continue;
-    const r = el.getBoundingClientRect();
-    if (!r.width || !r.height || getComputedStyle(el).visibility === "hidden") continue;
+    const r = seen(el);
+    if (!r || getComputedStyle(el).visibility === "hidden") continue;
     const leaf = !el.children.length || el.matches("button, input, select, a, .seat, .tile");
     const name = `${el.tagName}#${el.id}.${el.className}`;
     if (leaf && r.bottom > top + 1 && r.top < innerHeight) under.push(name);
@@ -167,5 +181,14 @@ def switch_language(tab: Tab, to: str, data: Iterable[str] = ()) -> None:
     from test_web_client import expect
 
     questions_asked(tab, "en" if to == "tr" else "tr", data)
+    if tab.page.locator("dialog[open]:modal").count():
+        # a modal dialog (the end of a hand) keeps the header out of reach: the switch is
+        # made in another tab of the same browser, which the open page follows
+        other = tab.context.new_page()
+        other.goto(f"{tab.base_url}/play/rules.html")
+        other.evaluate(f"localStorage.setItem('harftet.lang', '{to}')")
+        other.close()
+        expect(tab.page.locator("html")).to_have_attribute("lang", to)
+        return
     tab.page.locator("#lang").click()
     expect(tab.page.locator("html")).to_have_attribute("lang", to)

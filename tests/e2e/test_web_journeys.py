@@ -8,6 +8,7 @@ impact, no sideways scroll, nothing under the dock, words of the catalogue only,
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -83,3 +84,55 @@ def test_hints_used_down_to_zero_then_the_button_says_why_it_is_off(
     switch_language(tab, "tr")
     assert tab.unexpected_errors() == [], tab.errors
     tab.close()
+
+
+def play_the_hand_out(tab: Tab, budget_s: float = 90) -> None:
+    """Draw, or pass when drawing is shut, until the hand's end dialog opens."""
+    deadline = time.monotonic() + budget_s
+    while not tab.ended():
+        assert time.monotonic() < deadline, "the hand did not end in time"
+        tab.wait_for_my_turn_or_end()
+        if tab.ended():
+            break
+        version = tab.version()
+        tab.button("Taş çek" if tab.button("Taş çek").is_enabled() else "Pas").click()
+        tab.wait_for_version_after(version)
+
+
+@SIZES
+def test_the_break_between_two_hands_is_asked_for_and_ends_with_the_next_deal(
+    stack: RunningStack,
+    browser: Any,  # noqa: F811
+    size: tuple[int, int],
+) -> None:
+    """RULES §2a: the first hand's end dialog holds the break (its heading order checked by
+    axe), "Sonraki el" says the player is ready, and the next hand is dealt."""
+    tab = Tab(browser, base(stack), size, seed=11)
+    page = tab.page
+    tab.sign_in("Berk")
+    start_a_table(tab, hands=2, seats=4)
+    play_the_hand_out(tab)
+    dialog = page.locator("#end-dialog")
+    expect(dialog.locator("#end-h")).to_have_text(TR["end.hand.h"].format(n=1))
+    expect(dialog.locator("#end-break")).to_contain_text("Sonraki el")
+    view = tab.api("GET", f"/tables/{tab.table_id()}")["body"]
+    assert view["handNumber"] == 1 and view["turn"] is None and view["break"]["ready"] == []
+    names = ["Berk"]
+    look(tab, "break-hand-end", data=names)
+    switch_language(tab, "en")
+    expect(dialog.locator("#end-h")).to_have_text(EN["end.hand.h"].format(n=1))
+    expect(dialog.locator("#end-break")).to_contain_text("Next hand")
+    look(tab, "break-hand-end", "en", data=names)
+    switch_language(tab, "tr")
+    dialog.get_by_role("button", name=TR["end.next"]).click()  # ready: the break ends
+    expect(dialog).to_be_hidden()
+    expect(page.locator("#table-status")).to_contain_text("El 2/2")
+    expect(tab.rack()).not_to_have_count(0)
+    look(tab, "break-next-hand", data=names)
+    switch_language(tab, "en")
+    expect(page.locator("#table-status")).to_contain_text("Hand 2 of 2")
+    look(tab, "break-next-hand", "en", data=names)
+    switch_language(tab, "tr")
+    assert tab.unexpected_errors() == [], tab.errors
+    tab.close()
+
