@@ -147,7 +147,7 @@ function mount() {
   mountInbox({ store, screen: document.querySelector("#lobby"),
     act: { openTable: (id) => play.openTable(id), more: () => inbox.load(true), enablePush: inbox.enablePush } });
   phrases = mountPhrases({ store, api, openTable: (id) => play.openTable(id), refusal: tries.refusal });
-  initWordCard({ api }); // tap a word's "?" on the table: what the game knows of it
+  initWordCard({ api, store }); // tap a word's "?" on the table: what the game knows of it
   mountAccount({ store, act: account });
   initPeople(api, document.querySelector("#lobby"), { store, openReplay: (id) => attempt(() => replays.open(id)) }); // profiles and leaderboards
   mountReplay({ store, act: { step: replays.step, lobby: () => tables.openLobby() } });

@@ -17,7 +17,8 @@ export function wordButton(word) {
   return b;
 }
 
-/** app: { api } — the REST client of api.js (its `request` sends the token when there is one). */
+/** app: { api, store } — the REST client of api.js (its `request` sends the token when there is
+ * one) and the app's store: an open card is drawn again in the new language on the switch. */
 export function initWordCard(app) {
   const card = document.createElement("div");
   card.id = "word-card";
@@ -32,19 +33,40 @@ export function initWordCard(app) {
     e.append(...kids.filter((k) => k != null));
     return e;
   };
-  const close = () => { card.hidden = true; card.replaceChildren(); };
+  // what the open card shows: { word, info (null while asked), failed (an error), note (a report's outcome) }
+  let held = null;
+  const close = () => { held = null; card.hidden = true; card.replaceChildren(); };
 
   async function show(word) {
-    card.replaceChildren(el("p", { className: "wc-loading" }, t("wc.loading")));
-    card.setAttribute("aria-label", t("wc.label", { word }));
+    const mine = (held = { word, info: null, failed: null, note: null });
     card.hidden = false;
-    let info;
+    draw();
     try {
-      info = await app.api.request("GET", `/words/${encodeURIComponent(word)}`);
+      mine.info = await app.api.request("GET", `/words/${encodeURIComponent(word)}`);
     } catch (e) {
-      card.replaceChildren(el("p", { className: "wc-error" }, errorText(e)), closeButton());
-      return;
+      mine.failed = e;
     }
+    if (held === mine) draw();
+  }
+
+  async function report(kind) {
+    const mine = held;
+    mine.note = { sending: true };
+    draw();
+    try {
+      await app.api.request("POST", `/words/${encodeURIComponent(mine.info.word)}/reports`, { kind });
+      mine.note = { thanks: true };
+    } catch (e) {
+      mine.note = { error: e };
+    }
+    if (held === mine) draw();
+  }
+
+  function draw() {
+    const { word, info, failed, note } = held;
+    card.setAttribute("aria-label", t("wc.label", { word }));
+    if (failed) return card.replaceChildren(el("p", { className: "wc-error" }, errorText(failed)), closeButton());
+    if (!info) return card.replaceChildren(el("p", { className: "wc-loading" }, t("wc.loading")));
     const status = el("p", { className: `wc-status ${info.known ? "known" : "unknown"}` },
       info.known ? `✓ ${t("wc.known")}` : `✗ ${t("wc.unknown")}`);
     // the reason in the catalogue's words (the server's message is a fallback for a reason this client does not know)
@@ -55,25 +77,18 @@ export function initWordCard(app) {
     // how many dictionaries hold it (their package names mean nothing to a player)
     const sources = el("p", { className: "wc-row" }, el("b", {}, `${t("wc.sources")}: `), t("wc.sources.n", { n: info.sources.length }));
     const kind = info.known ? "wrong" : "missing";
-    const note = el("p", { className: "wc-note", role: "status" });
-    const report = el("button", { type: "button", className: "wc-report", textContent: t(`wc.${kind}`) });
-    report.onclick = async () => {
-      report.disabled = true;
-      try {
-        await app.api.request("POST", `/words/${encodeURIComponent(info.word)}/reports`, { kind });
-        note.textContent = t("wc.thanks");
-      } catch (e) {
-        note.textContent = errorText(e);
-        report.disabled = false;
-      }
-    };
+    const said = !note || note.sending ? "" : note.thanks ? t("wc.thanks") : errorText(note.error);
+    const button = el("button", { type: "button", className: "wc-report", textContent: t(`wc.${kind}`),
+      disabled: !!note && !note.error, onclick: () => report(kind) });
     card.replaceChildren(...[
       el("h3", { className: "wc-word" }, info.word), status, why,
       info.known ? list(t("wc.kinds"), info.kinds) : null,
       info.known ? sources : null,
-      el("div", { className: "wc-actions" }, report, closeButton()), note,
+      el("div", { className: "wc-actions" }, button, closeButton()), el("p", { className: "wc-note", role: "status" }, said),
     ].filter((k) => k != null));
   }
+  let texts = app.store && app.store.get().texts;
+  if (app.store) app.store.subscribe((s) => { if (s.texts !== texts) { texts = s.texts; if (held) draw(); } });
 
   function closeButton() {
     return el("button", { type: "button", className: "wc-close", textContent: t("btn.close"), onclick: close });

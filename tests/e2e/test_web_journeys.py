@@ -136,3 +136,40 @@ def test_the_break_between_two_hands_is_asked_for_and_ends_with_the_next_deal(
     assert tab.unexpected_errors() == [], tab.errors
     tab.close()
 
+
+@SIZES
+def test_a_laid_word_opens_its_card_and_is_reported(
+    stack: RunningStack,
+    browser: Any,  # noqa: F811
+    size: tuple[int, int],
+) -> None:
+    """The "?" of a word on the table opens its card (known, its kinds and how many
+    dictionaries hold it: no package names), "Yanlış kelime bildir" files a report and thanks
+    the player; in English the card's words follow the switch."""
+    tab = Tab(browser, base(stack), size, seed=11)
+    page = tab.page
+    tab.sign_in("Ayşe")
+    start_a_table(tab)
+    laid = lay_something(tab, "harftet")
+    word = page.locator(f'#series li.meld:has(.tile[data-id="{laid[0]}"]) button.word-info')
+    expect(word).to_have_count(1)
+    word.click()
+    card = page.locator("#word-card")
+    expect(card).to_contain_text(TR["wc.known"])
+    spelled = card.locator(".wc-word").inner_text()
+    data = ["Ayşe", spelled]
+    look(tab, "wordcard-open", data=data)
+    with page.expect_response(lambda r: r.url.endswith("/reports")) as sent:
+        card.get_by_role("button", name=TR["wc.wrong"]).click()
+    assert sent.value.status == 202
+    expect(card.locator(".wc-note")).to_have_text(TR["wc.thanks"])
+    look(tab, "wordcard-reported", data=data)
+    switch_language(tab, "en")
+    expect(card).to_contain_text(EN["wc.known"])
+    expect(card.get_by_role("button", name=EN["btn.close"])).to_be_visible()
+    look(tab, "wordcard-open", "en", data=data)
+    card.get_by_role("button", name=EN["btn.close"]).click()
+    expect(card).to_be_hidden()
+    switch_language(tab, "tr")
+    assert tab.unexpected_errors() == [], tab.errors
+    tab.close()

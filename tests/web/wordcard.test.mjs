@@ -13,7 +13,7 @@ const KNOWN = { word: "ÇİĞ", known: true, kinds: ["sıfat"], sources: ["TDK",
 const UNKNOWN = { word: "ELMAK", known: false, reason: "not_in_list", message: "ELMAK is not in the game's dictionary", kinds: [], sources: [] };
 
 /** The card on a page with one meld carrying `word`'s button, over a server answering `routes`. */
-function mounted(routes) {
+function mounted(routes, store = null) {
   page();
   const sent = [];
   const api = { request: async (method, path, body) => {
@@ -22,7 +22,7 @@ function mounted(routes) {
     if (a instanceof Error) throw a;
     return a;
   } };
-  const card = initWordCard({ api });
+  const card = initWordCard({ api, store });
   const meldClicks = [];
   const meld = document.createElement("li");
   meld.addEventListener("click", () => meldClicks.push(1));
@@ -90,4 +90,21 @@ test("a word that cannot be looked up reads the refusal; the card closes with it
   assert.equal($("#word-card").hidden, true);
   card.show("AT");
   assert.equal(read($("#word-card")), "Bakılıyor…"); // at once, before the answer
+});
+
+test("an open card, its report answered, is drawn again in the language switched to", async () => {
+  let state = { texts: 1 };
+  const subscribers = [];
+  const store = { get: () => state, subscribe: (f) => subscribers.push(f) };
+  const { tap, $ } = mounted({ "GET /words/%C3%87%C4%B0%C4%9E": KNOWN, "POST /words/%C3%87%C4%B0%C4%9E/reports": {} }, store);
+  await tap("ÇİĞ");
+  $(".wc-report").click();
+  await settled();
+  install(catalogue("en"));
+  state = { texts: 2 };
+  subscribers.forEach((f) => f(state));
+  assert.deepEqual([...$("#word-card").children].map(read), [
+    "ÇİĞ", "✓ In the dictionary", "Kind: adjective", "Source: in 2 dictionaries", "Report a wrong wordClose", "Thanks, your report is in"]);
+  assert.equal($(".wc-report").disabled, true); // still sent once
+  install(catalogue("tr"));
 });
