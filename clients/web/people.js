@@ -21,9 +21,9 @@ export function initPeople(api, host, { store = null, openReplay = () => {} } = 
   if (store) store.subscribe((st) => { if (st.texts !== lang) { lang = st.texts; if (dialog.open) shown(); } });
 
   function frame(...kids) {
-    dialog.replaceChildren(
+    dialog.replaceChildren( // (a part that is not there is null: replaceChildren would print "null")
       h("h2", { id: "people-h" }, w("title")),
-      ...kids,
+      ...kids.filter((k) => k != null),
       h("button", { type: "button", onclick: () => dialog.close() }, t("btn.close")),
     );
   }
@@ -70,7 +70,7 @@ export function initPeople(api, host, { store = null, openReplay = () => {} } = 
         h("td", { class: "league" }, !league ? "–" : league.rank
           ? w("leagueOf", { tier: tierName(league.tier), rank: league.rank }) : w("leagueTier", { tier: tierName(league.tier) })));
     });
-    return h("table", { class: "people-tiers" }, h("tr", {}, h("th", {}, ""), h("th", { scope: "col" }, w("skill")), h("th", { scope: "col" }, w("league"))), ...rows);
+    return h("table", { class: "people-tiers" }, h("tr", {}, h("td", {}, ""), h("th", { scope: "col" }, w("skill")), h("th", { scope: "col" }, w("league"))), ...rows);
   }
 
   async function profile(playerId) {
@@ -87,7 +87,7 @@ export function initPeople(api, host, { store = null, openReplay = () => {} } = 
     frame(
       h("h3", {}, p.name),
       h("p", {}, w("rating", { n: p.rating })),
-      h("table", {}, h("tr", {}, h("th", {}, ""), ...["played", "won", "abandoned"].map((k) => h("th", { scope: "col" }, w(k)))), ...records),
+      h("table", {}, h("tr", {}, h("td", {}, ""), ...["played", "won", "abandoned"].map((k) => h("th", { scope: "col" }, w(k)))), ...records),
       tiers(p),
       h("h4", {}, w("recent")),
       h("ul", {}, ...p.recentGames.map((g) => h("li", {},

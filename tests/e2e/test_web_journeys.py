@@ -8,11 +8,14 @@ impact, no sideways scroll, nothing under the dock, words of the catalogue only,
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from typing import Any
 
+import boto3
 import pytest
+from boto3.dynamodb.types import TypeSerializer
 from journey import look, switch_language
 from test_web_client import (  # noqa: F401 (browser: the module's fixture)
     DESKTOP,
@@ -24,6 +27,7 @@ from test_web_client import (  # noqa: F401 (browser: the module's fixture)
 )
 
 from harftet.localstack.launcher import RunningStack
+from harftet.store.profiles import shard_of, week_key
 from harftet.texts import catalogue
 
 pytestmark = pytest.mark.e2e
@@ -170,6 +174,81 @@ def test_a_laid_word_opens_its_card_and_is_reported(
     look(tab, "wordcard-open", "en", data=data)
     card.get_by_role("button", name=EN["btn.close"]).click()
     expect(card).to_be_hidden()
+    switch_language(tab, "tr")
+    assert tab.unexpected_errors() == [], tab.errors
+    tab.close()
+
+
+OTHERS = ["Ece", "Mert", "Zeynep", "Kaan", "Elif", "Burak", "Aslı", "Emre"]
+
+
+def seed_boards(stack: RunningStack, player_id: str, name: str) -> None:
+    """This week's and the all-time Harftet boards as rated games leave them: eight players,
+    one deleted (no name kept), and the caller fourth."""
+    week = week_key(time.time())
+    rows = [(f"c0.board{i:02d}", who, 40 - 4 * i) for i, who in enumerate(OTHERS)]
+    rows.insert(3, (player_id, name, 29))
+    rows.append(("c0.boardgone", None, 2))  # a deleted player's entry keeps no name
+    dynamodb = boto3.client(
+        "dynamodb", endpoint_url=stack.dynamodb_endpoint, region_name="us-east-1",
+        aws_access_key_id="local", aws_secret_access_key="local",
+    )  # fmt: skip
+    ser = TypeSerializer()
+    for pid, who, points in rows:
+        for period, score in ((week, points), ("all", points)):  # all: shown + 1000
+            item = {"playerId": f"board#harftet#{period}#{pid}", "pid": pid, "score": score,
+                    "board": f"harftet#{period}#{shard_of(pid)}"}  # fmt: skip
+            if who:
+                item["name"] = who
+            dynamodb.put_item(
+                TableName=stack.env["PLAYERS_TABLE"],
+                Item={k: ser.serialize(v) for k, v in item.items()},
+            )
+
+
+@SIZES
+def test_the_leaderboards_of_the_week_and_of_all_time_and_a_profile(
+    stack: RunningStack,
+    browser: Any,  # noqa: F811
+    size: tuple[int, int],
+) -> None:
+    """From the lobby's "Sıralama": this week's board in points, the all-time board in rating
+    (derece), the player's own row marked, a deleted player named as such (never "null"), a
+    profile opened from a name and back; in English on the switch."""
+    tab = Tab(browser, base(stack), size)
+    page = tab.page
+    tab.sign_in("Selin")
+    me = json.loads(page.evaluate("localStorage.getItem('harftet.session')"))["playerId"]
+    seed_boards(stack, me, "Selin")
+    names = ["Selin", *OTHERS]
+    page.get_by_role("button", name=TR["people.open"]).click()
+    dialog = page.locator("dialog.people")
+    board = dialog.locator(".people-board li")
+    expect(board.first).to_contain_text("Ece")
+    expect(board.first).to_contain_text(TR["people.score.week"].format(n=40))
+    mine = dialog.locator(".people-board li.me")
+    expect(mine).to_contain_text(TR["people.you"].format(name="Selin"))
+    expect(dialog.locator(".people-board")).to_contain_text(TR["player.deleted"])
+    expect(dialog).not_to_contain_text("null")
+    look(tab, "leaderboard-week", data=names)
+    dialog.get_by_role("button", name=TR["people.all"]).click()
+    expect(board.first).to_contain_text(TR["people.score.all"].format(n=1040))
+    look(tab, "leaderboard-all", data=names)
+    mine.get_by_role("button").click()  # her own profile
+    expect(dialog.locator("h3")).to_have_text("Selin")
+    expect(dialog).to_contain_text(TR["people.rating"].format(n=1000))
+    look(tab, "leaderboard-profile", data=names)
+    dialog.get_by_role("button", name=TR["people.back"]).click()
+    expect(mine).to_be_visible()
+    switch_language(tab, "en")
+    expect(dialog.locator("#people-h")).to_have_text(EN["people.title"])
+    expect(board.first).to_contain_text(EN["people.score.all"].format(n=1040))
+    expect(dialog.locator(".people-board")).to_contain_text(EN["player.deleted"])
+    look(tab, "leaderboard-all", "en", data=names)
+    dialog.get_by_role("button", name=EN["people.week"]).click()
+    expect(board.first).to_contain_text(EN["people.score.week"].format(n=40))
+    look(tab, "leaderboard-week", "en", data=names)
+    dialog.get_by_role("button", name=EN["btn.close"]).click()
     switch_language(tab, "tr")
     assert tab.unexpected_errors() == [], tab.errors
     tab.close()

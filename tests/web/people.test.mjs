@@ -33,6 +33,7 @@ test("the lobby gets one leaderboard button; it opens this week's Harftet board,
   assert.deepEqual(rows(dialog.querySelector(".people-board")), [["1.", "Ece", "310 puan"], ["2.", "Ayşe (Sen)", "250 puan"]]);
   assert.ok(dialog.querySelectorAll(".people-board li")[1].classList.contains("me"));
   assert.equal(dialog.querySelector(".people-me"), null); // already on the board
+  assert.ok(!dialog.textContent.includes("null"), dialog.textContent); // no part left out printed as "null"
   const pressed = [...dialog.querySelectorAll("[aria-pressed]")].map((b) => [read(b), b.getAttribute("aria-pressed")]);
   assert.deepEqual(pressed, [["Harftet", "true"], ["Kastet", "false"], ["Bu hafta", "true"], ["Tüm zamanlar", "false"]]);
 });
