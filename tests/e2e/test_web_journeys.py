@@ -186,7 +186,9 @@ def seed_boards(stack: RunningStack, player_id: str, name: str) -> None:
     """This week's and the all-time Harftet boards as rated games leave them: eight players,
     one deleted (no name kept), and the caller fourth."""
     week = week_key(time.time())
-    rows = [(f"c0.board{i:02d}", who, 40 - 4 * i) for i, who in enumerate(OTHERS)]
+    rows: list[tuple[str, str | None, int]] = [
+        (f"c0.board{i:02d}", who, 40 - 4 * i) for i, who in enumerate(OTHERS)
+    ]
     rows.insert(3, (player_id, name, 29))
     rows.append(("c0.boardgone", None, 2))  # a deleted player's entry keeps no name
     dynamodb = boto3.client(
