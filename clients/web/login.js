@@ -14,6 +14,9 @@ export function mountLogin({ store, act }) {
   let texts = null;
   const render = (s) => {
     $("#login").hidden = !(s.ready && s.screen === "login");
+    // once the player exists the name lives in the session: a signed-out or deleted player's
+    // name is not left in the form for the next person at this browser
+    if (s.me && $("#login-name").value) $("#login-name").value = "";
     if (s.texts === texts) return;
     texts = s.texts;
     const max = getBounds().nameMax;

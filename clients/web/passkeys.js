@@ -123,6 +123,7 @@ export function createAccount({ store, api, storage, identity, confirm, hidden =
       storage.removeItem(REFRESH);
       dispatch({ type: "account", patch: { open: false } });
       identity.signOut();
+      dispatch({ type: "notice", key: "acc.deleted", kind: "ok" }); // said on the first screen
     } catch (e) { fail(e); }
   }
 

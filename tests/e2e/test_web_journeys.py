@@ -254,3 +254,103 @@ def test_the_leaderboards_of_the_week_and_of_all_time_and_a_profile(
     switch_language(tab, "tr")
     assert tab.unexpected_errors() == [], tab.errors
     tab.close()
+
+
+def keys_of(data: Any) -> set[str]:
+    """Every key anywhere in a JSON value."""
+    if isinstance(data, dict):
+        return set(data).union(*(keys_of(v) for v in data.values()))
+    if isinstance(data, list):
+        return set().union(*(keys_of(v) for v in data))
+    return set()
+
+
+def tiles_in(data: Any) -> list[Any]:
+    """Every tile-like value anywhere in a JSON value (a letter, or a colour and a number)."""
+    if isinstance(data, list):
+        return [t for v in data for t in tiles_in(v)]
+    if not isinstance(data, dict):
+        return []
+    mine = [data] if "letter" in data or {"color", "number"} <= set(data) else []
+    return mine + [t for v in data.values() for t in tiles_in(v)]
+
+
+def download_my_data(tab: Tab, lang: str) -> Any:
+    """ "Verilerimi indir" in the open account dialog: the file saved, named from the catalogue."""
+    texts = TR if lang == "tr" else EN
+    with tab.page.expect_download() as saved:
+        tab.page.get_by_role("button", name=texts["acc.export"]).click()
+    assert saved.value.suggested_filename == texts["acc.export.file"]
+    return json.loads(open(saved.value.path(), encoding="utf-8").read())
+
+
+@SIZES
+def test_my_data_downloaded_then_my_account_deleted_and_the_old_session_refused(
+    stack: RunningStack,
+    browser: Any,  # noqa: F811
+    size: tuple[int, int],
+) -> None:
+    """The account dialog from the header: "Verilerimi indir" saves the player's own data
+    (her name, her tables; no other player's hand, no pile, no seed), "Hesabımı sil" asks
+    first (no: nothing changes), then deletes; the old session's token and refresh token get
+    401 and the client is back at its first screen."""
+    ayse = Tab(browser, base(stack), size)
+    page = ayse.page
+    ayse.sign_in("Ayşe")
+    ali = Tab(browser, base(stack), size)
+    ali.sign_in("Ali")
+    ayse.create_table("harftet", seats=2)
+    table_id = ayse.table_id()
+    assert ali.api("POST", f"/tables/{table_id}/seats/1")["status"] == 200
+    ayse.start()  # both hold a hand now
+    ali_view = ali.api("GET", f"/tables/{table_id}")["body"]
+    session = json.loads(page.evaluate("localStorage.getItem('harftet.session')"))
+    refresh = page.evaluate("localStorage.getItem('harftet.refresh')")
+    page.get_by_role("button", name=TR["acc.open"]).click()
+    dialog = page.locator("#account-dialog")
+    expect(dialog.locator("h2")).to_have_text(TR["acc.h"])
+    names = ["Ayşe"]
+    look(ayse, "account-dialog", data=names)
+
+    data = download_my_data(ayse, "tr")
+    assert data["player"]["playerId"] == session["playerId"]
+    assert data["player"]["name"] == "Ayşe"
+    assert table_id in data["tables"]
+    text = json.dumps(data, ensure_ascii=False)
+    ali_id = json.loads(ali.page.evaluate("localStorage.getItem('harftet.session')"))["playerId"]
+    assert ali_id not in text, "another player's id in my export"
+    assert not {"hand", "hands", "pile", "seed", "salt", "racks"} & keys_of(data), keys_of(data)
+    assert ali_view["hand"] and not tiles_in(data), tiles_in(data)  # no tile of anybody's hand
+
+    ayse.answer_dialogs = False  # "Hesabımı sil": asked, answered no
+    page.get_by_role("button", name=TR["acc.delete"]).click()
+    expect(dialog).to_be_visible()
+    assert ayse.dialogs[-1:] == [TR["acc.delete.confirm"]], ayse.dialogs
+    assert ayse.api("GET", "/players/me/tables")["status"] == 200  # nothing changed
+    ayse.answer_dialogs = True
+
+    switch_language(ayse, "en")
+    expect(dialog.locator("h2")).to_have_text(EN["acc.h"])
+    look(ayse, "account-dialog", "en", data=names)
+    assert download_my_data(ayse, "en")["player"]["name"] == "Ayşe"
+    page.get_by_role("button", name=EN["acc.delete"]).click()  # asked, answered yes
+    expect(page.locator("#login")).to_be_visible()  # the first screen
+    assert ayse.dialogs[-1] == EN["acc.delete.confirm"], ayse.dialogs
+    expect(page.locator("#notice-text")).to_have_text(EN["acc.deleted"])
+    expect(page.get_by_label(EN["login.name"])).to_have_value("")  # her name not left behind
+    look(ayse, "deleted-first-screen", "en")
+    refused = page.evaluate(
+        """async ([token, refresh]) => [
+          (await fetch("/players/me/tables", {headers: {Authorization: `Bearer ${token}`}})).status,
+          (await fetch("/sessions/refresh", {method: "POST",
+             body: JSON.stringify({refreshToken: refresh}),
+             headers: {"Content-Type": "application/json"}})).status]""",
+        [session["token"], refresh or "v1.none"],
+    )
+    assert refused == [401, 401], refused
+    switch_language(ayse, "tr")
+    expect(page.get_by_role("button", name=TR["login.go"])).to_be_visible()
+    look(ayse, "deleted-first-screen")
+    for tab in (ayse, ali):
+        assert not [e for e in tab.unexpected_errors() if "401" not in e], tab.errors
+        tab.close()

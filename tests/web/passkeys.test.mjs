@@ -189,6 +189,8 @@ it("deleting the account asks first; only a yes deletes, forgets the session and
   assert.equal(yes.storage.data[REFRESH], undefined);
   assert.equal(yes.store.get().account.open, false);
   assert.deepEqual(yes.calls, [["signOut"]]);
+  assert.equal(yes.store.get().notice.key, "acc.deleted"); // said on the first screen, not in red
+  assert.equal(yes.store.get().notice.kind, "ok");
 });
 
 it("the access token is refreshed with the kept session, one request at a time", async () => {
