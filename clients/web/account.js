@@ -28,6 +28,7 @@ export function mountAccount({ store, act }) {
 
   // -- the account dialog, opened from the header
   const list = h("ul", { id: "acc-passkeys" });
+  const none = h("p", { id: "acc-passkeys-none", class: "hint", hidden: true });
   const code = h("p", { id: "acc-code", hidden: true });
   const download = async () => {
     const data = await act.exportData();
@@ -36,7 +37,7 @@ export function mountAccount({ store, act }) {
   const dialog = h("dialog", { id: "account-dialog", class: "card" },
     h("h2", label("acc.h"), t("acc.h")),
     h("button", { type: "button", id: "acc-passkey-add", onclick: act.addPasskey, ...label("acc.passkey.add") }, t("acc.passkey.add")),
-    h("h3", label("acc.passkeys"), t("acc.passkeys")), list,
+    h("h3", label("acc.passkeys"), t("acc.passkeys")), list, none,
     h("button", { type: "button", id: "acc-code-make", onclick: act.makeCode, ...label("acc.code.make") }, t("acc.code.make")),
     code,
     h("button", { type: "button", id: "acc-export", onclick: download, ...label("acc.export") }, t("acc.export")),
@@ -60,6 +61,8 @@ export function mountAccount({ store, act }) {
       list.replaceChildren(...(a.passkeys || []).map((p) => h("li", { dataset: { passkey: p.id } },
         `${new Date(p.createdAt * 1000).toLocaleDateString(getLang())} `,
         h("button", { type: "button", class: "link", onclick: () => act.removePasskey(p.id) }, t("acc.passkey.remove")))));
+      none.hidden = !(a.passkeys && !a.passkeys.length); // the list is known, and empty
+      none.textContent = t("acc.passkeys.none");
     }
     if (a.code !== shown.code || s.texts !== shown.texts) {
       code.replaceChildren(...(a.code ? [t("acc.code.shown"), " ", h("strong", { id: "acc-code-value" }, a.code)] : []));

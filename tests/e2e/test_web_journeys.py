@@ -160,6 +160,7 @@ def test_a_laid_word_opens_its_card_and_is_reported(
     word.click()
     card = page.locator("#word-card")
     expect(card).to_contain_text(TR["wc.known"])
+    expect(card).not_to_contain_text("null")
     spelled = card.locator(".wc-word").inner_text()
     data = ["Ayşe", spelled]
     look(tab, "wordcard-open", data=data)
@@ -239,6 +240,7 @@ def test_the_leaderboards_of_the_week_and_of_all_time_and_a_profile(
     mine.get_by_role("button").click()  # her own profile
     expect(dialog.locator("h3")).to_have_text("Selin")
     expect(dialog).to_contain_text(TR["people.rating"].format(n=1000))
+    expect(dialog).to_contain_text(TR["people.recent.none"])  # not a heading over nothing
     look(tab, "leaderboard-profile", data=names)
     dialog.get_by_role("button", name=TR["people.back"]).click()
     expect(mine).to_be_visible()
@@ -309,6 +311,7 @@ def test_my_data_downloaded_then_my_account_deleted_and_the_old_session_refused(
     page.get_by_role("button", name=TR["acc.open"]).click()
     dialog = page.locator("#account-dialog")
     expect(dialog.locator("h2")).to_have_text(TR["acc.h"])
+    expect(dialog.locator("#acc-passkeys-none")).to_have_text(TR["acc.passkeys.none"])
     names = ["Ayşe"]
     look(ayse, "account-dialog", data=names)
 

@@ -40,6 +40,7 @@ test("the account dialog opens from the header and shows the passkeys, each with
   assert.equal($("#account-dialog").open, true);
   const items = [...document.querySelectorAll("#acc-passkeys li")];
   assert.deepEqual(items.map((li) => li.dataset.passkey), ["pk-1", "pk-2"]);
+  assert.equal($("#acc-passkeys-none").hidden, true);
   assert.equal(read(items[0]), `${new Date(1_700_000_000_000).toLocaleDateString("tr")} Kaldır`);
   items[1].querySelector("button").click();
   assert.deepEqual(asked.at(-1), ["removePasskey", "pk-2"]);
@@ -102,4 +103,13 @@ test("deleting asks passkeys.js (which confirms); closing the dialog any way tel
   assert.equal(asked.length, 3);
   store.dispatch({ type: "account", patch: { open: false } });
   assert.equal($("#account-dialog").open, false);
+});
+
+test("an account with no passkey says so under its heading (not an empty list)", async () => {
+  const { store, $ } = await mounted();
+  store.dispatch({ type: "account", patch: { open: true } });
+  assert.equal($("#acc-passkeys-none").hidden, true); // not known yet
+  store.dispatch({ type: "account", patch: { passkeys: [] } });
+  assert.equal($("#acc-passkeys-none").hidden, false);
+  assert.equal(read($("#acc-passkeys-none")), "Henüz geçiş anahtarın yok: bu cihazdan başka yerde girmek için bir tane ekle.");
 });
