@@ -1100,31 +1100,3 @@ def test_a_harftet_joker_gets_its_letter_from_the_turkish_keyboard(
     expect(page.locator("#draft-flag")).to_be_hidden()
     assert tab.unexpected_errors() == [], tab.errors
     tab.close()
-
-
-def test_a_word_on_the_table_opens_its_card_and_can_be_reported(
-    local_stack: str, browser: Any
-) -> None:
-    tab = Tab(browser, local_stack, PHONE, seed=11)
-    page = tab.page
-    tab.sign_in("Ayşe")
-    tab.create_table("harftet", seats=2, bots=True)
-    tab.start()
-    laid = lay_something(tab, "harftet")
-    word = page.locator(f'#series li.meld:has(.tile[data-id="{laid[0]}"]) button.word-info')
-    expect(word).to_have_count(1)
-    word.click()
-    card = page.locator("#word-card")
-    expect(card).to_be_visible()
-    expect(card).to_contain_text("Sözlükte var")
-    expect(card).to_contain_text("Kaynak:")
-    expect(card).not_to_contain_text("null")
-    tab.shot("word-card")
-    card.get_by_role("button", name="Yanlış kelime bildir").click()
-    expect(card).to_contain_text("Bildirimin alındı, teşekkürler")
-    page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
-    tab.shot("word-card-desktop")
-    card.get_by_role("button", name="Kapat").click()
-    expect(card).to_be_hidden()
-    assert tab.unexpected_errors() == [], tab.errors
-    tab.close()
