@@ -90,7 +90,7 @@ export function initPeople(api, host, { store = null, openReplay = () => {} } = 
       h("table", {}, h("tr", {}, h("td", {}, ""), ...["played", "won", "abandoned"].map((k) => h("th", { scope: "col" }, w(k)))), ...records),
       tiers(p),
       h("h4", {}, w("recent")),
-      p.recentGames.length ? null : h("p", { class: "hint" }, w("recent.none")),
+      p.recentGames.length ? null : h("p", { class: "hint" }, t("people.recent.none")),
       h("ul", {}, ...p.recentGames.map((g) => h("li", {},
         `${w(g.game)} · ${w("points", { n: g.points })} `,
         h("button", { type: "button", class: "link", onclick: () => { dialog.close(); openReplay(replayTable(g)); } }, w("replay"))))),
