@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
-from test_web_client import AXE, PHONE, Tab
+from test_web_client import PHONE, Tab
 
 from harftet.engine.words import default_words
 from harftet.texts import catalogue
@@ -128,19 +128,6 @@ SHOWN_TEXTS = """(where) => {
 }"""
 
 
-def axe_all(tab: Tab, where: str) -> None:
-    """0 axe-core violations of any impact on the page as it is now."""
-    assert AXE.exists(), f"{AXE} is missing: run `npm install`"
-    if not tab.page.evaluate("() => typeof axe !== 'undefined'"):
-        tab.page.add_script_tag(path=str(AXE))
-    found = tab.page.evaluate(
-        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
-             .map(v => `${v.id} (${v.impact}): ${v.help} `
-                       + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", "))"""
-    )
-    assert found == [], f"axe on the {where}: {found}"
-
-
 def look(tab: Tab, name: str, lang: str = "tr", data: Iterable[str] = ()) -> Path:
     """Every check of a screen (see the module's text), then its screenshot."""
     page = tab.page
@@ -149,7 +136,7 @@ def look(tab: Tab, name: str, lang: str = "tr", data: Iterable[str] = ()) -> Pat
     assert wide <= 0, f"{name}: the page scrolls sideways by {wide}px"
     under = page.evaluate(UNDER_THE_DOCK)
     assert under == [], f"{name}: under the dock: {under}"
-    axe_all(tab, name)
+    tab.axe(name)  # any impact
     data = set(data)
     foreign = foreign_words(page.evaluate(SHOWN_TEXTS, "body"), lang, data)
     assert foreign == [], f"{name}: words of the other language on a screen in {lang}: {foreign}"
