@@ -43,6 +43,7 @@ from bench.cost_tally import (
 
 COUNTS = ROOT / "bench" / "cost_counts.json"
 SECTION = "## Issue 40: the reference game's cost (bench/bench_cost_reference.py)"
+CELL_TARGET = 40_000.0  # tables a cell carries before its first quota binds (issue 40)
 MEMORY_MB = 512  # what cost_tally prices Lambda's GB-s at; checked against template.yaml
 # Scheduled functions run per cell whatever its games do (like the sweeper, which the tally
 # already leaves out): not a game's cost.
@@ -172,11 +173,15 @@ def rows_and_notes(measured: dict[str, Any]) -> tuple[list[Result], list[str], d
                 )
             )
         notes += _notes(label, game, t, prices)
+        if name == "reference":
+            notes.append(_floor_note(game, t, prices, measured["events"][name]))
+        notes.append(_answers_note(label, game, measured["records"]))
         kinds = measured["events"][name]
         notes.append(
             f"{label}, logged events by type (seats 0–1 people, 2–3 computer players): "
             + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1]))
         )
+    rows.append(quota_row(counts["reference"]))
     notes.append(
         f"Pings, counted by the clients' rule (a ping only after {QUIET / 60:.0f} minutes "
         f"without a message either way): {pings.sent} sent, {pings.pongs} pongs; the longest "
@@ -212,14 +217,72 @@ def _notes(label: str, game: Game, t: Tally, prices: dict[str, float]) -> list[s
     ]
 
 
+def quota_row(counted: dict[str, Any]) -> Result:
+    """The cell's size from the reference game's counts (bench/scale_model.py: half of the
+    first quota to bind once every quota and route throttle is raised; pings counted) against
+    the 40,000 tables a cell must carry."""
+    from bench import scale_model
+
+    c = {k: float(v) for k, v in counted.items()}
+    first, at = scale_model.first_raised(c)
+    before = scale_model.former_default_route(c)
+    return Result(
+        name="issue 40: a cell's tables (first quota, pings counted, route throttles raised)",
+        value=CELL_TARGET,
+        unit="tables",
+        detail=f"target; the first to bind: {first.name} at {at:,.0f} tables, cell "
+        f"{scale_model.HEADROOM * at:,.0f}; before, the one $default route with 25 s pings "
+        f"bound at {before:,.0f} (default 50/s) and {before * 100:,.0f} (5,000/s)",
+        baseline_name="cell size (half the first bind)",
+        baseline=scale_model.HEADROOM * at,
+        goal=1.0,
+    )
+
+
+def _floor_note(game: Game, t: Tally, prices: dict[str, float], kinds: Any) -> str:
+    """What the reference game costs at the least on API Gateway WebSocket, whatever else is
+    cut: a message for each push its sockets got and for each move its people sent."""
+    c = game.client
+    least = (c.push_units + c.ws_sent) * prices["apigw_ws_message"]
+    turns = sum(n for kind, n in kinds.items() if kind.split()[0] in ("draw", "pass"))
+    return (
+        f"**The per-game target's floor**: this game's {c.push_units} pushes and {c.ws_sent} "
+        f"people's messages at ${prices['apigw_ws_message'] * 1e6:.2f} per million WebSocket "
+        f"messages cost ${least:.6f} alone, {least / TARGET_PER_GAME:.2f}× the $0.0015 target "
+        f"(MISS by arithmetic with a push per socket per stored change: {t.changes} changes × "
+        f"{c.connections} sockets). {t.changes} changes for {turns} turns (a draw or a pass "
+        "ends one): a stored change is about one turn now (lay and pass one change, a draw "
+        "one), so coalescing spectators' pushes per turn would save nothing; fewer pushes "
+        "need fewer changes or spectators pushed less often than every turn. Lambda "
+        "duration is this machine's handler time under its load (see the load average "
+        "above): on Lambda's arm64 it is lower."
+    )
+
+
+def _answers_note(label: str, game: Game, recorded: list[dict[str, Any]]) -> str:
+    """What keeping each move's first answer (harftet.store.answers) wrote in the game."""
+    puts = [
+        r
+        for r in recorded
+        if r.get("k") == "call"
+        and game.started <= r["t"] <= game.ended
+        and r.get("op") == "PutItem"
+        and "mail" in str(r.get("table", "")).lower()
+        and r.get("fn", "").split("-")[-1].lower() in ("ws", "rest")
+    ]
+    units = sum(float(r.get("wru", 0)) for r in puts)
+    return (
+        f"{label}, each move's kept first answer (its retries' answer, 24 h): {len(puts)} "
+        f"PutItem, {units:.0f} write units ({units / max(1, len(puts)):.2f} each)."
+    )
+
+
 def write_counts(counts: dict[str, Any]) -> None:
-    """Merge this run's figures into bench/cost_counts.json (kastet's stay as bench_cost.py
-    wrote them)."""
+    """Put this run's reference game into bench/cost_counts.json as ``reference`` (numbers
+    only: bench/scale_model.py reads them); the stress games' figures stay as bench_cost.py
+    wrote them."""
     data = json.loads(COUNTS.read_text(encoding="utf-8"))
-    if "stress" in counts:
-        data["harftet"] = counts["stress"]
     data["reference"] = counts["reference"]
-    data["date"] = time.strftime("%Y-%m-%d")
     COUNTS.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
