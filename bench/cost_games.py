@@ -37,6 +37,7 @@ class Client:
     deltas: int = 0
     push_sizes: list[int] = field(default_factory=list)
     statuses: Counter[int] = field(default_factory=Counter)
+    actions: Counter[str] = field(default_factory=Counter)  # client messages by action (route)
 
 
 @dataclass
@@ -147,6 +148,7 @@ async def play(base_url: str, ws_url: str, game: Game, seed: int, limit: float) 
                     held, sync = _receive(held, data)
                     if sync:  # a missed push: ask for the whole view, as the clients do
                         client.ws_sent += 1
+                        client.actions["sync"] += 1
                         await socket.send(json.dumps({"action": "sync"}))
                     if held is not None:
                         seen(held, seat)
@@ -178,6 +180,7 @@ async def play(base_url: str, ws_url: str, game: Game, seed: int, limit: float) 
                     move = {"type": kind, "version": version, "moveId": f"m{version}"}
                     sent = json.dumps({"action": "move", "tableId": table_id, **move})
                     client.ws_sent += 1
+                    client.actions["move"] += 1
                     client.ws_sent_bytes += len(sent.encode())
                     changed.clear()
                     await sockets[seat].send(sent)

@@ -24,6 +24,7 @@ from typing import Any
 from bench import ROOT
 
 COUNTS = ROOT / "bench" / "cost_counts.json"
+DEFAULT_KIND = "reference"  # the people-like game of bench/bench_cost_reference.py
 SCALE_MD = ROOT / "docs" / "SCALE.md"
 BEGIN, END = "<!-- scale-model:begin -->", "<!-- scale-model:end -->"
 TABLES = 1_000_000
@@ -31,6 +32,7 @@ CHANGES_PER_TABLE = 0.125  # 125,000 changes/s over 1,000,000 tables
 GAME_MINUTES = 30.0  # a game's length: its players and spectators connect once per game
 CONNECTION_HOURS = 2.0  # API Gateway closes a WebSocket after 2 hours: clients reconnect
 HEADROOM = 0.5  # a cell is sized at half the tables of its first binding quota
+QUIET_SECONDS = 9 * 60.0  # the clients ping only after this much silence (clients/web/live.js)
 SCALE_UP = 6_000  # new execution environments a function gets in a minute (1,000 / 10 s)
 PARALLELIZATION = 4  # the stream mapping's ParallelizationFactor (template.yaml)
 PARTITION_WRITES = 1000.0  # write units a second one DynamoDB partition (and index key) takes
@@ -79,16 +81,7 @@ def quotas(c: dict[str, float], shards: int = 32) -> list[Quota]:
             50_000,
             "Service Quotas L-8A5B8E43; the burst (5,000) follows it",
         ),
-        Quota(
-            "The template's own stage throttle (ThrottleRateLimit per REST method and per "
-            "WebSocket route: the moves, sent on the socket)",
-            r * max(c["rest_requests"], c["ws_client_messages"]),
-            "requests/s",
-            50,
-            5_000,
-            "a parameter, not an AWS quota: set it with the cell (e.g. 5,000, burst 10,000)",
-            aws=False,
-        ),
+        *route_throttles(c),
         Quota(
             "WebSocket new connections per second, account and Region",
             connects,
@@ -166,20 +159,89 @@ def quotas(c: dict[str, float], shards: int = 32) -> list[Quota]:
     ]
 
 
+def _parameter(name: str) -> float:
+    """A template.yaml parameter's default (the stage throttles follow the template)."""
+    from harftet.store.schema import load_template
+
+    return float(load_template(ROOT / "template.yaml")["Parameters"][name]["Default"])
+
+
+def route_throttles(c: dict[str, float]) -> list[Quota]:
+    """The template's own stage throttles (parameters, not AWS quotas): REST's per method, and
+    the WebSocket's per route — moves, syncs and pings each on a route of its own (issue 40).
+    Pings: the counted rate, or, if more, every socket of the table silent for QUIET seconds
+    (the most a table can ping by the clients' rule)."""
+    r = CHANGES_PER_TABLE
+    pings = max(r * c.get("ws_ping", 0.0), c["connections_per_table"] / QUIET_SECONDS)
+    note = "a parameter, not an AWS quota: set it with the cell (e.g. {}, burst twice)"
+    return [
+        Quota(
+            "Stage throttle: REST, per method (ThrottleRateLimit; all REST requests on one "
+            "method, on the safe side)",
+            r * c["rest_requests"],
+            "requests/s",
+            _parameter("ThrottleRateLimit"),
+            5_000,
+            note.format("5,000"),
+            aws=False,
+        ),
+        Quota(
+            "Stage throttle: WebSocket `move` route (WsMoveRateLimit): moves sent on the socket",
+            r * c.get("ws_move", c["ws_client_messages"]),
+            "messages/s",
+            _parameter("WsMoveRateLimit"),
+            5_000,
+            note.format("5,000"),
+            aws=False,
+        ),
+        Quota(
+            "Stage throttle: WebSocket `sync` route (WsSyncRateLimit): a missed push's resync",
+            r * c.get("ws_sync", 0.0),
+            "messages/s",
+            _parameter("WsSyncRateLimit"),
+            2_000,
+            note.format("2,000"),
+            aws=False,
+        ),
+        Quota(
+            "Stage throttle: WebSocket `ping` route (WsPingRateLimit): pings after 9 minutes of "
+            "silence",
+            pings,
+            "messages/s",
+            _parameter("WsPingRateLimit"),
+            2_000,
+            f"counted {r * c.get('ws_ping', 0.0):.3g}/s; the row takes every socket silent "
+            f"(one ping per socket per {QUIET_SECONDS:.0f} s), the most the clients send",
+            aws=False,
+        ),
+    ]
+
+
+def former_default_route(c: dict[str, float]) -> float:
+    """Tables at which the one $default route (moves, syncs and the former 25 s pings of
+    every socket, ThrottleRateLimit 50) bound before issue 40."""
+    load = CHANGES_PER_TABLE * c["ws_client_messages"] + c["connections_per_table"] / 25.0
+    return 50 / load
+
+
 def rows(c: dict[str, float], shards: int = 32) -> tuple[list[list[str]], Quota, float]:
     """Markdown rows, the first quota to bind with default quotas, and the cell size (tables)
     after the raises."""
     table = []
     found = quotas(c, shards)
+
+    def tables(value: float) -> str:
+        return "never" if math.isinf(value) else f"{value:,.0f}"
+
     for q in found:
         table.append(
             [
                 q.name,
                 f"{q.per_table:.4g} {q.unit}",
                 f"{q.default:,.0f}",
-                f"{q.binds_at(q.default):,.0f}",
+                tables(q.binds_at(q.default)),
                 f"{q.raised:,.0f}",
-                f"{q.binds_at(q.raised):,.0f}",
+                tables(q.binds_at(q.raised)),
                 q.note,
             ]
         )
@@ -200,16 +262,30 @@ def with_connections(c: dict[str, float], connections: int) -> dict[str, float]:
     }
 
 
-def markdown(kind: str = "harftet", path: Path = COUNTS, shards: int = 32) -> str:
+def first_raised(c: dict[str, float], shards: int = 32) -> tuple[Quota, float]:
+    """The first quota to bind once every quota and throttle is raised, and where."""
+    first = min(quotas(c, shards), key=lambda q: q.binds_at(q.raised))
+    return first, first.binds_at(first.raised)
+
+
+def markdown(kind: str = DEFAULT_KIND, path: Path = COUNTS, shards: int = 32) -> str:
     c = load(kind, path)
     table, first, cell = rows(c, shards)
     cells = math.ceil(TABLES / cell)
-    [own] = [q for q in quotas(c, shards) if not q.aws]
+    own = min((q for q in quotas(c, shards) if not q.aws), key=lambda q: q.binds_at(q.default))
+    raised, raised_at = first_raised(c, shards)
     full = with_connections(c, 6)
     _, full_first, full_cell = rows(full, shards)
+    source = {
+        "reference": "the reference game of bench/bench_cost_reference.py: 2 people who play "
+        "like medium, 2 computer players, 2 spectators; pings counted",
+        "harftet": "the stress game of bench/bench_cost.py",
+    }.get(kind, kind)
     lines = [
-        f"Generated by `python -m bench.scale_model` from bench/cost_counts.json ({kind}, "
-        f"counted by bench/bench_cost.py): {c['rest_requests']:.2f} REST requests, "
+        f"Generated by `python -m bench.scale_model` from bench/cost_counts.json ({kind}: "
+        f"{source}): {c['rest_requests']:.2f} REST requests, {c['ws_client_messages']:.2f} "
+        f"client WebSocket messages (moves {c.get('ws_move', 0):.2f}, syncs "
+        f"{c.get('ws_sync', 0):.2f}, pings {c.get('ws_ping', 0):.2f}), "
         f"{c['ws_posts']:.2f} WebSocket posts, {c['lambda_invocations']:.2f} Lambda invocations, "
         f"{c['table_write_units'] + c['index_write_units']:.2f} table and index write units per "
         f"stored change; {c['connections_per_table']:.0f} connections per table; "
@@ -221,8 +297,13 @@ def markdown(kind: str = "harftet", path: Path = COUNTS, shards: int = 32) -> st
         "",
         f"- **First AWS quota to bind with default quotas:** {first.name}, at "
         f"{first.binds_at(first.default):,.0f} tables per account and Region. Before it, the "
-        f"template's stage throttle binds at {own.binds_at(own.default):,.0f} tables (its "
-        "default `ThrottleRateLimit` of 50 a method): a parameter, set with the cell.",
+        f"template's own throttles: the first, {own.name}, binds at "
+        f"{own.binds_at(own.default):,.0f} tables at its default of {own.default:,.0f}: a "
+        "parameter, set with the cell. Before issue 40 the one `$default` route carried moves, "
+        f"syncs and every socket's 25 s pings: it bound at {former_default_route(c):,.0f} tables "
+        f"(50 a second) and {former_default_route(c) * 100:,.0f} raised to 5,000.",
+        f"- **First quota to bind after the raises** (route throttles included, pings counted): "
+        f"{raised.name}, at {raised_at:,.0f} tables.",
         f"- **Cell size** (half of the first binding quota after the raises): "
         f"{cell:,.0f} tables; **{cells} cells** for {TABLES:,} tables.",
         f"- With **6 connections a table** (four people and two spectators; posts follow the "
@@ -241,7 +322,7 @@ def write(text: str, path: Path = SCALE_MD) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--kind", default="harftet")
+    parser.add_argument("--kind", default=DEFAULT_KIND, help="reference, harftet or kastet")
     parser.add_argument("--shards", type=int, default=32)
     parser.add_argument("--write", action="store_true", help="update docs/SCALE.md")
     args = parser.parse_args()

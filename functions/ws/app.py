@@ -1,5 +1,6 @@
-"""WebSocket API: $connect (token checked), $disconnect, and $default for ping, sync and
-move."""
+"""WebSocket API: $connect (token checked), $disconnect, and the message routes: move, sync
+and ping (template.yaml routes each action to a route with its own throttle, this function
+behind all of them) and $default (any other action: answered an error)."""
 
 from __future__ import annotations
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import copy
 import json
-import zlib
 from typing import Any
 
-from harftet.store.answers import ANSWER_KEPT_SECONDS, answer_key
+from harftet.store.answers import ANSWER_KEPT_SECONDS, DICTIONARY, answer_key, pack, unpack
 from harftet.store.inbox import REMIND, REMIND_SHARDS, TABLE, DueReminder, InboxItem
 from harftet.store.mail import (
     DEVICE,
@@ -153,7 +152,7 @@ class FakeAnswers:
         item = {"playerId": player_id, "sk": answer_key(table_id, move_id)}
         self.table.put(
             item
-            | {"body": zlib.compress(body.encode(), 6)}
+            | {"body": pack(body), "dict": DICTIONARY}
             | {"expiresAt": int(now + ANSWER_KEPT_SECONDS)}
         )
 
@@ -161,7 +160,7 @@ class FakeAnswers:
         item = self.table.items.get((player_id, answer_key(table_id, move_id)))
         if item is None or item["expiresAt"] <= now:
             return None
-        return zlib.decompress(item["body"]).decode()
+        return unpack(item["body"], item.get("dict"))
 
 
 class FakeMail:

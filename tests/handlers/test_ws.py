@@ -195,13 +195,29 @@ def test_a_second_disconnect_of_the_same_socket_changes_nothing(api, ws):
         assert ws("disconnect", connectionId="c1") == OK
 
 
-# -- $default ----------------------------------------------------------------------------
+# -- the message routes (move, sync, ping; $default for other actions) --------------------
 def test_ping_is_answered_with_pong_on_the_same_socket_only(api, ws, outbox):
     game = api.game()
     connect(ws, game.players[0], game.table_id, "c0")
     connect(ws, game.players[1], game.table_id, "c1")
     assert ws("ping", connectionId="c1") == OK
     assert outbox.sent == [("c1", {"type": "pong"})]
+
+
+def test_an_action_without_a_route_of_its_own_reaches_default_and_is_answered_an_error(
+    api, ws, outbox
+):
+    game = api.game()
+    connect(ws, game.players[0], game.table_id, "c0")
+    event = api.event("ws/ping", connectionId="c0")
+    event["requestContext"]["routeKey"] = "$default"
+    event["body"] = json.dumps({"action": "dance"})
+    assert ws.invoke(event) == OK
+    [(to, answer)] = outbox.sent
+    assert to == "c0" and answer["type"] == "error" and answer["status"] == 400
+    assert (
+        answer["error"]["code"] == "bad_request" and "unknown action" in answer["error"]["message"]
+    )
 
 
 def test_a_move_over_the_socket_changes_the_table_and_each_socket_gets_its_own_view(
@@ -396,8 +412,9 @@ def test_every_sample_websocket_event_names_its_route_and_connection(api):
     for name, route, kind in [
         ("connect", "$connect", "CONNECT"),
         ("disconnect", "$disconnect", "DISCONNECT"),
-        ("ping", "$default", "MESSAGE"),
-        ("move", "$default", "MESSAGE"),
+        ("ping", "ping", "MESSAGE"),  # a route per action (template.yaml, issue 40)
+        ("move", "move", "MESSAGE"),
+        ("sync", "sync", "MESSAGE"),
     ]:
         event = api.event(
             f"ws/{name}", token="T", tableId="t", connectionId="c", version=1, moveId="m"

@@ -58,3 +58,19 @@ def test_more_deadline_shards_carry_more_tables_and_the_cell_is_half_the_first_b
     doc.write_text(f"a\n{scale_model.BEGIN}\nOLD-CONTENT\n{scale_model.END}\nb\n")
     scale_model.write(text, doc)
     assert "OLD-CONTENT" not in doc.read_text() and text in doc.read_text()
+
+
+def test_moves_syncs_and_pings_each_meet_their_own_routes_throttle():
+    counts = {**COUNTS, "ws_client_messages": 0.5, "ws_move": 0.4, "ws_sync": 0.1, "ws_ping": 0.0}
+    move = _binds(counts, "Stage throttle: WebSocket `move`")
+    assert move == scale_model._parameter("WsMoveRateLimit") / (0.125 * 0.4)
+    # pings only after 9 minutes of silence: the row takes every socket silent, the most
+    ping = _binds(counts, "Stage throttle: WebSocket `ping`")
+    assert ping == scale_model._parameter("WsPingRateLimit") / (6 / (9 * 60))
+    chatty = {**counts, "ws_sync": 1.0}
+    assert _binds(chatty, "Stage throttle: WebSocket `move`") == move  # syncs take none of it
+    assert _binds(chatty, "Stage throttle: WebSocket `sync`") < _binds(
+        counts, "Stage throttle: WebSocket `sync`"
+    )
+    # the one $default route of before, with 25 s pings on every socket
+    assert scale_model.former_default_route(counts) == 50 / (0.125 * 0.5 + 6 / 25)

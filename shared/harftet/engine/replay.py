@@ -11,6 +11,7 @@ another way raises ``ReplayError`` instead of showing a different game.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
@@ -126,6 +127,12 @@ def _move(event: Event) -> Move:
     )
 
 
+def _same_turn(lay: Event, passed: Event) -> bool:
+    """Whether a pass logged after a lay is that lay's own (``"pass": true``, a computer
+    player's lay and pass): the same seat at the same moment."""
+    return bool(passed["seat"] == lay["seat"] and float(passed["at"]) == float(lay["at"]))
+
+
 def _swept(table: Table, event: Event, rules: Rules | None) -> Outcome | None:
     """The sweep at the event's time, if the event is what it reports first."""
     out = life.sweep(table, float(event["at"]), rules=rules)
@@ -140,7 +147,11 @@ def _cause(table: Table, event: Event, after: list[Event], rules: Rules | None) 
     kind, at, seat = event["type"], float(event["at"]), event["seat"]
     pid = event.get("playerId")
     if kind in ("draw", "lay", "pass"):
-        return hand.apply_move(table, int(seat), _move(event), at, rules=rules)
+        move = _move(event)
+        nxt = after[0] if after else None
+        if isinstance(move, Lay) and nxt and nxt["type"] == "pass" and _same_turn(event, nxt):
+            move = replace(move, end_turn=True)  # the lay ended the turn: one change
+        return hand.apply_move(table, int(seat), move, at, rules=rules)
     if kind == "timeout" or (kind == "stand" and event.get("reason") == "dropped"):
         out = _swept(table, event, rules)
         if out is None:

@@ -7,10 +7,11 @@ in.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from . import hand
 from .effects import Outcome, begin, changed, note
-from .moves import Move
+from .moves import Lay, Move, Pass
 from .rules import Rules
 from .seats import (
     _bot_takes_over,
@@ -131,12 +132,28 @@ def sweep_all(table: Table, now: float) -> Outcome | None:
 def _bot_move(table: Table, seat: int, bot: Bot, now: float, rules: Rules | None) -> Outcome:
     """The computer player's move, through the one move path. A move the engine refuses —
     or a computer player that fails to find one — is replaced by what the turn timer would
-    play (a draw if allowed, else a pass): a broken search must never stop a table."""
+    play (a draw if allowed, else a pass): a broken search must never stop a table. A lay
+    after which the player would pass ends the turn with it: the lay and the pass are one
+    change (one version, one push), as a person's ``"pass": true`` (issue 40)."""
     try:
         move = bot(table, seat)
-        return hand.apply_move(table, seat, move, now, rules=rules)
+        outcome = hand.apply_move(table, seat, move, now, rules=rules)
     except Exception:  # see above
         return hand.apply_move(table, seat, hand.forced_move(table), now, rules=rules)
+    if isinstance(move, Lay) and not move.end_turn and _passes_next(outcome.table, seat, bot):
+        return hand.apply_move(table, seat, replace(move, end_turn=True), now, rules=rules)
+    return outcome
+
+
+def _passes_next(table: Table, seat: int, bot: Bot) -> bool:
+    """Whether the computer player at ``seat``, having laid, passes next (False when its
+    search fails: the lay then stands alone, and its next move comes as before)."""
+    if table.status != "playing" or table.turn_seat != seat:
+        return False
+    try:
+        return isinstance(bot(table, seat), Pass)
+    except Exception:  # the lay stands; the next sweep asks again
+        return False
 
 
 def _time_out(table: Table, now: float, rules: Rules | None = None) -> Outcome:

@@ -64,7 +64,12 @@ class Emulator:
         self.rest = rest
         self.rest_api = RestApi(rest, settings, throttle, operator_key)
         self.ws = ws
-        self.websocket_api = WebSocketApi(ws, ws_route_response)
+        self.websocket_api = WebSocketApi(
+            ws,
+            ws_route_response,
+            settings.ws_routes if settings is not None else None,
+            throttled=throttle is not None,  # the template's route throttles, as REST's
+        )
         self.sweeper = sweeper
         self.fanout = fanout
         self.timer = timer

@@ -122,6 +122,9 @@ class TemplateSettings:
     # the synthetic game's schedule (the SyntheticGameRate parameter's default: the local
     # stack plays it as SyntheticFunction does in AWS); None: no synthetic game
     synthetic_rate: str | None = None
+    # the WebSocket API's message routes (route key → its stage throttle (rate, burst), None:
+    # none set), $default included: a message goes to the route its "action" names
+    ws_routes: dict[str, tuple[float, int] | None] = field(default_factory=dict)
 
 
 def read_template(template_path: str | os.PathLike[str] | None = None) -> TemplateSettings:
@@ -181,7 +184,45 @@ def read_template(template_path: str | os.PathLike[str] | None = None) -> Templa
         queues,
         None if min_compression is None else int(min_compression),
         (template.get("Parameters", {}).get("SyntheticGameRate") or {}).get("Default"),
+        ws_routes(template),
     )
+
+
+def ws_routes(template: dict[str, Any]) -> dict[str, tuple[float, int] | None]:
+    """The WebSocket API's message routes (not $connect, $disconnect) and each one's throttle
+    from its stage's RouteSettings (else DefaultRouteSettings), parameters at their defaults."""
+    resources: dict[str, Any] = template.get("Resources", {})
+    parameters: dict[str, Any] = template.get("Parameters", {})
+
+    def value(v: Any) -> Any:
+        if isinstance(v, dict) and "Ref" in v:
+            return (parameters.get(v["Ref"]) or {}).get("Default")
+        return v
+
+    def throttle(settings: dict[str, Any] | None) -> tuple[float, int] | None:
+        rate, burst = (
+            value((settings or {}).get(k)) for k in ("ThrottlingRateLimit", "ThrottlingBurstLimit")
+        )
+        return None if rate is None or burst is None else (float(rate), int(burst))
+
+    stages = [
+        r.get("Properties") or {}
+        for r in resources.values()
+        if r.get("Type") == "AWS::ApiGatewayV2::Stage"
+    ]
+    stage = stages[0] if stages else {}
+    keys = [
+        str((r.get("Properties") or {}).get("RouteKey"))
+        for r in resources.values()
+        if r.get("Type") == "AWS::ApiGatewayV2::Route"
+    ]
+    own = stage.get("RouteSettings") or {}
+    default = throttle(stage.get("DefaultRouteSettings"))
+    return {
+        key: throttle(own[key]) if key in own else default
+        for key in keys
+        if key not in ("$connect", "$disconnect")
+    }
 
 
 def _mapping(props: dict[str, Any], folders: dict[str, str]) -> Mapping:

@@ -1,5 +1,7 @@
-"""The WebSocket API as API Gateway serves it: `/ws` with its $connect, $default and $disconnect
-routes, and the Management API (`/@connections/{id}`) that handlers post to its clients with.
+"""The WebSocket API as API Gateway serves it: `/ws` with its $connect and $disconnect routes,
+a message route per action the template routes (move, sync, ping: route selection on the
+message's "action", each with its own stage throttle when the stack throttles) and $default for
+the rest, and the Management API (`/@connections/{id}`) that handlers post to its clients with.
 """
 
 from __future__ import annotations
@@ -21,11 +23,13 @@ from starlette.websockets import WebSocket
 from harftet.localstack import lambda_events
 from harftet.localstack.responses import log_access, message, status_of
 from harftet.localstack.runtime import HandlerError, LambdaFunction
+from harftet.localstack.throttle import TokenBucket
 
 log = logging.getLogger("harftet.localstack")
 
 MAX_WS_MESSAGE = 128 * 1024  # API Gateway's WebSocket message and PostToConnection limit
 MANAGEMENT_METHODS = ["POST", "GET", "DELETE"]
+DEFAULT_ROUTE = "$default"
 
 
 @dataclass
@@ -45,10 +49,32 @@ class Connection:
 class WebSocketApi:
     """The WebSocket API in front of one function, and its live connections."""
 
-    def __init__(self, function: LambdaFunction | None, route_response: bool) -> None:
+    def __init__(
+        self,
+        function: LambdaFunction | None,
+        route_response: bool,
+        routes: dict[str, tuple[float, int] | None] | None = None,
+        throttled: bool = False,
+    ) -> None:
         self.function = function
-        self.route_response = route_response  # send $default's answer back, as a route response
+        self.route_response = route_response  # send a route's answer back, as a route response
         self.connections: dict[str, Connection] = {}
+        # the template's message routes; with ``throttled``, each with its own stage throttle
+        self.routes = dict(routes or {DEFAULT_ROUTE: None})
+        self.buckets = {
+            key: TokenBucket(*limit)
+            for key, limit in self.routes.items()
+            if throttled and limit is not None
+        }
+
+    def route_of(self, data: str | bytes) -> str:
+        """The route API Gateway selects for a message ($request.body.action): the route its
+        "action" names, else $default (not JSON, no action, or one without a route)."""
+        try:
+            action = json.loads(data).get("action")
+        except (ValueError, AttributeError):
+            return DEFAULT_ROUTE
+        return action if isinstance(action, str) and action in self.routes else DEFAULT_ROUTE
 
     def _event(self, route: str, conn: Connection, **kwargs: Any) -> dict[str, Any]:
         return lambda_events.ws_event(
@@ -116,13 +142,24 @@ class WebSocketApi:
             if data is None:
                 data = received.get("bytes") or b""
             conn.last_active_at = time.time()
-            event = self._event("$default", conn, body=data)
+            route = self.route_of(data)
+            event = self._event(route, conn, body=data)
             began = time.perf_counter()
+            bucket = self.buckets.get(route)
+            if bucket is not None and not bucket.take():  # the route's stage throttle
+                log_access("WS", f"/ws {route}", 429, began)
+                reply = {
+                    "message": "Too Many Requests",
+                    "connectionId": conn.id,
+                    "requestId": event["requestContext"]["requestId"],
+                }
+                await self._send(conn, json.dumps(reply).encode())
+                continue
             try:
                 result = await function.invoke(event)
-                log_access("WS", "/ws $default", status_of(result) or 200, began)
+                log_access("WS", f"/ws {route}", status_of(result) or 200, began)
             except HandlerError as error:
-                log.error("$default failed: %s", error)
+                log.error("%s failed: %s", route, error)
                 reply = {
                     "message": "Internal server error",
                     "connectionId": conn.id,
