@@ -210,12 +210,16 @@ function registerWorker() {
 async function boot() {
   registerWorker();
   if (!navigator.onLine) tries.setOffline(true);
+  // Nothing shows before the catalogue: no label is ever seen as its key. A kept one is in use
+  // before the screens mount: the login boot.js drew from it stays as it is (the name typed, the focus).
+  let catalogue = texts(savedLang(storage));
+  if (store.get().ready && !store.get().me) dispatch({ type: "screen", screen: "login" });
   mount();
   wire();
-  // Nothing shows before the catalogue: no label is ever seen as its key.
-  while (!(await texts(savedLang(storage)))) {
+  while (!(await catalogue)) {
     tries.setOffline(true);
     await new Promise((resolve) => setTimeout(resolve, TEXTS_RETRY_MS));
+    catalogue = texts(savedLang(storage));
   }
   if (store.get().offline && navigator.onLine) tries.setOffline(false);
   if (!store.get().me) return dispatch({ type: "screen", screen: "login" }); // the first screen before any request

@@ -8,10 +8,10 @@
 //   const EXTENSIONS = ["sw-push.js"];
 // Each such file only adds its own event listeners; bump VERSION when the shell list changes.
 
-const VERSION = "harftet-shell-v8";
+const VERSION = "harftet-shell-v9";
 const EXTENSIONS = ["sw-push.js"]; // Web Push: shows notifications, opens their table
 const SHELL = [
-  "./", "index.html", "style.css", "app.js", "api.js", "attempts.js", "refusals.js", "texts.js", "game.js",
+  "./", "index.html", "style.css", "boot.js", "texts.tr.json", "texts.en.json", "app.js", "api.js", "attempts.js", "refusals.js", "texts.js", "game.js",
   "draft.js", "settings.js", "catalogue.js", "config.js", "contacts.js", "drafting.js", "dryrun.js",
   "identity.js", "session.js", "live.js", "delta.js", "passkeys.js", "play.js", "push.js", "search.js", "sound.js",
   "state.js", "tables.js", "account.js", "render.js", "avatar.js", "wordcard.js", "chrome.js", "dialogs.js",

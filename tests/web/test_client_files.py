@@ -99,12 +99,47 @@ def test_the_service_worker_keeps_every_file_an_offline_start_needs_and_no_other
     listed = source[source.index("const SHELL") : source.index("];", source.index("const SHELL"))]
     shell = set(re.findall(r'"([^"]+)"', listed))
     pages = {"index.html", "rules.html", "style.css", "manifest.webmanifest", "sw-push.js"}
-    missing = (_imports("app.js") | _imports("rules.js") | pages) - shell
+    copies = {
+        "texts.tr.json",
+        "texts.en.json",
+    }  # the catalogue's (generated: emulator.catalogue_copies)
+    missing = (
+        _imports("boot.js") | _imports("app.js") | _imports("rules.js") | pages | copies
+    ) - shell
     assert missing == set(), f"add to sw.js's SHELL (and bump VERSION): {sorted(missing)}"
-    assert sorted(f for f in shell - {"./"} if not (WEB_DIR / f).is_file()) == []
+    assert sorted(f for f in shell - {"./"} - copies if not (WEB_DIR / f).is_file()) == []
 
 
-def test_the_page_preloads_every_module_the_client_imports() -> None:
+def test_the_page_preloads_every_module_of_its_first_screen_and_no_other() -> None:
+    """boot.js draws the login (no module of it waits for another: one round trip); app.js and
+    its graph load after it, so they take none of a slow phone's six connections before."""
     page = (WEB_DIR / "index.html").read_text()
     preloaded = set(re.findall(r'<link rel="modulepreload" href="([^"]+)">', page))
-    assert preloaded == _imports("app.js") - {"app.js"}
+    assert '<script type="module" src="boot.js"></script>' in page
+    assert preloaded == _imports("boot.js") - {"boot.js"}
+    assert "app.js" not in preloaded and len(preloaded) <= 4
+    assert '<link rel="preload" href="texts.tr.json" as="fetch" crossorigin="anonymous">' in page
+
+
+def test_the_shell_carries_the_catalogue_as_get_texts_serves_it_with_its_etag() -> None:
+    from harftet.api.texts import texts_reply
+    from harftet.localstack.emulator import catalogue_copies
+
+    http = TestClient(Starlette(routes=client_routes("/play", WEB_DIR, catalogue_copies())))
+    for lang in ("tr", "en"):
+        got = http.get(f"/play/texts.{lang}.json", headers={"Accept-Encoding": "gzip"})
+        assert got.status_code == 200
+        assert got.headers["content-type"] == "application/json"
+        assert got.headers["cache-control"] == REVALIDATE
+        assert int(got.headers["content-length"]) < len(got.content) / 2  # gzipped
+        _, body, headers = texts_reply(lang, None)
+        assert got.json() == {**body, "etag": headers["ETag"]}  # the API's answer and its ETag
+        assert (
+            got.json()["texts"]["login.h"] == {"tr": "Kim oynuyor?", "en": "Who is playing?"}[lang]
+        )
+        again = http.get(
+            f"/play/texts.{lang}.json",
+            headers={"If-None-Match": got.headers["etag"], "Accept-Encoding": "gzip"},
+        )
+        assert again.status_code == 304
+    assert http.get("/play/texts.de.json").status_code == 404

@@ -57,6 +57,7 @@ def test_every_module_is_pure_an_effect_or_a_view_and_only_state_js_updates_the_
     }  # fmt: skip
     pages = {
         "app",
+        "boot",
         "rules",
         "verify",
         "sw",

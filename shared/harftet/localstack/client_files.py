@@ -9,7 +9,10 @@
   icons, which never change under their names;
 * `X-Content-Type-Options: nosniff`; paths outside the directory are 404.
 Files are read once and re-read when their modification time changes (an edit shows at once).
-The deployed client gets the same from CloudFront (template.yaml, docs/DEPLOY.md).
+`generated` adds files made by a function rather than read from the directory: the catalogue's
+shell copies (`texts.tr.json`, `texts.en.json`, harftet.api.texts.shell_copy), which `make
+web-deploy` writes beside the others. The deployed client gets the same from CloudFront
+(template.yaml, docs/DEPLOY.md).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import mimetypes
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -60,25 +64,35 @@ class _File:
 class ClientFiles:
     """One directory's files, with the headers above; an endpoint for a `{path:path}` route."""
 
-    def __init__(self, directory: str | Path, index: str = "index.html") -> None:
+    def __init__(
+        self,
+        directory: str | Path,
+        index: str = "index.html",
+        generated: Mapping[str, Callable[[], bytes]] | None = None,
+    ) -> None:
         self.root = Path(directory).resolve()
         self.index = index
+        self.generated = dict(generated or {})
         self._files: dict[Path, _File] = {}
 
     def _locate(self, path: str) -> Path | None:
         target = (self.root / path.lstrip("/")).resolve()
         if not target.is_relative_to(self.root):
             return None
+        if target.relative_to(self.root).as_posix() in self.generated:
+            return target
         if target.is_dir():
             target = target / self.index
         return target if target.is_file() else None
 
     def _load(self, target: Path) -> _File:
-        mtime = target.stat().st_mtime_ns
+        made = self.generated.get(target.relative_to(self.root).as_posix())
+        mtime = -1 if made else target.stat().st_mtime_ns
         known = self._files.get(target)
-        if known is not None and known.mtime == mtime:
+        body = made() if made else None
+        if known is not None and known.mtime == mtime and body in (None, known.body):
             return known
-        body = target.read_bytes()
+        body = target.read_bytes() if body is None else body
         suffix = target.suffix.lower()
         guessed = mimetypes.guess_type(target.name)[0]
         media = TYPES.get(suffix) or guessed or "application/octet-stream"
@@ -123,7 +137,9 @@ class ClientFiles:
         return Response(body, headers=headers, media_type=f.media_type)
 
 
-def client_routes(prefix: str, directory: str | Path) -> list[Route]:
-    """Routes serving `directory` at `prefix/…` (GET and HEAD)."""
-    files = ClientFiles(directory)
+def client_routes(
+    prefix: str, directory: str | Path, generated: Mapping[str, Callable[[], bytes]] | None = None
+) -> list[Route]:
+    """Routes serving `directory` (and the `generated` files) at `prefix/…` (GET and HEAD)."""
+    files = ClientFiles(directory, generated=generated)
     return [Route(f"{prefix}/{{path:path}}", files.serve, methods=["GET", "HEAD"])]
