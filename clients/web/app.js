@@ -21,6 +21,7 @@ import * as Sound from "./sound.js";
 import { createSearch } from "./search.js";
 import { createStore, initialState } from "./state.js";
 import { createTables, LOBBY_PAGE } from "./tables.js";
+import { registerWorker } from "./updates.js";
 import { getLang, install } from "./texts.js";
 import { mountAccount } from "./account.js";
 import { mountChrome, tabHidden } from "./chrome.js";
@@ -201,14 +202,10 @@ function wire() {
   onPushOpen((id) => play.openTable(id)); // a notification clicked while the client is open
 }
 
-// The service worker (sw.js) keeps the shell for offline starts; where none can run, nothing changes.
-function registerWorker() {
-  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
-  navigator.serviceWorker.register("sw.js").catch(() => { /* the page works without it */ });
-}
-
 async function boot() {
-  registerWorker();
+  // The service worker (sw.js) keeps the shell for return visits and offline starts; a new
+  // version reloads the page, but never at a table: it waits until the player leaves it.
+  registerWorker({ busy: () => store.get().screen === "table", subscribe: store.subscribe });
   if (!navigator.onLine) tries.setOffline(true);
   // Nothing shows before the catalogue: no label is ever seen as its key. A kept one is in use
   // before the screens mount: the login boot.js drew from it stays as it is (the name typed, the focus).

@@ -2,15 +2,13 @@
 // the catalogue kept from an earlier visit or from the copy the shell carries (texts.tr.json,
 // preloaded by index.html: no wait for config.json and the API), and only then is the whole
 // client (app.js and its graph) loaded, while the player types a name. No build step: the page
-// needs five files before its first screen instead of forty. A sign-in sent before app.js is
-// there is sent once it is. A signed-in player (a session kept) goes straight to app.js: the
-// lobby or a table needs all of it.
+// needs five files before its first screen instead of forty. A signed-in player (a session
+// kept) goes straight to app.js: the lobby or a table needs all of it.
 import { keep, kept } from "./catalogue.js";
 import { loadSession, savedLang } from "./session.js";
 import { install, t } from "./texts.js";
 
 const storage = window.localStorage;
-const form = document.querySelector("#login-form");
 
 /** The shell's copy of the catalogue of `lang`, kept for app.js (null: none, e.g. offline). */
 async function shellCopy(lang) {
@@ -36,15 +34,24 @@ async function firstScreen() {
   return true;
 }
 
+// A tap on a button (or a form sent) before app.js is there is held, then replayed in order
+// once app.js has mounted the screens: no tap is lost to a page that only looks ready.
 let loaded = false;
-let held = false;
-form.addEventListener("submit", (ev) => {
-  if (loaded) return; // login.js has it
+const held = [];
+function hold(ev) {
+  const target = ev.type === "submit" ? ev.target : ev.target.closest && ev.target.closest("button");
+  if (loaded || !target) return;
   ev.preventDefault();
-  held = true;
-});
+  ev.stopImmediatePropagation();
+  held.push({ type: ev.type, target });
+}
+document.addEventListener("click", hold, true);
+document.addEventListener("submit", hold, true);
 
 await firstScreen().catch(() => false);
 await import("./app.js");
 loaded = true;
-if (held) form.requestSubmit();
+for (const { type, target } of held.splice(0)) {
+  if (type === "submit") target.requestSubmit();
+  else target.click();
+}

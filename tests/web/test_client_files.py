@@ -9,7 +9,13 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
-from harftet.localstack.client_files import CACHE_FOREVER, REVALIDATE, client_routes
+from harftet.localstack.client_files import (
+    CACHE_FOREVER,
+    REVALIDATE,
+    client_routes,
+    generated_files,
+    worker_script,
+)
 from harftet.localstack.emulator import WEB_DIR
 
 
@@ -123,9 +129,8 @@ def test_the_page_preloads_every_module_of_its_first_screen_and_no_other() -> No
 
 def test_the_shell_carries_the_catalogue_as_get_texts_serves_it_with_its_etag() -> None:
     from harftet.api.texts import texts_reply
-    from harftet.localstack.emulator import catalogue_copies
 
-    http = TestClient(Starlette(routes=client_routes("/play", WEB_DIR, catalogue_copies())))
+    http = TestClient(Starlette(routes=client_routes("/play", WEB_DIR, generated_files(WEB_DIR))))
     for lang in ("tr", "en"):
         got = http.get(f"/play/texts.{lang}.json", headers={"Accept-Encoding": "gzip"})
         assert got.status_code == 200
@@ -143,3 +148,39 @@ def test_the_shell_carries_the_catalogue_as_get_texts_serves_it_with_its_etag() 
         )
         assert again.status_code == 304
     assert http.get("/play/texts.de.json").status_code == 404
+
+
+def test_the_worker_is_a_new_version_whenever_any_file_of_the_shell_changes(tmp_path: Path) -> None:
+    """sw.js serves its shell cache-first under VERSION: the servers stamp VERSION with a hash of
+    the shell, so an edited file (or catalogue) is a new worker that fetches the new shell."""
+    (tmp_path / "icons").mkdir()
+    worker = 'const VERSION = "harftet-shell-v9";\nconst SHELL = ["a.js"];\n'
+    (tmp_path / "sw.js").write_text(worker)
+    (tmp_path / "a.js").write_text("one")
+    (tmp_path / "icons" / "i.svg").write_text("<svg/>")
+    copies = {"texts.tr.json": lambda: b'{"texts": 1}'}
+    version = re.compile(r'const VERSION = "harftet-shell-v9-([0-9a-f]{12})";')
+
+    def stamp() -> str:
+        found = version.search(worker_script(tmp_path, copies).decode())
+        assert found is not None
+        return found.group(1)
+
+    first = stamp()
+    assert worker_script(tmp_path, copies).decode() == worker.replace("v9", f"v9-{first}")
+    assert stamp() == first  # nothing changed: the same worker, no reinstall
+    (tmp_path / "a.js").write_text("two")
+    second = stamp()
+    (tmp_path / "icons" / "i.svg").write_text("<svg></svg>")
+    third = stamp()
+    copies["texts.tr.json"] = lambda: b'{"texts": 2}'
+    assert len({first, second, third, stamp()}) == 4
+
+
+def test_the_local_stack_serves_the_stamped_worker() -> None:
+    http = TestClient(Starlette(routes=client_routes("/play", WEB_DIR, generated_files(WEB_DIR))))
+    served = http.get("/play/sw.js")
+    assert served.headers["cache-control"] == REVALIDATE
+    assert served.headers["content-type"].startswith("text/javascript")
+    assert re.search(r'const VERSION = "harftet-shell-v\d+-[0-9a-f]{12}";', served.text)
+    assert "importScripts(...EXTENSIONS)" in served.text

@@ -43,21 +43,3 @@ def shell_copy(lang: str) -> bytes:
     _, body, headers = texts_reply(lang, None)
     kept = {**body, "etag": headers["ETag"]}
     return json.dumps(kept, ensure_ascii=False, sort_keys=True).encode()
-
-
-def write_shell_copies(directory: str) -> list[str]:
-    """Writes `texts.{lang}.json` of every language into `directory` (`make web-deploy`)."""
-    from pathlib import Path
-
-    written = []
-    for lang in LANGUAGES:
-        path = Path(directory) / f"texts.{lang}.json"
-        path.write_bytes(shell_copy(lang))
-        written.append(str(path))
-    return written
-
-
-if __name__ == "__main__":
-    import sys
-
-    print("\n".join(write_shell_copies(sys.argv[1] if len(sys.argv) > 1 else ".")))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import json
 import logging
 import os
@@ -25,7 +24,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 
 from harftet.localstack import lambda_events
-from harftet.localstack.client_files import client_routes
+from harftet.localstack.client_files import client_routes, generated_files
 from harftet.localstack.rest_api import RestApi
 from harftet.localstack.runtime import FunctionSpec, HandlerError, LambdaFunction
 from harftet.localstack.sources import keep_running
@@ -385,7 +384,7 @@ def _routes(
             Route("/play", _to_play, methods=["GET", "HEAD"]),
             # Compressed, ETagged, with Cache-Control (client_files.py): as CloudFront serves it.
             *client_routes("/play/docs", REPOSITORY / "docs"),
-            *client_routes("/play", static_dir, generated=catalogue_copies()),
+            *client_routes("/play", static_dir, generated=generated_files(static_dir)),
         ]
     push_prefix = env.get("LOCAL_PUSH_PREFIX")
     if push_prefix and env.get("TEST_MODE", "").lower() in ("1", "true", "yes"):
@@ -396,14 +395,6 @@ def _routes(
         routes += push_receiver.routes(base, env.get("VAPID_PRIVATE_KEY"))
     routes.append(Route("/{path:path}", emulator.rest_api.proxy, methods=list(HTTP_METHODS)))
     return routes
-
-
-def catalogue_copies() -> dict[str, Callable[[], bytes]]:
-    """The catalogue's shell copies, `texts.{lang}.json` (what `make web-deploy` uploads)."""
-    from harftet.api.texts import shell_copy
-    from harftet.texts import LANGUAGES
-
-    return {f"texts.{lang}.json": functools.partial(shell_copy, lang) for lang in LANGUAGES}
 
 
 async def _to_play(request: Request) -> Response:
