@@ -133,7 +133,7 @@ function texts(lang) {
   const have = kept(storage, lang);
   if (have) useCatalogue(have);
   const fresh = configured.then(() => loadTexts(lang, { storage, base: config.rest })).then((c) => {
-    if (c && c !== have && textsLang === lang) useCatalogue(c);
+    if (c && !(have && c.etag && c.etag === have.etag) && textsLang === lang) useCatalogue(c); // a 304: the one in use
     return c;
   });
   return have ? Promise.resolve(have) : fresh;
@@ -202,6 +202,17 @@ function wire() {
   onPushOpen((id) => play.openTable(id)); // a notification clicked while the client is open
 }
 
+/** A new task of the event loop (a message, not a timer: a background tab's timers wait). */
+const nextTask = () => new Promise((resolve) => {
+  const { port1, port2 } = new MessageChannel();
+  port1.onmessage = () => { port1.close(); resolve(); };
+  port2.postMessage(null);
+});
+
+let onMounted;
+/** Resolves once the screens are mounted and listening (boot.js waits for it). */
+export const mounted = new Promise((resolve) => { onMounted = resolve; });
+
 async function boot() {
   // The service worker (sw.js) keeps the shell for return visits and offline starts; a new
   // version reloads the page, but never at a table: it waits until the player leaves it.
@@ -211,8 +222,10 @@ async function boot() {
   // before the screens mount: the login boot.js drew from it stays as it is (the name typed, the focus).
   let catalogue = texts(savedLang(storage));
   if (store.get().ready && !store.get().me) dispatch({ type: "screen", screen: "login" });
+  await nextTask(); // the modules' evaluation, then the mounting: two short tasks, not one long
   mount();
   wire();
+  onMounted(); // boot.js replays the taps it held
   while (!(await catalogue)) {
     tries.setOffline(true);
     await new Promise((resolve) => setTimeout(resolve, TEXTS_RETRY_MS));

@@ -49,7 +49,7 @@ document.addEventListener("click", hold, true);
 document.addEventListener("submit", hold, true);
 
 await firstScreen().catch(() => false);
-await import("./app.js");
+await (await import("./app.js")).mounted;
 loaded = true;
 for (const { type, target } of held.splice(0)) {
   if (type === "submit") target.requestSubmit();
