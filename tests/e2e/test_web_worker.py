@@ -61,7 +61,8 @@ def test_a_return_visit_starts_from_the_workers_cache_and_opens_offline(
 
     # Each answer carries the Date it was made at: the shell's are from before the return visit
     # (kept when the worker installed), config.json's (where the APIs are) from the network.
-    time.sleep(2.5)
+    page.wait_for_load_state("networkidle")  # the first visit's answers all in, before the listener
+    page.wait_for_timeout(2500)
     returned = time.time()
     served: dict[str, tuple[bool, float]] = {}
     page.on(
