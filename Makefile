@@ -110,7 +110,10 @@ sam-build: $(SAM_VENV)/.installed $(DICT) $(FREQ) $(INFO) $(INDEX)
 	$(SAM_VENV)/bin/sam build
 
 # The web client to the stack's bucket (deployed with WebClient=true): config.json names the
-# stack's APIs; icons are kept a week, everything else is revalidated by ETag (docs/DEPLOY.md).
+# stack's APIs; texts.{tr,en}.json are the catalogue the first screen draws from (GET /texts with
+# its ETag) and sw.js has its VERSION stamped by the shell's hash (harftet.localstack.client_files;
+# uploaded last: a new worker finds the whole new shell); icons are kept a week, everything else
+# is revalidated by ETag (docs/DEPLOY.md).
 STACK ?= harftet
 WEB := clients/web
 web-deploy:
@@ -121,7 +124,13 @@ web-deploy:
 	test -n "$$bucket" -a "$$bucket" != None || { echo "deploy with WebClient=true first"; exit 1; }; \
 	printf '{"rest": "%s", "ws": "%s"}\n' "$$rest" "$$ws" > .web-config.json; \
 	aws s3 sync $(WEB) s3://$$bucket --delete --exclude 'icons/*' --exclude config.json \
-	  --exclude package.json --cache-control no-cache; \
+	  --exclude package.json --exclude 'texts.*.json' --exclude sw.js --cache-control no-cache; \
+	rm -rf .web-gen && mkdir .web-gen && $(PY) -m harftet.localstack.client_files $(WEB) .web-gen && \
+	aws s3 sync .web-gen s3://$$bucket --exclude sw.js --cache-control no-cache \
+	  --content-type application/json; \
+	aws s3 cp .web-gen/sw.js s3://$$bucket/sw.js --cache-control no-cache \
+	  --content-type 'text/javascript; charset=utf-8'; \
+	rm -rf .web-gen; \
 	aws s3 cp .web-config.json s3://$$bucket/config.json --cache-control no-cache \
 	  --content-type application/json; \
 	aws s3 cp $(WEB)/manifest.webmanifest s3://$$bucket/manifest.webmanifest \

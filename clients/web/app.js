@@ -21,6 +21,7 @@ import * as Sound from "./sound.js";
 import { createSearch } from "./search.js";
 import { createStore, initialState } from "./state.js";
 import { createTables, LOBBY_PAGE } from "./tables.js";
+import { registerWorker } from "./updates.js";
 import { getLang, install } from "./texts.js";
 import { mountAccount } from "./account.js";
 import { mountChrome, tabHidden } from "./chrome.js";
@@ -132,7 +133,7 @@ function texts(lang) {
   const have = kept(storage, lang);
   if (have) useCatalogue(have);
   const fresh = configured.then(() => loadTexts(lang, { storage, base: config.rest })).then((c) => {
-    if (c && c !== have && textsLang === lang) useCatalogue(c);
+    if (c && !(have && c.etag && c.etag === have.etag) && textsLang === lang) useCatalogue(c); // a 304: the one in use
     return c;
   });
   return have ? Promise.resolve(have) : fresh;
@@ -201,21 +202,34 @@ function wire() {
   onPushOpen((id) => play.openTable(id)); // a notification clicked while the client is open
 }
 
-// The service worker (sw.js) keeps the shell for offline starts; where none can run, nothing changes.
-function registerWorker() {
-  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
-  navigator.serviceWorker.register("sw.js").catch(() => { /* the page works without it */ });
-}
+/** A new task of the event loop (a message, not a timer: a background tab's timers wait). */
+const nextTask = () => new Promise((resolve) => {
+  const { port1, port2 } = new MessageChannel();
+  port1.onmessage = () => { port1.close(); resolve(); };
+  port2.postMessage(null);
+});
+
+let onMounted;
+/** Resolves once the screens are mounted and listening (boot.js waits for it). */
+export const mounted = new Promise((resolve) => { onMounted = resolve; });
 
 async function boot() {
-  registerWorker();
+  // The service worker (sw.js) keeps the shell for return visits and offline starts; a new
+  // version reloads the page, but never at a table: it waits until the player leaves it.
+  registerWorker({ busy: () => store.get().screen === "table", subscribe: store.subscribe });
   if (!navigator.onLine) tries.setOffline(true);
+  // Nothing shows before the catalogue: no label is ever seen as its key. A kept one is in use
+  // before the screens mount: the login boot.js drew from it stays as it is (the name typed, the focus).
+  let catalogue = texts(savedLang(storage));
+  if (store.get().ready && !store.get().me) dispatch({ type: "screen", screen: "login" });
+  await nextTask(); // the modules' evaluation, then the mounting: two short tasks, not one long
   mount();
   wire();
-  // Nothing shows before the catalogue: no label is ever seen as its key.
-  while (!(await texts(savedLang(storage)))) {
+  onMounted(); // boot.js replays the taps it held
+  while (!(await catalogue)) {
     tries.setOffline(true);
     await new Promise((resolve) => setTimeout(resolve, TEXTS_RETRY_MS));
+    catalogue = texts(savedLang(storage));
   }
   if (store.get().offline && navigator.onLine) tries.setOffline(false);
   if (!store.get().me) return dispatch({ type: "screen", screen: "login" }); // the first screen before any request

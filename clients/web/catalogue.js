@@ -14,6 +14,15 @@ export function kept(storage, lang) {
   }
 }
 
+/** Keeps `c` ({lang, version, etag, texts, bounds}) as its language's; returns it, or null when
+ * it is not a catalogue (boot.js keeps the shell's copy this way). */
+export function keep(storage, c) {
+  if (!c || typeof c.lang !== "string" || !c.texts || typeof c.texts !== "object") return null;
+  const got = { lang: c.lang, version: c.version, etag: c.etag || null, texts: c.texts, bounds: c.bounds || {} };
+  try { storage.setItem(`${KEY}.${got.lang}`, JSON.stringify(got)); } catch { /* storage full: fetched again next time */ }
+  return got;
+}
+
 /**
  * The current catalogue of `lang` ({lang, version, etag, texts, bounds}): the server's, or the
  * kept one when the server says it is current or cannot be reached; null when there is neither.
@@ -33,7 +42,5 @@ export async function load(lang, { storage, base = "", fetch = globalThis.fetch 
   let body;
   try { body = await res.json(); } catch { return have; }
   if (!body || !body.texts || typeof body.texts !== "object") return have;
-  const got = { lang, version: body.version, etag: res.headers.get("ETag"), texts: body.texts, bounds: body.bounds || {} };
-  try { storage.setItem(`${KEY}.${lang}`, JSON.stringify(got)); } catch { /* storage full: fetched again next time */ }
-  return got;
+  return keep(storage, { lang, version: body.version, etag: res.headers.get("ETag"), texts: body.texts, bounds: body.bounds });
 }

@@ -9,7 +9,13 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
-from harftet.localstack.client_files import CACHE_FOREVER, REVALIDATE, client_routes
+from harftet.localstack.client_files import (
+    CACHE_FOREVER,
+    REVALIDATE,
+    client_routes,
+    generated_files,
+    worker_script,
+)
 from harftet.localstack.emulator import WEB_DIR
 
 
@@ -99,12 +105,82 @@ def test_the_service_worker_keeps_every_file_an_offline_start_needs_and_no_other
     listed = source[source.index("const SHELL") : source.index("];", source.index("const SHELL"))]
     shell = set(re.findall(r'"([^"]+)"', listed))
     pages = {"index.html", "rules.html", "style.css", "manifest.webmanifest", "sw-push.js"}
-    missing = (_imports("app.js") | _imports("rules.js") | pages) - shell
+    copies = {
+        "texts.tr.json",
+        "texts.en.json",
+    }  # the catalogue's (generated: emulator.catalogue_copies)
+    missing = (
+        _imports("boot.js") | _imports("app.js") | _imports("rules.js") | pages | copies
+    ) - shell
     assert missing == set(), f"add to sw.js's SHELL (and bump VERSION): {sorted(missing)}"
-    assert sorted(f for f in shell - {"./"} if not (WEB_DIR / f).is_file()) == []
+    assert sorted(f for f in shell - {"./"} - copies if not (WEB_DIR / f).is_file()) == []
 
 
-def test_the_page_preloads_every_module_the_client_imports() -> None:
+def test_the_page_preloads_every_module_of_its_first_screen_and_no_other() -> None:
+    """boot.js draws the login (no module of it waits for another: one round trip); app.js and
+    its graph load after it, so they take none of a slow phone's six connections before."""
     page = (WEB_DIR / "index.html").read_text()
     preloaded = set(re.findall(r'<link rel="modulepreload" href="([^"]+)">', page))
-    assert preloaded == _imports("app.js") - {"app.js"}
+    assert '<script type="module" src="boot.js"></script>' in page
+    assert preloaded == _imports("boot.js") - {"boot.js"}
+    assert "app.js" not in preloaded and len(preloaded) <= 4
+    assert '<link rel="preload" href="texts.tr.json" as="fetch" crossorigin="anonymous">' in page
+
+
+def test_the_shell_carries_the_catalogue_as_get_texts_serves_it_with_its_etag() -> None:
+    from harftet.api.texts import texts_reply
+
+    http = TestClient(Starlette(routes=client_routes("/play", WEB_DIR, generated_files(WEB_DIR))))
+    for lang in ("tr", "en"):
+        got = http.get(f"/play/texts.{lang}.json", headers={"Accept-Encoding": "gzip"})
+        assert got.status_code == 200
+        assert got.headers["content-type"] == "application/json"
+        assert got.headers["cache-control"] == REVALIDATE
+        assert int(got.headers["content-length"]) < len(got.content) / 2  # gzipped
+        _, body, headers = texts_reply(lang, None)
+        assert got.json() == {**body, "etag": headers["ETag"]}  # the API's answer and its ETag
+        assert (
+            got.json()["texts"]["login.h"] == {"tr": "Kim oynuyor?", "en": "Who is playing?"}[lang]
+        )
+        again = http.get(
+            f"/play/texts.{lang}.json",
+            headers={"If-None-Match": got.headers["etag"], "Accept-Encoding": "gzip"},
+        )
+        assert again.status_code == 304
+    assert http.get("/play/texts.de.json").status_code == 404
+
+
+def test_the_worker_is_a_new_version_whenever_any_file_of_the_shell_changes(tmp_path: Path) -> None:
+    """sw.js serves its shell cache-first under VERSION: the servers stamp VERSION with a hash of
+    the shell, so an edited file (or catalogue) is a new worker that fetches the new shell."""
+    (tmp_path / "icons").mkdir()
+    worker = 'const VERSION = "harftet-shell-v9";\nconst SHELL = ["a.js"];\n'
+    (tmp_path / "sw.js").write_text(worker)
+    (tmp_path / "a.js").write_text("one")
+    (tmp_path / "icons" / "i.svg").write_text("<svg/>")
+    copies = {"texts.tr.json": lambda: b'{"texts": 1}'}
+    version = re.compile(r'const VERSION = "harftet-shell-v9-([0-9a-f]{12})";')
+
+    def stamp() -> str:
+        found = version.search(worker_script(tmp_path, copies).decode())
+        assert found is not None
+        return found.group(1)
+
+    first = stamp()
+    assert worker_script(tmp_path, copies).decode() == worker.replace("v9", f"v9-{first}")
+    assert stamp() == first  # nothing changed: the same worker, no reinstall
+    (tmp_path / "a.js").write_text("two")
+    second = stamp()
+    (tmp_path / "icons" / "i.svg").write_text("<svg></svg>")
+    third = stamp()
+    copies["texts.tr.json"] = lambda: b'{"texts": 2}'
+    assert len({first, second, third, stamp()}) == 4
+
+
+def test_the_local_stack_serves_the_stamped_worker() -> None:
+    http = TestClient(Starlette(routes=client_routes("/play", WEB_DIR, generated_files(WEB_DIR))))
+    served = http.get("/play/sw.js")
+    assert served.headers["cache-control"] == REVALIDATE
+    assert served.headers["content-type"].startswith("text/javascript")
+    assert re.search(r'const VERSION = "harftet-shell-v\d+-[0-9a-f]{12}";', served.text)
+    assert "importScripts(...EXTENSIONS)" in served.text

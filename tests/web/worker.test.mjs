@@ -16,7 +16,7 @@ function cacheStorage() {
   const open = async (name) => {
     const m = (stores[name] ||= new Map());
     return {
-      addAll: async (urls) => { for (const u of urls) m.set(keyOf(u), new Response(`shell ${u}`)); },
+      addAll: async (urls) => { for (const u of urls) m.set(keyOf(u), new Response(`shell ${keyOf(u)}`)); },
       put: async (req, res) => { m.set(keyOf(req), res); },
       match: async (req, { ignoreSearch } = {}) => {
         const bare = (u) => { const url = new URL(u); if (ignoreSearch) url.search = ""; return url.href; };
@@ -84,7 +84,7 @@ test("installing keeps the client's shell (the page, its scripts and styles) and
   const [name] = Object.keys(w.caches.stores);
   assert.match(name, /^harftet-shell-v\d+$/);
   const kept = [...w.caches.stores[name].keys()].map((u) => u.slice(SCOPE.length));
-  for (const f of ["", "index.html", "app.js", "state.js", "style.css", "sw-push.js", "rules.html", "config.json"]) assert.ok(kept.includes(f), f);
+  for (const f of ["", "index.html", "boot.js", "texts.tr.json", "texts.en.json", "app.js", "updates.js", "state.js", "style.css", "sw-push.js", "rules.html", "config.json"]) assert.ok(kept.includes(f), f);
   assert.ok(!kept.includes("verify.html")); // a finished game's check needs the network anyway
   assert.deepEqual(w.log, ["skipWaiting"]);
 });
@@ -110,32 +110,56 @@ test("the APIs, other origins, writes and the rules' documents go to the network
   }
 });
 
-test("the shell comes from the network when it answers (and is kept), from the cache when it does not", async () => {
+test("the shell comes from the cache once kept: a return visit makes no round trip, and opens offline", async () => {
   let online = true;
-  const w = worker({ network: async (req) => { if (!online) throw new TypeError("offline"); return basic(`fresh ${new URL(req.url).pathname}`); } });
+  const asked = [];
+  const w = worker({ network: async (req) => { asked.push(new URL(req.url).pathname); if (!online) throw new TypeError("offline"); return basic(`fresh ${new URL(req.url).pathname}`); } });
   const first = await w.fire("fetch", get("/play/app.js?v=2"));
-  assert.equal(await first.response.text(), "fresh /play/app.js");
+  assert.equal(await first.response.text(), "fresh /play/app.js"); // not kept yet: the network, then kept
+  const again = await w.fire("fetch", get("/play/app.js?v=3"));
+  assert.equal(await again.response.text(), "fresh /play/app.js"); // the copy kept, whatever the query
+  assert.deepEqual(asked, ["/play/app.js"]); // no second round trip
   online = false;
-  const offline = await w.fire("fetch", get("/play/app.js?v=3"));
-  assert.equal(await offline.response.text(), "fresh /play/app.js"); // the copy kept, whatever the query
   const page = await w.fire("fetch", navigate("/play/"));
   assert.equal(page.answered, true);
   assert.ok(page.error instanceof TypeError); // no page kept yet: the browser's own offline page
   online = true;
   await w.fire("fetch", navigate("/play/"));
   online = false;
-  const again = await w.fire("fetch", navigate("/play/?table=t9"));
-  assert.equal(await again.response.text(), "fresh /play/"); // any link to the app opens offline
+  const offline = await w.fire("fetch", navigate("/play/?table=t9"));
+  assert.equal(await offline.response.text(), "fresh /play/"); // any link to the app opens offline
   const named = await w.fire("fetch", get("/play/index.html"));
   assert.equal(await named.response.text(), "fresh /play/"); // the page is kept as index.html
 });
 
-test("a refused shell file (a 404) is passed on and never kept over the good copy", async () => {
-  let status = 200;
+test("an installed shell is served from the cache; config.json (this deploy's APIs) from the network first", async () => {
+  let online = true;
+  const asked = [];
+  const w = worker({ network: async (req) => { asked.push(new URL(req.url).pathname); if (!online) throw new TypeError("offline"); return basic(`net ${asked.length}`); } });
+  await w.fire("install");
+  assert.equal(await (await w.fire("fetch", get("/play/boot.js"))).response.text(), "shell https://harftet.test/play/boot.js");
+  assert.equal(await (await w.fire("fetch", get("/play/texts.tr.json"))).response.text(), "shell https://harftet.test/play/texts.tr.json");
+  assert.deepEqual(asked, []);
+  assert.equal(await (await w.fire("fetch", get("/play/config.json"))).response.text(), "net 1");
+  online = false;
+  assert.equal(await (await w.fire("fetch", get("/play/config.json"))).response.text(), "net 1"); // offline: the last one
+});
+
+test("installing fetches the new shell past the HTTP cache: a new version never keeps an old file", async () => {
+  const w = worker();
+  const modes = [];
+  const open = w.caches.open;
+  w.caches.open = async (name) => { const c = await open(name); const addAll = c.addAll; c.addAll = (reqs) => { modes.push(...reqs.map((r) => r.cache)); return addAll(reqs); }; return c; };
+  await w.fire("install");
+  assert.ok(modes.length > 40 && modes.every((m) => m === "reload"), modes.join());
+});
+
+test("a refused shell file (a 404) is passed on and never kept: the good copy is kept once it comes", async () => {
+  let status = 404;
   const w = worker({ network: async () => { if (status === 0) throw new TypeError("offline"); return basic(`r${status}`, { status }); } });
-  await w.fire("fetch", get("/play/style.css"));
-  status = 404;
   assert.equal((await w.fire("fetch", get("/play/style.css"))).response.status, 404);
+  status = 200;
+  assert.equal(await (await w.fire("fetch", get("/play/style.css"))).response.text(), "r200"); // not the 404 from the cache
   status = 0;
   assert.equal(await (await w.fire("fetch", get("/play/style.css"))).response.text(), "r200");
 });

@@ -33,3 +33,13 @@ def texts_reply(lang: str, if_none_match: str | None) -> tuple[int, Any, dict[st
         "bounds": client_bounds(),
     }
     return 200, body, headers
+
+
+def shell_copy(lang: str) -> bytes:
+    """The catalogue of `lang` as the web client's shell carries it (`texts.{lang}.json` beside
+    index.html): the body of `GET /texts` with its ETag inside, the form the client keeps. The
+    first screen draws from it without waiting for config.json and the API; the client then
+    asks `GET /texts` with that ETag (a 304 while the two agree)."""
+    _, body, headers = texts_reply(lang, None)
+    kept = {**body, "etag": headers["ETag"]}
+    return json.dumps(kept, ensure_ascii=False, sort_keys=True).encode()

@@ -9,14 +9,23 @@
   icons, which never change under their names;
 * `X-Content-Type-Options: nosniff`; paths outside the directory are 404.
 Files are read once and re-read when their modification time changes (an edit shows at once).
+`generated` adds files made by a function rather than read from the directory
+(`generated_files`): the catalogue's shell copies (`texts.tr.json`, `texts.en.json`,
+harftet.api.texts.shell_copy) and the service worker with its VERSION stamped by a hash of every
+file of the shell (`worker_script`: any change is a new worker, which replaces the old shell).
+`python -m harftet.localstack.client_files clients/web OUT` writes the same for `make web-deploy`.
 The deployed client gets the same from CloudFront (template.yaml, docs/DEPLOY.md).
 """
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import mimetypes
+import re
+import sys
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,7 +33,15 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-__all__ = ["CACHE_FOREVER", "REVALIDATE", "ClientFiles", "cache_control", "client_routes"]
+__all__ = [
+    "CACHE_FOREVER",
+    "REVALIDATE",
+    "ClientFiles",
+    "cache_control",
+    "client_routes",
+    "generated_files",
+    "worker_script",
+]
 
 REVALIDATE = "no-cache"
 CACHE_FOREVER = "public, max-age=604800"
@@ -41,6 +58,37 @@ TYPES = {
     ".png": "image/png",
 }
 COMPRESSIBLE = {".js", ".mjs", ".css", ".html", ".json", ".webmanifest", ".svg", ".md", ".txt"}
+
+
+WORKER = "sw.js"
+_VERSION = re.compile(rb'^(const VERSION = "[\w-]+)(";)', re.M)
+
+
+def catalogue_copies() -> dict[str, Callable[[], bytes]]:
+    """The catalogue's shell copies, `texts.{lang}.json`: what the first screen draws from."""
+    from harftet.api.texts import shell_copy
+    from harftet.texts import LANGUAGES
+
+    return {f"texts.{lang}.json": functools.partial(shell_copy, lang) for lang in LANGUAGES}
+
+
+def worker_script(directory: str | Path, copies: Mapping[str, Callable[[], bytes]]) -> bytes:
+    """sw.js with its VERSION stamped by a hash of every file it may keep (the directory's and
+    the catalogue's copies): a changed file makes a new worker, which fetches the new shell."""
+    root = Path(directory)
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    for name, make in sorted(copies.items()):
+        digest.update(name.encode() + b"\0" + make())
+    stamp = b"-" + digest.hexdigest()[:12].encode()
+    return _VERSION.sub(lambda m: m.group(1) + stamp + m.group(2), (root / WORKER).read_bytes(), 1)
+
+
+def generated_files(directory: str | Path) -> dict[str, Callable[[], bytes]]:
+    """The files served beside the directory's own: the catalogue's copies, the stamped worker."""
+    copies = catalogue_copies()
+    return {**copies, WORKER: functools.partial(worker_script, directory, copies)}
 
 
 def cache_control(name: str) -> str:
@@ -60,25 +108,35 @@ class _File:
 class ClientFiles:
     """One directory's files, with the headers above; an endpoint for a `{path:path}` route."""
 
-    def __init__(self, directory: str | Path, index: str = "index.html") -> None:
+    def __init__(
+        self,
+        directory: str | Path,
+        index: str = "index.html",
+        generated: Mapping[str, Callable[[], bytes]] | None = None,
+    ) -> None:
         self.root = Path(directory).resolve()
         self.index = index
+        self.generated = dict(generated or {})
         self._files: dict[Path, _File] = {}
 
     def _locate(self, path: str) -> Path | None:
         target = (self.root / path.lstrip("/")).resolve()
         if not target.is_relative_to(self.root):
             return None
+        if target.relative_to(self.root).as_posix() in self.generated:
+            return target
         if target.is_dir():
             target = target / self.index
         return target if target.is_file() else None
 
     def _load(self, target: Path) -> _File:
-        mtime = target.stat().st_mtime_ns
+        made = self.generated.get(target.relative_to(self.root).as_posix())
+        mtime = -1 if made else target.stat().st_mtime_ns
         known = self._files.get(target)
-        if known is not None and known.mtime == mtime:
+        body = made() if made else None
+        if known is not None and known.mtime == mtime and body in (None, known.body):
             return known
-        body = target.read_bytes()
+        body = target.read_bytes() if body is None else body
         suffix = target.suffix.lower()
         guessed = mimetypes.guess_type(target.name)[0]
         media = TYPES.get(suffix) or guessed or "application/octet-stream"
@@ -123,7 +181,23 @@ class ClientFiles:
         return Response(body, headers=headers, media_type=f.media_type)
 
 
-def client_routes(prefix: str, directory: str | Path) -> list[Route]:
-    """Routes serving `directory` at `prefix/…` (GET and HEAD)."""
-    files = ClientFiles(directory)
+def client_routes(
+    prefix: str, directory: str | Path, generated: Mapping[str, Callable[[], bytes]] | None = None
+) -> list[Route]:
+    """Routes serving `directory` (and the `generated` files) at `prefix/…` (GET and HEAD)."""
+    files = ClientFiles(directory, generated=generated)
     return [Route(f"{prefix}/{{path:path}}", files.serve, methods=["GET", "HEAD"])]
+
+
+def write_generated(directory: str | Path, out: str | Path) -> list[str]:
+    """Writes the generated files into `out` (`make web-deploy` uploads them)."""
+    written = []
+    for name, make in generated_files(directory).items():
+        path = Path(out) / name
+        path.write_bytes(make())
+        written.append(str(path))
+    return written
+
+
+if __name__ == "__main__":
+    print("\n".join(write_generated(sys.argv[1], sys.argv[2])))

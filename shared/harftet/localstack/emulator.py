@@ -24,7 +24,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 
 from harftet.localstack import lambda_events
-from harftet.localstack.client_files import client_routes
+from harftet.localstack.client_files import client_routes, generated_files
 from harftet.localstack.rest_api import RestApi
 from harftet.localstack.runtime import FunctionSpec, HandlerError, LambdaFunction
 from harftet.localstack.sources import keep_running
@@ -389,7 +389,7 @@ def _routes(
             Route("/play", _to_play, methods=["GET", "HEAD"]),
             # Compressed, ETagged, with Cache-Control (client_files.py): as CloudFront serves it.
             *client_routes("/play/docs", REPOSITORY / "docs"),
-            *client_routes("/play", static_dir),
+            *client_routes("/play", static_dir, generated=generated_files(static_dir)),
         ]
     push_prefix = env.get("LOCAL_PUSH_PREFIX")
     if push_prefix and env.get("TEST_MODE", "").lower() in ("1", "true", "yes"):
