@@ -54,6 +54,7 @@ class Emulator:
         notifier: LambdaFunction | None = None,
         leagues: LambdaFunction | None = None,
         matcher: LambdaFunction | None = None,
+        keys: LambdaFunction | None = None,
         match_seconds: float = 1.0,
         ws_route_response: bool,
         ready_check: Callable[[], bool] | None,
@@ -71,6 +72,13 @@ class Emulator:
         self.notifier = notifier  # notifications (harftet.notify), from its queue
         self.leagues = leagues  # the league roll-over, on its schedule (harftet.leagues.weeks)
         self.matcher = matcher  # matchmaking: the match table's stream and a schedule
+        self.keys = keys  # the signing keys' rotation, on its schedule (functions/keys)
+        # Its period (the template's TokenKeyRotationRate unless KEY_ROTATION_SECONDS says;
+        # None: not rotated), the last rotation's {"kids", "at", "rotations"} (GET /health),
+        # and what is done after each (the data folder keeps the keys).
+        self.key_rotation_seconds: float | None = None
+        self.keys_rotated: dict[str, Any] | None = None
+        self.on_keys_rotated: Callable[[], None] | None = None
         self.match_seconds = match_seconds
         self.sweep_seconds = sweep_seconds
         self.ready_check = ready_check
@@ -95,6 +103,7 @@ class Emulator:
             self.notifier,
             self.matcher,
             self.leagues,
+            self.keys,
         )
         return [f for f in every if f is not None]
 
@@ -139,7 +148,14 @@ class Emulator:
         sources = self.source_health()
         if any(s["stuck"] for s in sources):
             return JSONResponse({"status": "stuck", "sources": sources}, status_code=503)
-        return JSONResponse({"status": "ok", "sources": sources, "synthetic": self.synthetic})
+        return JSONResponse(
+            {
+                "status": "ok",
+                "sources": sources,
+                "synthetic": self.synthetic,
+                "keys": self.keys_rotated,
+            }
+        )
 
     # --- the schedule and the event sources ---------------------------------------------------
 
@@ -194,6 +210,23 @@ class Emulator:
             if not result["ok"]:
                 log.error("synthetic game failed: %s", result.get("error"))
 
+    async def rotate_keys_forever(self) -> None:
+        """Rotate the signing keys on their schedule (KeyRotationFunction in AWS): a new key
+        signs, the one before still verifies (harftet.identity). The last rotation is in
+        `GET /health` as ``keys``."""
+        assert self.keys is not None and self.key_rotation_seconds
+        while True:
+            await asyncio.sleep(self.key_rotation_seconds)
+            try:
+                result = await self.keys.invoke(lambda_events.scheduled_event("harftet-keys"))
+            except Exception:
+                log.exception("key rotation failed")
+                continue
+            done = (self.keys_rotated or {}).get("rotations", 0) + 1
+            self.keys_rotated = {"kids": result["kids"], "at": time.time(), "rotations": done}
+            if self.on_keys_rotated is not None:
+                await run_in_threadpool(self.on_keys_rotated)
+
     def start_sources(self, event_sources: list[tuple[str, Any]]) -> list[asyncio.Task[None]]:
         """Poll each event source for its function (one the stack runs), as Lambda's event
         source mappings do; the polling tasks."""
@@ -222,6 +255,7 @@ def create_app(
     notifier: str | Path | None = None,
     leagues: str | Path | None = None,
     matcher: str | Path | None = None,
+    keys: str | Path | None = None,
     match_seconds: float = 1.0,
     event_sources: list[tuple[str, Any]] | None = None,
     env: Mapping[str, str] | None = None,
@@ -235,12 +269,11 @@ def create_app(
     operator_key: str | None = None,
 ) -> Starlette:
     """The emulator as a Starlette app; handler files are invoked with `env` as their environment.
-    With `settings` (from template.yaml) only the template's REST routes reach the handler and
-    refusals use its GatewayResponses; without, every path goes to the handler (`/{proxy+}`).
+    With `settings` (template.yaml) only its REST routes reach the handler and refusals use its
+    GatewayResponses; without, every path goes to the handler (`/{proxy+}`).
     `operator_key` stands in for AWS_IAM on the template's IAM-only routes (API.md v4).
     `event_sources` are (function key, source) pairs: each source (localstack/sources.py)
-    runs while the app does, invoking that function as Lambda's event source mapping would.
-    """
+    runs while the app does, invoking that function as Lambda's event source mapping would."""
     env = dict(env or {})
 
     def function(key: str, path: str | Path | None) -> LambdaFunction | None:
@@ -256,6 +289,7 @@ def create_app(
         notifier=function("notifier", notifier),
         leagues=function("leagues", leagues),
         matcher=function("matcher", matcher),
+        keys=function("keys", keys),
         match_seconds=match_seconds,
         ws_route_response=ws_route_response,
         ready_check=ready_check,
@@ -280,15 +314,31 @@ def _pace(emulator: Emulator, env: Mapping[str, str], settings: TemplateSettings
     emulator.stuck_seconds = float(stuck) if stuck else None
     every = env.get("SYNTHETIC_SECONDS") or os.environ.get("SYNTHETIC_SECONDS")
     emulator.synthetic_seconds = float(every) if every else _rate_seconds(settings)
+    emulator.key_rotation_seconds = key_rotation_seconds(env, settings)
 
 
-def _rate_seconds(settings: TemplateSettings | None) -> float | None:
-    """The template's SyntheticGameRate in seconds (``rate(5 minutes)``: 300)."""
-    rate = getattr(settings, "synthetic_rate", None) if settings else None
+def key_rotation_seconds(env: Mapping[str, str], settings: TemplateSettings | None) -> float | None:
+    """How often the local stack rotates the signing keys: ``KEY_ROTATION_SECONDS`` (0: never),
+    else the template's TokenKeyRotationRate (None: no schedule)."""
+    every = env.get("KEY_ROTATION_SECONDS") or os.environ.get("KEY_ROTATION_SECONDS")
+    if every:
+        return float(every) or None
+    return _rate_seconds(settings, "key_rotation_rate")
+
+
+UNIT_SECONDS = {"minute": 60, "hour": 3600, "day": 86400}
+
+
+def _rate_seconds(
+    settings: TemplateSettings | None, rate_of: str = "synthetic_rate"
+) -> float | None:
+    """A schedule of the template in seconds (``rate(5 minutes)``: 300): by default the
+    SyntheticGameRate's."""
+    rate = getattr(settings, rate_of, None) if settings else None
     if not rate:
         return None
     number, unit = rate.removeprefix("rate(").removesuffix(")").split()
-    return float(number) * {"minute": 60, "minutes": 60, "hour": 3600, "hours": 3600}[unit]
+    return float(number) * UNIT_SECONDS[unit.removesuffix("s")]
 
 
 def _function(
@@ -321,7 +371,7 @@ def _lifespan(
         # What a client calls is warm before /health says ready; the event sources' functions
         # warm meanwhile (they are invoked once something is stored or due).
         later = (emulator.fanout, emulator.timer, emulator.notifier, emulator.matcher)
-        behind = [f for f in (*later, emulator.leagues) if f is not None]
+        behind = [f for f in (*later, emulator.leagues, emulator.keys) if f is not None]
         warming = asyncio.create_task(_warm(behind))
         await _warm([f for f in emulator.functions if f not in behind])
         emulator.started = True
@@ -332,6 +382,8 @@ def _lifespan(
             tasks.append(asyncio.create_task(emulator.roll_leagues_forever()))
         if emulator.rest is not None and emulator.synthetic_seconds:
             tasks.append(asyncio.create_task(emulator.play_synthetic_forever()))
+        if emulator.keys is not None and emulator.key_rotation_seconds:
+            tasks.append(asyncio.create_task(emulator.rotate_keys_forever()))
         tasks += emulator.start_sources(event_sources)
         try:
             yield

@@ -12,7 +12,7 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,6 +38,7 @@ DEFAULT_HANDLERS = {
     "notifier": FUNCTIONS / "notifier" / "app.py",
     "leagues": FUNCTIONS / "leagues" / "app.py",
     "matcher": FUNCTIONS / "matcher" / "app.py",
+    "keys": FUNCTIONS / "keys" / "app.py",
 }
 # How often the local schedule invokes the sweeper. AWS runs it once a minute
 # (template.yaml's TurnSweepRate): it is the safety net behind the exact SQS timers, arms
@@ -86,6 +87,7 @@ class StackOptions:
     notifier: Path | None = DEFAULT_HANDLERS["notifier"]
     leagues: Path | None = DEFAULT_HANDLERS["leagues"]  # on the league schedule, with the sweeper
     matcher: Path | None = DEFAULT_HANDLERS["matcher"]
+    keys: Path | None = DEFAULT_HANDLERS["keys"]  # the signing keys' rotation, on its schedule
     template: Path | None = None
     sweep_seconds: float = SWEEP_SECONDS
     match_seconds: float = MATCH_SECONDS
@@ -193,6 +195,7 @@ def _handler_files(options: StackOptions) -> list[Path]:
         options.notifier,
         options.leagues,
         options.matcher,
+        options.keys,
     )
     return [p for p in every if p]
 
@@ -217,6 +220,7 @@ def _start_app(
     settings = read_template(options.template)
     if options.proxy_all:
         settings.rest_routes = None
+    env, on_rotated = _key_ring(options, dynamo, env, settings)
     sources = event_sources(dynamo, settings, DEFAULT_TABLE_NAMES)
     if kept:  # what was published before the restart is not published again
         for _, source in sources:
@@ -232,6 +236,7 @@ def _start_app(
         notifier=options.notifier,
         leagues=options.leagues if options.sweeper else None,
         matcher=options.matcher,
+        keys=options.keys if on_rotated is not None else None,
         match_seconds=options.match_seconds,
         event_sources=sources,
         env=env,
@@ -241,7 +246,38 @@ def _start_app(
         throttle=options.throttle,
         operator_key=operator_key,
     )
+    app.state.emulator.on_keys_rotated = on_rotated
     return app, kept
+
+
+def _key_ring(
+    options: StackOptions, dynamo: MotoDynamo, env: Mapping[str, str], settings: Any
+) -> tuple[dict[str, str], Callable[[], None] | None]:
+    """With the keys rotated on a schedule (the template's, or KEY_ROTATION_SECONDS; 0: never):
+    the handlers read the key ring from the stack's SSM (moto), as in AWS; a data folder
+    keeps the ring across restarts (put back at start, saved after each rotation). The
+    handlers' environment, and what to do after a rotation (None: no rotation)."""
+    from harftet.localstack import persist
+    from harftet.localstack.emulator import key_rotation_seconds
+    from harftet.localstack.sam_local import local_ssm
+
+    env = dict(env)
+    if not key_rotation_seconds(env, settings) or options.keys is None:
+        return env, None
+    name = settings.token_keys_param or "/harftet/token-keys"
+    env.update({"TOKEN_KEYS_PARAM": name, "AWS_ENDPOINT_URL_SSM": dynamo.endpoint_url})
+    ssm = local_ssm(dynamo.endpoint_url)
+    folder = options.data_dir
+    kept = persist.kept_keys(folder) if folder is not None else None
+    if kept:
+        ssm.put_parameter(Name=name, Value=kept, Type="SecureString", Overwrite=True)
+
+    def on_rotated() -> None:
+        if folder is not None:
+            value = ssm.get_parameter(Name=name, WithDecryption=True)["Parameter"]["Value"]
+            persist.keep_keys(folder, str(value))
+
+    return env, on_rotated
 
 
 def _server(app: Starlette, options: StackOptions) -> uvicorn.Server:
