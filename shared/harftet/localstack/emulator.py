@@ -79,6 +79,9 @@ class Emulator:
         self.key_rotation_seconds: float | None = None
         self.keys_rotated: dict[str, Any] | None = None
         self.on_keys_rotated: Callable[[], None] | None = None
+        # The stream sources of the tables a new environment names (the stack's: the event
+        # source mappings follow the functions to restored tables); None: none re-pointed.
+        self.repoint: Callable[[Mapping[str, str]], list[tuple[str, Any]]] | None = None
         self.match_seconds = match_seconds
         self.sweep_seconds = sweep_seconds
         self.ready_check = ready_check
@@ -226,6 +229,40 @@ class Emulator:
             self.keys_rotated = {"kids": result["kids"], "at": time.time(), "rotations": done}
             if self.on_keys_rotated is not None:
                 await run_in_threadpool(self.on_keys_rotated)
+
+    async def configure(self, request: Request) -> Response:
+        """`PUT /@functions/environment` `{"Variables": {...}}` with the operator key: every
+        function's new execution environments get these variables (`aws lambda
+        update-function-configuration` for each), and the event source mappings of the tables
+        they name follow (the restore runbook's "point the stack at them", docs/DEPLOY.md)."""
+        import hmac
+
+        from harftet.localstack.rest_api import OPERATOR_HEADER
+
+        given, key = request.headers.get(OPERATOR_HEADER, ""), self.rest_api.operator_key or ""
+        if not (key and hmac.compare_digest(given.encode(), key.encode())):
+            return JSONResponse({"message": "Forbidden"}, status_code=403)
+        try:
+            variables = (await request.json())["Variables"]
+            assert all(isinstance(v, str) for v in (*variables, *variables.values()))
+        except Exception:
+            message = 'send {"Variables": {"NAME": "value", ...}}'
+            return JSONResponse({"message": message}, status_code=400)
+        for function in self.functions:
+            function.reconfigure(variables)
+        moved = await run_in_threadpool(self.repoint, variables) if self.repoint else []
+        for key, source in moved:  # the old mapping of that function and kind stops
+            for old_key, old in list(self.sources):
+                if old_key == key and old.mapping.kind == source.mapping.kind:
+                    self.sources.remove((old_key, old))
+                    task = self.source_tasks.pop(id(old), None)
+                    if task is not None:
+                        task.cancel()
+        self.start_sources(moved)
+        sources = [f"{key} <- {source.mapping.source}" for key, source in moved]
+        return JSONResponse(
+            {"functions": [f.spec.name for f in self.functions], "sources": sources}
+        )
 
     def start_sources(self, event_sources: list[tuple[str, Any]]) -> list[asyncio.Task[None]]:
         """Poll each event source for its function (one the stack runs), as Lambda's event
@@ -389,7 +426,7 @@ def _lifespan(
             yield
         finally:
             warming.cancel()
-            for task in tasks:
+            for task in [*tasks, *emulator.source_tasks.values()]:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
@@ -426,6 +463,7 @@ def _routes(
     management = emulator.websocket_api.management
     routes: list[BaseRoute] = [
         Route("/health", emulator.health, methods=["GET"]),
+        Route("/@functions/environment", emulator.configure, methods=["PUT"]),
         WebSocketRoute("/ws", emulator.websocket_api.websocket),
         Route("/@connections/{connection_id}", management, methods=MANAGEMENT_METHODS),
         # The deployed endpoint carries the stage; accept that form too.

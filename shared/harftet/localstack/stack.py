@@ -247,6 +247,7 @@ def _start_app(
         operator_key=operator_key,
     )
     app.state.emulator.on_keys_rotated = on_rotated
+    app.state.emulator.repoint = _repointer(dynamo, settings)
     return app, kept
 
 
@@ -341,7 +342,7 @@ class _NotAnError(logging.Filter):
 def event_sources(dynamo: Any, settings: Any, tables: Mapping[str, str]) -> list[tuple[str, Any]]:
     """The template's queues created in moto, and its event source mappings as local pollers:
     (function folder name, source) pairs."""
-    from harftet.localstack.sources import QueueSource, StreamSource
+    from harftet.localstack.sources import QueueSource
 
     sqs = dynamo.client("sqs")
     arns: dict[str, str] = {}
@@ -365,6 +366,18 @@ def event_sources(dynamo: Any, settings: Any, tables: Mapping[str, str]) -> list
         arns[logical_id] = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])[
             "Attributes"
         ]["QueueArn"]
+    sources = stream_sources(dynamo, settings, tables)
+    for mapping in settings.mappings:
+        if mapping.kind == "queue" and mapping.source in arns:
+            url = queue_url(dynamo.endpoint_url, mapping.source)
+            sources.append((mapping.function, QueueSource(sqs, url, arns[mapping.source], mapping)))
+    return sources
+
+
+def stream_sources(dynamo: Any, settings: Any, tables: Mapping[str, str]) -> list[tuple[str, Any]]:
+    """The template's stream mappings of ``tables`` (logical id → name) as local pollers."""
+    from harftet.localstack.sources import StreamSource
+
     sources: list[tuple[str, Any]] = []
     for mapping in settings.mappings:
         if mapping.kind == "stream" and mapping.source in tables:
@@ -372,10 +385,29 @@ def event_sources(dynamo: Any, settings: Any, tables: Mapping[str, str]) -> list
             arn = described["Table"]["LatestStreamArn"]
             stream = StreamSource(dynamo.client("dynamodbstreams"), arn, mapping)
             sources.append((mapping.function, stream))
-        elif mapping.kind == "queue" and mapping.source in arns:
-            url = queue_url(dynamo.endpoint_url, mapping.source)
-            sources.append((mapping.function, QueueSource(sqs, url, arns[mapping.source], mapping)))
     return sources
+
+
+# The functions' variables that name a table, by the table's logical id.
+TABLE_VARIABLES = {
+    "TABLES_TABLE": "TablesTable",
+    "PLAYERS_TABLE": "PlayersTable",
+    "CONNECTIONS_TABLE": "ConnectionsTable",
+    "LOG_TABLE": "LogTable",
+    "MAIL_TABLE": "MailTable",
+    "MATCH_TABLE": "MatchTable",
+}
+
+
+def _repointer(dynamo: Any, settings: Any) -> Callable[[Mapping[str, str]], list[tuple[str, Any]]]:
+    """The stream sources of the tables a new environment names (PUT /@functions/environment):
+    Lambda's event source mappings moved to those tables' streams."""
+
+    def repoint(variables: Mapping[str, str]) -> list[tuple[str, Any]]:
+        moved = {TABLE_VARIABLES[k]: v for k, v in variables.items() if k in TABLE_VARIABLES}
+        return stream_sources(dynamo, settings, moved)
+
+    return repoint
 
 
 def _print_banner(
