@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import time
@@ -55,6 +54,7 @@ class Emulator:
         leagues: LambdaFunction | None = None,
         matcher: LambdaFunction | None = None,
         keys: LambdaFunction | None = None,
+        synthetic_game: LambdaFunction | None = None,
         match_seconds: float = 1.0,
         ws_route_response: bool,
         ready_check: Callable[[], bool] | None,
@@ -73,6 +73,7 @@ class Emulator:
         self.leagues = leagues  # the league roll-over, on its schedule (harftet.leagues.weeks)
         self.matcher = matcher  # matchmaking: the match table's stream and a schedule
         self.keys = keys  # the signing keys' rotation, on its schedule (functions/keys)
+        self.synthetic_game = synthetic_game  # functions/synthetic, on its schedule
         # Its period (the template's TokenKeyRotationRate unless KEY_ROTATION_SECONDS says;
         # None: not rotated), the last rotation's {"kids", "at", "rotations"} (GET /health),
         # and what is done after each (the data folder keeps the keys).
@@ -107,6 +108,7 @@ class Emulator:
             self.matcher,
             self.leagues,
             self.keys,
+            self.synthetic_game,
         )
         return [f for f in every if f is not None]
 
@@ -190,23 +192,16 @@ class Emulator:
             checked = now
 
     async def play_synthetic_forever(self) -> None:
-        """The cell's synthetic game on the template's schedule (SyntheticFunction in AWS):
-        two guests play a short game through the REST function (harftet.probe); the last
-        result is in `GET /health` as ``synthetic``."""
-        from harftet.probe import api_event, play
-
-        assert self.rest is not None and self.synthetic_seconds is not None
-        rest, loop = self.rest, asyncio.get_running_loop()
-
-        def call(method: str, path: str, body: Any, token: str | None) -> tuple[int, Any]:
-            event = api_event(method, path, body, token)
-            reply = asyncio.run_coroutine_threadsafe(rest.invoke(event), loop).result(60)
-            return int(reply["statusCode"]), json.loads(reply.get("body") or "null")
-
+        """The cell's synthetic game on the template's schedule: functions/synthetic plays a
+        guest against a computer player through this stack's public REST API and WebSocket,
+        as SyntheticFunction does in AWS; its last result is in `GET /health` as
+        ``synthetic``."""
+        assert self.synthetic_game is not None and self.synthetic_seconds is not None
         while True:
             await asyncio.sleep(self.synthetic_seconds)  # as a schedule: a period, then a game
             try:
-                result = await run_in_threadpool(play, call, 3)
+                event = lambda_events.scheduled_event("harftet-synthetic")
+                result = dict(await self.synthetic_game.invoke(event))
             except Exception as error:  # the function itself failed: a failed game
                 result = {"ok": False, "seconds": 0.0, "moves": 0, "error": repr(error)}
             self.synthetic = {**result, "at": time.time()}
@@ -293,6 +288,7 @@ def create_app(
     leagues: str | Path | None = None,
     matcher: str | Path | None = None,
     keys: str | Path | None = None,
+    synthetic_game: str | Path | None = None,
     match_seconds: float = 1.0,
     event_sources: list[tuple[str, Any]] | None = None,
     env: Mapping[str, str] | None = None,
@@ -305,12 +301,10 @@ def create_app(
     throttle: tuple[float, int] | None = None,
     operator_key: str | None = None,
 ) -> Starlette:
-    """The emulator as a Starlette app; handler files are invoked with `env` as their environment.
-    With `settings` (template.yaml) only its REST routes reach the handler and refusals use its
-    GatewayResponses; without, every path goes to the handler (`/{proxy+}`).
-    `operator_key` stands in for AWS_IAM on the template's IAM-only routes (API.md v4).
-    `event_sources` are (function key, source) pairs: each source (localstack/sources.py)
-    runs while the app does, invoking that function as Lambda's event source mapping would."""
+    """The emulator as a Starlette app, handlers invoked with `env`. With `settings` (template.yaml)
+    only its REST routes reach the handler, refusals as its GatewayResponses (without: every path,
+    `/{proxy+}`); `operator_key` stands in for AWS_IAM (API.md v4); `event_sources`: (function
+    key, source) pairs, each polled while the app runs, as an event source mapping does."""
     env = dict(env or {})
 
     def function(key: str, path: str | Path | None) -> LambdaFunction | None:
@@ -327,6 +321,7 @@ def create_app(
         leagues=function("leagues", leagues),
         matcher=function("matcher", matcher),
         keys=function("keys", keys),
+        synthetic_game=function("synthetic", synthetic_game),
         match_seconds=match_seconds,
         ws_route_response=ws_route_response,
         ready_check=ready_check,
@@ -349,9 +344,15 @@ def _pace(emulator: Emulator, env: Mapping[str, str], settings: TemplateSettings
     schedule in the template unless the environment says otherwise)."""
     stuck = env.get("HEALTH_STUCK_SECONDS") or os.environ.get("HEALTH_STUCK_SECONDS")
     emulator.stuck_seconds = float(stuck) if stuck else None
-    every = env.get("SYNTHETIC_SECONDS") or os.environ.get("SYNTHETIC_SECONDS")
-    emulator.synthetic_seconds = float(every) if every else _rate_seconds(settings)
+    emulator.synthetic_seconds = synthetic_seconds(env, settings)
     emulator.key_rotation_seconds = key_rotation_seconds(env, settings)
+
+
+def synthetic_seconds(env: Mapping[str, str], settings: TemplateSettings | None) -> float | None:
+    """How often the local stack plays the synthetic game: ``SYNTHETIC_SECONDS`` (0: never),
+    else the template's SyntheticGameRate (None: no schedule)."""
+    every = env.get("SYNTHETIC_SECONDS") or os.environ.get("SYNTHETIC_SECONDS")
+    return (float(every) or None) if every else _rate_seconds(settings)
 
 
 def key_rotation_seconds(env: Mapping[str, str], settings: TemplateSettings | None) -> float | None:
@@ -408,7 +409,8 @@ def _lifespan(
         # What a client calls is warm before /health says ready; the event sources' functions
         # warm meanwhile (they are invoked once something is stored or due).
         later = (emulator.fanout, emulator.timer, emulator.notifier, emulator.matcher)
-        behind = [f for f in (*later, emulator.leagues, emulator.keys) if f is not None]
+        late = (*later, emulator.leagues, emulator.keys, emulator.synthetic_game)
+        behind = [f for f in late if f is not None]
         warming = asyncio.create_task(_warm(behind))
         await _warm([f for f in emulator.functions if f not in behind])
         emulator.started = True
@@ -417,7 +419,7 @@ def _lifespan(
             tasks.append(asyncio.create_task(emulator.match_forever()))
         if emulator.leagues is not None:
             tasks.append(asyncio.create_task(emulator.roll_leagues_forever()))
-        if emulator.rest is not None and emulator.synthetic_seconds:
+        if emulator.synthetic_game is not None and emulator.synthetic_seconds:
             tasks.append(asyncio.create_task(emulator.play_synthetic_forever()))
         if emulator.keys is not None and emulator.key_rotation_seconds:
             tasks.append(asyncio.create_task(emulator.rotate_keys_forever()))

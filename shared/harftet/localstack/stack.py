@@ -39,6 +39,7 @@ DEFAULT_HANDLERS = {
     "leagues": FUNCTIONS / "leagues" / "app.py",
     "matcher": FUNCTIONS / "matcher" / "app.py",
     "keys": FUNCTIONS / "keys" / "app.py",
+    "synthetic": FUNCTIONS / "synthetic" / "app.py",
 }
 # How often the local schedule invokes the sweeper. AWS runs it once a minute
 # (template.yaml's TurnSweepRate): it is the safety net behind the exact SQS timers, arms
@@ -88,6 +89,7 @@ class StackOptions:
     leagues: Path | None = DEFAULT_HANDLERS["leagues"]  # on the league schedule, with the sweeper
     matcher: Path | None = DEFAULT_HANDLERS["matcher"]
     keys: Path | None = DEFAULT_HANDLERS["keys"]  # the signing keys' rotation, on its schedule
+    synthetic: Path | None = DEFAULT_HANDLERS["synthetic"]  # the synthetic game, on its schedule
     template: Path | None = None
     sweep_seconds: float = SWEEP_SECONDS
     match_seconds: float = MATCH_SECONDS
@@ -196,6 +198,7 @@ def _handler_files(options: StackOptions) -> list[Path]:
         options.leagues,
         options.matcher,
         options.keys,
+        options.synthetic,
     )
     return [p for p in every if p]
 
@@ -206,7 +209,7 @@ def _start_app(
     """Start DynamoDB with the template's tables (the kept items restored), share the token
     secret with `sam local`, and build the emulator: the app and how many items were kept."""
     from harftet.localstack.dynamo import DEFAULT_TABLE_NAMES, create_tables
-    from harftet.localstack.emulator import create_app
+    from harftet.localstack.emulator import create_app, synthetic_seconds
     from harftet.localstack.mobile_push import create_applications
     from harftet.localstack.sam_local import share_token_secret
     from harftet.localstack.template import read_template
@@ -237,6 +240,7 @@ def _start_app(
         leagues=options.leagues if options.sweeper else None,
         matcher=options.matcher,
         keys=options.keys if on_rotated is not None else None,
+        synthetic_game=options.synthetic if synthetic_seconds(env, settings) else None,
         match_seconds=options.match_seconds,
         event_sources=sources,
         env=env,
