@@ -276,6 +276,8 @@ def _key_ring(
     kept = persist.kept_keys(folder) if folder is not None else None
     if kept:
         ssm.put_parameter(Name=name, Value=kept, Type="SecureString", Overwrite=True)
+    else:  # moto's SSM takes ~2 s on its first request: not on a player's first sign-in
+        threading.Thread(target=ssm.describe_parameters, name="warm-ssm", daemon=True).start()
 
     def on_rotated() -> None:
         if folder is not None:
