@@ -204,7 +204,7 @@ def _handler_files(options: StackOptions) -> list[Path]:
 
 
 def _start_app(
-    options: StackOptions, dynamo: MotoDynamo, env: Mapping[str, str], operator_key: str
+    options: StackOptions, dynamo: MotoDynamo, env: dict[str, str], operator_key: str
 ) -> tuple[Starlette, int]:
     """Start DynamoDB with the template's tables (the kept items restored), share the token
     secret with `sam local`, and build the emulator: the app and how many items were kept."""
@@ -223,7 +223,7 @@ def _start_app(
     settings = read_template(options.template)
     if options.proxy_all:
         settings.rest_routes = None
-    env, on_rotated = _key_ring(options, dynamo, env, settings)
+    on_rotated = _key_ring(options, dynamo, env, settings)
     sources = event_sources(dynamo, settings, DEFAULT_TABLE_NAMES)
     if kept:  # what was published before the restart is not published again
         for _, source in sources:
@@ -256,19 +256,19 @@ def _start_app(
 
 
 def _key_ring(
-    options: StackOptions, dynamo: MotoDynamo, env: Mapping[str, str], settings: Any
-) -> tuple[dict[str, str], Callable[[], None] | None]:
+    options: StackOptions, dynamo: MotoDynamo, env: dict[str, str], settings: Any
+) -> Callable[[], None] | None:
     """With the keys rotated on a schedule (the template's, or KEY_ROTATION_SECONDS; 0: never):
     the handlers read the key ring from the stack's SSM (moto), as in AWS; a data folder
     keeps the ring across restarts (put back at start, saved after each rotation). The
-    handlers' environment, and what to do after a rotation (None: no rotation)."""
+    handlers' environment ``env`` is completed here; what to do after a rotation (None: no
+    rotation)."""
     from harftet.localstack import persist
     from harftet.localstack.emulator import key_rotation_seconds
     from harftet.localstack.sam_local import local_ssm
 
-    env = dict(env)
     if not key_rotation_seconds(env, settings) or options.keys is None:
-        return env, None
+        return None
     name = settings.token_keys_param or "/harftet/token-keys"
     env.update({"TOKEN_KEYS_PARAM": name, "AWS_ENDPOINT_URL_SSM": dynamo.endpoint_url})
     ssm = local_ssm(dynamo.endpoint_url)
@@ -284,7 +284,7 @@ def _key_ring(
             value = ssm.get_parameter(Name=name, WithDecryption=True)["Parameter"]["Value"]
             persist.keep_keys(folder, str(value))
 
-    return env, on_rotated
+    return on_rotated
 
 
 def _server(app: Starlette, options: StackOptions) -> uvicorn.Server:
