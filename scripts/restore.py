@@ -7,8 +7,12 @@ LOGICAL=ARN``) — and the names the stack then runs on printed as the functions
     python scripts/restore.py --stack harftet --suffix r20261206 --backup TablesTable=arn:...
 
 Tables are found by the stack's outputs (TablesTableName, ...) unless ``--table LOGICAL=NAME``
-names them (the local stack: ``--endpoint http://127.0.0.1:3000/...``). ``restore()`` is what
-the restore drill on the local stack runs (tests/store/test_restore_drill.py).
+names them (the local stack: ``--endpoint`` its DynamoDB). A restored table has no stream, TTL,
+point-in-time recovery or deletion protection (DynamoDB restores none of them): ``settle()``
+turns on what template.yaml declares for its logical id, so the fan-out's stream and the
+expiry of transient items come back with the data. ``restore()`` and ``settle()`` are what the
+restore drills run (tests/store/test_restore_drill.py in process, and
+tests/e2e/test_restore_drill_stack.py on the whole local stack, through this command line).
 """
 
 from __future__ import annotations
@@ -59,13 +63,41 @@ def restore(
                 RestoreDateTime=datetime.datetime.fromtimestamp(at, datetime.UTC),
             )
         restored[logical] = target
-    deadline = time.monotonic() + wait_seconds
     for target in restored.values():
-        while client.describe_table(TableName=target)["Table"]["TableStatus"] != "ACTIVE":
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"{target} is not ACTIVE after {wait_seconds} s")
-            time.sleep(5)
+        _wait_active(client, target, wait_seconds)
     return restored
+
+
+def settle(client: Any, restored: Mapping[str, str], template: Mapping[str, Any]) -> None:
+    """Give each restored table (logical id → name) the stream, TTL, point-in-time recovery
+    and deletion protection ``template`` (template.yaml, loaded) declares for it."""
+    for logical, name in restored.items():
+        props = template["Resources"][logical]["Properties"]
+        update: dict[str, Any] = {}
+        stream = props.get("StreamSpecification")
+        if stream:
+            update["StreamSpecification"] = {"StreamEnabled": True, **stream}
+        if props.get("DeletionProtectionEnabled"):
+            update["DeletionProtectionEnabled"] = True
+        if update:
+            client.update_table(TableName=name, **update)
+            _wait_active(client, name, 900)
+        ttl = props.get("TimeToLiveSpecification")
+        if ttl:
+            client.update_time_to_live(TableName=name, TimeToLiveSpecification=ttl)
+        if (props.get("PointInTimeRecoverySpecification") or {}).get("PointInTimeRecoveryEnabled"):
+            client.update_continuous_backups(
+                TableName=name,
+                PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True},
+            )
+
+
+def _wait_active(client: Any, name: str, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while client.describe_table(TableName=name)["Table"]["TableStatus"] != "ACTIVE":
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{name} is not ACTIVE after {seconds} s")
+        time.sleep(5)
 
 
 def environment(restored: Mapping[str, str]) -> dict[str, str]:
@@ -102,14 +134,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--at", help="point in time (ISO 8601 or epoch seconds); default latest")
     parser.add_argument("--backup", action="append", default=[], help="LOGICAL=RECOVERY_POINT_ARN")
     parser.add_argument("--endpoint", help="DynamoDB endpoint (the local stack)")
+    parser.add_argument("--template", help="the stack's template.yaml (default: the repository's)")
     args = parser.parse_args(argv)
     import boto3
+
+    from harftet.store.schema import load_template
 
     tables = _pairs(args.table) or (_stack_tables(args.stack) if args.stack else {})
     if not tables:
         parser.error("name the tables: --stack or --table LOGICAL=NAME")
     client = boto3.client("dynamodb", endpoint_url=args.endpoint)
     restored = restore(client, tables, args.suffix, at=_when(args.at), backups=_pairs(args.backup))
+    settle(client, restored, load_template(args.template))
     json.dump({"restored": restored, "environment": environment(restored)}, sys.stdout, indent=2)
     print()
     return 0

@@ -137,3 +137,19 @@ def test_deploy_md_has_the_operators_runbooks() -> None:
                     "## Guardrails"):  # fmt: skip
         assert heading in text, heading
     assert "scripts/restore.py" in text
+
+
+def test_the_synthetic_game_plays_the_stacks_own_public_rest_api_and_websocket(
+    template: dict[str, Any],
+) -> None:
+    function = props(template, "SyntheticFunction")
+    variables = function["Environment"]["Variables"]
+    assert variables["REST_URL"]["Fn::Sub"].startswith("https://${RestApi}.execute-api.")
+    assert variables["WS_URL"]["Fn::Sub"].startswith("wss://${WebSocketApi}.execute-api.")
+    assert all(v["Fn::Sub"].endswith("/${Stage}") for v in variables.values())
+    schedule = function["Events"]["Play"]
+    assert schedule["Type"] == "Schedule"
+    assert schedule["Properties"]["Schedule"] == {"Ref": "SyntheticGameRate"}
+    assert "SyntheticGameAlarm" in template["Resources"]  # what its SyntheticGameOk feeds
+    layer = (Path(__file__).resolve().parents[1] / "shared" / "requirements.txt").read_text()
+    assert "\nwebsockets==" in layer  # its socket client is in the layer

@@ -1,11 +1,13 @@
 """router/template.yaml: the router's own stack (docs/SCALE.md, "The router"). It lints clean
-(cfn-lint, `sam validate --lint`), takes its cells from the cells' exports, and `sam build`
-packs the router module alone, which then answers a home, a table's cell and a 307 for two
-cells side by side."""
+(cfn-lint, `sam validate --lint`), reads its cells from its cells table (which each cell's deploy
+writes through the registrar role: template.yaml's CellRegistration), and `sam build` packs the
+router module alone, which then answers a home, a table's cell and a 307 for two cells side by
+side."""
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -43,12 +45,13 @@ def test_the_router_template_lints_clean() -> None:
     assert result.returncode == 0, f"sam validate --lint:\n{result.stdout}{result.stderr}"
 
 
-def test_the_router_is_one_function_url_reading_its_cells_from_a_parameter(
+def test_the_router_is_one_function_url_reading_its_cells_from_its_table(
     router: dict[str, Any],
 ) -> None:
     function = router["Resources"]["RouterFunction"]["Properties"]
     assert function["Handler"] == "harftet.router.handler"
-    assert function["Environment"]["Variables"]["HARFTET_CELLS"] == {"Ref": "Cells"}
+    assert function["Environment"]["Variables"]["CELLS_TABLE"] == {"Ref": "CellsTable"}
+    assert "HARFTET_CELLS" not in function["Environment"]["Variables"]  # no 4 KB ceiling
     assert function["FunctionUrlConfig"]["AuthType"] == "NONE"
     # the same runtime and architecture as the cells' functions
     cell = load_template(REPO / "template.yaml")["Globals"]["Function"]
@@ -56,24 +59,93 @@ def test_the_router_is_one_function_url_reading_its_cells_from_a_parameter(
     assert function["Architectures"] == cell["Architectures"]
     output = router["Outputs"]["RouterUrl"]
     assert output["Value"] == {"Fn::GetAtt": ["RouterFunctionUrl", "FunctionUrl"]}
-    # and it touches no AWS service: no policy, no table, no queue
-    assert "Policies" not in function
+    # it reads the cells table, and nothing else
+    assert function["Policies"] == [{"DynamoDBReadPolicy": {"TableName": {"Ref": "CellsTable"}}}]
     assert {r["Type"] for r in router["Resources"].values()} == {
         "AWS::Serverless::Function",
         "AWS::Logs::LogGroup",
+        "AWS::DynamoDB::Table",
+        "AWS::IAM::Role",
     }
 
 
-def test_the_cells_parameter_is_written_from_the_cells_exports(
-    router: dict[str, Any], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+def test_the_cells_table_is_durable_and_each_cell_account_writes_only_its_own_items(
+    router: dict[str, Any],
 ) -> None:
+    table = router["Resources"]["CellsTable"]
+    assert table["DeletionPolicy"] == "Retain"
+    props = table["Properties"]
+    assert props["DeletionProtectionEnabled"] is True
+    assert props["PointInTimeRecoverySpecification"]["PointInTimeRecoveryEnabled"] is True
+    assert props["KeySchema"] == [
+        {"AttributeName": "account", "KeyType": "HASH"},
+        {"AttributeName": "cellId", "KeyType": "RANGE"},
+    ]
+    role = router["Resources"]["RegistrarRole"]["Properties"]
+    (trust,) = role["AssumeRolePolicyDocument"]["Statement"]
+    assert trust["Principal"] == {"AWS": {"Ref": "CellAccounts"}}
+    assert sorted(trust["Action"]) == ["sts:AssumeRole", "sts:TagSession"]
+    # the session's account tag is the account that assumes the role: no cell names another's
+    assert trust["Condition"] == {
+        "StringEquals": {"aws:RequestTag/account": "${aws:PrincipalAccount}"}
+    }
+    (policy,) = role["Policies"]
+    (write,) = policy["PolicyDocument"]["Statement"]
+    assert sorted(write["Action"]) == ["dynamodb:DeleteItem", "dynamodb:UpdateItem"]
+    assert write["Resource"] == {"Fn::GetAtt": ["CellsTable", "Arn"]}
+    assert write["Condition"] == {
+        "ForAllValues:StringEquals": {"dynamodb:LeadingKeys": ["${aws:PrincipalTag/account}"]}
+    }
+    for name in ("CellsTableArn", "RegistrarRoleArn"):  # what each cell's deploy is given
+        assert name in router["Outputs"]
+
+
+def test_each_cell_registers_itself_with_the_router_when_given_its_table_and_role() -> None:
+    cell = load_template(REPO / "template.yaml")
+    resources, condition = cell["Resources"], cell["Conditions"]["RegistersWithRouter"]
+    assert condition == {
+        "Fn::And": [
+            {"Fn::Condition": "IsCell"},
+            {"Fn::Not": [{"Fn::Equals": [{"Ref": "RouterCellsTableArn"}, ""]}]},
+            {"Fn::Not": [{"Fn::Equals": [{"Ref": "RouterRegistrarRoleArn"}, ""]}]},
+        ]
+    }
+    registration = resources["CellRegistration"]
+    assert registration["Type"] == "Custom::CellRegistration"
+    assert registration["Condition"] == "RegistersWithRouter"
+    props = registration["Properties"]
+    assert props["ServiceToken"] == {"Fn::GetAtt": ["CellRegistrationFunction", "Arn"]}
+    # what the router routes with: a change of any of them rewrites the cell's item
+    outputs = cell["Outputs"]
+    assert props["RestUrl"] == outputs["CellRestApiUrl"]["Value"]
+    assert props["WebSocketUrl"] == outputs["CellWebSocketUrl"]["Value"]
+    assert props["Capacity"] == {"Ref": "CellCapacity"}
+    assert props["Open"] == {"Ref": "CellOpen"}
+    function = resources["CellRegistrationFunction"]
+    assert function["Condition"] == "RegistersWithRouter"
+    assert function["Properties"]["CodeUri"] == "functions/cells/"
+    (policy,) = function["Properties"]["Policies"]
+    (assume,) = policy["Statement"]
+    assert assume["Action"] == ["sts:AssumeRole", "sts:TagSession"]
+    assert assume["Resource"] == {"Ref": "RouterRegistrarRoleArn"}
+    for name in ("RouterCellsTableArn", "RouterRegistrarRoleArn"):
+        assert re.fullmatch(cell["Parameters"][name]["AllowedPattern"], "")
+    assert re.fullmatch(
+        cell["Parameters"]["RouterCellsTableArn"]["AllowedPattern"],
+        "arn:aws:dynamodb:eu-central-1:999999999999:table/harftet-router-CellsTable-1AB2",
+    )
+
+
+def test_the_cells_list_is_written_from_the_cells_exports(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One account's exports as the JSON list a router without its table takes (HARFTET_CELLS:
+    the built function's test below), e.g. to check what the cells table should hold."""
     import io
-    import re
 
     monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(EXPORTS)))
     assert router_main(["--closed", "kb"]) == 0
     line = capsys.readouterr().out.strip()
-    assert re.fullmatch(router["Parameters"]["Cells"]["AllowedPattern"], line)
     assert json.loads(line) == [
         {
             "cellId": "ka",

@@ -76,7 +76,8 @@ class Tokens:
         self._secret = secret
         self._lifetime = lifetime
         self._keys = keys
-        self._verified: dict[str, tuple[Caller, float]] = {}
+        # token → (caller, expiry, the id of its key): a retired key's tokens are not kept
+        self._verified: dict[str, tuple[Caller, float, str | None]] = {}
 
     def _ring(self, fresh: bool = False) -> list[SigningKey]:
         return self._keys(fresh) if self._keys is not None else []
@@ -129,7 +130,7 @@ class Tokens:
         if not token:
             raise UnauthorizedError("missing bearer token: send Authorization: Bearer <token>")
         known = self._verified.get(token)
-        if known is not None and known[1] > time.time():
+        if known is not None and known[1] > time.time() and self._still_verifies(known[2]):
             return known[0]
         try:
             claims = jwt.decode(
@@ -151,8 +152,14 @@ class Tokens:
         )
         if len(self._verified) >= VERIFIED_KEPT:
             self._verified.clear()
-        self._verified[token] = (caller, float(claims["exp"]))
+        kid = jwt.get_unverified_header(token).get("kid") if self._keys is not None else None
+        self._verified[token] = (caller, float(claims["exp"]), kid)
         return caller
+
+    def _still_verifies(self, kid: str | None) -> bool:
+        """Whether the key ``kid`` is still in the ring this process holds (a token verified
+        before its key retired is checked again, and refused)."""
+        return kid is None or any(key.kid == kid for key in self._ring())
 
 
 def bearer(header: str | None) -> str | None:

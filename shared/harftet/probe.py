@@ -1,6 +1,8 @@
 """A short game played through the public API, the way players' clients play it:
 the pre-traffic hook plays it against a new version before it takes traffic (functions/
-pretraffic), and the synthetic game does on a schedule (docs/DEPLOY.md "Deploys").
+pretraffic: ``play``, REST only), and the synthetic game plays one against a computer player
+through the REST API and the WebSocket on a schedule (functions/synthetic:
+``play_with_computer``; docs/DEPLOY.md "Deploys").
 
 ``call(method, path, body, token)`` → ``(status, body)`` is how it reaches the API (a Lambda
 invoke of one version, or HTTP). A step that does not answer as documented ends the game:
@@ -12,9 +14,10 @@ import json
 import time
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 Call = Callable[[str, str, dict[str, Any] | None, str | None], tuple[int, Any]]
+PUSH_SECONDS = 10.0  # how long a push may take before the game counts as failed
 
 
 class ProbeFailed(Exception):
@@ -55,6 +58,105 @@ def play(call: Call, moves: int = 1, clock: Callable[[], float] = time.monotonic
     return {"ok": True, "seconds": clock() - started, "moves": made}
 
 
+class Socket(Protocol):
+    """A WebSocket connection as the game uses it (websockets' sync client has this shape)."""
+
+    def send(self, message: str) -> None: ...
+    def recv(self, timeout: float | None = None) -> str | bytes: ...
+    def close(self) -> None: ...
+
+
+def play_with_computer(
+    call: Call,
+    connect: Callable[[str], Socket],
+    ws_url: str,
+    moves: int = 2,
+    clock: Callable[[], float] = time.monotonic,
+) -> dict[str, Any]:
+    """A guest against a computer player (no pause between its moves) at a private 2-seat
+    Kastet table, as a client plays: the table made, the computer seated and the game started
+    over REST; then on the WebSocket (opened with a connect ticket) the guest's ``moves`` turns
+    are draws sent on the socket, each followed to the push of its change, and the computer's
+    moves arrive as pushes; the guest leaves over REST. ``{"ok", "seconds", "moves",
+    "computerMoves", "pushSeconds" (the slowest move's send-to-push), "error"?}``."""
+    started = clock()
+    game: dict[str, Any] = {"moves": 0, "computer": 0, "push": 0.0}
+    try:
+        token = _guest(call, "Sonda")
+        body = {"game": "kastet", "seats": 2, "hands": 1, "private": True, "botSeconds": 0}
+        view = _expect("POST /tables", call("POST", "/tables", body, token), 201)
+        table_id = view["tableId"]
+        table = f"/tables/{table_id}"
+        seat = {"bot": True, "level": "easy"}
+        _expect("computer player", call("POST", f"{table}/seats/1", seat, token), 200)
+        ticket = _expect("ticket", call("POST", f"{table}/ticket", None, token), 201)["ticket"]
+        socket = connect(f"{ws_url}?ticket={ticket}&tableId={table_id}")
+        try:
+            view = _expect("start", call("POST", f"{table}/start", None, token), 200)
+            _turns(socket, table_id, view, moves, game, clock)
+        finally:
+            socket.close()
+        _expect("leave", call("DELETE", f"{table}/seats/0", None, token), 200)
+    except Exception as failed:  # any step that fails (a refused socket, a timeout) fails the game
+        error = (
+            str(failed) if isinstance(failed, ProbeFailed) else f"{type(failed).__name__}: {failed}"
+        )
+        return {"ok": False, "seconds": clock() - started, "moves": game["moves"],
+                "computerMoves": game["computer"], "error": error[:300]}  # fmt: skip
+    return {"ok": True, "seconds": clock() - started, "moves": game["moves"],
+            "computerMoves": game["computer"], "pushSeconds": game["push"]}  # fmt: skip
+
+
+def _turns(
+    socket: Socket,
+    table_id: str,
+    view: dict[str, Any],
+    moves: int,
+    game: dict[str, Any],
+    clock: Callable[[], float],
+) -> None:
+    """Play the guest's (seat 0) turns over the socket until ``moves`` are made and the
+    computer has answered the last; ``game`` counts them and keeps the slowest push."""
+    while game["moves"] < moves or _seat(view) != 0:
+        if view.get("status") != "playing":
+            raise ProbeFailed(f"the game stopped after {game['moves']} moves: {view.get('status')}")
+        if _seat(view) == 0 and game["moves"] < moves:
+            sent = clock()
+            move = {"action": "move", "tableId": table_id, "version": view["version"],
+                    "moveId": uuid.uuid4().hex, "type": "draw"}  # fmt: skip
+            socket.send(json.dumps(move))
+            view = _next_push(socket, view)
+            game["push"] = max(game["push"], clock() - sent)
+            game["moves"] += 1
+        else:  # the computer's turn: its move comes as a push
+            view = _next_push(socket, view)
+            game["computer"] += 1
+
+
+def _seat(view: dict[str, Any]) -> int | None:
+    seat = (view.get("turn") or {}).get("seat")
+    return seat if isinstance(seat, int) else None
+
+
+def _next_push(socket: Socket, view: dict[str, Any]) -> dict[str, Any]:
+    """The view after the next change pushed on ``socket`` (pushes of versions held are
+    skipped; a delta that does not apply asks for the whole view)."""
+    from harftet.api.delta import DeltaError, apply_delta
+
+    while True:
+        message = json.loads(socket.recv(timeout=PUSH_SECONDS))
+        kind = message.get("type")
+        if kind == "error":
+            raise ProbeFailed(f"move over the socket: {str(message.get('error'))[:200]}")
+        if kind == "table" and message["view"]["version"] > view["version"]:
+            return dict(message["view"])
+        if kind == "delta" and message["version"] > view["version"]:
+            try:
+                return apply_delta(view, message)
+            except DeltaError:
+                socket.send(json.dumps({"action": "sync"}))
+
+
 def _guest(call: Call, name: str) -> str:
     return str(
         _expect("POST /players", call("POST", "/players", {"name": name}, None), 201)["token"]
@@ -76,6 +178,13 @@ def api_event(method: str, path: str, body: Any, token: str | None) -> dict[str,
             "path": path, "resourcePath": path, "identity": {"sourceIp": "127.0.0.1"},
         },
     }  # fmt: skip
+
+
+def over_websocket(url: str) -> Socket:
+    """A WebSocket connection to ``url`` (the synthetic game's socket: websockets' client)."""
+    from websockets.sync.client import connect
+
+    return connect(url, open_timeout=PUSH_SECONDS, close_timeout=2)
 
 
 def over_http(base_url: str, timeout: float = 10.0) -> Call:

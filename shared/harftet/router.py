@@ -14,17 +14,25 @@ behind its own domain (a Lambda function URL, or a CloudFront Function with this
 edge), it answers ``GET /cells/home`` and ``GET /cells/route?tableId=`` with the cell's URLs,
 which a client keeps (its home; each table's cell) and then calls directly — no hop on the
 game's path — and ``307 Temporary Redirect`` for anything else (a new guest, a link to a
-table). Its cell list comes from the cells' stack exports (``harftet-cell-<CellId>-rest`` /
-``-ws``), read at deploy time.
+table).
+
+Its cell list lives in a DynamoDB table of the router's account (``CELLS_TABLE``), one item
+per cell keyed by the cell's AWS account and its id: each cell's deploy writes its own item
+(``register_cell``, run by the cell stack's custom resource through a role the router's account
+grants, docs/DEPLOY.md "The router"), and the router reads them all with one Scan, kept
+``CELLS_CACHE_SECONDS`` (``CellDirectory``). No size limit that matters (an item is a few
+hundred bytes, a Scan page 1 MB) and no deploy of the router when a cell comes or goes.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import re
 import secrets
-from collections.abc import Iterable, Mapping
+import time
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
@@ -201,18 +209,138 @@ def cells_from_env(value: str) -> list[Cell]:
     ]
 
 
-_router: Router | None = None
+# --- the cell list in DynamoDB ---------------------------------------------------------------
+# One item per cell: {"account" (partition key: the cell's AWS account), "cellId" (sort key),
+# "restUrl", "webSocketUrl", "capacity", "open", "region", "registeredAt"}. The key starts with
+# the account so that the router's registrar role lets a cell's account write its own items
+# only (IAM dynamodb:LeadingKeys = the account the cell's session is tagged with).
+CACHE_SECONDS = 30.0
+log = logging.getLogger("harftet.router")
+
+
+def cells_from_items(items: Iterable[Mapping[str, Any]]) -> list[Cell]:
+    """The cells of the table's items (as boto3's Table.scan answers them). Two accounts naming
+    the same cell id: the one registered first keeps it (the other is logged, not routed)."""
+    found: dict[str, tuple[float, Cell]] = {}
+    for item in items:
+        cell_id = str(item.get("cellId", ""))
+        if not CELL_ID.match(cell_id) or not item.get("restUrl") or not item.get("webSocketUrl"):
+            log.warning("cells table: an item that is no cell: %s", str(item)[:200])
+            continue
+        cell = Cell(
+            cell_id,
+            str(item["restUrl"]),
+            str(item["webSocketUrl"]),
+            float(item.get("capacity") or 1.0),
+            item.get("open", True) is not False,
+        )
+        at = float(item.get("registeredAt") or 0.0)
+        if cell_id in found and found[cell_id][0] <= at:
+            log.error("cell %s registered by two accounts: %s kept", cell_id, found[cell_id][1])
+            continue
+        found[cell_id] = (at, cell)
+    return [cell for _, cell in sorted(found.values(), key=lambda f: f[1].cell_id)]
+
+
+def scan_cells(table: Any) -> list[Cell]:
+    """Every cell in the cells table (``table``: a boto3 DynamoDB Table), all pages."""
+    items: list[dict[str, Any]] = []
+    kwargs: dict[str, Any] = {"ConsistentRead": True}
+    while True:
+        page = table.scan(**kwargs)
+        items += page.get("Items", [])
+        if "LastEvaluatedKey" not in page:
+            return cells_from_items(items)
+        kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+
+def register_cell(table: Any, cell: Cell, account: str, region: str, now: float) -> None:
+    """Write (or rewrite) the cell's item (``table``: a boto3 DynamoDB Table): its URLs,
+    capacity and whether it is open. The first registration time is kept across rewrites (it
+    settles a cell id two accounts claim)."""
+    from decimal import Decimal
+
+    values = {
+        "restUrl": cell.rest_url,
+        "webSocketUrl": cell.ws_url,
+        "capacity": Decimal(repr(float(cell.capacity))),
+        "open": cell.open,
+        "region": region,
+    }
+    sets = ", ".join(f"#{name} = :{name}" for name in values)
+    table.update_item(
+        Key={"account": account, "cellId": cell.cell_id},
+        UpdateExpression=f"SET {sets}, #registeredAt = if_not_exists(#registeredAt, :first)",
+        ExpressionAttributeNames={f"#{name}": name for name in [*values, "registeredAt"]},
+        ExpressionAttributeValues={
+            **{f":{name}": value for name, value in values.items()},
+            ":first": int(now),
+        },
+    )
+
+
+def deregister_cell(table: Any, cell_id: str, account: str) -> None:
+    """Remove the cell's item (its stack is deleted): the router stops routing to it."""
+    table.delete_item(Key={"account": account, "cellId": cell_id})
+
+
+class CellDirectory:
+    """The router over the cells ``load`` lists, loaded again when older than ``ttl`` seconds.
+    A failed load keeps the cells known before (logged); with none known yet it raises."""
+
+    def __init__(
+        self,
+        load: Callable[[], list[Cell]],
+        ttl: float = CACHE_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._load = load
+        self._ttl = ttl
+        self._clock = clock
+        self._router: Router | None = None
+        self._at = 0.0
+
+    def router(self) -> Router:
+        now = self._clock()
+        if self._router is not None and now - self._at < self._ttl:
+            return self._router
+        try:
+            self._router = Router(self._load())
+        except Exception:
+            if self._router is None:
+                raise
+            log.exception("cells table unreadable: routing with the cells known before")
+        self._at = now
+        return self._router
+
+
+def _directory() -> CellDirectory:
+    """The handler's cells: the ``CELLS_TABLE`` (the router's stack), else ``HARFTET_CELLS``
+    (a JSON list: a router without its table, e.g. a test)."""
+    table = os.environ.get("CELLS_TABLE")
+    ttl = float(os.environ.get("CELLS_CACHE_SECONDS") or CACHE_SECONDS)
+    if not table:
+        fixed = cells_from_env(os.environ["HARFTET_CELLS"])
+        return CellDirectory(lambda: fixed, ttl=float("inf"))
+    import boto3  # the Lambda runtime's: the router's package carries PyJWT only
+
+    cells = boto3.resource("dynamodb").Table(table)
+    return CellDirectory(lambda: scan_cells(cells), ttl=ttl)
+
+
+_directory_kept: CellDirectory | None = None
 
 
 def handler(event: dict[str, Any], context: object = None) -> dict[str, Any]:
-    """The router as a Lambda function URL (payload 2.0): the cells from ``HARFTET_CELLS``,
-    read once per instance; the answer of ``Router.redirect``."""
-    global _router
-    if _router is None:
-        _router = Router(cells_from_env(os.environ["HARFTET_CELLS"]))
+    """The router as a Lambda function URL (payload 2.0): the cells from its cells table (kept
+    ``CELLS_CACHE_SECONDS``, 30 s); the answer of ``Router.redirect``."""
+    global _directory_kept
+    if _directory_kept is None:
+        _directory_kept = _directory()
+    router = _directory_kept.router()
     http: dict[str, Any] = (event.get("requestContext") or {}).get("http") or {}
     headers: dict[str, str] = event.get("headers") or {}
-    status, answer_headers, body = _router.redirect(
+    status, answer_headers, body = router.redirect(
         str(http.get("method", "GET")),
         str(event.get("rawPath", "/")),
         str(event.get("rawQueryString", "")),
@@ -222,9 +350,10 @@ def handler(event: dict[str, Any], context: object = None) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``aws cloudformation list-exports --output json | python -m harftet.router``: the
-    ``Cells`` parameter of router/template.yaml (``HARFTET_CELLS``) from the cells' exports,
-    on one line. ``--closed c01,c02`` marks cells draining (no new players or tables)."""
+    """``aws cloudformation list-exports --output json | python -m harftet.router``: one
+    account's cells from its exports as a JSON list on one line (``HARFTET_CELLS``, what a
+    router without its cells table takes; or to compare with the table). ``--closed c01,c02``
+    marks cells draining (no new players or tables)."""
     import argparse
     import json
     import sys

@@ -29,6 +29,9 @@ from harftet.localstack.launcher import RunningStack, launch
 # The stacks of the tests play no synthetic game unless a test asks (test_synthetic_game.py):
 # a game every 5 minutes in the session's stack would add players and tables other tests see.
 os.environ.setdefault("SYNTHETIC_SECONDS", "0")
+# Nor do they rotate signing keys (test_key_rotation_stack.py does): with a rotation, every
+# function reads the key ring from moto's SSM, whose first request takes ~2 s.
+os.environ.setdefault("KEY_ROTATION_SECONDS", "0")
 
 # A browser assertion waits as long as a page's actions do (Tab: 10 s). On a busy two-core CI
 # machine a function worker's first request can take longer than Playwright's default 5 s:

@@ -1,11 +1,17 @@
 """Two cells side by side (two local stacks on free ports, each with its CELL_ID) behind the
 router (harftet.router): a player's requests reach their home cell, a table's requests and
-WebSocket reach the cell its id names, and nothing of one cell is visible in the other."""
+WebSocket reach the cell its id names, and nothing of one cell is visible in the other.
+
+The router reads its cells from a cells table (here in the first stack's DynamoDB) which each
+cell's deploy writes (register_cell, as the CellRegistration custom resource does): the two
+live cells and 30 more, draining, from other accounts — a list past the 4 KB one Lambda
+environment variable held."""
 
 from __future__ import annotations
 
 import json
 import secrets
+import time
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +19,9 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
+from harftet.localstack.dynamo import MotoDynamo
 from harftet.localstack.launcher import launch
-from harftet.router import Cell, Router, player_key
+from harftet.router import Cell, CellDirectory, player_key, register_cell, scan_cells
 
 pytestmark = pytest.mark.e2e
 
@@ -43,17 +50,47 @@ def cells(tmp_path_factory: pytest.TempPathFactory) -> Any:
             stack.stop()
 
 
-class RouterTransport(httpx.BaseTransport):
-    """The router's host answers from Router.redirect; the cells' hosts are real."""
+CELLS_TABLE = "harftet-router-cells"
 
-    def __init__(self, router: Router) -> None:
-        self.router = router
+
+def cells_table(stack: Any) -> Any:
+    """The router's cells table, in the stack's DynamoDB (moto): a boto3 Table."""
+    dynamo = MotoDynamo()
+    dynamo.port = int(stack.dynamodb_endpoint.rsplit(":", 1)[1])
+    client = dynamo.client()
+    client.create_table(
+        TableName=CELLS_TABLE,
+        BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=[
+            {"AttributeName": "account", "AttributeType": "S"},
+            {"AttributeName": "cellId", "AttributeType": "S"},
+        ],
+        KeySchema=[
+            {"AttributeName": "account", "KeyType": "HASH"},
+            {"AttributeName": "cellId", "KeyType": "RANGE"},
+        ],
+    )
+    import boto3
+
+    resource = boto3.resource(
+        "dynamodb", endpoint_url=dynamo.endpoint_url, region_name="us-east-1",
+        aws_access_key_id="local", aws_secret_access_key="local",
+    )  # fmt: skip
+    return resource.Table(CELLS_TABLE)
+
+
+class RouterTransport(httpx.BaseTransport):
+    """The router's host answers from Router.redirect (the cells its directory read); the
+    cells' hosts are real."""
+
+    def __init__(self, directory: CellDirectory) -> None:
+        self.directory = directory
         self.real = httpx.HTTPTransport()
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         if request.url.host != "router.test":
             return self.real.handle_request(request)
-        status, headers, body = self.router.redirect(
+        status, headers, body = self.directory.router().redirect(
             request.method,
             request.url.path,
             request.url.query.decode(),
@@ -63,12 +100,25 @@ class RouterTransport(httpx.BaseTransport):
 
 
 def test_requests_reach_the_home_cell_and_the_tables_cell(cells: dict[str, Any]) -> None:
-    router = Router(Cell(cell_id, stack.base_url, stack.ws_url) for cell_id, stack in cells.items())
+    client = cells_table(cells["ka"])
+    for n, (cell_id, stack) in enumerate(cells.items()):  # each live cell's deploy
+        cell = Cell(cell_id, stack.base_url, stack.ws_url)
+        register_cell(client, cell, f"11111111110{n}", "local", time.time())
+    for n in range(30):  # thirty more, draining (their URLs lead nowhere: no new players)
+        host = f"d{n:02d}x0a1b2c.execute-api.eu-central-1.invalid/prod"
+        drained = Cell(f"d{n:02d}", f"https://{host}", f"wss://{host}", open=False)
+        register_cell(client, drained, f"2222222222{n:02d}", "local", time.time())
+    directory = CellDirectory(lambda: scan_cells(client), ttl=30)
+    router = directory.router()
+    assert len(router.cells) == 32
+    listed = [{"cellId": c.cell_id, "restUrl": c.rest_url, "webSocketUrl": c.ws_url,
+               "capacity": c.capacity, "open": c.open} for c in router.cells.values()]  # fmt: skip
+    assert len(json.dumps(listed)) > 4096  # past one environment variable
     # two client keys whose homes differ, one in each cell
     keys = {router.home(f"client-{n}").cell_id: f"client-{n}" for n in range(64)}
     assert set(keys) == {"ka", "kb"}
     with httpx.Client(
-        base_url="http://router.test", transport=RouterTransport(router), follow_redirects=True
+        base_url="http://router.test", transport=RouterTransport(directory), follow_redirects=True
     ) as http:
         made = {}
         for cell_id, key in keys.items():
@@ -115,5 +165,7 @@ def test_requests_reach_the_home_cell_and_the_tables_cell(cells: dict[str, Any])
             auth = {"Authorization": f"Bearer {made[other][0]}"}
             direct = httpx.get(f"{cells[other].base_url}/tables/{table_id}", headers=auth)
             assert direct.status_code == 404 and direct.json()["error"]["code"] == "not_found"
+        drained = http.get("/cells/route", params={"tableId": "d17.AAAAAAAAAAAA"}).json()
+        assert drained["cellId"] == "d17"  # a draining cell's tables are still found
         unknown = http.get("/tables/zz.AAAAAAAAAAAA")
         assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "not_found"

@@ -1,6 +1,8 @@
 """The cell's synthetic game on the local stack (docs/DEPLOY.md alarm `<stack>-synthetic-game`):
-the stack plays it on the template's schedule (here shortened) through the REST function, as
-SyntheticFunction does in AWS, and `GET /health` reports the last result."""
+the stack runs functions/synthetic on the template's schedule (here shortened), as
+SyntheticFunction runs in AWS: a guest plays a computer player through the stack's public REST
+API and WebSocket (moves sent on the socket, pushes received), and `GET /health` reports the
+last result."""
 
 from __future__ import annotations
 
@@ -16,17 +18,25 @@ def test_the_template_schedules_the_synthetic_game_the_local_stack_plays() -> No
     assert read_template().synthetic_rate == "rate(5 minutes)"
 
 
-def test_health_reports_the_last_synthetic_game(stack_factory: Any) -> None:
-    stack = stack_factory("synthetic", env={"SYNTHETIC_SECONDS": "1"})
-    deadline = time.monotonic() + 60
-    synthetic = None
+def last_game(base_url: str, after: float = 0.0, limit: float = 90) -> dict[str, Any]:
+    """The synthetic game `/health` reports, the first played after ``after``."""
+    deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
-        health = httpx.get(f"{stack.base_url}/health", timeout=10).json()
-        synthetic = health.get("synthetic")
-        if synthetic is not None:
-            break
+        synthetic = httpx.get(f"{base_url}/health", timeout=10).json().get("synthetic")
+        if synthetic is not None and synthetic["at"] > after:
+            return dict(synthetic)
         time.sleep(0.5)
-    assert synthetic is not None, "no synthetic game within a minute"
+    raise AssertionError(f"no synthetic game within {limit} s")
+
+
+def test_health_reports_the_last_synthetic_game_played_over_rest_and_the_socket(
+    stack_factory: Any,
+) -> None:
+    stack = stack_factory("synthetic", env={"SYNTHETIC_SECONDS": "1"})
+    synthetic = last_game(stack.base_url)
     assert synthetic["ok"] is True, synthetic
-    assert synthetic["moves"] == 3 and 0 < synthetic["seconds"] < 30
+    # three moves of the guest sent on the socket, each seen back as a push, and the computer
+    # player's answers received as pushes
+    assert synthetic["moves"] == 3 and synthetic["computerMoves"] >= 3
+    assert 0 < synthetic["pushSeconds"] < 10 and 0 < synthetic["seconds"] < 30
     assert abs(synthetic["at"] - time.time()) < 120

@@ -104,20 +104,38 @@ def test_the_probe_plays_several_turns_through_the_api(apps: Any, app: Any) -> N
     assert result == {**result, "ok": True, "moves": 4}
 
 
+@pytest.mark.parametrize("ok", [True, False])
 def test_the_synthetic_game_publishes_its_success_and_latency(
-    apps: Any, app: Any, capsys: pytest.CaptureFixture[str]
+    apps: Any, app: Any, capsys: pytest.CaptureFixture[str], ok: bool
 ) -> None:
+    """The handler plays through the public REST API and WebSocket it is given (the game
+    itself: tests/e2e/test_synthetic_game.py and test_probe_socket.py) and publishes what the
+    alarm reads."""
     synthetic = _load("synthetic")
-    call = _load("pretraffic").invoker(Lambda(apps.rest.handler), "rest-fn:live")
-    env = {**apps.settings.environ, "REST_URL": "https://api.example/prod"}
-    urls: list[str] = []
+    env = {
+        **apps.settings.environ,
+        "REST_URL": "https://api.example/prod",
+        "WS_URL": "wss://ws.example/prod",
+    }
+    played: list[tuple[Any, ...]] = []
+    result = {"ok": ok, "seconds": 2.5, "moves": 3 if ok else 1, "computerMoves": 3}
+    result |= {"pushSeconds": 0.25} if ok else {"error": "move over the socket: timed out"}
+
+    def game(call: Any, connect: Any, ws_url: str, moves: int) -> dict[str, Any]:
+        played.append((call, connect, ws_url, moves))
+        return result
+
     with (
-        mock.patch.object(synthetic, "over_http", lambda url: urls.append(url) or call),
+        mock.patch.object(synthetic, "over_http", lambda url: f"http:{url}"),
+        mock.patch.object(synthetic, "play_with_computer", game),
         mock.patch.object(synthetic, "settings", lambda: type("S", (), {"environ": env})()),
     ):
-        result = synthetic.handler({"source": "aws.events"}, Context())
-    assert result["ok"] and result["moves"] == synthetic.MOVES
-    assert urls == ["https://api.example/prod"]
+        assert synthetic.handler({"source": "aws.events"}, Context()) == result
+    assert played == [
+        ("http:https://api.example/prod", synthetic.over_websocket, "wss://ws.example/prod", 3)
+    ]
     emitted = [json.loads(line) for line in capsys.readouterr().out.splitlines() if "_aws" in line]
     [metrics] = [m for m in emitted if "SyntheticGameOk" in m]
-    assert metrics["SyntheticGameOk"] == [1.0] and 0 < metrics["SyntheticGameSeconds"][0] < 30
+    assert metrics["SyntheticGameOk"] == [1.0 if ok else 0.0]
+    assert metrics["SyntheticGameSeconds"] == [2.5]
+    assert metrics.get("SyntheticPushSeconds") == ([0.25] if ok else None)

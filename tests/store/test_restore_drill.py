@@ -14,6 +14,7 @@ from service_helpers import full_table, turn_player
 from testkit import TABLE_NAMES, Clock, app_over, with_mail
 
 from harftet.engine.moves import Draw
+from harftet.store.schema import load_template
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "restore.py"
 
@@ -64,6 +65,9 @@ def test_write_snapshot_lose_restore_and_play_on_with_no_acknowledged_write_lost
     # restore: the runbook's script, then the application pointed at the new tables
     restored = runbook().restore(dynamodb, durable, "drill", backups=backups, wait_seconds=60)
     assert restored == {logical: f"{name}-drill" for logical, name in durable.items()}
+    runbook().settle(dynamodb, restored, load_template())  # what a restore does not bring back
+    tables = dynamodb.describe_table(TableName=restored["TablesTable"])["Table"]
+    assert tables["StreamSpecification"]["StreamEnabled"] is True
     assert set(runbook().environment(restored)) == {
         "TABLES_TABLE", "PLAYERS_TABLE", "LOG_TABLE", "MAIL_TABLE",
     }  # fmt: skip

@@ -152,3 +152,18 @@ def test_the_scheduled_function_rotates_the_parameter_the_app_reads(
     later = App(Settings(token_secret=SECRET, token_keys_param=name), stores=None)
     assert later.tokens.verify(token).player_id == "p1"  # 0 sign-outs
     assert kid(later.tokens.issue("p1", "Ayşe")) == second[0]
+
+
+def test_a_token_verified_before_its_key_retired_is_refused_after() -> None:
+    """A process remembers the tokens it verified (the signature check is costly): not past
+    its key's retirement (docs/DEPLOY.md: a leaked key's tokens stop within the cache)."""
+    ring = Ring()
+    ring.rotate(0)
+    tokens = Tokens(SECRET, keys=ring)
+    token = tokens.issue("p1", "A", lifetime=3600)
+    assert tokens.verify(token).player_id == "p1"  # verified, and remembered
+    ring.rotate(10)
+    assert tokens.verify(token).player_id == "p1"  # its key still verifies
+    ring.rotate(20)  # retired
+    with pytest.raises(UnauthorizedError):
+        tokens.verify(token)

@@ -64,16 +64,17 @@ class App:
 
     def _key_ring(self, name: str) -> Callable[[bool], list[Any]]:
         """The signing keys in the SSM parameter ``name`` (written by functions/keys on its
-        schedule), kept 5 minutes (its absence too: before the first rotation); read fresh
-        on an unknown key id at most every 10 s."""
+        schedule), kept 5 minutes (``TOKEN_KEYS_CACHE_SECONDS``; its absence too: before the
+        first rotation); read fresh on an unknown key id at most every 10 s."""
         from harftet.identity import parse_keys
 
         kept: dict[str, Any] = {"at": None, "keys": []}
+        keep = self.settings.token_keys_seconds
 
         def ring(fresh: bool) -> list[Any]:
             now = self.clock()
             at = kept["at"]
-            if at is not None and now - at < (10 if fresh else 300):
+            if at is not None and now - at < (min(10, keep) if fresh else keep):
                 return list(kept["keys"])
             kept["at"] = now
             try:

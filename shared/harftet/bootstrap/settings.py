@@ -45,6 +45,7 @@ class Settings:
     token_secret: str | None = None
     token_secret_param: str | None = None
     token_keys_param: str | None = None  # the rotating signing keys (harftet.identity)
+    token_keys_seconds: float = 300.0  # how long a process keeps the keys it read
     allowed_origins: str = ""
     # the stored tables' codec format written (None: the codec's own, harftet.engine.codec)
     table_write_format: int | None = None
@@ -82,6 +83,7 @@ class Settings:
             token_secret=get("TOKEN_SECRET") or None,
             token_secret_param=get("TOKEN_SECRET_PARAM") or None,
             token_keys_param=get("TOKEN_KEYS_PARAM") or None,
+            token_keys_seconds=float(get("TOKEN_KEYS_CACHE_SECONDS") or 300),
             allowed_origins=get("ALLOWED_ORIGINS", ""),
             table_write_format=int(get("TABLE_WRITE_FORMAT") or 0) or None,
             environ=env,

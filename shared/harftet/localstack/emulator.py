@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import time
@@ -54,6 +53,8 @@ class Emulator:
         notifier: LambdaFunction | None = None,
         leagues: LambdaFunction | None = None,
         matcher: LambdaFunction | None = None,
+        keys: LambdaFunction | None = None,
+        synthetic_game: LambdaFunction | None = None,
         match_seconds: float = 1.0,
         ws_route_response: bool,
         ready_check: Callable[[], bool] | None,
@@ -76,6 +77,17 @@ class Emulator:
         self.notifier = notifier  # notifications (harftet.notify), from its queue
         self.leagues = leagues  # the league roll-over, on its schedule (harftet.leagues.weeks)
         self.matcher = matcher  # matchmaking: the match table's stream and a schedule
+        self.keys = keys  # the signing keys' rotation, on its schedule (functions/keys)
+        self.synthetic_game = synthetic_game  # functions/synthetic, on its schedule
+        # Its period (the template's TokenKeyRotationRate unless KEY_ROTATION_SECONDS says;
+        # None: not rotated), the last rotation's {"kids", "at", "rotations"} (GET /health),
+        # and what is done after each (the data folder keeps the keys).
+        self.key_rotation_seconds: float | None = None
+        self.keys_rotated: dict[str, Any] | None = None
+        self.on_keys_rotated: Callable[[], None] | None = None
+        # The stream sources of the tables a new environment names (the stack's: the event
+        # source mappings follow the functions to restored tables); None: none re-pointed.
+        self.repoint: Callable[[Mapping[str, str]], list[tuple[str, Any]]] | None = None
         self.match_seconds = match_seconds
         self.sweep_seconds = sweep_seconds
         self.ready_check = ready_check
@@ -100,6 +112,8 @@ class Emulator:
             self.notifier,
             self.matcher,
             self.leagues,
+            self.keys,
+            self.synthetic_game,
         )
         return [f for f in every if f is not None]
 
@@ -144,7 +158,14 @@ class Emulator:
         sources = self.source_health()
         if any(s["stuck"] for s in sources):
             return JSONResponse({"status": "stuck", "sources": sources}, status_code=503)
-        return JSONResponse({"status": "ok", "sources": sources, "synthetic": self.synthetic})
+        return JSONResponse(
+            {
+                "status": "ok",
+                "sources": sources,
+                "synthetic": self.synthetic,
+                "keys": self.keys_rotated,
+            }
+        )
 
     # --- the schedule and the event sources ---------------------------------------------------
 
@@ -176,28 +197,72 @@ class Emulator:
             checked = now
 
     async def play_synthetic_forever(self) -> None:
-        """The cell's synthetic game on the template's schedule (SyntheticFunction in AWS):
-        two guests play a short game through the REST function (harftet.probe); the last
-        result is in `GET /health` as ``synthetic``."""
-        from harftet.probe import api_event, play
-
-        assert self.rest is not None and self.synthetic_seconds is not None
-        rest, loop = self.rest, asyncio.get_running_loop()
-
-        def call(method: str, path: str, body: Any, token: str | None) -> tuple[int, Any]:
-            event = api_event(method, path, body, token)
-            reply = asyncio.run_coroutine_threadsafe(rest.invoke(event), loop).result(60)
-            return int(reply["statusCode"]), json.loads(reply.get("body") or "null")
-
+        """The cell's synthetic game on the template's schedule: functions/synthetic plays a
+        guest against a computer player through this stack's public REST API and WebSocket,
+        as SyntheticFunction does in AWS; its last result is in `GET /health` as
+        ``synthetic``."""
+        assert self.synthetic_game is not None and self.synthetic_seconds is not None
         while True:
             await asyncio.sleep(self.synthetic_seconds)  # as a schedule: a period, then a game
             try:
-                result = await run_in_threadpool(play, call, 3)
+                event = lambda_events.scheduled_event("harftet-synthetic")
+                result = dict(await self.synthetic_game.invoke(event))
             except Exception as error:  # the function itself failed: a failed game
                 result = {"ok": False, "seconds": 0.0, "moves": 0, "error": repr(error)}
             self.synthetic = {**result, "at": time.time()}
             if not result["ok"]:
                 log.error("synthetic game failed: %s", result.get("error"))
+
+    async def rotate_keys_forever(self) -> None:
+        """Rotate the signing keys on their schedule (KeyRotationFunction in AWS): a new key
+        signs, the one before still verifies (harftet.identity). The last rotation is in
+        `GET /health` as ``keys``."""
+        assert self.keys is not None and self.key_rotation_seconds
+        while True:
+            await asyncio.sleep(self.key_rotation_seconds)
+            try:
+                result = await self.keys.invoke(lambda_events.scheduled_event("harftet-keys"))
+            except Exception:
+                log.exception("key rotation failed")
+                continue
+            done = (self.keys_rotated or {}).get("rotations", 0) + 1
+            self.keys_rotated = {"kids": result["kids"], "at": time.time(), "rotations": done}
+            if self.on_keys_rotated is not None:
+                await run_in_threadpool(self.on_keys_rotated)
+
+    async def configure(self, request: Request) -> Response:
+        """`PUT /@functions/environment` `{"Variables": {...}}` with the operator key: every
+        function's new execution environments get these variables (`aws lambda
+        update-function-configuration` for each), and the event source mappings of the tables
+        they name follow (the restore runbook's "point the stack at them", docs/DEPLOY.md)."""
+        import hmac
+
+        from harftet.localstack.rest_api import OPERATOR_HEADER
+
+        given, key = request.headers.get(OPERATOR_HEADER, ""), self.rest_api.operator_key or ""
+        if not (key and hmac.compare_digest(given.encode(), key.encode())):
+            return JSONResponse({"message": "Forbidden"}, status_code=403)
+        try:
+            variables = (await request.json())["Variables"]
+            assert all(isinstance(v, str) for v in (*variables, *variables.values()))
+        except Exception:
+            message = 'send {"Variables": {"NAME": "value", ...}}'
+            return JSONResponse({"message": message}, status_code=400)
+        for function in self.functions:
+            function.reconfigure(variables)
+        moved = await run_in_threadpool(self.repoint, variables) if self.repoint else []
+        for key, source in moved:  # the old mapping of that function and kind stops
+            for old_key, old in list(self.sources):
+                if old_key == key and old.mapping.kind == source.mapping.kind:
+                    self.sources.remove((old_key, old))
+                    task = self.source_tasks.pop(id(old), None)
+                    if task is not None:
+                        task.cancel()
+        self.start_sources(moved)
+        sources = [f"{key} <- {source.mapping.source}" for key, source in moved]
+        return JSONResponse(
+            {"functions": [f.spec.name for f in self.functions], "sources": sources}
+        )
 
     def start_sources(self, event_sources: list[tuple[str, Any]]) -> list[asyncio.Task[None]]:
         """Poll each event source for its function (one the stack runs), as Lambda's event
@@ -227,6 +292,8 @@ def create_app(
     notifier: str | Path | None = None,
     leagues: str | Path | None = None,
     matcher: str | Path | None = None,
+    keys: str | Path | None = None,
+    synthetic_game: str | Path | None = None,
     match_seconds: float = 1.0,
     event_sources: list[tuple[str, Any]] | None = None,
     env: Mapping[str, str] | None = None,
@@ -239,13 +306,10 @@ def create_app(
     throttle: tuple[float, int] | None = None,
     operator_key: str | None = None,
 ) -> Starlette:
-    """The emulator as a Starlette app; handler files are invoked with `env` as their environment.
-    With `settings` (from template.yaml) only the template's REST routes reach the handler and
-    refusals use its GatewayResponses; without, every path goes to the handler (`/{proxy+}`).
-    `operator_key` stands in for AWS_IAM on the template's IAM-only routes (API.md v4).
-    `event_sources` are (function key, source) pairs: each source (localstack/sources.py)
-    runs while the app does, invoking that function as Lambda's event source mapping would.
-    """
+    """The emulator as a Starlette app, handlers invoked with `env`. With `settings` (template.yaml)
+    only its REST routes reach the handler, refusals as its GatewayResponses (without: every path,
+    `/{proxy+}`); `operator_key` stands in for AWS_IAM (API.md v4); `event_sources`: (function
+    key, source) pairs, each polled while the app runs, as an event source mapping does."""
     env = dict(env or {})
 
     def function(key: str, path: str | Path | None) -> LambdaFunction | None:
@@ -261,6 +325,8 @@ def create_app(
         notifier=function("notifier", notifier),
         leagues=function("leagues", leagues),
         matcher=function("matcher", matcher),
+        keys=function("keys", keys),
+        synthetic_game=function("synthetic", synthetic_game),
         match_seconds=match_seconds,
         ws_route_response=ws_route_response,
         ready_check=ready_check,
@@ -283,17 +349,39 @@ def _pace(emulator: Emulator, env: Mapping[str, str], settings: TemplateSettings
     schedule in the template unless the environment says otherwise)."""
     stuck = env.get("HEALTH_STUCK_SECONDS") or os.environ.get("HEALTH_STUCK_SECONDS")
     emulator.stuck_seconds = float(stuck) if stuck else None
+    emulator.synthetic_seconds = synthetic_seconds(env, settings)
+    emulator.key_rotation_seconds = key_rotation_seconds(env, settings)
+
+
+def synthetic_seconds(env: Mapping[str, str], settings: TemplateSettings | None) -> float | None:
+    """How often the local stack plays the synthetic game: ``SYNTHETIC_SECONDS`` (0: never),
+    else the template's SyntheticGameRate (None: no schedule)."""
     every = env.get("SYNTHETIC_SECONDS") or os.environ.get("SYNTHETIC_SECONDS")
-    emulator.synthetic_seconds = float(every) if every else _rate_seconds(settings)
+    return (float(every) or None) if every else _rate_seconds(settings)
 
 
-def _rate_seconds(settings: TemplateSettings | None) -> float | None:
-    """The template's SyntheticGameRate in seconds (``rate(5 minutes)``: 300)."""
-    rate = getattr(settings, "synthetic_rate", None) if settings else None
+def key_rotation_seconds(env: Mapping[str, str], settings: TemplateSettings | None) -> float | None:
+    """How often the local stack rotates the signing keys: ``KEY_ROTATION_SECONDS`` (0: never),
+    else the template's TokenKeyRotationRate (None: no schedule)."""
+    every = env.get("KEY_ROTATION_SECONDS") or os.environ.get("KEY_ROTATION_SECONDS")
+    if every:
+        return float(every) or None
+    return _rate_seconds(settings, "key_rotation_rate")
+
+
+UNIT_SECONDS = {"minute": 60, "hour": 3600, "day": 86400}
+
+
+def _rate_seconds(
+    settings: TemplateSettings | None, rate_of: str = "synthetic_rate"
+) -> float | None:
+    """A schedule of the template in seconds (``rate(5 minutes)``: 300): by default the
+    SyntheticGameRate's."""
+    rate = getattr(settings, rate_of, None) if settings else None
     if not rate:
         return None
     number, unit = rate.removeprefix("rate(").removesuffix(")").split()
-    return float(number) * {"minute": 60, "minutes": 60, "hour": 3600, "hours": 3600}[unit]
+    return float(number) * UNIT_SECONDS[unit.removesuffix("s")]
 
 
 def _function(
@@ -326,7 +414,8 @@ def _lifespan(
         # What a client calls is warm before /health says ready; the event sources' functions
         # warm meanwhile (they are invoked once something is stored or due).
         later = (emulator.fanout, emulator.timer, emulator.notifier, emulator.matcher)
-        behind = [f for f in (*later, emulator.leagues) if f is not None]
+        late = (*later, emulator.leagues, emulator.keys, emulator.synthetic_game)
+        behind = [f for f in late if f is not None]
         warming = asyncio.create_task(_warm(behind))
         await _warm([f for f in emulator.functions if f not in behind])
         emulator.started = True
@@ -335,14 +424,16 @@ def _lifespan(
             tasks.append(asyncio.create_task(emulator.match_forever()))
         if emulator.leagues is not None:
             tasks.append(asyncio.create_task(emulator.roll_leagues_forever()))
-        if emulator.rest is not None and emulator.synthetic_seconds:
+        if emulator.synthetic_game is not None and emulator.synthetic_seconds:
             tasks.append(asyncio.create_task(emulator.play_synthetic_forever()))
+        if emulator.keys is not None and emulator.key_rotation_seconds:
+            tasks.append(asyncio.create_task(emulator.rotate_keys_forever()))
         tasks += emulator.start_sources(event_sources)
         try:
             yield
         finally:
             warming.cancel()
-            for task in tasks:
+            for task in [*tasks, *emulator.source_tasks.values()]:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
@@ -379,6 +470,7 @@ def _routes(
     management = emulator.websocket_api.management
     routes: list[BaseRoute] = [
         Route("/health", emulator.health, methods=["GET"]),
+        Route("/@functions/environment", emulator.configure, methods=["PUT"]),
         WebSocketRoute("/ws", emulator.websocket_api.websocket),
         Route("/@connections/{connection_id}", management, methods=MANAGEMENT_METHODS),
         # The deployed endpoint carries the stage; accept that form too.

@@ -65,6 +65,9 @@ def handler_env(
         "AWS_SECRET_ACCESS_KEY": "local",
         # The Management API is served on our own port, at the root (no stage path).
         "WS_ENDPOINT": f"http://127.0.0.1:{port}",
+        # The public APIs as the synthetic game reaches them (functions/synthetic).
+        "REST_URL": f"http://127.0.0.1:{port}",
+        "WS_URL": f"ws://127.0.0.1:{port}/ws",
         "TOKEN_SECRET": keep("TOKEN_SECRET") or secrets.token_urlsafe(32),
         "TEST_MODE": keep("TEST_MODE", "1"),
         "LIMITS": keep("LIMITS", "off"),  # per-player budgets: off unless asked (API.md)

@@ -38,6 +38,7 @@ log = logging.getLogger("harftet.localstack")
 JOURNAL = "dynamodb.jsonl"
 SET_ASIDE = "dynamodb.set-aside-{stamp}.jsonl"  # the lines a replay could not prove
 SECRET = "token-secret"
+KEYS = "token-keys"  # the signing keys' ring, when the stack rotates them (mode 600)
 OPERATOR_KEY = "operator-key"
 WRITES = {
     "DynamoDB_20120810.PutItem",
@@ -67,6 +68,23 @@ def operator_key(folder: Path) -> str:
     """The key the local stack's operator routes take (``X-Operator-Key``, API.md v4), made at
     the first start and kept in ``folder`` (mode 600: only its owner reads it)."""
     return _kept_secret(folder / OPERATOR_KEY)
+
+
+def kept_keys(folder: Path) -> str | None:
+    """The signing keys' ring kept in ``folder`` (None: none yet)."""
+    path = folder / KEYS
+    return (path.read_text().strip() or None) if path.exists() else None
+
+
+def keep_keys(folder: Path, ring: str) -> None:
+    """Keep the signing keys' ring in ``folder`` (atomically, mode 600): tokens signed by
+    its keys stay valid after a restart."""
+    partial = (folder / KEYS).with_suffix(".partial")
+    partial.write_text(ring)
+    partial.chmod(0o600)
+    _sync_file(partial)
+    partial.replace(folder / KEYS)
+    _sync_folder(folder)
 
 
 def _kept_secret(path: Path) -> str:
@@ -265,5 +283,5 @@ def prepare(folder: Path, fresh: bool) -> None:
     """Make the data folder (emptied first with ``fresh``)."""
     folder.mkdir(parents=True, exist_ok=True)
     if fresh:
-        for name in (JOURNAL, SECRET):  # the operator key stays: the operator's tools keep it
+        for name in (JOURNAL, SECRET, KEYS):  # the operator key stays: the operator's tools keep it
             (folder / name).unlink(missing_ok=True)

@@ -16,14 +16,9 @@ one worker of an executor breaks the whole pool and every invocation in flight i
 Workers are forked from a forkserver that has already imported boto3 and powertools, so a cold
 start costs the handler's own module code only. Events and results cross the process boundary
 as JSON, as they do in AWS: a handler returning something JSON can't encode fails here too.
-
-Each worker talks to the emulator over a socket pair, one length-prefixed frame per message. The
-emulator's end is non-blocking and read through the event loop (`sock_recv`/`sock_sendall`), so
-a message that arrives in pieces — a large result, or a worker descheduled between two writes
-on a loaded machine — is awaited, never mistaken for a dead environment. (It used to be a
-multiprocessing Connection read with a blocking `recv()` after `add_reader`: uvloop, which
-uvicorn runs, makes any fd it watches non-blocking, so `recv()` of a message not yet whole raised
-BlockingIOError, answered as "Runtime.ExitError" — a 502 from a healthy stack.)
+Each worker talks to the emulator over a socket pair, one length-prefixed frame per message, read
+through the event loop: a message that arrives in pieces is awaited, never taken for a dead
+environment (a blocking `recv()` under uvloop made that a 502 from a healthy stack).
 """
 
 from __future__ import annotations
@@ -46,7 +41,7 @@ import traceback
 import warnings
 import weakref
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing import forkserver
 from pathlib import Path
 from typing import Any
@@ -263,6 +258,7 @@ class _Worker:
 
     def __init__(self, spec: FunctionSpec) -> None:
         parent, child = socket.socketpair()
+        self.spec = spec  # the configuration it started with
         self.sock = parent
         self.process = multiprocessing.get_context("forkserver").Process(
             target=_serve, args=(spec, child), name=spec.name, daemon=True
@@ -370,10 +366,20 @@ class LambdaFunction:
 
     def _give_back(self, worker: _Worker) -> None:
         with self._lock:
-            if self._closed:
+            if self._closed or worker.spec is not self.spec:  # closed, or reconfigured since
+                self._all.discard(worker)
                 worker.kill()
             else:
                 self._idle.append(worker)
+
+    def reconfigure(self, variables: Mapping[str, str]) -> None:
+        """`update-function-configuration`: new environments get ``variables``; idle ones end."""
+        with self._lock:
+            self.spec = replace(self.spec, env={**self.spec.env, **variables})
+            idle, self._idle = self._idle, []
+            self._all.difference_update(idle)
+        for worker in idle:  # a busy one ends when its invocation does (_give_back)
+            worker.kill()
 
     def _drop(self, worker: _Worker, dump: bool = False) -> None:
         with self._lock:

@@ -92,6 +92,7 @@ def env_vars(
         "TOKEN_KEYS_PARAM": "",  # no key ring locally: the one secret signs (as `make run`)
         "NEW_VERSION": "",  # the pre-traffic hook's: given by CodeDeploy's deploy only
         "REST_URL": f"http://{LOCAL_HOST}:{port}",  # the synthetic game plays `make run`
+        "WS_URL": f"ws://{LOCAL_HOST}:{port}/ws",
     }
     result: dict[str, dict[str, str]] = {}
     for logical_id, variables in _functions(template).items():

@@ -12,7 +12,7 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,6 +38,8 @@ DEFAULT_HANDLERS = {
     "notifier": FUNCTIONS / "notifier" / "app.py",
     "leagues": FUNCTIONS / "leagues" / "app.py",
     "matcher": FUNCTIONS / "matcher" / "app.py",
+    "keys": FUNCTIONS / "keys" / "app.py",
+    "synthetic": FUNCTIONS / "synthetic" / "app.py",
 }
 # How often the local schedule invokes the sweeper. AWS runs it once a minute
 # (template.yaml's TurnSweepRate): it is the safety net behind the exact SQS timers, arms
@@ -86,6 +88,8 @@ class StackOptions:
     notifier: Path | None = DEFAULT_HANDLERS["notifier"]
     leagues: Path | None = DEFAULT_HANDLERS["leagues"]  # on the league schedule, with the sweeper
     matcher: Path | None = DEFAULT_HANDLERS["matcher"]
+    keys: Path | None = DEFAULT_HANDLERS["keys"]  # the signing keys' rotation, on its schedule
+    synthetic: Path | None = DEFAULT_HANDLERS["synthetic"]  # the synthetic game, on its schedule
     template: Path | None = None
     sweep_seconds: float = SWEEP_SECONDS
     match_seconds: float = MATCH_SECONDS
@@ -193,17 +197,19 @@ def _handler_files(options: StackOptions) -> list[Path]:
         options.notifier,
         options.leagues,
         options.matcher,
+        options.keys,
+        options.synthetic,
     )
     return [p for p in every if p]
 
 
 def _start_app(
-    options: StackOptions, dynamo: MotoDynamo, env: Mapping[str, str], operator_key: str
+    options: StackOptions, dynamo: MotoDynamo, env: dict[str, str], operator_key: str
 ) -> tuple[Starlette, int]:
     """Start DynamoDB with the template's tables (the kept items restored), share the token
     secret with `sam local`, and build the emulator: the app and how many items were kept."""
     from harftet.localstack.dynamo import DEFAULT_TABLE_NAMES, create_tables
-    from harftet.localstack.emulator import create_app
+    from harftet.localstack.emulator import create_app, synthetic_seconds
     from harftet.localstack.mobile_push import create_applications
     from harftet.localstack.sam_local import share_token_secret
     from harftet.localstack.template import read_template
@@ -217,6 +223,7 @@ def _start_app(
     settings = read_template(options.template)
     if options.proxy_all:
         settings.rest_routes = None
+    on_rotated = _key_ring(options, dynamo, env, settings)
     sources = event_sources(dynamo, settings, DEFAULT_TABLE_NAMES)
     if kept:  # what was published before the restart is not published again
         for _, source in sources:
@@ -232,6 +239,8 @@ def _start_app(
         notifier=options.notifier,
         leagues=options.leagues if options.sweeper else None,
         matcher=options.matcher,
+        keys=options.keys if on_rotated is not None else None,
+        synthetic_game=options.synthetic if synthetic_seconds(env, settings) else None,
         match_seconds=options.match_seconds,
         event_sources=sources,
         env=env,
@@ -241,7 +250,41 @@ def _start_app(
         throttle=options.throttle,
         operator_key=operator_key,
     )
+    app.state.emulator.on_keys_rotated = on_rotated
+    app.state.emulator.repoint = _repointer(dynamo, settings)
     return app, kept
+
+
+def _key_ring(
+    options: StackOptions, dynamo: MotoDynamo, env: dict[str, str], settings: Any
+) -> Callable[[], None] | None:
+    """With the keys rotated on a schedule (the template's, or KEY_ROTATION_SECONDS; 0: never):
+    the handlers read the key ring from the stack's SSM (moto), as in AWS; a data folder
+    keeps the ring across restarts (put back at start, saved after each rotation). The
+    handlers' environment ``env`` is completed here; what to do after a rotation (None: no
+    rotation)."""
+    from harftet.localstack import persist
+    from harftet.localstack.emulator import key_rotation_seconds
+    from harftet.localstack.sam_local import local_ssm
+
+    if not key_rotation_seconds(env, settings) or options.keys is None:
+        return None
+    name = settings.token_keys_param or "/harftet/token-keys"
+    env.update({"TOKEN_KEYS_PARAM": name, "AWS_ENDPOINT_URL_SSM": dynamo.endpoint_url})
+    ssm = local_ssm(dynamo.endpoint_url)
+    folder = options.data_dir
+    kept = persist.kept_keys(folder) if folder is not None else None
+    if kept:
+        ssm.put_parameter(Name=name, Value=kept, Type="SecureString", Overwrite=True)
+    else:  # moto's SSM takes ~2 s on its first request: not on a player's first sign-in
+        threading.Thread(target=ssm.describe_parameters, name="warm-ssm", daemon=True).start()
+
+    def on_rotated() -> None:
+        if folder is not None:
+            value = ssm.get_parameter(Name=name, WithDecryption=True)["Parameter"]["Value"]
+            persist.keep_keys(folder, str(value))
+
+    return on_rotated
 
 
 def _server(app: Starlette, options: StackOptions) -> uvicorn.Server:
@@ -305,7 +348,7 @@ class _NotAnError(logging.Filter):
 def event_sources(dynamo: Any, settings: Any, tables: Mapping[str, str]) -> list[tuple[str, Any]]:
     """The template's queues created in moto, and its event source mappings as local pollers:
     (function folder name, source) pairs."""
-    from harftet.localstack.sources import QueueSource, StreamSource
+    from harftet.localstack.sources import QueueSource
 
     sqs = dynamo.client("sqs")
     arns: dict[str, str] = {}
@@ -329,6 +372,18 @@ def event_sources(dynamo: Any, settings: Any, tables: Mapping[str, str]) -> list
         arns[logical_id] = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])[
             "Attributes"
         ]["QueueArn"]
+    sources = stream_sources(dynamo, settings, tables)
+    for mapping in settings.mappings:
+        if mapping.kind == "queue" and mapping.source in arns:
+            url = queue_url(dynamo.endpoint_url, mapping.source)
+            sources.append((mapping.function, QueueSource(sqs, url, arns[mapping.source], mapping)))
+    return sources
+
+
+def stream_sources(dynamo: Any, settings: Any, tables: Mapping[str, str]) -> list[tuple[str, Any]]:
+    """The template's stream mappings of ``tables`` (logical id → name) as local pollers."""
+    from harftet.localstack.sources import StreamSource
+
     sources: list[tuple[str, Any]] = []
     for mapping in settings.mappings:
         if mapping.kind == "stream" and mapping.source in tables:
@@ -336,10 +391,29 @@ def event_sources(dynamo: Any, settings: Any, tables: Mapping[str, str]) -> list
             arn = described["Table"]["LatestStreamArn"]
             stream = StreamSource(dynamo.client("dynamodbstreams"), arn, mapping)
             sources.append((mapping.function, stream))
-        elif mapping.kind == "queue" and mapping.source in arns:
-            url = queue_url(dynamo.endpoint_url, mapping.source)
-            sources.append((mapping.function, QueueSource(sqs, url, arns[mapping.source], mapping)))
     return sources
+
+
+# The functions' variables that name a table, by the table's logical id.
+TABLE_VARIABLES = {
+    "TABLES_TABLE": "TablesTable",
+    "PLAYERS_TABLE": "PlayersTable",
+    "CONNECTIONS_TABLE": "ConnectionsTable",
+    "LOG_TABLE": "LogTable",
+    "MAIL_TABLE": "MailTable",
+    "MATCH_TABLE": "MatchTable",
+}
+
+
+def _repointer(dynamo: Any, settings: Any) -> Callable[[Mapping[str, str]], list[tuple[str, Any]]]:
+    """The stream sources of the tables a new environment names (PUT /@functions/environment):
+    Lambda's event source mappings moved to those tables' streams."""
+
+    def repoint(variables: Mapping[str, str]) -> list[tuple[str, Any]]:
+        moved = {TABLE_VARIABLES[k]: v for k, v in variables.items() if k in TABLE_VARIABLES}
+        return stream_sources(dynamo, settings, moved)
+
+    return repoint
 
 
 def _print_banner(

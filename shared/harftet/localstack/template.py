@@ -122,6 +122,10 @@ class TemplateSettings:
     # the synthetic game's schedule (the SyntheticGameRate parameter's default: the local
     # stack plays it as SyntheticFunction does in AWS); None: no synthetic game
     synthetic_rate: str | None = None
+    # the signing keys' rotation (TokenKeyRotationRate's default, KeyRotationFunction) and
+    # the parameter it writes (TokenKeysParameterName's default)
+    key_rotation_rate: str | None = None
+    token_keys_param: str | None = None
     # the WebSocket API's message routes (route key → its stage throttle (rate, burst), None:
     # none set), $default included: a message goes to the route its "action" names
     ws_routes: dict[str, tuple[float, int] | None] = field(default_factory=dict)
@@ -183,9 +187,17 @@ def read_template(template_path: str | os.PathLike[str] | None = None) -> Templa
         [m for m in mappings if m],
         queues,
         None if min_compression is None else int(min_compression),
-        (template.get("Parameters", {}).get("SyntheticGameRate") or {}).get("Default"),
+        _default(template, "SyntheticGameRate"),
+        _default(template, "TokenKeyRotationRate"),
+        _default(template, "TokenKeysParameterName"),
         ws_routes(template),
     )
+
+
+def _default(template: dict[str, Any], parameter: str) -> str | None:
+    """A template parameter's default (None: no such parameter)."""
+    found = (template.get("Parameters", {}).get(parameter) or {}).get("Default")
+    return None if found is None else str(found)
 
 
 def ws_routes(template: dict[str, Any]) -> dict[str, tuple[float, int] | None]:
