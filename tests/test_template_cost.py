@@ -185,7 +185,8 @@ def test_the_router_answers_a_function_url_event(monkeypatch: pytest.MonkeyPatch
         },
     ]
     monkeypatch.setenv("HARFTET_CELLS", json.dumps(cells))
-    monkeypatch.setattr(module, "_router", None)
+    monkeypatch.delenv("CELLS_TABLE", raising=False)  # a router without its cells table
+    monkeypatch.setattr(module, "_directory_kept", None)
 
     def event(method: str, path: str, query: str = "", **headers: str) -> dict[str, Any]:
         return {

@@ -144,12 +144,7 @@ def read_template(template_path: str | os.PathLike[str] | None = None) -> Templa
     memory: dict[str, int] = {}
     folders: dict[str, str] = {}
     rest_api = (resources.get("RestApi") or {}).get("Properties") or {}
-    iam_apis = {
-        logical_id
-        for logical_id, r in resources.items()
-        if r.get("Type") == "AWS::Serverless::Api"
-        and ((r.get("Properties") or {}).get("Auth") or {}).get("DefaultAuthorizer") == "AWS_IAM"
-    }
+    iam_apis = _iam_apis(resources)
     min_compression = rest_api.get("MinimumCompressionSize")
     for logical_id, resource in resources.items():
         props = resource.get("Properties") or {}
@@ -186,12 +181,22 @@ def read_template(template_path: str | os.PathLike[str] | None = None) -> Templa
         memory,
         [m for m in mappings if m],
         queues,
-        None if min_compression is None else int(min_compression),
-        _default(template, "SyntheticGameRate"),
-        _default(template, "TokenKeyRotationRate"),
-        _default(template, "TokenKeysParameterName"),
-        ws_routes(template),
+        min_compression=None if min_compression is None else int(min_compression),
+        synthetic_rate=_default(template, "SyntheticGameRate"),
+        key_rotation_rate=_default(template, "TokenKeyRotationRate"),
+        token_keys_param=_default(template, "TokenKeysParameterName"),
+        ws_routes=ws_routes(template),
     )
+
+
+def _iam_apis(resources: dict[str, Any]) -> set[str]:
+    """The REST APIs whose routes need IAM (the operator API)."""
+    return {
+        logical_id
+        for logical_id, r in resources.items()
+        if r.get("Type") == "AWS::Serverless::Api"
+        and ((r.get("Properties") or {}).get("Auth") or {}).get("DefaultAuthorizer") == "AWS_IAM"
+    }
 
 
 def _default(template: dict[str, Any], parameter: str) -> str | None:
