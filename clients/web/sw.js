@@ -8,7 +8,7 @@
 //   const EXTENSIONS = ["sw-push.js"];
 // Each such file only adds its own event listeners; bump VERSION when the shell list changes.
 
-const VERSION = "harftet-shell-v8";
+const VERSION = "harftet-shell-v9";
 const EXTENSIONS = ["sw-push.js"]; // Web Push: shows notifications, opens their table
 const SHELL = [
   "./", "index.html", "style.css", "app.js", "api.js", "attempts.js", "refusals.js", "texts.js", "game.js",
@@ -16,7 +16,8 @@ const SHELL = [
   "identity.js", "session.js", "live.js", "delta.js", "passkeys.js", "play.js", "push.js", "search.js", "sound.js",
   "state.js", "tables.js", "account.js", "render.js", "avatar.js", "wordcard.js", "chrome.js", "dialogs.js",
   "drag.js", "friends.js", "inbox.js", "lobby.js", "login.js", "leagues.js", "people.js", "phrases.js", "table.js",
-  "motion.js", "markdown.js", "replay.js", "replays.js", "deal.js", "rules.html", "rules.js", "sw-push.js", "manifest.webmanifest", "config.json",
+  "motion.js", "markdown.js", "replay.js", "replays.js", "deal.js",
+  "tourneys.js", "tournaments.js", "tournament.js", "badges.js", "rules.html", "rules.js", "sw-push.js", "manifest.webmanifest", "config.json",
   "icons/icon.svg", "icons/icon-192.png", "icons/icon-512.png",
 ];
 
