@@ -5,11 +5,14 @@
 // browser; the podium once it is over. tourneys.js loads and acts; the state is `tournament`.
 import { podiumMark } from "./badges.js";
 import { h } from "./render.js";
-import { t } from "./texts.js";
+import { getLang, t } from "./texts.js";
 import { entered } from "./tourneys.js";
 import { facts, when } from "./tournaments.js";
 
 const $ = (sel) => document.querySelector(sel);
+
+/** Points as the language writes them (a shared place gives halves: "1,5"). */
+export const num = (n) => new Intl.NumberFormat(getLang() === "en" ? "en-GB" : "tr-TR").format(Number(n) || 0);
 
 /** The standings' rows for the page: each with whether it is mine. */
 export function rows(doc, me) {
@@ -63,7 +66,7 @@ export function mountTournament({ store, act }) {
       h("h3", { id: "podium-h" }, t("tournaments.podium")),
       h("ol", { class: "podium" }, ...top.map((x) => h("li", { class: `p${x.rank}${x.mine ? " me" : ""}` },
         podiumMark(x.rank), h("span", { class: "podium-place" }, t(`tournaments.place.${x.rank}`)), " ", nameButton(x), " ",
-        h("span", { class: "muted" }, t("tournaments.points", { n: x.points }))))));
+        h("span", { class: "muted" }, t("tournaments.points", { n: num(x.points) }))))));
   }
 
   function standings(doc, me) {
@@ -74,7 +77,7 @@ export function mountTournament({ store, act }) {
       list.length ? h("table", { class: "tourney-standings" }, h("thead", {}, h("tr", {}, ...head)),
         h("tbody", {}, ...list.map((x) => h("tr", { class: x.mine ? "me" : null },
           h("td", {}, t("end.place", { n: x.rank })), h("th", { scope: "row" }, nameButton(x)),
-          h("td", {}, String(x.points)), h("td", {}, String(x.penalty)), h("td", {}, String(x.tables))))))
+          h("td", {}, num(x.points)), h("td", {}, String(x.penalty)), h("td", {}, String(x.tables))))))
         : h("p", { class: "hint" }, t("tournaments.noStandings")));
   }
 

@@ -12,8 +12,8 @@ const id = encodeURIComponent;
 /** Whether `me` is entered: the page's own flag where the server gives one, else the standings. */
 export function entered(doc, me) {
   if (!doc || !me) return false;
+  if (doc.me && typeof doc.me.registered === "boolean") return doc.me.registered; // the caller's part
   for (const k of ["registered", "entered"]) if (typeof doc[k] === "boolean") return doc[k];
-  if (doc.me && typeof doc.me === "object") return true;
   return (doc.standings || []).some((x) => x.playerId === me);
 }
 
@@ -77,7 +77,7 @@ export function createTourneys({ store, api, storage, openTable, openReplay, lea
       return dispatch({ type: "tournamentFailed", id: tournamentId });
     }
     let myTable = myTableOf(doc, me());
-    if (!myTable && doc.status === "running" && entered(doc, me())) myTable = await fromInbox(doc);
+    if (!myTable && doc.status === "running" && !doc.me && entered(doc, me())) myTable = await fromInbox(doc); // a server that does not say
     dispatch({ type: "tournamentLoaded", id: tournamentId, doc, myTable });
   }
 

@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { badgeEl, badgesEl } from "../../clients/web/badges.js";
 import { initPeople } from "../../clients/web/people.js";
 import { install } from "../../clients/web/texts.js";
-import { mountTournament, rounds } from "../../clients/web/tournament.js";
+import { mountTournament, num, rounds } from "../../clients/web/tournament.js";
 import { mountTournaments, when } from "../../clients/web/tournaments.js";
 import { createTourneys, entered, myTableOf } from "../../clients/web/tourneys.js";
 import { catalogue } from "./catalogue.mjs";
@@ -104,8 +104,8 @@ test("registering, then withdrawing before the start; a full tournament and a cl
   let answer = null;
   const { $, asked, tourneys, done } = await mounted({
     "GET /tournaments/tr1": () => doc,
-    "POST /tournaments/tr1/entries": () => answer || (doc = { ...doc, entries: 2, registered: true }, { tournamentId: "tr1" }),
-    "DELETE /tournaments/tr1/entries/me": () => (doc = { ...doc, entries: 1, registered: false }, null),
+    "POST /tournaments/tr1/entries": () => answer || (doc = { ...doc, entries: 2, me: { registered: true, tableId: null } }, { tournamentId: "tr1" }),
+    "DELETE /tournaments/tr1/entries/me": () => (doc = { ...doc, entries: 1, me: { registered: false, tableId: null } }, null),
   });
   await tourneys.open("tr1");
   const section = $("#tournament");
@@ -284,12 +284,16 @@ test("a profile shows its podium badges; a tournament's name opens that profile"
 });
 
 test("what the page says of me: entered, and my table now", () => {
-  assert.equal(entered({ registered: true, standings: [] }, ME), true);
+  assert.equal(entered({ me: { registered: true, tableId: null }, standings: [] }, ME), true);
+  assert.equal(entered({ me: { registered: false, tableId: null }, standings: [standing(1, ME, "Ayşe", 0, 0, 0)] }, ME), false);
+  assert.deepEqual(myTableOf({ status: "running", round: 2, me: { registered: true, tableId: "t8" } }, ME), { round: 2, tableId: "t8" });
+  assert.equal(myTableOf({ status: "running", round: 2, me: { registered: true, tableId: null } }, ME), null);
   assert.equal(entered({ standings: [standing(1, ME, "Ayşe", 0, 0, 0)] }, ME), true);
   assert.equal(entered({ standings: [] }, ME), false);
   assert.deepEqual(myTableOf({ status: "running", round: 2, myTable: { round: 2, tableId: "t9" } }, ME), { round: 2, tableId: "t9" });
   assert.deepEqual(myTableOf({ status: "running", round: 2, tables: [{ round: 2, tableId: "t5", players: [{ playerId: ME }] }] }, ME), { round: 2, tableId: "t5" });
   assert.equal(myTableOf({ ...RUNNING, status: "finished" }, ME), null);
+  assert.equal(num(1.5), "1,5"); // a shared place: half points, in Turkish with a comma
   assert.deepEqual(rounds(RUNNING).map(([r, list]) => [r, list.length]), [[1, 2], [2, 2]]);
 });
 
