@@ -64,7 +64,7 @@ export function mountTournament({ store, act }) {
     if (doc.status !== "finished" || !top.length) return null;
     return h("section", { class: "tourney-podium", "aria-labelledby": "podium-h" },
       h("h3", { id: "podium-h" }, t("tournaments.podium")),
-      h("ol", { class: "podium" }, ...top.map((x) => h("li", { class: `p${x.rank}${x.mine ? " me" : ""}` },
+      h("ol", { class: "podium" }, ...top.map((x) => h("li", { class: `p${x.rank}${x.mine ? " mine" : ""}` },
         podiumMark(x.rank), h("span", { class: "podium-place" }, t(`tournaments.place.${x.rank}`)), " ", nameButton(x), " ",
         h("span", { class: "muted" }, t("tournaments.points", { n: num(x.points) }))))));
   }
@@ -75,7 +75,7 @@ export function mountTournament({ store, act }) {
     return h("section", { "aria-labelledby": "standings-h" },
       h("h3", { id: "standings-h" }, t("tournaments.standings")),
       list.length ? h("table", { class: "tourney-standings" }, h("thead", {}, h("tr", {}, ...head)),
-        h("tbody", {}, ...list.map((x) => h("tr", { class: x.mine ? "me" : null },
+        h("tbody", {}, ...list.map((x) => h("tr", { class: x.mine ? "mine" : null },
           h("td", {}, t("end.place", { n: x.rank })), h("th", { scope: "row" }, nameButton(x)),
           h("td", {}, num(x.points)), h("td", {}, String(x.penalty)), h("td", {}, String(x.tables))))))
         : h("p", { class: "hint" }, t("tournaments.noStandings")));
@@ -86,7 +86,7 @@ export function mountTournament({ store, act }) {
     if (!all.length) return null;
     return h("section", { "aria-labelledby": "rounds-h" }, h("h3", { id: "rounds-h" }, t("tournaments.rounds")),
       ...all.map(([round, list]) => h("div", { class: "tourney-round" }, h("h4", {}, t("tournaments.roundH", { n: round })),
-        h("ul", { class: "tourney-tables" }, ...list.map((x, i) => h("li", { class: `row spread${mineNow && mineNow.tableId === x.tableId ? " me" : ""}` },
+        h("ul", { class: "tourney-tables" }, ...list.map((x, i) => h("li", { class: `row spread${mineNow && mineNow.tableId === x.tableId ? " mine" : ""}` },
           h("span", {}, t("tournaments.table", { n: i + 1 }), " · ", h("span", { class: "muted" }, t(`tournaments.table.${x.status}`))), " ",
           x.status === "finished" ? button(t("tournaments.replay"), () => act.replay(x.tableId))
             : button(t("tournaments.watch"), () => act.table(x.tableId))))))));
@@ -119,7 +119,7 @@ export function mountTournament({ store, act }) {
     }
     const doc = x.doc;
     const me = s.me && s.me.playerId;
-    section.replaceChildren(
+    section.replaceChildren(...[
       h("div", { class: "row spread" }, h("h2", { id: "tournament-h" }, doc.name), back),
       factsList(doc),
       h("p", { class: "hint" }, t("tournaments.fair")),
@@ -127,7 +127,7 @@ export function mountTournament({ store, act }) {
       podium(doc, me),
       standings(doc, me),
       tables(doc, doc.status === "running" ? x.myTable : null),
-      proofs(s, doc));
+      proofs(s, doc)].filter(Boolean));
   }
 
   let shown = {};

@@ -25,7 +25,7 @@ export function facts(x) {
 /** `act`: { openList(), tab(status), page(step), open(id), lobby(), go(), dismiss() } */
 export function mountTournaments({ store, act }) {
   const lobby = $("#lobby");
-  const entry = h("button", { type: "button", class: "tournaments-open primary", dataset: { t: "tournaments.open" }, onclick: () => act.openList() }, t("tournaments.open"));
+  const entry = h("button", { type: "button", class: "tournaments-open", dataset: { t: "tournaments.open" }, onclick: () => act.openList() }, t("tournaments.open"));
   if (lobby && !lobby.querySelector(".tournaments-open")) lobby.prepend(entry);
   const section = $("#tournaments");
   const call = h("div", { id: "tourney-call", class: "tourney-call", role: "status", hidden: true });

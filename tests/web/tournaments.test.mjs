@@ -155,13 +155,13 @@ test("a running tournament: my table now, the standings with my row, every round
   const body = $$(".tourney-standings tbody tr");
   assert.deepEqual(body.map((tr) => [...tr.children].map(read)), [
     ["1.", "Ece", "3", "40", "1"], ["2.", "Ayşe (Sen)", "2", "55", "1"], ["3.", "Can", "1", "80", "1"], ["4.", "Deniz", "0", "120", "1"]]);
-  assert.ok(body[1].classList.contains("me"));
+  assert.ok(body[1].classList.contains("mine"));
   body[0].querySelector("button").click();
   assert.deepEqual(opened.profiles, ["p1"]); // a name opens its profile
   assert.deepEqual($$(".tourney-round h4").map(read), ["1. tur", "2. tur"]);
   const lines = $$(".tourney-tables li");
   assert.deepEqual(lines.map((li) => read(li)), ["1. masa · bitti Tekrar izle", "2. masa · bitti Tekrar izle", "1. masa · oynanıyor İzle", "2. masa · oynanıyor İzle"]);
-  assert.ok(lines[3].classList.contains("me"));
+  assert.ok(lines[3].classList.contains("mine"));
   button(lines[0], "Tekrar izle").click();
   button(lines[2], "İzle").click();
   assert.deepEqual(opened.replays, ["t1"]);
@@ -229,6 +229,7 @@ test("a finished tournament: the podium, and the deal proof of every finished ta
   assert.deepEqual(podium.map((li) => li.querySelector(".medal").className), ["medal p1", "medal p2", "medal p3"]);
   assert.equal(podium[0].querySelector(".medal").getAttribute("aria-hidden"), "true");
   assert.equal(read($("#proofs-h")), "Dağıtım kanıtları");
+  assert.ok(!/null|undefined/.test(read($("#tournament")))); // nothing missing is written out
   const proofs = $$(".tourney-proof");
   assert.deepEqual(proofs.map((li) => read(li.querySelector("span"))), ["1. tur, 1. masa:", "1. tur, 2. masa:", "2. tur, 1. masa:", "2. tur, 2. masa:"]);
   assert.equal(proofs[0].querySelector("a").getAttribute("href"), "verify.html#t=t1");
