@@ -14,7 +14,7 @@ import { Live } from "./live.js";
 import { createAccount } from "./passkeys.js";
 import { createPlay } from "./play.js";
 import { createReplays } from "./replays.js";
-import { createTourneys } from "./tourneys.js";
+import { createTourneys, tournamentOf } from "./tourneys.js";
 import { createInbox, onPushOpen, tableFromUrl } from "./push.js";
 import { LANG, loadSession, rememberProof, savedLang, saveLang, savedTable } from "./session.js";
 import * as Settings from "./settings.js";
@@ -185,6 +185,7 @@ function mount() {
   mountEndDialog({ store, act: {
     rematch: () => attempt(tables.rematch), ready: () => attempt(play.ready), closeEnd: () => dispatch({ type: "endClosed" }),
     lobby: () => { dispatch({ type: "endClosed" }); tables.openLobby(); },
+    tournamentOf: (id) => tournamentOf(store.get(), id), tournament: (id) => { dispatch({ type: "endClosed" }); tourneys.open(id); },
   } });
   mountDrag({ store, drafting });
 }

@@ -26,6 +26,18 @@ export function myTableOf(doc, me) {
   return seated ? { round: seated.round, tableId: seated.tableId } : null;
 }
 
+// A tournament table's id names its tournament (the backend's tournaments/ids.py: "<cell>.tn<id>r<round>t<index>").
+const TABLE = /(?:^|\.)tn([0-9a-f]{12})r[1-9]t\d{1,4}$/;
+
+/** The tournament a table belongs to (its page lists it, a call named it, or its id says it); null: none. */
+export function tournamentOf(s, tableId) {
+  const x = s.tournament;
+  if (x && x.doc && (x.doc.tables || []).some((y) => y.tableId === tableId)) return x.id;
+  if (s.call && s.call.tableId === tableId) return s.call.tournamentId;
+  const m = TABLE.exec(tableId || "");
+  return m ? m[1] : null;
+}
+
 /** `openTable(id)`, `openReplay(id)`: the app's screens; `leave()` closes a table's connection;
  * `listen()` opens the player's own (pushes); `refusal(e)`: a refusal's sentence. */
 export function createTourneys({ store, api, storage, openTable, openReplay, leave = () => {}, listen = () => {}, refusal = (e) => e.code, hidden = () => false }) {
@@ -110,12 +122,15 @@ export function createTourneys({ store, api, storage, openTable, openReplay, lea
   const withdraw = () => said((tid) => api.request("DELETE", `/tournaments/${id(tid)}/entries/me`), "tournaments.withdrawn",
     { registration_closed: "tournaments.started", wrong_status: "tournaments.started", not_found: "tournaments.notEntered" });
 
-  /** The push: a round seated me. On that tournament's page the table opens; elsewhere a notice offers it. */
+  /** The push: a round seated me. On that tournament's page, or at my finished table of it, the
+   * table opens; elsewhere a notice offers it. */
   function pushed(msg) {
     if (!msg || !msg.tableId) return;
     dispatch({ type: "tournamentCalled", call: msg });
     const s = store.get();
     if (s.screen === "tournament" && s.tournament && s.tournament.id === msg.tournamentId) return go();
+    const v = s.screen === "table" && s.table && s.table.view;
+    if (v && v.status === "finished" && tournamentOf(s, v.tableId) === msg.tournamentId) return go();
     if (s.screen === "tournament" && s.tournament) load(s.tournament.id);
   }
 

@@ -14,7 +14,9 @@ import { initPeople } from "../../clients/web/people.js";
 import { install } from "../../clients/web/texts.js";
 import { mountTournament, num, rounds } from "../../clients/web/tournament.js";
 import { mountTournaments, when } from "../../clients/web/tournaments.js";
-import { createTourneys, entered, myTableOf } from "../../clients/web/tourneys.js";
+import { createTourneys, entered, myTableOf, tournamentOf } from "../../clients/web/tourneys.js";
+import { mountEndDialog } from "../../clients/web/dialogs.js";
+import { kastetView } from "./fixtures.mjs";
 import { catalogue } from "./catalogue.mjs";
 import { page, read, settled, storeWith, until } from "./dom.mjs";
 
@@ -296,6 +298,32 @@ test("what the page says of me: entered, and my table now", () => {
   assert.equal(myTableOf({ ...RUNNING, status: "finished" }, ME), null);
   assert.equal(num(1.5), "1,5"); // a shared place: half points, in Turkish with a comma
   assert.deepEqual(rounds(RUNNING).map(([r, list]) => [r, list.length]), [[1, 2], [2, 2]]);
+});
+
+test("a tournament table's end leads back to its tournament (no rematch); the next round's call at that finished table opens it at once", async () => {
+  const { $, opened, store, tourneys, done } = await mounted({ "GET /tournaments/abcdef012345": FINISHED });
+  const wanted = [];
+  mountEndDialog({ store, act: {
+    rematch: () => wanted.push("rematch"), lobby: () => wanted.push("lobby"), ready: () => {}, closeEnd: () => {},
+    tournamentOf: (id) => tournamentOf(store.get(), id), tournament: (id) => wanted.push(id),
+  } });
+  const tableId = "c0.tnabcdef012345r1t0";
+  const view = kastetView({ tableId, status: "finished", result: { penalties: [0, 30], points: [2, -2] } });
+  store.dispatch({ type: "tableOpened", view });
+  const dialog = $("#end-dialog");
+  assert.equal(dialog.open, true);
+  const buttons = [...dialog.querySelectorAll("#end-actions button")].map(read);
+  assert.deepEqual(buttons, ["Turnuvaya dön", "Yeni masa"]);
+  button(dialog, "Turnuvaya dön").click();
+  assert.deepEqual(wanted, ["abcdef012345"]);
+  tourneys.pushed({ type: "tournament", tournamentId: "abcdef012345", round: 2, tableId: "c0.tnabcdef012345r2t0" });
+  await settled();
+  assert.deepEqual(opened.tables, ["c0.tnabcdef012345r2t0"]); // no notice to tap behind the dialog: straight there
+  // an ordinary table: the rematch as before
+  store.dispatch({ type: "tableOpened", view: kastetView({ tableId: "t5", status: "finished", result: { penalties: [0, 30], points: [2, -2] } }) });
+  assert.deepEqual([...dialog.querySelectorAll("#end-actions button")].map(read)[0], "Rövanş");
+  assert.equal(tournamentOf(store.get(), "t5"), null);
+  done();
 });
 
 /** A finished one-hand game whose deal follows from its seed (the fixture's hand 21). */
