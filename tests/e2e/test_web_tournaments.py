@@ -142,5 +142,10 @@ def test_register_get_seated_by_the_push_play_and_see_the_podium_and_the_badge(
     expect(badge.locator(".medal.p1")).to_be_visible()
     tab.axe("profile with a badge")
     shot(tab, size, "badge")
+    profile.get_by_role("button", name="Kapat").click()
+    page.locator("#lang").click()  # English on the switch
+    expect(screen.locator(".podium li.p1")).to_contain_text("First")
+    expect(screen.locator(".tourney-status")).to_have_text("Finished")
+    expect(screen.get_by_role("button", name="Back to tournaments")).to_be_visible()
     assert not tab.unexpected_errors(), tab.unexpected_errors()
     tab.close()
