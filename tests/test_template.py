@@ -37,6 +37,11 @@ ROUTES = API_MD_ROUTES | {
     # weekly leagues (harftet.leagues, API.md v4)
     ("GET", "/leagues/{game}/me"),
     ("GET", "/leagues/{game}/weeks/{week}/divisions/{division}"),
+    # tournaments (harftet.tournaments, API.md v4)
+    ("GET", "/tournaments"),
+    ("GET", "/tournaments/{tournamentId}"),
+    ("POST", "/tournaments/{tournamentId}/entries"),
+    ("DELETE", "/tournaments/{tournamentId}/entries/me"),
     ("POST", "/tables/{tableId}/reports"),
     # API.md v3, "Inbox and notifications" (and the VAPID key browsers subscribe with)
     ("GET", "/players/me/tables"),
@@ -74,6 +79,7 @@ OPERATOR_ROUTES = {
     ("POST", "/operator/players/{playerId}/ban"),
     ("DELETE", "/operator/players/{playerId}/ban"),
     ("POST", "/operator/tables/{tableId}/close"),
+    ("POST", "/operator/tournaments"),
 }
 
 # boto3 calls the deployed code may make → the IAM action each one needs.

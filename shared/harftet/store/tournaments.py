@@ -87,10 +87,18 @@ def result_update(write: ResultWrite) -> dict[str, Any]:
     }  # fmt: skip
     return {
         "Key": _key(result_key(write.tournament_id, write.round, write.index)),
-        "UpdateExpression": "SET players = :p, penalties = :pen, endedMs = :e, #left = :l, "
-        "tournamentId = :t, #round = :r, #index = :i",
+        "UpdateExpression": "SET #players = :p, #pen = :pen, #ended = :e, #left = :l, "
+        "#tid = :t, #round = :r, #index = :i",
         "ConditionExpression": "attribute_not_exists(playerId)",
-        "ExpressionAttributeNames": {"#left": "left", "#round": "round", "#index": "index"},
+        "ExpressionAttributeNames": {
+            "#players": "players",
+            "#pen": "penalties",
+            "#ended": "endedMs",
+            "#left": "left",
+            "#tid": "tournamentId",
+            "#round": "round",
+            "#index": "index",
+        },
         "ExpressionAttributeValues": serialize(values),
     }
 
@@ -167,7 +175,8 @@ class TournamentStore:
         the page ended (None: the last page)."""
         query: dict[str, Any] = {
             "TableName": self.name, "IndexName": BOARD_INDEX,
-            "KeyConditionExpression": "board = :b",
+            "KeyConditionExpression": "#b = :b",
+            "ExpressionAttributeNames": {"#b": "board"},
             "ExpressionAttributeValues": {":b": {"S": listed(status)}},
             "ScanIndexForward": status != "finished", "Limit": limit,
         }  # fmt: skip
@@ -184,7 +193,8 @@ class TournamentStore:
         """Tournaments of ``status`` whose start is at or before ``now``."""
         query = {
             "TableName": self.name, "IndexName": BOARD_INDEX,
-            "KeyConditionExpression": "board = :b AND score <= :now",
+            "KeyConditionExpression": "#b = :b AND #score <= :now",
+            "ExpressionAttributeNames": {"#b": "board", "#score": "score"},
             "ExpressionAttributeValues": serialize({":b": listed(status), ":now": int(now)}),
         }  # fmt: skip
         try:
@@ -277,10 +287,13 @@ class TournamentStore:
         return self._transact([
             {
                 "Key": _key(tournament_key(tid)),
-                "UpdateExpression": "ADD entries :one",
-                "ConditionExpression": "#s = :reg AND entries < capacity AND startsAt > :now "
-                "AND opensAt <= :now",
-                "ExpressionAttributeNames": {"#s": "status"},
+                "UpdateExpression": "ADD #n :one",
+                "ConditionExpression": "#s = :reg AND #n < #cap AND #start > :now "
+                "AND #open <= :now",
+                "ExpressionAttributeNames": {
+                    "#s": "status", "#n": "entries", "#cap": "capacity", "#start": "startsAt",
+                    "#open": "opensAt",
+                },
                 "ExpressionAttributeValues": serialize(
                     {":one": 1, ":reg": "registering", ":now": Decimal(str(round(now, 3)))}
                 ),
@@ -294,7 +307,8 @@ class TournamentStore:
             },
             {
                 "Key": _key(player_key(player_id)),
-                "UpdateExpression": "ADD ids :t",
+                "UpdateExpression": "ADD #ids :t",
+                "ExpressionAttributeNames": {"#ids": "ids"},
                 "ExpressionAttributeValues": serialize({":t": {tid}}),
             },
         ])  # fmt: skip
@@ -305,9 +319,9 @@ class TournamentStore:
         return self._transact([
             {
                 "Key": _key(tournament_key(tid)),
-                "UpdateExpression": "ADD entries :minus",
-                "ConditionExpression": "#s = :reg AND startsAt > :now",
-                "ExpressionAttributeNames": {"#s": "status"},
+                "UpdateExpression": "ADD #n :minus",
+                "ConditionExpression": "#s = :reg AND #start > :now",
+                "ExpressionAttributeNames": {"#s": "status", "#n": "entries", "#start": "startsAt"},
                 "ExpressionAttributeValues": serialize(
                     {":minus": -1, ":reg": "registering", ":now": Decimal(str(round(now, 3)))}
                 ),
@@ -320,7 +334,8 @@ class TournamentStore:
             },
             {
                 "Key": _key(player_key(player_id)),
-                "UpdateExpression": "DELETE ids :t",
+                "UpdateExpression": "DELETE #ids :t",
+                "ExpressionAttributeNames": {"#ids": "ids"},
                 "ExpressionAttributeValues": serialize({":t": {tid}}),
             },
         ])  # fmt: skip
@@ -370,14 +385,15 @@ class TournamentStore:
         return self._transact([
             {
                 "Key": _key(result_key(tid, round_number, index)),
-                "UpdateExpression": "SET counted = :t",
-                "ConditionExpression": "attribute_exists(playerId) AND attribute_not_exists("
-                "counted)",
+                "UpdateExpression": "SET #c = :t",
+                "ConditionExpression": "attribute_exists(playerId) AND attribute_not_exists(#c)",
+                "ExpressionAttributeNames": {"#c": "counted"},
                 "ExpressionAttributeValues": serialize({":t": True}),
             },
             {
                 "Key": _key(counter_key(tid, round_number)),
-                "UpdateExpression": "ADD ended :one",
+                "UpdateExpression": "ADD #e :one",
+                "ExpressionAttributeNames": {"#e": "ended"},
                 "ExpressionAttributeValues": serialize({":one": 1}),
             },
         ])  # fmt: skip
@@ -386,8 +402,8 @@ class TournamentStore:
         """The player's podium badge of the tournament (again: the same badge)."""
         self._update(
             Key=_key(player_key(player_id)),
-            UpdateExpression="SET #b = :b ADD ids :t",
-            ExpressionAttributeNames={"#b": "badge#" + tid},
+            UpdateExpression="SET #b = :b ADD #ids :t",
+            ExpressionAttributeNames={"#b": "badge#" + tid, "#ids": "ids"},
             ExpressionAttributeValues=serialize(
                 {":b": {"name": name, "place": place}, ":t": {tid}}
             ),
