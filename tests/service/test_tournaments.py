@@ -150,3 +150,42 @@ def test_a_repeating_cup_makes_its_next_one_once(app):
     found = app.tournaments.page("registering", None)["tournaments"]
     assert [f["startsAt"] for f in found] == [t["startsAt"] + 86400]
     assert found[0]["name"] == t["name"] and found[0]["entries"] == 0
+
+
+def test_a_seated_player_is_notified_in_her_language(clock, outbox):
+    from fakes import NOTIFY_QUEUE, FakeSns, fake_app
+
+    from harftet.notify import Notification
+    from harftet.notify.deliver import MobilePush
+
+    app = fake_app(clock, outbox, log=False, mail=True, queues=True)
+    sns = FakeSns()
+    fcm = sns.create_platform_application(Name="fcm", Platform="GCM", Attributes={})
+    app.mobile = MobilePush(sns, {"fcm": fcm["PlatformApplicationArn"]})
+    t = _create(app)
+    callers = _entered(app, t, 2)
+    app.subscriptions.add_device(
+        callers[0], {"platform": "fcm", "token": "friend-device-0123456789"}
+    )
+    _started(app, t)
+    found = [Notification.parse(b) for b in app.aws.sqs.drain(NOTIFY_QUEUE)]
+    assert sorted(n.player_id for n in found) == sorted(c.player_id for c in callers)
+    assert {n.kind for n in found} == {"tournament"}
+    for n in found:
+        app.notifier.deliver(n)
+    (endpoint,) = sns.endpoints.values()
+    [sent] = endpoint.messages
+    assert "Akşam Kupası: 1. tur başladı" in str(sent)
+
+
+def test_a_deleted_player_leaves_no_entry_and_her_export_holds_them(app):
+    t = _create(app)
+    tid = t["tournamentId"]
+    ece, ali = _entered(app, t, 2)
+    exported = app.data.export(ece)["tournaments"]
+    entry = {"name": "Oyuncu0", "rating": 1000, "at": int(app.clock())}
+    assert exported == [{"tournamentId": tid, "badge": None, "entry": entry}]
+    app.data.delete(ece)
+    assert app.stores.tournaments.entry(tid, ece.player_id) is None
+    assert app.stores.tournaments.of_player(ece.player_id) == {"ids": [], "badges": {}}
+    assert list(app.stores.tournaments.entrants(tid)) == [ali.player_id]

@@ -336,11 +336,22 @@ class App:
             self.stores.tournaments, self.stores.tables, self.clock, cell=self.settings.cell_id,
             push=self._push_player, test_mode=self.settings.test_mode,
             on_seated=self._seated_in_tournament if accounts is not None else None,
+            notify=self._notify_seated,
         )  # fmt: skip
 
     def _seated_in_tournament(self, player_id: str, table_id: str) -> None:
         """Her account and her inbox list the table a round seated her at."""
         self.stores.accounts.remember_table(player_id, table_id)
+
+    def _notify_seated(self, player_id: str, seated: dict[str, Any]) -> None:
+        """A notification (Web Push, mobile) that a round seated her (no queue: none)."""
+        from harftet.notify import Notification
+
+        if self.notify_queue is None:
+            return
+        data = {k: seated[k] for k in ("game", "name", "round", "tournamentId")}
+        table_id = str(seated["tableId"])
+        self.notify_queue.send([Notification(player_id, table_id, 1, "tournament", data)])
 
     @cached_property
     def tournaments(self) -> Any:

@@ -142,7 +142,7 @@ class Rounds:
         def one(i: int) -> None:
             self._make(t, ids[i], plan[i], entrants)
             for pid in plan[i]:
-                self._tell(pid, tid, round_number, ids[i])
+                self._tell(pid, t, round_number, ids[i])
 
         if plan:
             with ThreadPoolExecutor(min(self.workers, len(plan))) as pool:
@@ -236,17 +236,19 @@ class Rounds:
         table.recent = events + outcome.events
         return table
 
-    def _tell(self, pid: str, tid: str, round_number: int, table: str) -> None:
+    def _tell(self, pid: str, t: dict[str, Any], round_number: int, table: str) -> None:
         """Note the table, push and notify; none undoes the seat when it fails."""
+        tid = str(t["tournamentId"])
         message = {"type": "tournament", "tournamentId": tid, "round": round_number}
         message["tableId"] = table
+        about = {"game": t["game"], "name": t["name"], "round": round_number}
         try:
             if self.on_seated is not None:
                 self.on_seated(pid, table)
             if self.push is not None:
                 self.push(pid, message)
             if self.notify is not None:
-                self.notify(pid, message)
+                self.notify(pid, {**message, **about})
         except Exception:
             logger.warning("could not tell %s of table %s", pid, table, exc_info=True)
 

@@ -371,7 +371,10 @@ def notification() -> dict[str, Any]:
                 "title": {"type": "string"},
                 "body": {"type": "string"},
                 "lang": {"type": "string", "enum": ["tr", "en"]},
-                "kind": {"type": "string", "enum": ["turn", "reminder", "invitation", "gameEnd"]},
+                "kind": {
+                    "type": "string",
+                    "enum": ["turn", "reminder", "invitation", "gameEnd", "tournament"],
+                },
                 "tableId": {"type": "string"},
                 "url": {"type": "string", "description": "the web client's link to the table"},
                 "tag": {"type": "string", "description": "a newer one of a tag replaces it"},
