@@ -189,3 +189,21 @@ def test_a_deleted_player_leaves_no_entry_and_her_export_holds_them(app):
     assert app.stores.tournaments.entry(tid, ece.player_id) is None
     assert app.stores.tournaments.of_player(ece.player_id) == {"ids": [], "badges": {}}
     assert list(app.stores.tournaments.entrants(tid)) == [ali.player_id]
+
+
+def test_the_tables_stream_starts_the_next_round_when_the_last_table_ends(app, stream):
+    from harftet.fanout import changes_from_stream
+
+    t = _create(app)
+    _entered(app, t, 8)
+    view = _started(app, t)
+    stream.deliver(lambda event: app.publisher.publish(changes_from_stream(event)))
+    first = [e["tableId"] for e in view["tables"]]
+    finish(app, first[0], [0, 10, 20, 30])
+    stream.deliver(lambda event: app.publisher.publish(changes_from_stream(event)))
+    assert app.stores.tournaments.get(t["tournamentId"])["round"] == 1  # one table to go
+    finish(app, first[1], [0, 10, 20, 30])
+    stream.deliver(lambda event: app.publisher.publish(changes_from_stream(event)))
+    view = app.tournaments.view(_viewer(app), t["tournamentId"])
+    assert view["round"] == 2 and len(view["tables"]) == 4
+    assert app.stores.tournaments.ended(t["tournamentId"], 1) == 2

@@ -462,7 +462,10 @@ class App:
         """Presence (friends see who sits down), and a finished tournament table counted."""
         self.presence.seating_changed(before, after)
         if after.status == "finished" and (before is None or before.status != "finished"):
-            self.rounds.table_ended(after)
+            try:  # the schedule counts it and starts the round if this fails: never retried
+                self.rounds.table_ended(after)
+            except Exception:
+                logger.exception("a tournament table's end", extra={"tableId": after.table_id})
 
     @cached_property
     def firing(self) -> Any:
