@@ -7,6 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
+LATEST = 4_102_444_800  # 2100-01-01: no tournament starts later
+
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
@@ -19,12 +21,18 @@ class TournamentRequest(Strict):
     name: StrictStr = Field(min_length=1, max_length=60)
     game: Literal["harftet", "kastet"]
     seats: Literal[2, 4]
-    hands: StrictInt = Field(description="Hands per table (1–21)")
+    hands: StrictInt = Field(ge=1, le=21, description="Hands per table")
     rounds: StrictInt = Field(ge=1, le=9)
     capacity: StrictInt = Field(ge=4, le=1024)
-    turnSeconds: StrictInt = Field(description="A live table's turn time (10–600; test mode 1)")
-    opensAt: StrictInt | None = Field(default=None, description="Epoch seconds (default now)")
-    startsAt: StrictInt = Field(description="Epoch seconds; in test mode it may be now")
+    turnSeconds: StrictInt = Field(
+        ge=1, le=600, description="A live table's turn time (10–600; test mode from 1)"
+    )
+    opensAt: StrictInt | None = Field(
+        default=None, ge=0, le=LATEST, description="Epoch seconds (default now)"
+    )
+    startsAt: StrictInt = Field(
+        ge=0, le=LATEST, description="Epoch seconds; in test mode it may be now"
+    )
     repeat: Literal["daily", "weekly"] | None = Field(
         default=None,
         description="A repeating tournament: the next one is made, a day or a week later, "
