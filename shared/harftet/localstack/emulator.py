@@ -32,6 +32,9 @@ from harftet.localstack.template import HTTP_METHODS, TemplateSettings
 from harftet.localstack.websocket_api import MANAGEMENT_METHODS, WebSocketApi
 
 log = logging.getLogger("harftet.localstack")
+# How often the local schedule drives the tournaments (AWS: every minute). A table's end
+# starts the next round at once through the stream; the schedule starts round 1 at its time.
+TOURNAMENT_SECONDS = 2.0
 
 REPOSITORY = Path(__file__).resolve().parents[3]
 WEB_DIR = Path(os.environ.get("HARFTET_WEB") or REPOSITORY / "clients" / "web")
@@ -55,6 +58,8 @@ class Emulator:
         leagues: LambdaFunction | None = None,
         matcher: LambdaFunction | None = None,
         match_seconds: float = 1.0,
+        tournaments: LambdaFunction | None = None,
+        tournament_seconds: float = TOURNAMENT_SECONDS,
         ws_route_response: bool,
         ready_check: Callable[[], bool] | None,
         settings: TemplateSettings | None,
@@ -72,6 +77,8 @@ class Emulator:
         self.leagues = leagues  # the league roll-over, on its schedule (harftet.leagues.weeks)
         self.matcher = matcher  # matchmaking: the match table's stream and a schedule
         self.match_seconds = match_seconds
+        self.tournaments = tournaments  # tournament rounds, on their schedule
+        self.tournament_seconds = tournament_seconds
         self.sweep_seconds = sweep_seconds
         self.ready_check = ready_check
         self.started = False
@@ -95,6 +102,7 @@ class Emulator:
             self.notifier,
             self.matcher,
             self.leagues,
+            self.tournaments,
         )
         return [f for f in every if f is not None]
 
@@ -170,6 +178,14 @@ class Emulator:
                     log.exception("league roll-over failed")
             checked = now
 
+    async def run_tournaments_forever(self) -> None:
+        """Run the tournaments' schedule (template.yaml's rate(1 minute), every
+        `tournament_seconds` here: a tournament a test starts now starts at once)."""
+        assert self.tournaments is not None
+        await _every(
+            self.tournament_seconds, self.tournaments, "tournaments", "harftet-tournaments"
+        )
+
     async def play_synthetic_forever(self) -> None:
         """The cell's synthetic game on the template's schedule (SyntheticFunction in AWS):
         two guests play a short game through the REST function (harftet.probe); the last
@@ -223,6 +239,7 @@ def create_app(
     leagues: str | Path | None = None,
     matcher: str | Path | None = None,
     match_seconds: float = 1.0,
+    tournaments: str | Path | None = None,
     event_sources: list[tuple[str, Any]] | None = None,
     env: Mapping[str, str] | None = None,
     sweep_seconds: float,
@@ -257,12 +274,10 @@ def create_app(
         leagues=function("leagues", leagues),
         matcher=function("matcher", matcher),
         match_seconds=match_seconds,
-        ws_route_response=ws_route_response,
-        ready_check=ready_check,
-        settings=settings,
-        throttle=throttle,
-        operator_key=operator_key,
-    )
+        tournaments=function("tournaments", tournaments),
+        ws_route_response=ws_route_response, ready_check=ready_check, settings=settings,
+        throttle=throttle, operator_key=operator_key,
+    )  # fmt: skip
     app = Starlette(
         routes=_routes(emulator, env, static_dir),
         lifespan=_lifespan(emulator, event_sources or []),
@@ -321,7 +336,7 @@ def _lifespan(
         # What a client calls is warm before /health says ready; the event sources' functions
         # warm meanwhile (they are invoked once something is stored or due).
         later = (emulator.fanout, emulator.timer, emulator.notifier, emulator.matcher)
-        behind = [f for f in (*later, emulator.leagues) if f is not None]
+        behind = [f for f in (*later, emulator.leagues, emulator.tournaments) if f is not None]
         warming = asyncio.create_task(_warm(behind))
         await _warm([f for f in emulator.functions if f not in behind])
         emulator.started = True
@@ -330,6 +345,8 @@ def _lifespan(
             tasks.append(asyncio.create_task(emulator.match_forever()))
         if emulator.leagues is not None:
             tasks.append(asyncio.create_task(emulator.roll_leagues_forever()))
+        if emulator.tournaments is not None:
+            tasks.append(asyncio.create_task(emulator.run_tournaments_forever()))
         if emulator.rest is not None and emulator.synthetic_seconds:
             tasks.append(asyncio.create_task(emulator.play_synthetic_forever()))
         tasks += emulator.start_sources(event_sources)

@@ -38,6 +38,7 @@ DEFAULT_HANDLERS = {
     "notifier": FUNCTIONS / "notifier" / "app.py",
     "leagues": FUNCTIONS / "leagues" / "app.py",
     "matcher": FUNCTIONS / "matcher" / "app.py",
+    "tournaments": FUNCTIONS / "tournaments" / "app.py",
 }
 # How often the local schedule invokes the sweeper. AWS runs it once a minute
 # (template.yaml's TurnSweepRate): it is the safety net behind the exact SQS timers, arms
@@ -86,6 +87,7 @@ class StackOptions:
     notifier: Path | None = DEFAULT_HANDLERS["notifier"]
     leagues: Path | None = DEFAULT_HANDLERS["leagues"]  # on the league schedule, with the sweeper
     matcher: Path | None = DEFAULT_HANDLERS["matcher"]
+    tournaments: Path | None = DEFAULT_HANDLERS["tournaments"]  # with the sweeper
     template: Path | None = None
     sweep_seconds: float = SWEEP_SECONDS
     match_seconds: float = MATCH_SECONDS
@@ -193,6 +195,7 @@ def _handler_files(options: StackOptions) -> list[Path]:
         options.notifier,
         options.leagues,
         options.matcher,
+        options.tournaments,
     )
     return [p for p in every if p]
 
@@ -233,6 +236,7 @@ def _start_app(
         leagues=options.leagues if options.sweeper else None,
         matcher=options.matcher,
         match_seconds=options.match_seconds,
+        tournaments=options.tournaments if options.sweeper else None,
         event_sources=sources,
         env=env,
         sweep_seconds=options.sweep_seconds,
