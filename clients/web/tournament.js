@@ -66,11 +66,16 @@ export function mountTournament({ store, act }) {
       h("h3", { id: "podium-h" }, t("tournaments.podium")),
       h("ol", { class: "podium" }, ...top.map((x) => h("li", { class: `p${x.rank}${x.mine ? " mine" : ""}` },
         podiumMark(x.rank), h("span", { class: "podium-place" }, t(`tournaments.place.${x.rank}`)), " ", nameButton(x), " ",
-        h("span", { class: "muted" }, t("tournaments.points", { n: num(x.points) }))))));
+        h("span", { class: "muted" }, t("tournaments.points", { n: Number.isInteger(x.points) ? x.points : num(x.points) }))))));
   }
 
   function standings(doc, me) {
     const list = rows(doc, me);
+    if (doc.status === "registering") { // before the start: who has entered, no ranks yet
+      return h("section", { "aria-labelledby": "standings-h" }, h("h3", { id: "standings-h" }, t("tournaments.entrants")),
+        list.length ? h("ul", { class: "tourney-entrants" }, ...list.map((x) => h("li", { class: x.mine ? "mine" : null }, nameButton(x))))
+          : h("p", { class: "hint" }, t("tournaments.noEntrants")));
+    }
     const head = ["rank", "name", "points", "penalty", "tables"].map((k) => h("th", { scope: "col" }, t(`tournaments.col.${k}`)));
     return h("section", { "aria-labelledby": "standings-h" },
       h("h3", { id: "standings-h" }, t("tournaments.standings")),

@@ -106,8 +106,8 @@ test("registering, then withdrawing before the start; a full tournament and a cl
   let answer = null;
   const { $, asked, tourneys, done } = await mounted({
     "GET /tournaments/tr1": () => doc,
-    "POST /tournaments/tr1/entries": () => answer || (doc = { ...doc, entries: 2, me: { registered: true, tableId: null } }, { tournamentId: "tr1" }),
-    "DELETE /tournaments/tr1/entries/me": () => (doc = { ...doc, entries: 1, me: { registered: false, tableId: null } }, null),
+    "POST /tournaments/tr1/entries": () => answer || (doc = { ...doc, entries: 2, me: { registered: true, tableId: null }, standings: [standing(1, ME, "Ayşe", 0, 0, 0)] }, { tournamentId: "tr1" }),
+    "DELETE /tournaments/tr1/entries/me": () => (doc = { ...doc, entries: 1, me: { registered: false, tableId: null }, standings: [] }, null),
   });
   await tourneys.open("tr1");
   const section = $("#tournament");
@@ -116,12 +116,16 @@ test("registering, then withdrawing before the start; a full tournament and a cl
   assert.equal(read(section.querySelector(".tourney-when")), "15 Ocak 2027 11:00");
   assert.equal(read(section.querySelector(".tourney-entries")), "1/16 oyuncu");
   assert.equal(read(section.querySelector(".tourney-status")), "Kayıt açık");
+  assert.equal(read(section.querySelector(".tourney-entrants + p, #standings-h + p")), "Henüz kayıtlı oyuncu yok.");
   assert.match(read(section), /Turnuva masalarında ipucu yok ve oyunlar derecelidir\./);
   button(section, "Kaydol").click();
   await until(() => section.querySelector(".tourney-said"));
   assert.equal(read(section.querySelector(".tourney-said")), "Kaydın alındı.");
   assert.equal(read(section.querySelector(".tourney-entries")), "2/16 oyuncu");
   assert.match(read(section), /Kayıtlısın\. Turnuva başlayınca masana çağrılırsın\./);
+  assert.equal(read(section.querySelector("#standings-h")), "Kayıtlı oyuncular"); // before the start: who entered, no ranks
+  assert.deepEqual([...section.querySelectorAll(".tourney-entrants li")].map(read), ["Ayşe (Sen)"]);
+  assert.equal(section.querySelector(".tourney-standings"), null);
   assert.ok(!button(section, "Kaydol"));
   button(section, "Kaydımı sil").click();
   await until(() => read(section.querySelector(".tourney-said")) === "Kaydın silindi.");
@@ -249,6 +253,7 @@ test("English on the switch: the list, the page and the call", async () => {
   assert.equal(read($(".tourney-when")), "15 January 2027 at 11:00");
   assert.equal(read($(".tourney-status")), "Finished");
   assert.deepEqual([...document.querySelectorAll(".podium-place")].map(read), ["First", "Second", "Third"]);
+  assert.deepEqual([...document.querySelectorAll(".podium li .muted")].map(read), ["3 points", "2 points", "1 point"]);
   tourneys.pushed({ type: "tournament", tournamentId: "tr2", round: 1, tableId: "t7" });
   assert.equal(read($(".tourney-call-text")), "Tournament: your round 1 table is ready.");
   assert.equal(store.get().call.tableId, "t7");
