@@ -84,7 +84,7 @@ const drafting = createDrafting({ store, askFace, changeSettings });
 const replays = createReplays({ store, api, storage, refusal: tries.refusal });
 const tourneys = createTourneys({
   store, api, storage, refusal: tries.refusal, hidden: tabHidden, listen: () => contacts.listen(),
-  openTable: (id) => attempt(() => play.openTable(id)), openReplay: (id) => attempt(() => replays.open(id)),
+  openTable: (id) => attempt(() => play.openTable(id)), openReplay: (id) => attempt(() => replays.open(id, store.get().tournament && store.get().tournament.id)),
   leave: () => { live.close(); dispatch({ type: "tableLeft" }); },
 });
 store.subscribe((s) => { if (!s.me) contacts.close(); }); // signed out (or the session gone): no socket left open as them
@@ -158,7 +158,7 @@ function mount() {
   initWordCard({ api }); // tap a word's "?" on the table: what the game knows of it
   mountAccount({ store, act: account });
   const people = initPeople(api, document.querySelector("#lobby"), { store, openReplay: (id) => attempt(() => replays.open(id)) }); // profiles and leaderboards
-  mountReplay({ store, act: { step: replays.step, lobby: () => tables.openLobby() } });
+  mountReplay({ store, act: { step: replays.step, lobby: () => tables.openLobby(), tournament: (id) => tourneys.open(id) } });
   initLeagues(api, document.querySelector("#lobby"), () => store.get().me && store.get().me.playerId); // the week's league
   mountTournaments({ store, act: { ...tourneys, page: tourneys.loadList, lobby: () => tables.openLobby() } }); // the list, the round's call
   mountTournament({ store, act: { ...tourneys, list: () => tourneys.openList(), profile: (pid) => people.profile(pid) } });

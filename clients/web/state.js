@@ -128,7 +128,7 @@ const HANDLERS = {
   endClosed: (s) => withTable(s, { end: null }),
 
   // the replay screen (replay.js): a finished game, a hand and a move at a time
-  replayOpened: (s, m) => ({ ...s, screen: "replay", replay: { tableId: m.tableId, doc: null, hand: 0, step: 0, check: null, failed: null } }),
+  replayOpened: (s, m) => ({ ...s, screen: "replay", replay: { tableId: m.tableId, doc: null, hand: 0, step: 0, check: null, failed: null, from: m.from || null } }),
   replayLoaded: (s, m) => (s.replay && s.replay.tableId === m.tableId ? { ...s, replay: { ...s.replay, doc: m.doc } } : s),
   replayFailed: (s, m) => (s.replay && s.replay.tableId === m.tableId ? { ...s, replay: { ...s.replay, failed: m.text } } : s),
   replayChecked: (s, m) => (s.replay && s.replay.tableId === m.tableId ? { ...s, replay: { ...s.replay, check: !!m.ok } } : s),

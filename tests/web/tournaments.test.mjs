@@ -16,6 +16,8 @@ import { mountTournament, num, rounds } from "../../clients/web/tournament.js";
 import { mountTournaments, when } from "../../clients/web/tournaments.js";
 import { createTourneys, entered, myTableOf, tournamentOf } from "../../clients/web/tourneys.js";
 import { mountEndDialog } from "../../clients/web/dialogs.js";
+import { mountReplay } from "../../clients/web/replay.js";
+import { createReplays } from "../../clients/web/replays.js";
 import { kastetView } from "./fixtures.mjs";
 import { catalogue } from "./catalogue.mjs";
 import { page, read, settled, storeWith, until } from "./dom.mjs";
@@ -331,6 +333,20 @@ test("a tournament table's end leads back to its tournament (no rematch); the ne
   done();
 });
 
+test("a past round's table replayed from the tournament's page leads back to the tournament", async () => {
+  const { $, store, done } = await mounted({});
+  const replays = createReplays({ store, api: { request: async () => JSON.parse(finishedGame()) }, storage: localStorage });
+  const back = [];
+  mountReplay({ store, act: { step: replays.step, lobby: () => back.push("lobby"), tournament: (id) => back.push(id) } });
+  await replays.open("t1", "tr1");
+  await until(() => $("#replay-check") && read($("#replay-check")).includes("doğrulandı"), "the replay's check");
+  button($("#replay"), "Turnuvaya dön").click();
+  await replays.open("t1"); // from a profile: back to the lobby as before
+  button($("#replay"), "Salona dön").click();
+  assert.deepEqual(back, ["tr1", "lobby"]);
+  done();
+});
+
 /** A finished one-hand game whose deal follows from its seed (the fixture's hand 21). */
 function finishedGame() {
   const CASES = JSON.parse(readFileSync(new URL("./deals.json", import.meta.url), "utf8"));
@@ -341,7 +357,8 @@ function finishedGame() {
   const deal = { 0: ids.slice(0, 14), 1: ids.slice(14, 28) };
   const pile = ids.slice(28).reverse();
   return JSON.stringify({
-    seed: SEED, salt: SALT, table: { tableId: "t1", game: "harftet", seats: 2 }, before: [], result: { points: [2, -2] }, tiles: [],
+    seed: SEED, salt: SALT, table: { tableId: "t1", game: "harftet", seats: 2 }, before: [], result: { points: [2, -2] },
+    tiles: Array.from({ length: 106 }, (_, id) => ({ id, letter: "ABCÇDE"[id % 6], value: 1 + (id % 5), color: ["red", "yellow", "blue", "black"][id % 4] })),
     hands: [{ hand: 21, deal, pile, committed, dealProof: createHash("sha256").update(committed).digest("hex"), moves: [] }],
   });
 }
