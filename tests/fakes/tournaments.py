@@ -188,6 +188,16 @@ class FakeTournaments:
                 self.items[key] = {"playerId": key, "tables": copy.deepcopy(tables)}
             return [list(t) for t in self.items[key]["tables"]]
 
+    def put_proofs(self, tid: str, round_number: int, proofs: list[str]) -> None:
+        with self.lock:
+            self._write()
+            item = self.items.get(plan_key(tid, round_number))
+            if item is not None and "proofs" not in item:
+                item["proofs"] = list(proofs)
+
+    def proofs(self, tid: str, round_number: int) -> list[str]:
+        return list((self._get(plan_key(tid, round_number)) or {}).get("proofs") or [])
+
     def count(self, tid: str, round_number: int, index: int) -> bool:
         with self.lock:
             self._write()

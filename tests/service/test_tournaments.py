@@ -74,6 +74,9 @@ def test_six_players_two_rounds_from_registration_to_the_podium(app, outbox):
         assert table.status == "playing" and table.rated and table.hints is False
         assert [s.occupant.level for s in table.seats if s.occupant.bot] == ["hard"]
         assert parse_table(table_id)[:2] == (tid, 1)
+    for entry in view["tables"]:  # every table's deal commitment, for anyone to check
+        dealt = app.tables.view(callers[0], entry["tableId"])["dealProof"]
+        assert entry["dealProof"] == dealt and len(dealt) == 64
     mine = next(t for t in first if callers[0].player_id in _people(app, t))
     pushed = outbox.to("sock0")
     assert {"type": "tournament", "tournamentId": tid, "round": 1, "tableId": mine} in pushed

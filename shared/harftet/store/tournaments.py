@@ -380,6 +380,20 @@ class TournamentStore:
             return found
         return tables
 
+    def put_proofs(self, tid: str, round_number: int, proofs: list[str]) -> None:
+        """Each table's commitment to its first deal, beside the round's plan (once)."""
+        self._update(
+            Key=_key(plan_key(tid, round_number)), UpdateExpression="SET #p = :p",
+            ConditionExpression="attribute_exists(playerId) AND attribute_not_exists(#p)",
+            ExpressionAttributeNames={"#p": "proofs"},
+            ExpressionAttributeValues=serialize({":p": proofs}),
+        )  # fmt: skip
+
+    def proofs(self, tid: str, round_number: int) -> list[str]:
+        """The round's tables' first-deal commitments, in table order ([]: none yet)."""
+        item = self._get(plan_key(tid, round_number)) or {}
+        return [str(p) for p in item.get("proofs") or []]
+
     def count(self, tid: str, round_number: int, index: int) -> bool:
         """The table's result counted in its round's counter, once: whether this call did."""
         return self._transact([

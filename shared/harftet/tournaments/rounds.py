@@ -139,14 +139,16 @@ class Rounds:
             plan = self.store.put_plan(tid, round_number, self.plan(t, round_number, entrants))
         ids = [table_id(self.cell, tid, round_number, i) for i in range(len(plan))]
 
-        def one(i: int) -> None:
-            self._make(t, ids[i], plan[i], entrants)
+        def one(i: int) -> str:
+            dealt = self._make(t, ids[i], plan[i], entrants)
             for pid in plan[i]:
                 self._tell(pid, t, round_number, ids[i])
+            return dealt
 
         if plan:
             with ThreadPoolExecutor(min(self.workers, len(plan))) as pool:
-                list(pool.map(one, range(len(plan))))
+                proofs = list(pool.map(one, range(len(plan))))
+            self.store.put_proofs(tid, round_number, proofs)
         done = {"phase": "playing", "tables": len(plan)}
         self.store.step(tid, {"round": round_number, "phase": "seating"}, done)
         if not plan:
@@ -203,15 +205,17 @@ class Rounds:
         })  # fmt: skip
 
     # -- a table and its people ----------------------------------------------------------
-    def _make(self, t: dict[str, Any], tid: str, people: list[str], entrants: dict) -> None:
+    def _make(self, t: dict[str, Any], tid: str, people: list[str], entrants: dict) -> str:
+        """The table made (once); the commitment to its first deal (RULES §5a)."""
         try:
-            self.tables.create(self.build(t, tid, people, entrants))
+            table = self.build(t, tid, people, entrants)
+            self.tables.create(table)
         except Exception:
             try:
-                self.tables.get(tid)  # made before (a round-starter that died half-way)
+                table = self.tables.get(tid).table  # made before (a starter that died)
             except NotFoundError:
                 raise
-        return None
+        return proof.deal_proof(table.salt, table.seed, 1)
 
     def build(self, t: dict[str, Any], tid: str, people: list[str], entrants: dict) -> Table:
         """A live, rated table with hints off, every seat taken (``hard`` computer players

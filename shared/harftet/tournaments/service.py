@@ -127,10 +127,12 @@ class Tournaments:
         ended = {(r.round, r.index) for r in results}
         tables, mine = [], None
         for r in range(1, rounds + 1):
+            proofs = self.store.proofs(tid, r)
             for i, people in enumerate(self.store.plan(tid, r) or []):
                 tables.append({
                     "round": r, "tableId": table_id(self.rounds.cell, tid, r, i),
                     "status": "finished" if (r, i) in ended else "playing",
+                    "dealProof": proofs[i] if i < len(proofs) else None,
                 })  # fmt: skip
                 if caller.player_id in people and r == rounds:
                     mine = tables[-1]["tableId"]
