@@ -121,7 +121,7 @@ async def _small(stack: Any, limit: float = 1500.0) -> dict[str, Any]:
         tokens = {str(p["playerId"]): str(p["token"]) for p in people}
         began = time.time()
         tid = await _create(http, gate, stack.operator_key, rounds=ROUNDS, capacity=64,
-                            turnSeconds=30, startsAt=int(time.time()) + 20)  # fmt: skip
+                            turnSeconds=30, startsAt=int(time.time()) + 90)  # fmt: skip
         pushed: dict[str, list[dict[str, Any]]] = {pid: [] for pid in tokens}
         listeners = [asyncio.create_task(_listen(stack.ws_url, tokens[p], pushed[p]))
                      for p in tokens]  # fmt: skip
