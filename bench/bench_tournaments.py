@@ -97,7 +97,10 @@ async def _play_table(http: Any, gate: Any, table_id: str, tokens: dict[str, str
     themselves)."""
     viewer = next(iter(tokens.values()))
     while True:
-        view = await _call(http, gate, "GET", f"/tables/{table_id}", viewer)
+        try:  # a loaded machine's REST timeout: ask again
+            view = await _call(http, gate, "GET", f"/tables/{table_id}", viewer)
+        except RuntimeError:
+            continue
         if view["status"] == "finished":
             return
         turn = view.get("turn") or {}
@@ -132,7 +135,10 @@ async def _small(stack: Any, limit: float = 1500.0) -> dict[str, Any]:
         playing: list[asyncio.Task[None]] = []
         ends = time.monotonic() + limit
         while time.monotonic() < ends:
-            body = await _call(http, gate, "GET", f"/tournaments/{tid}", viewer)
+            try:  # a loaded machine's REST timeout: ask again
+                body = await _call(http, gate, "GET", f"/tournaments/{tid}", viewer)
+            except RuntimeError:
+                continue
             for entry in body["tables"]:
                 if entry["tableId"] not in started:
                     started.add(entry["tableId"])
