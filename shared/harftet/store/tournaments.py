@@ -222,6 +222,15 @@ class TournamentStore:
         item = self._get(plan_key(tid, round_number))
         return [list(t) for t in item["tables"]] if item else None
 
+    def plans(self, tid: str, rounds: int) -> dict[int, dict[str, Any]]:
+        """Rounds 1..``rounds``' plans in one BatchGetItem: round → ``{"tables", "proofs"}``."""
+        found = self._batch([plan_key(tid, r) for r in range(1, rounds + 1)])
+        return {
+            r: {"tables": [list(t) for t in item["tables"]], "proofs": item.get("proofs") or []}
+            for r in range(1, rounds + 1)
+            if (item := found.get(plan_key(tid, r))) is not None
+        }
+
     def results(self, tid: str, round_number: int, tables: int) -> list[dict[str, Any]]:
         """The results of the round's tables that ended (by index)."""
         keys = [result_key(tid, round_number, i) for i in range(tables)]

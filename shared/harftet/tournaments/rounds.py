@@ -168,13 +168,15 @@ class Rounds:
         met = [g for r in results for g in groups_of([[p for p in r.players if p != BOT]])]
         return swiss_round([row.player_id for row in rows], seats, set(met))
 
-    def results(self, t: dict[str, Any], last_round: int) -> list[Result]:
+    def results(
+        self, t: dict[str, Any], last_round: int, plans: dict[int, Any] | None = None
+    ) -> list[Result]:
         """The results of rounds 1..``last_round`` (their plans name every table)."""
         tid = str(t["tournamentId"])
+        plans = self.store.plans(tid, last_round) if plans is None else plans
         found: list[Result] = []
-        for r in range(1, last_round + 1):
-            plan = self.store.plan(tid, r) or []
-            found += [result_from(i) for i in self.store.results(tid, r, len(plan))]
+        for r, plan in sorted(plans.items()):
+            found += [result_from(i) for i in self.store.results(tid, r, len(plan["tables"]))]
         return found
 
     def final(self, t: dict[str, Any]) -> list[Row]:
