@@ -55,7 +55,7 @@ def test_256_ends_told_twice_from_32_threads_count_once_and_claim_once(endpoint)
         players = tuple(f"p{4 * i + s:04}" for s in range(4))
         write = ResultWrite(TID, 1, i, players, (0, 10, 20, 30), 1000 + i)
         client.update_item(TableName=store.name, **result_update(write))
-    rounds = Rounds(store, tables, clock)
+    rounds = Rounds(store, tables, clock, stream_tables=TABLES)  # the stream seats it
     claimed: list[int] = []
     rounds.seat = lambda t, r: claimed.append(r) or []  # type: ignore[method-assign]
     start = threading.Barrier(THREADS)
