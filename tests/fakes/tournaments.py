@@ -103,6 +103,14 @@ class FakeTournaments:
         item = self._get(plan_key(tid, round_number))
         return [list(t) for t in item["tables"]] if item else None
 
+    def plans(self, tid: str, rounds: int) -> dict[int, dict[str, Any]]:
+        found = {r: self._get(plan_key(tid, r)) for r in range(1, rounds + 1)}
+        return {
+            r: {"tables": [list(t) for t in item["tables"]], "proofs": item.get("proofs") or []}
+            for r, item in found.items()
+            if item is not None
+        }
+
     def results(self, tid: str, round_number: int, tables: int) -> list[dict[str, Any]]:
         keys = [result_key(tid, round_number, i) for i in range(tables)]
         return [i for i in (self._get(k) for k in keys) if i is not None]
@@ -187,6 +195,16 @@ class FakeTournaments:
             if key not in self.items:
                 self.items[key] = {"playerId": key, "tables": copy.deepcopy(tables)}
             return [list(t) for t in self.items[key]["tables"]]
+
+    def put_proofs(self, tid: str, round_number: int, proofs: list[str]) -> None:
+        with self.lock:
+            self._write()
+            item = self.items.get(plan_key(tid, round_number))
+            if item is not None and "proofs" not in item:
+                item["proofs"] = list(proofs)
+
+    def proofs(self, tid: str, round_number: int) -> list[str]:
+        return list((self._get(plan_key(tid, round_number)) or {}).get("proofs") or [])
 
     def count(self, tid: str, round_number: int, index: int) -> bool:
         with self.lock:

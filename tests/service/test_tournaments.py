@@ -74,6 +74,9 @@ def test_six_players_two_rounds_from_registration_to_the_podium(app, outbox):
         assert table.status == "playing" and table.rated and table.hints is False
         assert [s.occupant.level for s in table.seats if s.occupant.bot] == ["hard"]
         assert parse_table(table_id)[:2] == (tid, 1)
+    for entry in view["tables"]:  # every table's deal commitment, for anyone to check
+        dealt = app.tables.view(callers[0], entry["tableId"])["dealProof"]
+        assert entry["dealProof"] == dealt and len(dealt) == 64
     mine = next(t for t in first if callers[0].player_id in _people(app, t))
     pushed = outbox.to("sock0")
     assert {"type": "tournament", "tournamentId": tid, "round": 1, "tableId": mine} in pushed
@@ -210,3 +213,20 @@ def test_the_tables_stream_starts_the_next_round_when_the_last_table_ends(app, s
     view = app.tournaments.view(_viewer(app), t["tournamentId"])
     assert view["round"] == 2 and len(view["tables"]) == 4
     assert app.stores.tournaments.ended(t["tournamentId"], 1) == 2
+
+
+def test_a_player_who_leaves_a_table_is_out_and_an_absent_one_is_seated_anyway(app):
+    t = _create(app, rounds=2)
+    tid = t["tournamentId"]
+    callers = _entered(app, t, 8)
+    view = _started(app, t)
+    table_id = view["tables"][0]["tableId"]
+    table = app.stores.tables.get(table_id).table
+    leaver = next(c for c in callers if c.player_id == table.seats[1].occupant.player_id)
+    app.tables.leave(leaver, table_id, 1)  # mid-game: out of the tournament
+    _end_round(app, view, 1)
+    view = app.tournaments.view(callers[0], tid)
+    assert view["round"] == 2
+    assert leaver.player_id not in [s["playerId"] for s in view["standings"]]
+    second = [p for e in view["tables"] if e["round"] == 2 for p in _people(app, e["tableId"])]
+    assert leaver.player_id not in second and len(second) == 7  # the absent are seated

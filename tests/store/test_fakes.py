@@ -321,6 +321,13 @@ def test_tournaments_enter_within_capacity_list_by_status_and_step_once(stores):
     assert [i["tournamentId"] for i in t.page("running", 10)[0]] == ["a1b2c3d4e5f6"]
     assert t.put_plan("a1b2c3d4e5f6", 1, [["p0", "p1", "p2"]]) == [["p0", "p1", "p2"]]
     assert t.put_plan("a1b2c3d4e5f6", 1, [["p2"]]) == [["p0", "p1", "p2"]]
+    assert t.proofs("a1b2c3d4e5f6", 1) == []
+    t.put_proofs("a1b2c3d4e5f6", 1, ["ab" * 32])
+    t.put_proofs("a1b2c3d4e5f6", 1, ["cd" * 32])  # once: the first stays
+    assert t.proofs("a1b2c3d4e5f6", 1) == ["ab" * 32]
+    assert t.plans("a1b2c3d4e5f6", 2) == {
+        1: {"tables": [["p0", "p1", "p2"]], "proofs": ["ab" * 32]}
+    }
     stores.tables.create(started(waiting()))
     stored = stores.tables.get("t-fake")
     result = ResultWrite("a1b2c3d4e5f6", 1, 0, ("p0", "p1", "p2", ""), (5, 9, 9, 30), 1234)

@@ -222,6 +222,15 @@ class TournamentStore:
         item = self._get(plan_key(tid, round_number))
         return [list(t) for t in item["tables"]] if item else None
 
+    def plans(self, tid: str, rounds: int) -> dict[int, dict[str, Any]]:
+        """Rounds 1..``rounds``' plans in one BatchGetItem: round → ``{"tables", "proofs"}``."""
+        found = self._batch([plan_key(tid, r) for r in range(1, rounds + 1)])
+        return {
+            r: {"tables": [list(t) for t in item["tables"]], "proofs": item.get("proofs") or []}
+            for r in range(1, rounds + 1)
+            if (item := found.get(plan_key(tid, r))) is not None
+        }
+
     def results(self, tid: str, round_number: int, tables: int) -> list[dict[str, Any]]:
         """The results of the round's tables that ended (by index)."""
         keys = [result_key(tid, round_number, i) for i in range(tables)]
@@ -379,6 +388,20 @@ class TournamentStore:
             assert found is not None
             return found
         return tables
+
+    def put_proofs(self, tid: str, round_number: int, proofs: list[str]) -> None:
+        """Each table's commitment to its first deal, beside the round's plan (once)."""
+        self._update(
+            Key=_key(plan_key(tid, round_number)), UpdateExpression="SET #p = :p",
+            ConditionExpression="attribute_exists(playerId) AND attribute_not_exists(#p)",
+            ExpressionAttributeNames={"#p": "proofs"},
+            ExpressionAttributeValues=serialize({":p": proofs}),
+        )  # fmt: skip
+
+    def proofs(self, tid: str, round_number: int) -> list[str]:
+        """The round's tables' first-deal commitments, in table order ([]: none yet)."""
+        item = self._get(plan_key(tid, round_number)) or {}
+        return [str(p) for p in item.get("proofs") or []]
 
     def count(self, tid: str, round_number: int, index: int) -> bool:
         """The table's result counted in its round's counter, once: whether this call did."""

@@ -53,6 +53,11 @@ class TournamentTable(Strict):
     round: int
     tableId: str
     status: Literal["playing", "finished"]
+    dealProof: str | None = Field(
+        default=None,
+        description="SHA-256 commitment to the table's first deal (RULES §5a; null while "
+        "being seated): its replay reveals the seed and salt to check every deal",
+    )
 
 
 class Badge(Strict):

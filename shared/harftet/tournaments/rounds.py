@@ -61,6 +61,8 @@ class Rounds:
     test_mode: bool = False
     workers: int = 16
     stale_seconds: float = 60.0  # a round seating this long: its starter died, do it again
+    stream_tables: int = 64  # the stream seats a round this big at once; a bigger one: the
+    # schedule's function (its time budget is the seating's, not a stream batch's)
 
     # -- what drives it ------------------------------------------------------------------
     def tick(self) -> dict[str, int]:
@@ -80,15 +82,19 @@ class Rounds:
             return False
         tid, round_number, index = found
         self.store.count(tid, round_number, index)
-        return self.advance(tid, round_number)
+        return self.advance(tid, round_number, seat_here=False)
 
     def drive(self, t: dict[str, Any]) -> bool:
         """A running tournament: a round stuck seating is seated again; a playing round's
         results not yet counted are counted (a stream record lost), then it may advance."""
         tid, round_number = str(t["tournamentId"]), int(t["round"])
         if t.get("phase") == "seating":
-            if self.clock() - float(t.get("seatingAt", 0)) < self.stale_seconds:
+            at = t.get("seatingAt", 0)
+            if self.clock() - float(at) < self.stale_seconds:
                 return False
+            expect = {"round": round_number, "phase": "seating", "seatingAt": at}
+            if not self.store.step(tid, expect, {"seatingAt": _n(self.clock())}):
+                return False  # another run took it up first
             self.seat(t, round_number)
             return True
         if t.get("phase") != "playing":
@@ -113,20 +119,26 @@ class Rounds:
         self.repeat(t)
         return True
 
-    def advance(self, tid: str, round_number: int) -> bool:
+    def advance(self, tid: str, round_number: int, seat_here: bool = True) -> bool:
         """The next round (or the podium) once every table of ``round_number`` has ended:
-        claimed by one caller only."""
+        claimed by one caller only. The stream (not ``seat_here``) seats a round of up to
+        ``stream_tables`` tables itself and hands a bigger one to the schedule's next run
+        (claimed as a starter that died: seated again at once)."""
         t = self.store.get(tid)
         if t is None or int(t["round"]) != round_number or t.get("phase") != "playing":
             return False
-        if self.store.ended(tid, round_number) < int(t["tables"]):
+        tables = int(t["tables"])
+        if self.store.ended(tid, round_number) < tables:
             return False
         if round_number >= int(t["rounds"]):
             return self.finish(t)
-        claim = {"round": round_number + 1, "phase": "seating", "seatingAt": _n(self.clock())}
+        here = seat_here or tables <= self.stream_tables
+        now = self.clock() - (0 if here else self.stale_seconds)
+        claim = {"round": round_number + 1, "phase": "seating", "seatingAt": _n(now)}
         if not self.store.step(tid, {"round": round_number, "phase": "playing"}, claim):
             return False
-        self.seat({**t, **claim}, round_number + 1)
+        if here:
+            self.seat({**t, **claim}, round_number + 1)
         return True
 
     def seat(self, t: dict[str, Any], round_number: int) -> list[str]:
@@ -139,14 +151,16 @@ class Rounds:
             plan = self.store.put_plan(tid, round_number, self.plan(t, round_number, entrants))
         ids = [table_id(self.cell, tid, round_number, i) for i in range(len(plan))]
 
-        def one(i: int) -> None:
-            self._make(t, ids[i], plan[i], entrants)
+        def one(i: int) -> str:
+            dealt = self._make(t, ids[i], plan[i], entrants)
             for pid in plan[i]:
                 self._tell(pid, t, round_number, ids[i])
+            return dealt
 
         if plan:
             with ThreadPoolExecutor(min(self.workers, len(plan))) as pool:
-                list(pool.map(one, range(len(plan))))
+                proofs = list(pool.map(one, range(len(plan))))
+            self.store.put_proofs(tid, round_number, proofs)
         done = {"phase": "playing", "tables": len(plan)}
         self.store.step(tid, {"round": round_number, "phase": "seating"}, done)
         if not plan:
@@ -166,13 +180,15 @@ class Rounds:
         met = [g for r in results for g in groups_of([[p for p in r.players if p != BOT]])]
         return swiss_round([row.player_id for row in rows], seats, set(met))
 
-    def results(self, t: dict[str, Any], last_round: int) -> list[Result]:
+    def results(
+        self, t: dict[str, Any], last_round: int, plans: dict[int, Any] | None = None
+    ) -> list[Result]:
         """The results of rounds 1..``last_round`` (their plans name every table)."""
         tid = str(t["tournamentId"])
+        plans = self.store.plans(tid, last_round) if plans is None else plans
         found: list[Result] = []
-        for r in range(1, last_round + 1):
-            plan = self.store.plan(tid, r) or []
-            found += [result_from(i) for i in self.store.results(tid, r, len(plan))]
+        for r, plan in sorted(plans.items()):
+            found += [result_from(i) for i in self.store.results(tid, r, len(plan["tables"]))]
         return found
 
     def final(self, t: dict[str, Any]) -> list[Row]:
@@ -203,15 +219,17 @@ class Rounds:
         })  # fmt: skip
 
     # -- a table and its people ----------------------------------------------------------
-    def _make(self, t: dict[str, Any], tid: str, people: list[str], entrants: dict) -> None:
+    def _make(self, t: dict[str, Any], tid: str, people: list[str], entrants: dict) -> str:
+        """The table made (once); the commitment to its first deal (RULES §5a)."""
         try:
-            self.tables.create(self.build(t, tid, people, entrants))
+            table = self.build(t, tid, people, entrants)
+            self.tables.create(table)
         except Exception:
             try:
-                self.tables.get(tid)  # made before (a round-starter that died half-way)
+                table = self.tables.get(tid).table  # made before (a starter that died)
             except NotFoundError:
                 raise
-        return None
+        return proof.deal_proof(table.salt, table.seed, 1)
 
     def build(self, t: dict[str, Any], tid: str, people: list[str], entrants: dict) -> Table:
         """A live, rated table with hints off, every seat taken (``hard`` computer players

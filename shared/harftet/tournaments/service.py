@@ -121,16 +121,19 @@ class Tournaments:
         t = self._get(tid)
         entrants = self.store.entrants(tid)
         rounds = int(t.get("round") or 0)
-        results = self.rounds.results(t, rounds)
+        plans = self.store.plans(tid, rounds)
+        results = self.rounds.results(t, rounds, plans)
         rows = standings(entrants, results)
         names = {pid: str(e.get("name") or "") for pid, e in entrants.items()}
         ended = {(r.round, r.index) for r in results}
         tables, mine = [], None
-        for r in range(1, rounds + 1):
-            for i, people in enumerate(self.store.plan(tid, r) or []):
+        for r, plan in sorted(plans.items()):
+            proofs = plan["proofs"]
+            for i, people in enumerate(plan["tables"]):
                 tables.append({
                     "round": r, "tableId": table_id(self.rounds.cell, tid, r, i),
                     "status": "finished" if (r, i) in ended else "playing",
+                    "dealProof": proofs[i] if i < len(proofs) else None,
                 })  # fmt: skip
                 if caller.player_id in people and r == rounds:
                     mine = tables[-1]["tableId"]
