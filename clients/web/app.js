@@ -14,7 +14,7 @@ import { Live } from "./live.js";
 import { createAccount } from "./passkeys.js";
 import { createPlay } from "./play.js";
 import { createReplays } from "./replays.js";
-import { createTourneys, tournamentOf } from "./tourneys.js";
+import { createTourneys, tournamentFromHash, tournamentOf } from "./tourneys.js";
 import { createInbox, onPushOpen, tableFromUrl } from "./push.js";
 import { LANG, loadSession, rememberProof, savedLang, saveLang, savedTable } from "./session.js";
 import * as Settings from "./settings.js";
@@ -118,10 +118,12 @@ function changeSettings(patch) {
   if (store.get().table && store.get().table.view && settings.sort !== before.sort) dispatch({ type: "rackSorted" });
 }
 
-/** Where a signed-in player goes: the table asked for (a link, the last seat), else the lobby. */
+/** Where a signed-in player goes: the tournament or table asked for (a link, the last seat), else the lobby. */
 function enter() {
   const id = wanted;
   wanted = null;
+  const cup = tournamentFromHash(location.hash);
+  if (cup) return tourneys.open(cup);
   return id ? play.openTable(id) : tables.openLobby();
 }
 

@@ -3,11 +3,14 @@
 // withdrawing, the call to the table a round seats me at (the push: on the tournament's page
 // the table opens at once, elsewhere a notice offers it) and the deal check of every finished
 // table (deal.js, as the replay screen runs it). tournaments.js and tournament.js draw.
-import { seenProofs } from "./session.js";
+import { forgetTable, seenProofs } from "./session.js";
 
 export const PAGE = 10;
 export const POLL_MS = 5000;
 const id = encodeURIComponent;
+
+/** The tournament a page's address names ("#tn=<id>": a reload comes back to its page). */
+export const tournamentFromHash = (hash) => (/(?:^#|&)tn=([\w-]+)/.exec(hash || "") || [])[1] || null;
 
 /** Whether `me` is entered: the page's own flag where the server gives one, else the standings. */
 export function entered(doc, me) {
@@ -52,9 +55,16 @@ export function createTourneys({ store, api, storage, openTable, openReplay, lea
     timer = want ? setInterval(() => !hidden() && load(store.get().tournament.id), POLL_MS) : 0;
   });
 
-  async function openList(status = store.get().tournaments.status) {
+  /** Away from any table: its connection closed, no seat to come back to on a reload. */
+  function away(hash) {
     leave();
+    forgetTable(storage);
+    history.replaceState(null, "", hash ? `#${hash}` : location.pathname);
     listen();
+  }
+
+  async function openList(status = store.get().tournaments.status) {
+    away(null);
     dispatch({ type: "tournamentsTab", status });
     await loadList(0);
   }
@@ -77,8 +87,7 @@ export function createTourneys({ store, api, storage, openTable, openReplay, lea
   }
 
   async function open(tournamentId) {
-    leave();
-    listen();
+    away(`tn=${id(tournamentId)}`);
     dispatch({ type: "tournamentOpened", id: tournamentId });
     await load(tournamentId);
   }

@@ -14,7 +14,7 @@ import { initPeople } from "../../clients/web/people.js";
 import { install } from "../../clients/web/texts.js";
 import { mountTournament, num, rounds } from "../../clients/web/tournament.js";
 import { mountTournaments, when } from "../../clients/web/tournaments.js";
-import { createTourneys, entered, myTableOf, tournamentOf } from "../../clients/web/tourneys.js";
+import { createTourneys, entered, myTableOf, tournamentFromHash, tournamentOf } from "../../clients/web/tourneys.js";
 import { mountEndDialog } from "../../clients/web/dialogs.js";
 import { mountReplay } from "../../clients/web/replay.js";
 import { createReplays } from "../../clients/web/replays.js";
@@ -111,9 +111,13 @@ test("registering, then withdrawing before the start; a full tournament and a cl
     "POST /tournaments/tr1/entries": () => answer || (doc = { ...doc, entries: 2, me: { registered: true, tableId: null }, standings: [standing(1, ME, "Ayşe", 0, 0, 0)] }, { tournamentId: "tr1" }),
     "DELETE /tournaments/tr1/entries/me": () => (doc = { ...doc, entries: 1, me: { registered: false, tableId: null }, standings: [] }, null),
   });
+  localStorage.setItem("harftet.table", "t0"); // the last seat: not where a reload of this page goes
   await tourneys.open("tr1");
   const section = $("#tournament");
   assert.equal(section.hidden, false);
+  assert.equal(location.hash, "#tn=tr1"); // a reload comes back here
+  assert.equal(tournamentFromHash(location.hash), "tr1");
+  assert.equal(localStorage.getItem("harftet.table"), null);
   assert.equal(read($("#tournament-h")), "Kupa 1");
   assert.equal(read(section.querySelector(".tourney-when")), "15 Ocak 2027 11:00");
   assert.equal(read(section.querySelector(".tourney-entries")), "1/16 oyuncu");
