@@ -106,6 +106,7 @@ export function mountTournament({ store, act }) {
       return h("li", { class: "tourney-proof" },
         h("span", {}, t("tournaments.proofs.table", { round: x.round, n: x.n })), " ", verdict, " ",
         h("a", { href: `verify.html#t=${encodeURIComponent(x.tableId)}`, target: "_blank", rel: "noopener" }, t("tournaments.proofs.page")),
+        x.dealProof ? h("p", { class: "proof-listed" }, t("tournaments.proofs.first"), " ", h("code", {}, x.dealProof)) : null,
         c && c.hands ? h("ul", { class: "proof-hands" }, ...c.hands.map((hd) => h("li", {}, t("tournaments.proofs.hand", { n: hd.hand }), " ", h("code", {}, hd.proof)))) : null);
     };
     return h("section", { "aria-labelledby": "proofs-h" }, h("h3", { id: "proofs-h" }, t("tournaments.proofs")),

@@ -151,7 +151,8 @@ export function createTourneys({ store, api, storage, openTable, openReplay, lea
     return openTable(call.tableId);
   }
 
-  /** Every finished table's deals recomputed from its seed and compared with its proofs. */
+  /** Every finished table's deals recomputed from its seed and compared with its proofs, the
+   * first deal's also with the commitment the tournament's page listed for that table. */
   async function checkProofs() {
     const t = store.get().tournament;
     const done = ((t && t.doc && t.doc.tables) || []).filter((x) => x.status === "finished");
@@ -162,7 +163,9 @@ export function createTourneys({ store, api, storage, openTable, openReplay, lea
       try {
         const replay = await api.request("GET", `/tables/${id(x.tableId)}/replay`);
         const result = await verifyReplay(replay, seenProofs(storage, x.tableId));
-        proof = { state: result.ok ? "ok" : "bad", hands: (replay.hands || []).map((hd) => ({ hand: hd.hand, proof: hd.dealProof })) };
+        const first = (replay.hands || [])[0];
+        const listed = !x.dealProof || (!!first && first.dealProof === x.dealProof);
+        proof = { state: result.ok && listed ? "ok" : "bad", hands: (replay.hands || []).map((hd) => ({ hand: hd.hand, proof: hd.dealProof })) };
       } catch {
         proof = { state: "failed" };
       }

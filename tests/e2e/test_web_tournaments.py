@@ -128,6 +128,7 @@ def test_register_get_seated_by_the_push_play_and_see_the_podium_and_the_badge(
     expect(screen.locator(".podium li.p1")).to_contain_text("Ayşe (Sen)")
     expect(screen.locator(".tourney-tables li")).to_have_count(1)
     expect(screen.locator(".tourney-tables li")).to_contain_text("1. masa · bitti")
+    expect(screen.locator(".tourney-proof .proof-listed")).to_contain_text("İlk dağıtımın kanıtı:")
     screen.get_by_role("button", name="Hepsini doğrula").click()
     expect(screen.locator(".tourney-proof .verdict")).to_have_text("Doğrulandı", timeout=20_000)
     fits_the_screen(tab, "#tournament")

@@ -231,8 +231,12 @@ test("the round's push: a notice with a button to the table anywhere; on the tou
 test("a finished tournament: the podium, and the deal proof of every finished table checked in the browser", async () => {
   const replay = JSON.parse(finishedGame());
   const bad = { ...replay, salt: "cd".repeat(16) };
+  const committed = replay.hands[0].dealProof;
+  const other = "0".repeat(64); // a commitment the replay does not keep
+  const listed = { t1: committed, t2: committed, t3: other, t4: committed };
+  const doc = { ...FINISHED, tables: FINISHED.tables.map((x) => ({ ...x, dealProof: listed[x.tableId] })) };
   const { $, $$, tourneys, done } = await mounted({
-    "GET /tournaments/tr1": FINISHED, "GET /tables/t1/replay": replay, "GET /tables/t2/replay": bad,
+    "GET /tournaments/tr1": doc, "GET /tables/t1/replay": replay, "GET /tables/t2/replay": bad,
     "GET /tables/t3/replay": replay, "GET /tables/t4/replay": Object.assign(new Error("gone"), { status: 404, code: "not_found" }),
   });
   await tourneys.open("tr1");
@@ -245,9 +249,11 @@ test("a finished tournament: the podium, and the deal proof of every finished ta
   const proofs = $$(".tourney-proof");
   assert.deepEqual(proofs.map((li) => read(li.querySelector("span"))), ["1. tur, 1. masa:", "1. tur, 2. masa:", "2. tur, 1. masa:", "2. tur, 2. masa:"]);
   assert.equal(proofs[0].querySelector("a").getAttribute("href"), "verify.html#t=t1");
+  assert.equal(read(proofs[0].querySelector(".proof-listed")), `İlk dağıtımın kanıtı: ${committed}`); // listed before any check
   button($("#tournament"), "Hepsini doğrula").click();
   await until(() => $$(".tourney-proof .verdict").length === 4 && !$$(".tourney-proof .verdict").some((v) => read(v) === "Doğrulanıyor…"), "the check");
-  assert.deepEqual($$(".tourney-proof .verdict").map(read), ["Doğrulandı", "Uyuşmuyor", "Doğrulandı", "Yüklenemedi"]);
+  // right; a wrong salt; a replay that does not keep the commitment the page listed; no replay
+  assert.deepEqual($$(".tourney-proof .verdict").map(read), ["Doğrulandı", "Uyuşmuyor", "Uyuşmuyor", "Yüklenemedi"]);
   assert.equal(read($(".tourney-proof .proof-hands li")), `21. el: ${replay.hands[0].dealProof}`);
   done();
 });
