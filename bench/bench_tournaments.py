@@ -293,8 +293,10 @@ def _units(found: list[dict[str, Any]], start: float, end: float, fn: str | None
 
 def _seating_seconds(found: list[dict[str, Any]], starts: float, seen: float) -> float:
     """The longest run of the tournaments' handler around the start: the one that seated."""
-    runs = [r["ms"] / 1000 for r in found if r["k"] == "invoke"
-            and r.get("fn") == "harftet-tournaments" and starts <= r["t"] <= seen + 5]  # fmt: skip
+    runs = [
+        r["ms"] / 1000 for r in found
+        if r["k"] == "invoke" and r.get("fn") == "harftet-tournaments" and starts <= r["t"]
+    ]  # fmt: skip
     return max(runs, default=float("nan"))
 
 
