@@ -315,8 +315,14 @@ def measure(done: Any = None) -> dict[str, Any]:
         try:
             for part, run_part in (("big", _big), ("small", _small)):
                 measured[part] = asyncio.run(run_part(stack))
-                time.sleep(2.0)
-                measured["records"] = records(calls)
+                ends = time.monotonic() + 300  # the seating's run ends after its last table
+                while True:
+                    time.sleep(2.0)
+                    measured["records"] = records(calls)
+                    starts = measured["big"]["starts"]
+                    seated = _seating_seconds(measured["records"], starts, 0) > 0
+                    if part != "big" or seated or time.monotonic() > ends:
+                        break
                 if done is not None:
                     done(measured)
         finally:
