@@ -293,8 +293,10 @@ def _units(found: list[dict[str, Any]], start: float, end: float, fn: str | None
 
 def _seating_seconds(found: list[dict[str, Any]], starts: float, seen: float) -> float:
     """The longest run of the tournaments' handler around the start: the one that seated."""
-    runs = [r["ms"] / 1000 for r in found if r["k"] == "invoke"
-            and r.get("fn") == "harftet-tournaments" and starts <= r["t"] <= seen + 5]  # fmt: skip
+    runs = [
+        r["ms"] / 1000 for r in found
+        if r["k"] == "invoke" and r.get("fn") == "harftet-tournaments" and starts <= r["t"]
+    ]  # fmt: skip
     return max(runs, default=float("nan"))
 
 
@@ -313,8 +315,14 @@ def measure(done: Any = None) -> dict[str, Any]:
         try:
             for part, run_part in (("big", _big), ("small", _small)):
                 measured[part] = asyncio.run(run_part(stack))
-                time.sleep(2.0)
-                measured["records"] = records(calls)
+                ends = time.monotonic() + 300  # the seating's run ends after its last table
+                while True:
+                    time.sleep(2.0)
+                    measured["records"] = records(calls)
+                    starts = measured["big"]["starts"]
+                    seated = _seating_seconds(measured["records"], starts, 0) > 0
+                    if part != "big" or seated or time.monotonic() > ends:
+                        break
                 if done is not None:
                     done(measured)
         finally:

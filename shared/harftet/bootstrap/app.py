@@ -343,15 +343,18 @@ class App:
         """Her account and her inbox list the table a round seated her at."""
         self.stores.accounts.remember_table(player_id, table_id)
 
-    def _notify_seated(self, player_id: str, seated: dict[str, Any]) -> None:
-        """A notification (Web Push, mobile) that a round seated her (no queue: none)."""
+    def _notify_seated(self, seated: list[tuple[str, dict[str, Any]]]) -> None:
+        """Notifications (Web Push, mobile) that a round seated them, one queue batch (no
+        queue: none)."""
         from harftet.notify import Notification
 
-        if self.notify_queue is None:
+        if self.notify_queue is None or not seated:
             return
-        data = {k: seated[k] for k in ("game", "name", "round", "tournamentId")}
-        table_id = str(seated["tableId"])
-        self.notify_queue.send([Notification(player_id, table_id, 1, "tournament", data)])
+        keys = ("game", "name", "round", "tournamentId")
+        self.notify_queue.send([
+            Notification(pid, str(m["tableId"]), 1, "tournament", {k: m[k] for k in keys})
+            for pid, m in seated
+        ])  # fmt: skip
 
     @cached_property
     def tournaments(self) -> Any:

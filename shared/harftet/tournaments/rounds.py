@@ -48,7 +48,8 @@ def result_from(item: dict[str, Any]) -> Result:
 @dataclass(eq=False)
 class Rounds:
     """``push(player_id, message)``: to her open sockets; ``on_seated(player_id, table_id)``:
-    her account notes the table; ``notify(player_id, data)``: a notification."""
+    her account notes the table; ``notify([(player_id, data), ...])``: notifications, a
+    table's people at once (one queue batch)."""
 
     store: TournamentStorePort
     tables: TableStorePort
@@ -57,9 +58,9 @@ class Rounds:
     cell: str = ""
     push: Push | None = None
     on_seated: Callable[[str, str], object] | None = None
-    notify: Callable[[str, dict[str, Any]], object] | None = None
+    notify: Callable[[list[tuple[str, dict[str, Any]]]], object] | None = None
     test_mode: bool = False
-    workers: int = 16
+    workers: int = 32  # tables made and told at once (each a few store calls)
     stale_seconds: float = 60.0  # a round seating this long: its starter died, do it again
     stream_tables: int = 64  # the stream seats a round this big at once; a bigger one: the
     # schedule's function (its time budget is the seating's, not a stream batch's)
@@ -153,8 +154,7 @@ class Rounds:
 
         def one(i: int) -> str:
             dealt = self._make(t, ids[i], plan[i], entrants)
-            for pid in plan[i]:
-                self._tell(pid, t, round_number, ids[i])
+            self._tell(plan[i], t, round_number, ids[i])
             return dealt
 
         if plan:
@@ -254,21 +254,25 @@ class Rounds:
         table.recent = events + outcome.events
         return table
 
-    def _tell(self, pid: str, t: dict[str, Any], round_number: int, table: str) -> None:
-        """Note the table, push and notify; none undoes the seat when it fails."""
+    def _tell(self, people: list[str], t: dict[str, Any], round_number: int, table: str) -> None:
+        """Note the table, push and notify each person; none undoes the seat when it fails."""
         tid = str(t["tournamentId"])
         message = {"type": "tournament", "tournamentId": tid, "round": round_number}
         message["tableId"] = table
         about = {"game": t["game"], "name": t["name"], "round": round_number}
+        for pid in people:
+            try:
+                if self.on_seated is not None:
+                    self.on_seated(pid, table)
+                if self.push is not None:
+                    self.push(pid, message)
+            except Exception:
+                logger.warning("could not tell %s of table %s", pid, table, exc_info=True)
         try:
-            if self.on_seated is not None:
-                self.on_seated(pid, table)
-            if self.push is not None:
-                self.push(pid, message)
             if self.notify is not None:
-                self.notify(pid, {**message, **about})
+                self.notify([(pid, {**message, **about}) for pid in people])
         except Exception:
-            logger.warning("could not tell %s of table %s", pid, table, exc_info=True)
+            logger.warning("could not notify table %s's people", table, exc_info=True)
 
 
 _RUN_FIELDS = ("playerId", "board", "score", "phase", "tables", "seatingAt", "finishedAt")
