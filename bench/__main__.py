@@ -8,7 +8,7 @@ levels' ladder and how long Harftet hands last against them (``--levels-games``,
 ``--hand-games``), the
 Kastet search, the size of WebSocket pushes over whole games, how fast a move reaches the other
 seat with 198 spectators (local stack), Lighthouse on the web client (``--no-lighthouse`` skips
-it). Exits 0
+it), tournaments on the local stack (``--no-tournaments`` skips it). Exits 0
 even when a goal is missed (``--strict`` makes a MISS exit 1): the numbers are for reading,
 not gating.
 """
@@ -105,6 +105,9 @@ def _parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--no-cost", action="store_true", help="skip the cost benchmark (bench/bench_cost.py)"
     )
+    parser.add_argument(
+        "--no-tournaments", action="store_true", help="skip bench/bench_tournaments.py"
+    )
     return parser.parse_args()
 
 
@@ -162,6 +165,11 @@ def main() -> None:
     from bench import bench_matchmaking  # matchmaking (harftet.matchmaking): its own section
 
     matchmaking = step("matchmaking (1,000 players)", lambda: bench_matchmaking.run("fakes"))
+    from bench import bench_tournaments  # issue 39: tournaments on the local stack, own section
+
+    tournaments: tuple[list[Result], list[str]] = ([], [])
+    if not args.no_tournaments:
+        tournaments = step("tournaments (local stack)", bench_tournaments.run)
     web = step("web client (Lighthouse)", bench_lighthouse.run) if args.lighthouse else []
     from bench import bench_boot  # the slow phone's cold start (issue 36)
 
@@ -172,6 +180,9 @@ def main() -> None:
     RESULTS.write_text(text, encoding="utf-8")
     bench_skill.write_section(skill)
     bench_matchmaking.write_section(matchmaking, RESULTS)
+    if tournaments[0]:
+        bench_tournaments.write_section(*tournaments, RESULTS)
+    matchmaking = [*matchmaking, *tournaments[0]]  # their goals printed and held together
     if web:
         bench_lighthouse.write_section(web)
     if boot:

@@ -116,7 +116,7 @@ def test_the_asyncapi_parser_accepts_the_document_with_every_message_of_the_prot
     assert result.returncode == 0 and not parsed["errors"], parsed["errors"]
     assert not parsed["warnings"], parsed["warnings"]
     protocol = {"ping", "move", "table", "pong", "dryRun", "error", "phrase", "invitation"}
-    protocol |= {"presence", "matched", "friendRequest"}
+    protocol |= {"presence", "matched", "friendRequest", "tournament"}
     assert set(parsed["messages"]) == protocol | {"sync", "delta", "notification"}
     operations = parsed["operations"]
     received = {
@@ -127,6 +127,7 @@ def test_the_asyncapi_parser_accepts_the_document_with_every_message_of_the_prot
     assert received == {"ping", "sync", "move"}  # what clients send (API.md, "WebSocket")
     pushed = {"table", "delta", "pong", "dryRun", "error", "phrase", "invitation", "presence"}
     pushed |= {"matched", "friendRequest"}  # opponents found (API.md v4 "Matchmaking")
+    pushed |= {"tournament"}  # a round seated the player (API.md v4 "Tournaments")
     # what the server sends (a notification over Web Push, on its own channel)
     assert sent | replies == pushed | {"notification"}
     assert operations["notify"]["messages"] == ["notification"]

@@ -37,6 +37,11 @@ ROUTES = API_MD_ROUTES | {
     # weekly leagues (harftet.leagues, API.md v4)
     ("GET", "/leagues/{game}/me"),
     ("GET", "/leagues/{game}/weeks/{week}/divisions/{division}"),
+    # tournaments (harftet.tournaments, API.md v4)
+    ("GET", "/tournaments"),
+    ("GET", "/tournaments/{tournamentId}"),
+    ("POST", "/tournaments/{tournamentId}/entries"),
+    ("DELETE", "/tournaments/{tournamentId}/entries/me"),
     ("POST", "/tables/{tableId}/reports"),
     # API.md v3, "Inbox and notifications" (and the VAPID key browsers subscribe with)
     ("GET", "/players/me/tables"),
@@ -74,6 +79,7 @@ OPERATOR_ROUTES = {
     ("POST", "/operator/players/{playerId}/ban"),
     ("DELETE", "/operator/players/{playerId}/ban"),
     ("POST", "/operator/tables/{tableId}/close"),
+    ("POST", "/operator/tournaments"),
 }
 
 # boto3 calls the deployed code may make → the IAM action each one needs.
@@ -389,6 +395,25 @@ def test_the_sweeper_runs_on_the_turn_sweep_schedule(template: dict[str, Any]) -
 
 
 # ------------------------------------------------------------------------------- tables
+
+
+def test_tournament_rounds_run_on_a_scheduler_schedule_the_local_stack_runs_too(
+    template: dict[str, Any],
+) -> None:
+    """RULES §8: round 1 at its time, rounds stuck seating resumed (harftet.tournaments):
+    an EventBridge Scheduler rate every minute, and the local stack runs the same handler
+    on its own schedule."""
+    from harftet.localstack.stack import DEFAULT_HANDLERS
+
+    props = _props(template, "TournamentsFunction")
+    [event] = props["Events"].values()
+    assert event["Type"] == "ScheduleV2"
+    assert event["Properties"]["ScheduleExpression"] == "rate(1 minute)"
+    assert props["CodeUri"] == "functions/tournaments/"
+    assert DEFAULT_HANDLERS["tournaments"] == REPO / "functions" / "tournaments" / "app.py"
+    alarmed = {a["Dimensions"][0]["Value"]["Ref"] for a in _alarms(template).values()
+               if a.get("Namespace") == "AWS/Lambda" and a.get("Dimensions")}  # fmt: skip
+    assert "TournamentsFunction" in alarmed
 
 
 def test_every_table_is_on_demand_backed_up_and_encrypted(template: dict[str, Any]) -> None:

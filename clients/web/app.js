@@ -14,6 +14,7 @@ import { Live } from "./live.js";
 import { createAccount } from "./passkeys.js";
 import { createPlay } from "./play.js";
 import { createReplays } from "./replays.js";
+import { createTourneys, tournamentFromHash, tournamentOf } from "./tourneys.js";
 import { createInbox, onPushOpen, tableFromUrl } from "./push.js";
 import { LANG, loadSession, rememberProof, savedLang, saveLang, savedTable } from "./session.js";
 import * as Settings from "./settings.js";
@@ -36,6 +37,8 @@ import { initPeople } from "./people.js";
 import { mountPhrases } from "./phrases.js";
 import { mountReplay } from "./replay.js";
 import { mountTable } from "./table.js";
+import { mountTournament } from "./tournament.js";
+import { mountTournaments } from "./tournaments.js";
 import { initWordCard } from "./wordcard.js";
 
 const NOTICE_MS = 6000; // a notice that is not a refusal goes after this long
@@ -59,7 +62,7 @@ const live = new Live({
   onView: (view) => dispatch({ type: "view", view }),
   onState: (state) => dispatch({ type: "ws", state }),
   resync: () => play.resync(),
-  onMessage: (msg) => phrases.onMessage(msg),
+  onMessage: (msg) => (msg.type === "tournament" ? tourneys.pushed(msg) : phrases.onMessage(msg)),
 });
 const tries = createAttempts({ store, retry: () => (store.get().table ? play.resync() : store.get().screen === "lobby" && tables.loadLobby()) });
 const { attempt, guarded } = tries;
@@ -68,7 +71,7 @@ const dryRuns = createDryRuns({ store, api });
 const confirm = (question) => window.confirm(question);
 const contacts = createContacts({
   store, api, wsBase: () => config.ws, openTable: (id) => attempt(() => play.openTable(id)), confirm,
-  onMatched: (m) => attempt(() => search.pushed(m)),
+  onMatched: (m) => attempt(() => search.pushed(m)), onTournament: (m) => tourneys.pushed(m),
 });
 const inbox = createInbox({ store, api });
 const askFace = mountFaceDialog({ store });
@@ -80,6 +83,11 @@ const search = createSearch({ store, api, play });
 const account = createAccount({ store, api, storage, identity, confirm, hidden: tabHidden });
 const drafting = createDrafting({ store, askFace, changeSettings });
 const replays = createReplays({ store, api, storage, refusal: tries.refusal });
+const tourneys = createTourneys({
+  store, api, storage, refusal: tries.refusal, hidden: tabHidden, listen: () => contacts.listen(),
+  openTable: (id) => attempt(() => play.openTable(id)), openReplay: (id) => attempt(() => replays.open(id, store.get().tournament && store.get().tournament.id)),
+  leave: () => { live.close(); dispatch({ type: "tableLeft" }); },
+});
 store.subscribe((s) => { if (!s.me) contacts.close(); }); // signed out (or the session gone): no socket left open as them
 
 /** What a change of state asked for (state.js lists them as data). */
@@ -111,10 +119,12 @@ function changeSettings(patch) {
   if (store.get().table && store.get().table.view && settings.sort !== before.sort) dispatch({ type: "rackSorted" });
 }
 
-/** Where a signed-in player goes: the table asked for (a link, the last seat), else the lobby. */
+/** Where a signed-in player goes: the tournament or table asked for (a link, the last seat), else the lobby. */
 function enter() {
   const id = wanted;
   wanted = null;
+  const cup = tournamentFromHash(location.hash);
+  if (cup) return tourneys.open(cup);
   return id ? play.openTable(id) : tables.openLobby();
 }
 
@@ -150,9 +160,11 @@ function mount() {
   phrases = mountPhrases({ store, api, openTable: (id) => play.openTable(id), refusal: tries.refusal });
   initWordCard({ api, store }); // tap a word's "?" on the table: what the game knows of it
   mountAccount({ store, act: account });
-  initPeople(api, document.querySelector("#lobby"), { store, openReplay: (id) => attempt(() => replays.open(id)) }); // profiles and leaderboards
-  mountReplay({ store, act: { step: replays.step, lobby: () => tables.openLobby() } });
+  const people = initPeople(api, document.querySelector("#lobby"), { store, openReplay: (id) => attempt(() => replays.open(id)) }); // profiles and leaderboards
+  mountReplay({ store, act: { step: replays.step, lobby: () => tables.openLobby(), tournament: (id) => tourneys.open(id) } });
   initLeagues(api, document.querySelector("#lobby"), () => store.get().me && store.get().me.playerId); // the week's league
+  mountTournaments({ store, act: { ...tourneys, page: tourneys.loadList, lobby: () => tables.openLobby() } }); // the list, the round's call
+  mountTournament({ store, act: { ...tourneys, list: () => tourneys.openList(), profile: (pid) => people.profile(pid) } });
   mountFriends({ store, act: contacts, host: document.querySelector("#lobby") });
   mountChrome({ store, act: {
     switchLang, changeSettings, openSettings: (open) => dispatch({ type: "settingsOpen", open }),
@@ -176,6 +188,7 @@ function mount() {
   mountEndDialog({ store, act: {
     rematch: () => attempt(tables.rematch), ready: () => attempt(play.ready), closeEnd: () => dispatch({ type: "endClosed" }),
     lobby: () => { dispatch({ type: "endClosed" }); tables.openLobby(); },
+    tournamentOf: (id) => tournamentOf(store.get(), id), tournament: (id) => { dispatch({ type: "endClosed" }); tourneys.open(id); },
   } });
   mountDrag({ store, drafting });
 }

@@ -1,12 +1,12 @@
 // Friends (API.md v3 "People"): the list, requests by code, accept, refuse, remove, block, and
 // invitations to a table both ways. While the lobby shows, a connection of the player's own
-// (/ws?token=T, no table) brings friends' presence, invitations and matches (docs/asyncapi.yaml).
+// (/ws?token=T, no table) brings friends' presence, invitations, matches and tournament calls (docs/asyncapi.yaml).
 import { t } from "./texts.js";
 
 /** `wsBase()`: the WebSocket's URL ("" for this host); `openTable(id)` joins an invitation;
  * `onMatched(msg)`: the player's search for opponents found a table; `confirm(question)`. */
 export function createContacts({
-  store, api, wsBase = () => "", openTable, onMatched = null, confirm = () => true,
+  store, api, wsBase = () => "", openTable, onMatched = null, onTournament = null, confirm = () => true,
 }) {
   const dispatch = (m) => store.dispatch(m);
   const id = encodeURIComponent;
@@ -62,6 +62,8 @@ export function createContacts({
       if (!names[msg.from]) load();
     } else if (msg.type === "matched" && onMatched) {
       onMatched(msg); // opponents found (search.js)
+    } else if (msg.type === "tournament" && onTournament) {
+      onTournament(msg); // a tournament's round seated me (tourneys.js)
     }
   }
 

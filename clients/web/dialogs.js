@@ -16,7 +16,8 @@ export function breakText(v, now = Date.now()) {
   return ready ? `${t("break.ready")} · ${t("break.wait", { s: left })}` : t("break.wait", { s: left });
 }
 
-/** `act`: { rematch(), lobby(), ready(), closeEnd() }. */
+/** `act`: { rematch(), lobby(), ready(), closeEnd(), tournamentOf(tableId), tournament(id) }: a
+ * tournament table's end leads back to its tournament (no rematch there). */
 export function mountEndDialog({ store, act }) {
   const dialog = $("#end-dialog");
   let shown = {};
@@ -40,8 +41,10 @@ export function mountEndDialog({ store, act }) {
     }
     $("#end-body").replaceChildren(...parts);
     const over = endKind(end, v) === "game";
+    const cup = over && act.tournamentOf ? act.tournamentOf(v.tableId) : null;
     $("#end-actions").replaceChildren(...(over
-      ? [h("button", { type: "button", class: "primary", onclick: act.rematch }, t("btn.rematch")),
+      ? [cup ? h("button", { type: "button", class: "primary", onclick: () => act.tournament(cup) }, t("tournaments.back"))
+        : h("button", { type: "button", class: "primary", onclick: act.rematch }, t("btn.rematch")),
         h("button", { type: "button", onclick: act.lobby }, t("btn.newTable")),
         h("a", { id: "verify-link", href: `verify.html#t=${v.tableId}`, target: "_blank", rel: "noopener" }, t("verify.link"))]
       : [h("p", { id: "end-break", class: "hint", "aria-live": "polite" }),

@@ -1,15 +1,17 @@
 // Profiles and leaderboards (API.md v3): a "Sıralama" button in the lobby opens a dialog with
 // the week's or all-time board of a game and the caller's rank; a name opens its profile card.
 // Everything shown is what the API gives anyone: names, scores, records, replay links.
+import { badgesEl } from "./badges.js";
 import { h } from "./render.js";
 import { t } from "./texts.js";
 
 const w = (key, params) => t(key === "harftet" || key === "kastet" ? `game.${key}` : `people.${key}`, params);
 
 /** Adds the button to `host` (the lobby); `api.request` is the session's REST client; `store`
- * (its language switch redraws the open dialog); `openReplay(tableId)`: the app's replay screen. */
+ * (its language switch redraws the open dialog); `openReplay(tableId)`: the app's replay screen.
+ * Returns {profile(playerId)}: the dialog opened on a player's profile (a tournament's standings). */
 export function initPeople(api, host, { store = null, openReplay = () => {} } = {}) {
-  if (!host || host.querySelector(".people-open")) return;
+  if (!host || host.querySelector(".people-open")) return { profile: () => {} };
   const dialog = h("dialog", { class: "people card", "aria-labelledby": "people-h" });
   document.body.append(dialog);
   const state = { game: "harftet", period: "week" };
@@ -73,6 +75,11 @@ export function initPeople(api, host, { store = null, openReplay = () => {} } = 
     return h("table", { class: "people-tiers" }, h("tr", {}, h("td", {}, ""), h("th", { scope: "col" }, w("skill")), h("th", { scope: "col" }, w("league"))), ...rows);
   }
 
+  function show(playerId) {
+    if (!dialog.open) dialog.showModal();
+    return profile(playerId);
+  }
+
   async function profile(playerId) {
     shown = () => profile(playerId);
     let p;
@@ -89,6 +96,7 @@ export function initPeople(api, host, { store = null, openReplay = () => {} } = 
       h("p", {}, w("rating", { n: p.rating })),
       h("table", {}, h("tr", {}, h("td", {}, ""), ...["played", "won", "abandoned"].map((k) => h("th", { scope: "col" }, w(k)))), ...records),
       tiers(p),
+      badgesEl(p.badges) || "", // podium places of finished tournaments (badges.js)
       h("h4", {}, w("recent")),
       p.recentGames.length ? null : h("p", { class: "hint" }, t("people.recent.none")),
       h("ul", {}, ...p.recentGames.map((g) => h("li", {},
@@ -97,6 +105,7 @@ export function initPeople(api, host, { store = null, openReplay = () => {} } = 
       h("button", { type: "button", onclick: board }, w("back")),
     );
   }
+  return { profile: show };
 }
 
 /** The table a recent game's replay is of (its "replay" is the API's path, never a page to open). */

@@ -41,7 +41,7 @@ export function replayAt(doc, hand, step) {
   return { racks, table, pile: hd.pile.length - drawn, move: at ? moves[at - 1] : null, moves: moves.length, step: at, names: replayNames(doc, before) };
 }
 
-/** `act`: { step(hand, step), lobby() } */
+/** `act`: { step(hand, step), lobby(), tournament(id) } */
 export function mountReplay({ store, act }) {
   const tile = (doc, entry) => {
     const id = typeof entry === "number" ? entry : entry.id;
@@ -53,9 +53,9 @@ export function mountReplay({ store, act }) {
     const section = $("#replay");
     section.hidden = !(s.ready && s.screen === "replay");
     if (section.hidden || !s.replay) return;
-    const { doc, hand, step, check, failed } = s.replay;
+    const { doc, hand, step, check, failed, from } = s.replay;
     const head = [h("h2", { id: "replay-h" }, doc ? t("replay.h", { game: t(`game.${doc.table.game}`) }) : t("replay.title")),
-      button(t("btn.lobby"), false, act.lobby)];
+      from ? button(t("tournaments.back"), false, () => act.tournament(from)) : button(t("btn.lobby"), false, act.lobby)];
     if (failed || !doc) {
       section.replaceChildren(h("div", { class: "row spread" }, ...head),
         h("p", { class: failed ? "verdict bad" : "muted", role: "status" }, failed || t("verify.loading")));

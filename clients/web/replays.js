@@ -6,8 +6,9 @@ import { seenProofs } from "./session.js";
 /** Opening and loading a replay, and its deal check; `refusal(e)`: the catalogue's sentence for a refusal. */
 export function createReplays({ store, api, storage, refusal = (e) => e.code }) {
   const dispatch = (m) => store.dispatch(m);
-  async function open(tableId) {
-    dispatch({ type: "replayOpened", tableId });
+  /** `from`: the tournament whose page opened it (its back button leads there). */
+  async function open(tableId, from = null) {
+    dispatch({ type: "replayOpened", tableId, from });
     let doc;
     try {
       doc = await api.request("GET", `/tables/${encodeURIComponent(tableId)}/replay`);

@@ -23,6 +23,9 @@ export function initialState({ settings = {}, lang = "tr", me = null } = {}) {
     account: { open: false, passkeys: null, code: null },
     table: null,
     replay: null, // the replay screen's game: {tableId, doc, hand, step, check, failed}
+    tournaments: { status: "registering", list: null, at: 0, cursors: [null], next: null, failed: false }, // the list
+    tournament: null, // the tournament page: {id, doc, failed, said, myTable, proofs}
+    call: null, // a round seated me (the push): {tournamentId, round, tableId}
     effects: [],
   };
 }
@@ -125,12 +128,32 @@ const HANDLERS = {
   endClosed: (s) => withTable(s, { end: null }),
 
   // the replay screen (replay.js): a finished game, a hand and a move at a time
-  replayOpened: (s, m) => ({ ...s, screen: "replay", replay: { tableId: m.tableId, doc: null, hand: 0, step: 0, check: null, failed: null } }),
+  replayOpened: (s, m) => ({ ...s, screen: "replay", replay: { tableId: m.tableId, doc: null, hand: 0, step: 0, check: null, failed: null, from: m.from || null } }),
   replayLoaded: (s, m) => (s.replay && s.replay.tableId === m.tableId ? { ...s, replay: { ...s.replay, doc: m.doc } } : s),
   replayFailed: (s, m) => (s.replay && s.replay.tableId === m.tableId ? { ...s, replay: { ...s.replay, failed: m.text } } : s),
   replayChecked: (s, m) => (s.replay && s.replay.tableId === m.tableId ? { ...s, replay: { ...s.replay, check: !!m.ok } } : s),
+  // the tournaments (tournaments.js, tournament.js; tourneys.js loads): the list, a page, the call to a table
+  tournamentsTab: (s, m) => ({ ...s, screen: "tournaments", tournaments: { status: m.status, list: null, at: 0, cursors: [null], next: null, failed: false } }),
+  tournamentsPage: (s, m) => (m.status === s.tournaments.status ? { ...s, tournaments: { ...s.tournaments, ...m.page, failed: !!m.failed } } : s),
+  tournamentOpened: (s, m) => ({ ...s, screen: "tournament", tournament: { id: m.id, doc: null, failed: false, said: null, myTable: myCall(s.call, m.id), proofs: null } }),
+  tournamentLoaded: (s, m) => onTournament(s, m.id, (x) => {
+    const myTable = m.myTable || (m.doc.status === "running" && x.myTable && x.myTable.round >= m.doc.round ? x.myTable : null);
+    const same = JSON.stringify([x.doc, x.myTable, x.failed]) === JSON.stringify([m.doc, myTable, false]); // a poll that brought nothing new redraws nothing
+    return same ? x : { ...x, doc: m.doc, failed: false, myTable };
+  }),
+  tournamentFailed: (s, m) => onTournament(s, m.id, (x) => ({ ...x, failed: true })),
+  tournamentSaid: (s, m) => onTournament(s, m.id, (x) => ({ ...x, said: m.said })),
+  tournamentProofs: (s, m) => onTournament(s, m.id, (x) => ({ ...x, proofs: { ...(x.proofs || {}), ...m.proofs } })),
+  tournamentCalled: (s, m) => {
+    const call = { tournamentId: m.call.tournamentId, round: m.call.round, tableId: m.call.tableId };
+    return onTournament({ ...s, call }, call.tournamentId, (x) => ({ ...x, myTable: { round: call.round, tableId: call.tableId } }));
+  },
+  callDone: (s) => ({ ...s, call: null }),
   replayStep: (s, m) => (s.replay && s.replay.doc ? { ...s, replay: { ...s.replay, hand: m.hand, step: m.step } } : s),
 };
+
+const onTournament = (s, id, fn) => (s.tournament && s.tournament.id === id ? { ...s, tournament: fn(s.tournament) } : s);
+const myCall = (call, id) => (call && call.tournamentId === id ? { round: call.round, tableId: call.tableId } : null);
 
 /** The next state after `message` ({type, ...}); unknown messages change nothing. */
 export function update(state, message) {

@@ -24,7 +24,8 @@ const SHELL = [
   "identity.js", "session.js", "live.js", "delta.js", "passkeys.js", "play.js", "push.js", "search.js", "sound.js",
   "state.js", "tables.js", "account.js", "render.js", "avatar.js", "wordcard.js", "chrome.js", "dialogs.js",
   "drag.js", "friends.js", "inbox.js", "lobby.js", "login.js", "leagues.js", "people.js", "phrases.js", "table.js",
-  "motion.js", "markdown.js", "replay.js", "replays.js", "deal.js", "rules.html", "rules.js", "sw-push.js", "manifest.webmanifest", "config.json",
+  "motion.js", "markdown.js", "replay.js", "replays.js", "deal.js",
+  "tourneys.js", "tournaments.js", "tournament.js", "badges.js", "rules.html", "rules.js", "sw-push.js", "manifest.webmanifest", "config.json",
   "icons/icon.svg", "icons/icon-192.png", "icons/icon-512.png",
 ];
 

@@ -46,11 +46,13 @@ __all__ = [
     "NotYourTurnError",
     "OperatorBannedError",
     "RateLimitedError",
+    "RegistrationClosedError",
     "SeatTakenError",
     "StaleVersionError",
     "TooManyConnectionsError",
     "TooManyHeldError",
     "TooManyTablesError",
+    "TournamentFullError",
     "UnauthorizedError",
     "WrongStatusError",
     "code_of",
@@ -170,6 +172,14 @@ class TooManyHeldError(TooManyTablesError):
 
 class AlreadyWaitingError(HarftetError, code="already_waiting"):
     """The player already holds a matchmaking ticket."""
+
+
+class TournamentFullError(HarftetError, code="tournament_full"):
+    """The tournament has as many entries as its capacity."""
+
+
+class RegistrationClosedError(HarftetError, code="registration_closed"):
+    """The tournament takes no entries (or withdrawals) now: before it opens, or started."""
 
 
 class RateLimitedError(HarftetError, code="rate_limited"):

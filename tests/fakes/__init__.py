@@ -21,6 +21,7 @@ from .players import FakePlayers
 from .profiles import FakeProfiles
 from .stream import FakeStream
 from .tables import FakeTables
+from .tournaments import FakeTournaments
 
 __all__ = [
     "FakeAccounts",
@@ -41,6 +42,7 @@ __all__ = [
     "FakeStores",
     "FakeStream",
     "FakeTables",
+    "FakeTournaments",
     "FakeWordReports",
     "fake_app",
 ]
@@ -58,7 +60,8 @@ class FakeStores:
         self.players = FakePlayers()
         self.profiles = FakeProfiles(self.players)
         self.leagues = FakeLeagues()
-        self.tables = FakeTables(self.players, self.profiles, self.leagues)
+        self.tournaments = FakeTournaments()
+        self.tables = FakeTables(self.players, self.profiles, self.leagues, self.tournaments)
         self.connections = FakeConnections()
         self.log: FakeLog | None = FakeLog() if log else None
         self.accounts = FakeAccounts(self.players)

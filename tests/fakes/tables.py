@@ -29,11 +29,13 @@ from harftet.store.table_items import (
     StoredTable,
 )
 from harftet.store.tables import MAX_ID
+from harftet.store.tournaments import ResultWrite
 from harftet.store.writes import NO_COMMIT, BoardWrite, Commit, PlayerWrite, ProfileWrite
 
 from .leagues import FakeLeagues
 from .players import FakePlayers
 from .profiles import FakeProfiles
+from .tournaments import FakeTournaments
 from .values import condition_failed
 
 
@@ -61,6 +63,10 @@ def _is_league(write: PlayerWrite) -> bool:
     return isinstance(write, PlaceWrite | MemberWrite | OpenWrite)
 
 
+def _is_tournament(write: PlayerWrite) -> bool:
+    return isinstance(write, ResultWrite)
+
+
 class FakeTables:
     """The tables table: see the module docstring."""
 
@@ -69,11 +75,13 @@ class FakeTables:
         players: FakePlayers,
         profiles: FakeProfiles | None = None,
         leagues: FakeLeagues | None = None,
+        tournaments: FakeTournaments | None = None,
     ) -> None:
         self.items: dict[str, Item] = {}
         self.players = players
         self.profiles = profiles if profiles is not None else FakeProfiles(players)
         self.leagues = leagues if leagues is not None else FakeLeagues()
+        self.tournaments = tournaments if tournaments is not None else FakeTournaments()
         self.stream: list[StoredTable] = []  # every stored version, in order (the stream)
 
     def _store(self, stored: StoredTable) -> None:
@@ -147,11 +155,15 @@ class FakeTables:
         at = time.time() if commit.now is None else commit.now
         writes = commit.writes
         players = self.players.stage(
-            [w for w in writes if not _is_profile(w) and not _is_league(w)], at
-        )
+            [
+                w for w in writes
+                if not _is_profile(w) and not _is_league(w) and not _is_tournament(w)
+            ], at,
+        )  # fmt: skip
         profiles = self.profiles.stage([w for w in writes if _is_profile(w)])
         leagues = self.leagues.stage([w for w in writes if _is_league(w)])
-        if players is None or profiles is None or leagues is None:  # changed since read
+        results = self.tournaments.stage(writes)
+        if players is None or profiles is None or leagues is None or results is None:
             raise VersionConflictError(None)  # redo it all
         version = stored.version + 1
         moves = stored.moves.remember(commit.move_id, version)
@@ -160,6 +172,7 @@ class FakeTables:
         self.players.items.update(players)
         self.profiles.items.update(profiles)
         self.leagues.apply(leagues)
+        self.tournaments.apply(results)
         self._store(StoredTable(table, version, moves, due_version, commit.answered))
         return self._read(table.table_id)
 

@@ -81,7 +81,7 @@ def apps() -> SimpleNamespace:
         loaded = SimpleNamespace(
             **{
                 name: _load(name)
-                for name in ("rest", "ws", "sweeper", "fanout", "timer", "leagues")
+                for name in ("rest", "ws", "sweeper", "fanout", "timer", "leagues", "tournaments")
             }
         )
         settings = bootstrap.settings()

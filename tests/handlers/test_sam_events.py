@@ -291,6 +291,7 @@ def test_every_route_answers_sams_events_as_documented(api, sam_events):
         values["word"] = "ŞARKI"
         values |= {"week": "2026-W49", "division": "bronz-1"}
         values["ticketId"] = "x"
+        values["tournamentId"] = "0" * 12  # no such tournament: 404
         reply = call(method, resource, token=owner["token"], **{n: values[n] for n in names})
         documented = (200, 201, 202, 204, 400, 403, 404, 409, 422)
         assert reply.status in documented, (method, resource, reply.body)

@@ -280,3 +280,69 @@ def test_held_ids_no_longer_held_are_dropped_at_the_limit_only(stores):
     # a day after it was made, a table still waiting is held by nobody
     assert tables.held_count("p", NOW + WAITING_SECONDS + 1, limit=1) == 0
     assert players.get("p").get(HELD) is None
+
+
+def _tournament(tid: str = "a1b2c3d4e5f6", **more: Any) -> dict[str, Any]:
+    return {
+        "tournamentId": tid, "name": "Kupa", "game": "kastet", "seats": 4, "hands": 1,
+        "rounds": 2, "round": 0, "status": "registering", "capacity": 4, "turnSeconds": 45,
+        "opensAt": int(NOW) - 10, "startsAt": int(NOW) + 600, "entries": 0, "draw": "gizli",
+        **more,
+    }  # fmt: skip
+
+
+def test_tournaments_enter_within_capacity_list_by_status_and_step_once(stores):
+    """Tournament items (harftet.store.tournaments): entries within capacity and before the
+    start, a list per status, each step only from the state it expects, a plan put once, a
+    result written with a table's save and counted once, badges, a player forgotten."""
+    from harftet.store.tournaments import ResultWrite
+
+    t = stores.tournaments
+    assert t.create(_tournament()) and not t.create(_tournament(name="again"))
+    assert t.create(_tournament("0000000000aa", startsAt=int(NOW) + 60))
+    entry = {"name": "Ayşe", "rating": 1000, "at": int(NOW)}
+    assert [t.register("a1b2c3d4e5f6", f"p{i}", entry, NOW) for i in range(5)] == [True] * 4 + [
+        False
+    ]
+    assert not t.register("a1b2c3d4e5f6", "p0", entry, NOW)  # entered already
+    assert t.unregister("a1b2c3d4e5f6", "p3", NOW) and not t.unregister("a1b2c3d4e5f6", "p3", NOW)
+    assert not t.register("a1b2c3d4e5f6", "p9", entry, NOW + 600)  # started
+    assert sorted(t.entrants("a1b2c3d4e5f6")) == ["p0", "p1", "p2"]
+    assert t.get("a1b2c3d4e5f6")["entries"] == 3 and t.entry("a1b2c3d4e5f6", "p3") is None
+    listed, _ = t.page("registering", 10)
+    assert [i["tournamentId"] for i in listed] == ["0000000000aa", "a1b2c3d4e5f6"]
+    first, after = t.page("registering", 1)
+    rest, _ = t.page("registering", 1, after)
+    assert [i["tournamentId"] for i in first + rest] == ["0000000000aa", "a1b2c3d4e5f6"]
+    assert [i["tournamentId"] for i in t.due("registering", NOW + 100)] == ["0000000000aa"]
+    claim = {"status": "running", "round": 1, "phase": "seating"}
+    assert t.step("a1b2c3d4e5f6", {"status": "registering"}, claim)
+    assert not t.step("a1b2c3d4e5f6", {"status": "registering"}, claim)
+    assert [i["tournamentId"] for i in t.page("running", 10)[0]] == ["a1b2c3d4e5f6"]
+    assert t.put_plan("a1b2c3d4e5f6", 1, [["p0", "p1", "p2"]]) == [["p0", "p1", "p2"]]
+    assert t.put_plan("a1b2c3d4e5f6", 1, [["p2"]]) == [["p0", "p1", "p2"]]
+    assert t.proofs("a1b2c3d4e5f6", 1) == []
+    t.put_proofs("a1b2c3d4e5f6", 1, ["ab" * 32])
+    t.put_proofs("a1b2c3d4e5f6", 1, ["cd" * 32])  # once: the first stays
+    assert t.proofs("a1b2c3d4e5f6", 1) == ["ab" * 32]
+    assert t.plans("a1b2c3d4e5f6", 2) == {
+        1: {"tables": [["p0", "p1", "p2"]], "proofs": ["ab" * 32]}
+    }
+    stores.tables.create(started(waiting()))
+    stored = stores.tables.get("t-fake")
+    result = ResultWrite("a1b2c3d4e5f6", 1, 0, ("p0", "p1", "p2", ""), (5, 9, 9, 30), 1234)
+    stores.tables.save(stored, stored.table, Commit(writes=[result]))
+    [found] = t.results("a1b2c3d4e5f6", 1, 3)
+    assert (found["players"], found["penalties"], found["endedMs"]) == (
+        ["p0", "p1", "p2", ""], [5, 9, 9, 30], 1234,
+    )  # fmt: skip
+    assert t.count("a1b2c3d4e5f6", 1, 0) and not t.count("a1b2c3d4e5f6", 1, 0)
+    assert not t.count("a1b2c3d4e5f6", 1, 1)  # no result: nothing counted
+    assert t.ended("a1b2c3d4e5f6", 1) == 1 and t.ended("a1b2c3d4e5f6", 2) == 0
+    t.award("p0", "a1b2c3d4e5f6", "Kupa", 1)
+    assert t.of_player("p0") == {
+        "ids": ["a1b2c3d4e5f6"], "badges": {"a1b2c3d4e5f6": {"name": "Kupa", "place": 1}},
+    }  # fmt: skip
+    t.forget("p0")
+    assert t.of_player("p0") == {"ids": [], "badges": {}}
+    assert sorted(t.entrants("a1b2c3d4e5f6")) == ["p1", "p2"]

@@ -19,7 +19,8 @@ PURE = ("state", "game", "texts", "refusals", "draft", "delta", "settings", "ava
 # They talk to the server and the browser and dispatch messages; the screens draw the result.
 EFFECTS = (
     "api", "attempts", "catalogue", "config", "contacts", "drafting", "dryrun", "identity",
-    "live", "passkeys", "play", "push", "replays", "search", "session", "tables", "updates",
+    "live", "passkeys", "play", "push", "replays", "search", "session", "tables", "tourneys",
+    "updates",
 )  # fmt: skip
 BROWSER = re.compile(
     r"\b(?:document|window|localStorage|fetch|WebSocket|navigator|location|history|"
@@ -54,6 +55,7 @@ def test_every_module_is_pure_an_effect_or_a_view_and_only_state_js_updates_the_
     views = {
         "account", "chrome", "dialogs", "drag", "friends", "inbox", "lobby", "login", "motion",
         "leagues", "people", "phrases", "render", "replay", "sound", "table", "wordcard",
+        "tournaments", "tournament", "badges",
     }  # fmt: skip
     pages = {
         "app",

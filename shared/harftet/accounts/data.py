@@ -67,6 +67,8 @@ class PlayerData:
     forget_counters: Callable[[str, float], object] = lambda _player, _now: None
     leagues_of: Callable[[str], list[dict[str, Any]]] = lambda _player: []
     forget_leagues: Callable[[str], object] = lambda _player: None
+    tournaments_of: Callable[[str], list[dict[str, Any]]] = lambda _player: []
+    forget_tournaments: Callable[[str], object] = lambda _player: None
 
     def _account(self, caller: Caller) -> dict[str, Any]:
         try:
@@ -95,6 +97,7 @@ class PlayerData:
             **self._mail(caller.player_id),
             "connections": self._connections(caller.player_id),
             "leagues": _plain(self.leagues_of(caller.player_id)),
+            "tournaments": _plain(self.tournaments_of(caller.player_id)),
         }
 
     def _profile(self, player_id: str) -> dict[str, Any]:
@@ -151,6 +154,7 @@ class PlayerData:
         self.forget_friends(player_id, account)
         self.forget_tables(player_id, account)
         self.forget_leagues(player_id)  # out of every division she was in, her places gone
+        self.forget_tournaments(player_id)  # her entries, her list and her badges
         self.profiles.forget(player_id, self.clock())
         code = account.get("transferCode")
         if code:

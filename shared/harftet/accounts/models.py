@@ -88,6 +88,11 @@ class Export(BaseModel):
         description="Per game: the player's league place (week, tier, division) and their own "
         "entry in every division they played in (week, division, name, pts, g, at)",
     )
+    tournaments: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="Every tournament the player entered: tournamentId, her entry (name, "
+        "rating, at; null once withdrawn) and her podium badge (name, place; null: none)",
+    )
 
 
 class PhraseEntry(BaseModel):

@@ -101,9 +101,13 @@ class App:
         from harftet.profiles import GameRecords
         from harftet.skill import SkillRecords
         from harftet.tables.writer import TableWriter
+        from harftet.tournaments import TournamentRecords
 
         s = self.stores
-        hooks = (GameRecords(s.profiles), SkillRecords(s.players), LeagueRecords(s.leagues))
+        hooks = (
+            GameRecords(s.profiles), SkillRecords(s.players), LeagueRecords(s.leagues),
+            TournamentRecords(),  # a tournament table's result, with its last version
+        )  # fmt: skip
 
         def on_game_end(outcome: Any, now: float) -> list[Any]:
             """Profiles and boards, skill, the week's league: one transaction with the table."""
@@ -213,6 +217,7 @@ class App:
             forget_tables=forget_tables, forget_friends=self.friends.forget_everyone,
             forget_endpoint=forget_endpoint, forget_counters=forget_counters,
             leagues_of=leagues_of, forget_leagues=forget_leagues,
+            tournaments_of=self.tournaments.of_player, forget_tournaments=self.tournaments.forget,
         )  # fmt: skip
 
     @cached_property
@@ -239,7 +244,7 @@ class App:
         from harftet.skill import skill_part
 
         s = self.stores
-        extras = (skill_part, self.leagues.profile_part)  # a tier each, never a raw number
+        extras = (skill_part, self.leagues.profile_part, self.tournaments.profile_part)
         return Profiles(s.players, s.profiles, self.tokens.mac, self.clock, extras=extras)
 
     @cached_property
@@ -320,6 +325,46 @@ class App:
                 sender(str(connection["connectionId"]), message)
             except Exception:
                 continue
+
+    # -- tournaments -----------------------------------------------------------------------
+    @cached_property
+    def rounds(self) -> Any:
+        """A tournament's rounds: started, seated, counted, finished (harftet.tournaments)."""
+        from harftet.tournaments import Rounds
+
+        accounts = self.stores.accounts
+        return Rounds(
+            self.stores.tournaments, self.stores.tables, self.clock, cell=self.settings.cell_id,
+            push=self._push_player, test_mode=self.settings.test_mode,
+            on_seated=self._seated_in_tournament if accounts is not None else None,
+            notify=self._notify_seated,
+        )  # fmt: skip
+
+    def _seated_in_tournament(self, player_id: str, table_id: str) -> None:
+        """Her account and her inbox list the table a round seated her at."""
+        self.stores.accounts.remember_table(player_id, table_id)
+
+    def _notify_seated(self, seated: list[tuple[str, dict[str, Any]]]) -> None:
+        """Notifications (Web Push, mobile) that a round seated them, one queue batch (no
+        queue: none)."""
+        from harftet.notify import Notification
+
+        if self.notify_queue is None or not seated:
+            return
+        keys = ("game", "name", "round", "tournamentId")
+        self.notify_queue.send([
+            Notification(pid, str(m["tableId"]), 1, "tournament", {k: m[k] for k in keys})
+            for pid, m in seated
+        ])  # fmt: skip
+
+    @cached_property
+    def tournaments(self) -> Any:
+        from harftet.tournaments import Tournaments
+
+        return Tournaments(
+            self.stores.tournaments, self.rounds, self.tokens.mac, self.clock,
+            self.tables.occupant, test_mode=self.settings.test_mode,
+        )  # fmt: skip
 
     # -- the inbox and notifications -----------------------------------------------------
     @cached_property
@@ -414,8 +459,17 @@ class App:
         return Publisher(
             self.stores.connections, self.sender, self.clock, log=self.stores.log,
             timers=self.timer_queue, outbox=self.outbox, disconnect=self.sockets.disconnect,
-            on_seating=self.presence.seating_changed,
+            on_seating=self._seating_changed,
         )  # fmt: skip
+
+    def _seating_changed(self, before: Any, after: Any) -> None:
+        """Presence (friends see who sits down), and a finished tournament table counted."""
+        self.presence.seating_changed(before, after)
+        if after.status == "finished" and (before is None or before.status != "finished"):
+            try:  # the schedule counts it and starts the round if this fails: never retried
+                self.rounds.table_ended(after)
+            except Exception:
+                logger.exception("a tournament table's end", extra={"tableId": after.table_id})
 
     @cached_property
     def firing(self) -> Any:

@@ -85,6 +85,7 @@ STORES = {
     "word_reports": ("word_reports", "WordReportStore", "players_table"),
     "leagues": ("leagues", "LeagueStore", "players_table"),
     "matches": ("matchmaking", "MatchStore", "match_table"),
+    "tournaments": ("tournaments", "TournamentStore", "players_table"),
 }
 OPTIONAL_TABLES = (
     "log_table",

@@ -31,6 +31,9 @@ from harftet.localstack.template import HTTP_METHODS, TemplateSettings
 from harftet.localstack.websocket_api import MANAGEMENT_METHODS, WebSocketApi
 
 log = logging.getLogger("harftet.localstack")
+# How often the local schedule drives the tournaments (AWS: every minute). A table's end
+# starts the next round at once through the stream; the schedule starts round 1 at its time.
+TOURNAMENT_SECONDS = 2.0
 
 REPOSITORY = Path(__file__).resolve().parents[3]
 WEB_DIR = Path(os.environ.get("HARFTET_WEB") or REPOSITORY / "clients" / "web")
@@ -56,6 +59,8 @@ class Emulator:
         keys: LambdaFunction | None = None,
         synthetic_game: LambdaFunction | None = None,
         match_seconds: float = 1.0,
+        tournaments: LambdaFunction | None = None,
+        tournament_seconds: float = TOURNAMENT_SECONDS,
         ws_route_response: bool,
         ready_check: Callable[[], bool] | None,
         settings: TemplateSettings | None,
@@ -89,6 +94,8 @@ class Emulator:
         # source mappings follow the functions to restored tables); None: none re-pointed.
         self.repoint: Callable[[Mapping[str, str]], list[tuple[str, Any]]] | None = None
         self.match_seconds = match_seconds
+        self.tournaments = tournaments  # tournament rounds, on their schedule
+        self.tournament_seconds = tournament_seconds
         self.sweep_seconds = sweep_seconds
         self.ready_check = ready_check
         self.started = False
@@ -114,6 +121,7 @@ class Emulator:
             self.leagues,
             self.keys,
             self.synthetic_game,
+            self.tournaments,
         )
         return [f for f in every if f is not None]
 
@@ -195,6 +203,14 @@ class Emulator:
                 except Exception:
                     log.exception("league roll-over failed")
             checked = now
+
+    async def run_tournaments_forever(self) -> None:
+        """Run the tournaments' schedule (template.yaml's rate(1 minute), every
+        `tournament_seconds` here: a tournament a test starts now starts at once)."""
+        assert self.tournaments is not None
+        await _every(
+            self.tournament_seconds, self.tournaments, "tournaments", "harftet-tournaments"
+        )
 
     async def play_synthetic_forever(self) -> None:
         """The cell's synthetic game on the template's schedule: functions/synthetic plays a
@@ -295,6 +311,7 @@ def create_app(
     keys: str | Path | None = None,
     synthetic_game: str | Path | None = None,
     match_seconds: float = 1.0,
+    tournaments: str | Path | None = None,
     event_sources: list[tuple[str, Any]] | None = None,
     env: Mapping[str, str] | None = None,
     sweep_seconds: float,
@@ -328,12 +345,10 @@ def create_app(
         keys=function("keys", keys),
         synthetic_game=function("synthetic", synthetic_game),
         match_seconds=match_seconds,
-        ws_route_response=ws_route_response,
-        ready_check=ready_check,
-        settings=settings,
-        throttle=throttle,
-        operator_key=operator_key,
-    )
+        tournaments=function("tournaments", tournaments),
+        ws_route_response=ws_route_response, ready_check=ready_check, settings=settings,
+        throttle=throttle, operator_key=operator_key,
+    )  # fmt: skip
     app = Starlette(
         routes=_routes(emulator, env, static_dir),
         lifespan=_lifespan(emulator, event_sources or []),
@@ -415,7 +430,7 @@ def _lifespan(
         # warm meanwhile (they are invoked once something is stored or due).
         later = (emulator.fanout, emulator.timer, emulator.notifier, emulator.matcher)
         late = (*later, emulator.leagues, emulator.keys, emulator.synthetic_game)
-        behind = [f for f in late if f is not None]
+        behind = [f for f in (*late, emulator.tournaments) if f is not None]
         warming = asyncio.create_task(_warm(behind))
         await _warm([f for f in emulator.functions if f not in behind])
         emulator.started = True
@@ -424,6 +439,8 @@ def _lifespan(
             tasks.append(asyncio.create_task(emulator.match_forever()))
         if emulator.leagues is not None:
             tasks.append(asyncio.create_task(emulator.roll_leagues_forever()))
+        if emulator.tournaments is not None:
+            tasks.append(asyncio.create_task(emulator.run_tournaments_forever()))
         if emulator.synthetic_game is not None and emulator.synthetic_seconds:
             tasks.append(asyncio.create_task(emulator.play_synthetic_forever()))
         if emulator.keys is not None and emulator.key_rotation_seconds:

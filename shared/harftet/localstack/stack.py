@@ -40,6 +40,7 @@ DEFAULT_HANDLERS = {
     "matcher": FUNCTIONS / "matcher" / "app.py",
     "keys": FUNCTIONS / "keys" / "app.py",
     "synthetic": FUNCTIONS / "synthetic" / "app.py",
+    "tournaments": FUNCTIONS / "tournaments" / "app.py",
 }
 # How often the local schedule invokes the sweeper. AWS runs it once a minute
 # (template.yaml's TurnSweepRate): it is the safety net behind the exact SQS timers, arms
@@ -90,6 +91,7 @@ class StackOptions:
     matcher: Path | None = DEFAULT_HANDLERS["matcher"]
     keys: Path | None = DEFAULT_HANDLERS["keys"]  # the signing keys' rotation, on its schedule
     synthetic: Path | None = DEFAULT_HANDLERS["synthetic"]  # the synthetic game, on its schedule
+    tournaments: Path | None = DEFAULT_HANDLERS["tournaments"]  # with the sweeper
     template: Path | None = None
     sweep_seconds: float = SWEEP_SECONDS
     match_seconds: float = MATCH_SECONDS
@@ -199,6 +201,7 @@ def _handler_files(options: StackOptions) -> list[Path]:
         options.matcher,
         options.keys,
         options.synthetic,
+        options.tournaments,
     )
     return [p for p in every if p]
 
@@ -242,6 +245,7 @@ def _start_app(
         keys=options.keys if on_rotated is not None else None,
         synthetic_game=options.synthetic if synthetic_seconds(env, settings) else None,
         match_seconds=options.match_seconds,
+        tournaments=options.tournaments if options.sweeper else None,
         event_sources=sources,
         env=env,
         sweep_seconds=options.sweep_seconds,

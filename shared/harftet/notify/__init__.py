@@ -4,7 +4,8 @@ kind).
 
 Kinds: ``turn`` (your turn at a correspondence table), ``reminder`` (1 hour before your
 deadline; from the inbox's reminder index, swept with the turn deadlines), ``invitation``
-(a friend's invitation: an ``invitation`` event, when the table log carries one), ``gameEnd``.
+(a friend's invitation: an ``invitation`` event, when the table log carries one), ``gameEnd``,
+``tournament`` (a tournament round seated the player: harftet.tournaments).
 A live table notifies only players with no open socket to it.
 
 A notification carries no hidden information (RULES §5): the table, the game, the seats'
@@ -21,8 +22,8 @@ from typing import Any, Literal
 from harftet.engine.seating import members, your_turn
 from harftet.engine.state import Table
 
-Kind = Literal["turn", "reminder", "invitation", "gameEnd"]
-KINDS: tuple[str, ...] = ("turn", "reminder", "invitation", "gameEnd")
+Kind = Literal["turn", "reminder", "invitation", "gameEnd", "tournament"]
+KINDS: tuple[str, ...] = ("turn", "reminder", "invitation", "gameEnd", "tournament")
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,9 @@ def render(kind: str, data: dict[str, Any], player_name: str | None, lang: str) 
         "others": ", ".join(players) or texts["notify.computer"],
         "points": "—" if points is None else (f"+{points}" if int(points) > 0 else str(points)),
         "who": str(data.get("from") or texts["notify.friend"]),
+        "round": str(data.get("round") or ""),
+        "name": str(data.get("name") or ""),
     }
-    title = fill(texts[f"notify.{kind}.title"], fields)
-    return {"title": title, "body": fill(texts[f"notify.{kind}.body"], fields), "lang": lang}
+    key = "tournament.notify" if kind == "tournament" else f"notify.{kind}"  # a round seated
+    title = fill(texts[f"{key}.title"], fields)
+    return {"title": title, "body": fill(texts[f"{key}.body"], fields), "lang": lang}

@@ -23,6 +23,7 @@ from .items import serialize
 from .leagues import LeagueWrite, league_update
 from .players import player_update
 from .profiles import board_key, profile_key, shard_of
+from .tournaments import ResultWrite, result_update
 
 _ser = TypeSerializer()
 
@@ -91,7 +92,14 @@ class SkillWrite:
 
 
 PlayerWrite = (
-    RatingWrite | ProfileWrite | BoardWrite | HoldWrite | ReleaseWrite | SkillWrite | LeagueWrite
+    RatingWrite
+    | ProfileWrite
+    | BoardWrite
+    | HoldWrite
+    | ReleaseWrite
+    | SkillWrite
+    | LeagueWrite
+    | ResultWrite
 )
 
 
@@ -125,6 +133,8 @@ def to_update(write: PlayerWrite, now: float) -> dict[str, Any]:
         return _skill_update(write)
     if isinstance(write, LeagueWrite):
         return league_update(write)
+    if isinstance(write, ResultWrite):
+        return result_update(write)
     return _board_update(write)
 
 

@@ -172,6 +172,11 @@ def _server_operations() -> dict[str, Any]:
             "The server tells a player that their search for opponents found a table.",
             "matched",
         ),
+        "tournament": _on_table(
+            "send",
+            "The server tells an entrant that a tournament round seated them.",
+            "tournament",
+        ),
         "error": _on_table(
             "send",
             "The server refuses a client message (any action but ping, sync and move included).",

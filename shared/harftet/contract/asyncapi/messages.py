@@ -270,6 +270,7 @@ def _from_players() -> dict[str, Any]:
         "friendRequest": _friend_request(),
         "presence": _presence(),
         "matched": _matched(),
+        "tournament": _tournament(),
     }
 
 
@@ -306,6 +307,25 @@ def _matched() -> dict[str, Any]:
                 "tableId": {"type": "string", "description": "the table to open"},
             },
             required=("ticketId", "tableId"),
+        ),
+    )
+
+
+def _tournament() -> dict[str, Any]:
+    return _message(
+        "tournament",
+        "A tournament round seated the player (RULES §8): its table is live, rated, hints "
+        "off, started. Sent to every open socket of each entrant seated, whatever table it "
+        "watches; GET /tournaments/{id} names the table too (me.tableId).",
+        _object(
+            "type",
+            "tournament",
+            {
+                "tournamentId": {"type": "string"},
+                "round": {"type": "integer", "minimum": 1, "maximum": 9},
+                "tableId": {"type": "string", "description": "the table to open"},
+            },
+            required=("tournamentId", "round", "tableId"),
         ),
     )
 
@@ -351,7 +371,10 @@ def notification() -> dict[str, Any]:
                 "title": {"type": "string"},
                 "body": {"type": "string"},
                 "lang": {"type": "string", "enum": ["tr", "en"]},
-                "kind": {"type": "string", "enum": ["turn", "reminder", "invitation", "gameEnd"]},
+                "kind": {
+                    "type": "string",
+                    "enum": ["turn", "reminder", "invitation", "gameEnd", "tournament"],
+                },
                 "tableId": {"type": "string"},
                 "url": {"type": "string", "description": "the web client's link to the table"},
                 "tag": {"type": "string", "description": "a newer one of a tag replaces it"},

@@ -19,6 +19,7 @@ from harftet.contract.openapi import (
     people,
     players,
     tables,
+    tournaments,
     words,
 )
 from harftet.contract.openapi.components import Components
@@ -74,6 +75,7 @@ def all_routes() -> list[Route]:
         *operator.routes(),
         *words.routes(),
         *matchmaking.routes(),
+        *tournaments.routes(),
     ]
 
 

@@ -46,6 +46,12 @@ class LeagueView(BaseModel):
     rank: int | None = Field(description="the place in it; null: not played this week")
 
 
+class Badge(BaseModel):
+    tournamentId: str
+    name: str = Field(description="the tournament's name")
+    place: int = Field(description="1, 2 or 3 (ties share a place)")
+
+
 class Profile(BaseModel):
     playerId: str
     name: str
@@ -55,6 +61,7 @@ class Profile(BaseModel):
     recentGames: list[RecentGame] = Field(description="the last 20 finished, newest first")
     skill: dict[str, SkillView] = Field(description="per game: kastet, harftet")
     league: dict[str, LeagueView] = Field(description="per game the player has played rated")
+    badges: list[Badge] = Field(description="podium places of finished tournaments")
 
 
 class BoardEntry(BaseModel):

@@ -30,6 +30,7 @@ PATH_PARAMETERS: dict[str, dict[str, Any]] = {
     "seat": {"type": "integer", "minimum": 0, "maximum": 3},
     "id": {"type": "string", "minLength": 1, "maxLength": 64},
     "ticketId": {"type": "string", "minLength": 1, "maxLength": 64},
+    "tournamentId": {"type": "string", "pattern": "^[0-9a-f]{12}$"},
     "passkeyId": {"type": "string", "minLength": 1, "maxLength": 1400},
     "word": {  # the 29 letters in either case (circumflexes fold: â → A)
         "type": "string",

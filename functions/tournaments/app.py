@@ -1,0 +1,37 @@
+"""The tournaments' schedule (RULES §8, harftet.tournaments): every minute (template.yaml's
+TournamentsFunction; the local stack runs the same schedule) it starts every tournament
+whose start has come (round 1 seated, a repeating one's next made) and drives every running
+one: a round still seating after its starter died is seated again, a table's end the
+stream missed is counted, and a round whose last table ended starts the next. The tables'
+stream (the fan-out) does the same at once when a tournament table ends; any number of
+runs may overlap (every step is a conditional write)."""
+
+from __future__ import annotations
+
+import gc
+
+gc.disable()  # the cold start's imports run with the collector paused (bench_cold_start.py)
+
+from typing import Any
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from harftet.bootstrap import app, settings
+from harftet.observability import new_metrics, observed
+
+logger = Logger()
+metrics = new_metrics()
+
+
+@observed(logger, metrics, tracing=settings().tracing)
+def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    report = app().rounds.tick()
+    metrics.add_metric(name="TournamentsStarted", unit=MetricUnit.Count, value=report["started"])
+    logger.info("tournaments", extra=report)
+    return report
+
+
+gc.freeze()  # what the init built lives as long as the instance: out of every later pass
+gc.enable()
