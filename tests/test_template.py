@@ -228,7 +228,7 @@ def _sam_build(template_file: Path, runtime: str, tmp_path: Path) -> Path:
     build = tmp_path / "build"
     result = _run(
         [str(SAM), "build", "--template-file", str(template_file), "--build-dir", str(build)],
-        timeout=300,
+        timeout=600,  # for a hang only: 304 s at a load of ~20 on two cores (pip from PyPI)
         env=_env_with_python(runtime.removeprefix("python")),
     )
     assert result.returncode == 0, f"sam build:\n{result.stdout}{result.stderr}"
