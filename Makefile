@@ -24,9 +24,15 @@ run: $(VENV)/.installed $(DICT) $(FREQ) $(INFO) $(INDEX)
 # CI): uv installs no .pyc files, so every Python process the suite starts (each local stack
 # and its function workers, cfn-lint, sam) compiled moto, botocore or samcli again, 2-6 s of
 # CPU each. The caches go to .venv, .venv-sam and __pycache__ folders git ignores.
+# Four workers on CI's two cores: much of the suite's time is spent waiting (on a local
+# stack, a browser, PyPI in the SAM build, a timed soak), and on a busy machine the CPU is
+# shared out per process. Whole files go to one worker (--dist loadfile): a module's local
+# stacks start once, not once on every worker its tests were spread over; the longest files
+# start first (tests/conftest.py, SLOW_FIRST), in the order collected (xdist would otherwise
+# hand out the files with the most tests first, and the two-test fuzz file ran last).
 test:
 	@$(MAKE) --no-print-directory -j3 --output-sync=target lint typecheck test-setup
-	PYTHONDONTWRITEBYTECODE= $(VENV)/bin/pytest -n 2 -q --durations=25
+	PYTHONDONTWRITEBYTECODE= $(VENV)/bin/pytest -n 4 --dist loadfile --no-loadscope-reorder -q --durations=25
 
 test-setup: $(VENV)/.installed $(DICT) $(FREQ) $(INFO) $(INDEX) node_modules/.installed $(SAM_VENV)/.installed chromium
 

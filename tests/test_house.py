@@ -34,6 +34,20 @@ def test_only_the_store_handles_dynamodb_values() -> None:
     assert house.raw_dynamodb_readers() == []
 
 
+def test_the_files_the_suite_starts_first_are_there() -> None:
+    """tests/conftest.py's SLOW_FIRST (the longest files, started first): one renamed or
+    moved would silently start wherever it falls again, perhaps last."""
+    import ast
+
+    tree = ast.parse((house.ROOT / "tests" / "conftest.py").read_text())
+    [listed] = [
+        ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "SLOW_FIRST"
+    ]
+    assert listed and [p for p in listed if not (house.ROOT / p).is_file()] == []
+
+
 def test_the_measures_find_what_they_look_for(tmp_path, monkeypatch) -> None:
     """The budgets are not blind: a long function, a repeated block, an environment reader
     and a raw DynamoDB value planted in a copy of the layout are each found."""
