@@ -375,15 +375,20 @@ def _small_rows(
               f"{missing} pushes missing"),
         _zero("standings ≠ a recomputation from the tables' results",
               _standings_differ(small), f"{len(small['body']['standings'])} rows"),
-        Result(f"a whole {ROUNDS}-round tournament per player, list prices", per_player * 100,
-               "¢", ", ".join(f"{k} {v / SMALL * 100:.4f} ¢" for k, v in sorted(usd.items()))),
+        Result(f"a whole {ROUNDS}-round tournament per player, list prices", per_player * 1e6,
+               "µ$", ", ".join(f"{k} {v / SMALL * 1e6:.0f} µ$" for k, v in sorted(usd.items()))),
     ], [
         f"The {SMALL}-player tournament took {minutes:.1f} min on this machine (scripted "
         "people draw or pass at once; hard computer players take 1 s a turn).",
         "Cost counts every function's DynamoDB units, Lambda requests and GB-s (template "
         "memory), REST requests, WebSocket posts and the functions' SQS calls in the "
         "tournament's window — the scripted people's moves included; not counted: WebSocket "
-        "connection-minutes (they depend on how long people think), the local pollers' calls.",
+        "connection-minutes (they depend on how long people think), the local pollers' calls. "
+        "Lambda GB-s come from the handlers' measured times on this machine (inflated by its "
+        "load).",
+        "The seating's time is one handler run against one moto server that serialises every "
+        "call (about 10 a table: the table, each person's account and socket lookup, one "
+        "notification batch), so it measures this machine's load as much as the seating.",
     ]  # fmt: skip
 
 

@@ -134,7 +134,7 @@ class Rounds:
         if round_number >= int(t["rounds"]):
             return self.finish(t)
         here = seat_here or tables <= self.stream_tables
-        now = self.clock() - (0 if here else self.stale_seconds)
+        now = self.clock() - (0 if here else self.stale_seconds + 1)  # stale at once
         claim = {"round": round_number + 1, "phase": "seating", "seatingAt": _n(now)}
         if not self.store.step(tid, {"round": round_number, "phase": "playing"}, claim):
             return False
