@@ -38,6 +38,10 @@ moto_as_the_stack_runs_it()
 # running on alone while the other workers have nothing left.
 SLOW_FIRST = (
     "tests/e2e/test_journal.py",
+    "tests/e2e/test_web_journeys.py",
+    "tests/e2e/test_tournaments_stack.py",
+    "tests/e2e/test_web_tournaments.py",
+    "tests/e2e/test_web_levels.py",
     "tests/e2e/test_api_fuzz.py",
     "tests/service/test_state_machine.py",
     "tests/e2e/test_soak.py",

@@ -22,7 +22,11 @@ def test_the_web_clients_node_unit_tests_pass() -> None:
     files = sorted(str(p) for p in HERE.glob("*.test.mjs"))
     assert files, "no tests/web/*.test.mjs found"
     run = subprocess.run(
-        [node, "--test", *files], capture_output=True, text=True, timeout=120, check=False
+        [node, "--test", "--test-concurrency=2", *files],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     assert "# fail 0" in run.stdout

@@ -22,18 +22,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 
-from harftet.localstack import lambda_events
+from harftet.localstack import schedules
 from harftet.localstack.client_files import client_routes, generated_files
 from harftet.localstack.rest_api import RestApi
-from harftet.localstack.runtime import FunctionSpec, HandlerError, LambdaFunction
+from harftet.localstack.runtime import FunctionSpec, LambdaFunction
 from harftet.localstack.sources import keep_running
 from harftet.localstack.template import HTTP_METHODS, TemplateSettings
 from harftet.localstack.websocket_api import MANAGEMENT_METHODS, WebSocketApi
 
 log = logging.getLogger("harftet.localstack")
-# How often the local schedule drives the tournaments (AWS: every minute). A table's end
-# starts the next round at once through the stream; the schedule starts round 1 at its time.
-TOURNAMENT_SECONDS = 2.0
 
 REPOSITORY = Path(__file__).resolve().parents[3]
 WEB_DIR = Path(os.environ.get("HARFTET_WEB") or REPOSITORY / "clients" / "web")
@@ -60,7 +57,7 @@ class Emulator:
         synthetic_game: LambdaFunction | None = None,
         match_seconds: float = 1.0,
         tournaments: LambdaFunction | None = None,
-        tournament_seconds: float = TOURNAMENT_SECONDS,
+        tournament_seconds: float = schedules.TOURNAMENT_SECONDS,
         ws_route_response: bool,
         ready_check: Callable[[], bool] | None,
         settings: TemplateSettings | None,
@@ -84,14 +81,12 @@ class Emulator:
         self.matcher = matcher  # matchmaking: the match table's stream and a schedule
         self.keys = keys  # the signing keys' rotation, on its schedule (functions/keys)
         self.synthetic_game = synthetic_game  # functions/synthetic, on its schedule
-        # Its period (the template's TokenKeyRotationRate unless KEY_ROTATION_SECONDS says;
-        # None: not rotated), the last rotation's {"kids", "at", "rotations"} (GET /health),
-        # and what is done after each (the data folder keeps the keys).
+        # Its period (None: not rotated; schedules.key_rotation_seconds), the last rotation's
+        # {"kids", "at", "rotations"} (GET /health), what follows each (the data folder).
         self.key_rotation_seconds: float | None = None
         self.keys_rotated: dict[str, Any] | None = None
         self.on_keys_rotated: Callable[[], None] | None = None
-        # The stream sources of the tables a new environment names (the stack's: the event
-        # source mappings follow the functions to restored tables); None: none re-pointed.
+        # The stream sources of a new environment's tables (mappings follow restored tables).
         self.repoint: Callable[[Mapping[str, str]], list[tuple[str, Any]]] | None = None
         self.match_seconds = match_seconds
         self.tournaments = tournaments  # tournament rounds, on their schedule
@@ -175,76 +170,7 @@ class Emulator:
             }
         )
 
-    # --- the schedule and the event sources ---------------------------------------------------
-
-    async def sweep_forever(self) -> None:
-        """Invoke the sweeper every `sweep_seconds`, like an EventBridge rate schedule."""
-        assert self.sweeper is not None
-        await _every(self.sweep_seconds, self.sweeper, "sweeper", "harftet-sweep")
-
-    async def match_forever(self) -> None:
-        """Invoke the matcher every `match_seconds` (its schedule: bands widen, waits end)."""
-        assert self.matcher is not None
-        await _every(self.match_seconds, self.matcher, "matcher", "harftet-match")
-
-    async def roll_leagues_forever(self) -> None:
-        """Run the league roll-over on its schedule (template.yaml's cron, checked by
-        harftet.leagues.weeks.roll_due every `sweep_seconds`)."""
-        from harftet.leagues.weeks import roll_due
-
-        assert self.leagues is not None
-        checked = time.time()
-        while True:
-            await asyncio.sleep(self.sweep_seconds)
-            now = time.time()
-            if roll_due(checked, now):
-                try:
-                    await self.leagues.invoke(lambda_events.scheduled_event("harftet-leagues"))
-                except Exception:
-                    log.exception("league roll-over failed")
-            checked = now
-
-    async def run_tournaments_forever(self) -> None:
-        """Run the tournaments' schedule (template.yaml's rate(1 minute), every
-        `tournament_seconds` here: a tournament a test starts now starts at once)."""
-        assert self.tournaments is not None
-        await _every(
-            self.tournament_seconds, self.tournaments, "tournaments", "harftet-tournaments"
-        )
-
-    async def play_synthetic_forever(self) -> None:
-        """The cell's synthetic game on the template's schedule: functions/synthetic plays a
-        guest against a computer player through this stack's public REST API and WebSocket,
-        as SyntheticFunction does in AWS; its last result is in `GET /health` as
-        ``synthetic``."""
-        assert self.synthetic_game is not None and self.synthetic_seconds is not None
-        while True:
-            await asyncio.sleep(self.synthetic_seconds)  # as a schedule: a period, then a game
-            try:
-                event = lambda_events.scheduled_event("harftet-synthetic")
-                result = dict(await self.synthetic_game.invoke(event))
-            except Exception as error:  # the function itself failed: a failed game
-                result = {"ok": False, "seconds": 0.0, "moves": 0, "error": repr(error)}
-            self.synthetic = {**result, "at": time.time()}
-            if not result["ok"]:
-                log.error("synthetic game failed: %s", result.get("error"))
-
-    async def rotate_keys_forever(self) -> None:
-        """Rotate the signing keys on their schedule (KeyRotationFunction in AWS): a new key
-        signs, the one before still verifies (harftet.identity). The last rotation is in
-        `GET /health` as ``keys``."""
-        assert self.keys is not None and self.key_rotation_seconds
-        while True:
-            await asyncio.sleep(self.key_rotation_seconds)
-            try:
-                result = await self.keys.invoke(lambda_events.scheduled_event("harftet-keys"))
-            except Exception:
-                log.exception("key rotation failed")
-                continue
-            done = (self.keys_rotated or {}).get("rotations", 0) + 1
-            self.keys_rotated = {"kids": result["kids"], "at": time.time(), "rotations": done}
-            if self.on_keys_rotated is not None:
-                await run_in_threadpool(self.on_keys_rotated)
+    # --- the event sources ------------------------------------------------------------------
 
     async def configure(self, request: Request) -> Response:
         """`PUT /@functions/environment` `{"Variables": {...}}` with the operator key: every
@@ -364,39 +290,8 @@ def _pace(emulator: Emulator, env: Mapping[str, str], settings: TemplateSettings
     schedule in the template unless the environment says otherwise)."""
     stuck = env.get("HEALTH_STUCK_SECONDS") or os.environ.get("HEALTH_STUCK_SECONDS")
     emulator.stuck_seconds = float(stuck) if stuck else None
-    emulator.synthetic_seconds = synthetic_seconds(env, settings)
-    emulator.key_rotation_seconds = key_rotation_seconds(env, settings)
-
-
-def synthetic_seconds(env: Mapping[str, str], settings: TemplateSettings | None) -> float | None:
-    """How often the local stack plays the synthetic game: ``SYNTHETIC_SECONDS`` (0: never),
-    else the template's SyntheticGameRate (None: no schedule)."""
-    every = env.get("SYNTHETIC_SECONDS") or os.environ.get("SYNTHETIC_SECONDS")
-    return (float(every) or None) if every else _rate_seconds(settings)
-
-
-def key_rotation_seconds(env: Mapping[str, str], settings: TemplateSettings | None) -> float | None:
-    """How often the local stack rotates the signing keys: ``KEY_ROTATION_SECONDS`` (0: never),
-    else the template's TokenKeyRotationRate (None: no schedule)."""
-    every = env.get("KEY_ROTATION_SECONDS") or os.environ.get("KEY_ROTATION_SECONDS")
-    if every:
-        return float(every) or None
-    return _rate_seconds(settings, "key_rotation_rate")
-
-
-UNIT_SECONDS = {"minute": 60, "hour": 3600, "day": 86400}
-
-
-def _rate_seconds(
-    settings: TemplateSettings | None, rate_of: str = "synthetic_rate"
-) -> float | None:
-    """A schedule of the template in seconds (``rate(5 minutes)``: 300): by default the
-    SyntheticGameRate's."""
-    rate = getattr(settings, rate_of, None) if settings else None
-    if not rate:
-        return None
-    number, unit = rate.removeprefix("rate(").removesuffix(")").split()
-    return float(number) * UNIT_SECONDS[unit.removesuffix("s")]
+    emulator.synthetic_seconds = schedules.synthetic_seconds(env, settings)
+    emulator.key_rotation_seconds = schedules.key_rotation_seconds(env, settings)
 
 
 def _function(
@@ -434,18 +329,7 @@ def _lifespan(
         warming = asyncio.create_task(_warm(behind))
         await _warm([f for f in emulator.functions if f not in behind])
         emulator.started = True
-        tasks = [asyncio.create_task(emulator.sweep_forever())] if emulator.sweeper else []
-        if emulator.matcher is not None:
-            tasks.append(asyncio.create_task(emulator.match_forever()))
-        if emulator.leagues is not None:
-            tasks.append(asyncio.create_task(emulator.roll_leagues_forever()))
-        if emulator.tournaments is not None:
-            tasks.append(asyncio.create_task(emulator.run_tournaments_forever()))
-        if emulator.synthetic_game is not None and emulator.synthetic_seconds:
-            tasks.append(asyncio.create_task(emulator.play_synthetic_forever()))
-        if emulator.keys is not None and emulator.key_rotation_seconds:
-            tasks.append(asyncio.create_task(emulator.rotate_keys_forever()))
-        tasks += emulator.start_sources(event_sources)
+        tasks = schedules.start(emulator) + emulator.start_sources(event_sources)
         try:
             yield
         finally:
@@ -458,18 +342,6 @@ def _lifespan(
                 await run_in_threadpool(fn.close)
 
     return lifespan
-
-
-async def _every(seconds: float, function: LambdaFunction, name: str, rule: str) -> None:
-    """Invoke ``function`` every ``seconds``, like an EventBridge rate schedule."""
-    while True:
-        await asyncio.sleep(seconds)
-        try:
-            await function.invoke(lambda_events.scheduled_event(rule))
-        except HandlerError as error:
-            log.error("%s failed: %s", name, error)
-        except Exception:
-            log.exception("%s invocation failed", name)
 
 
 async def _warm(functions: list[LambdaFunction]) -> None:

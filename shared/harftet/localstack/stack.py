@@ -212,9 +212,10 @@ def _start_app(
     """Start DynamoDB with the template's tables (the kept items restored), share the token
     secret with `sam local`, and build the emulator: the app and how many items were kept."""
     from harftet.localstack.dynamo import DEFAULT_TABLE_NAMES, create_tables
-    from harftet.localstack.emulator import create_app, synthetic_seconds
+    from harftet.localstack.emulator import create_app
     from harftet.localstack.mobile_push import create_applications
     from harftet.localstack.sam_local import share_token_secret
+    from harftet.localstack.schedules import synthetic_seconds
     from harftet.localstack.template import read_template
 
     dynamo.start()
@@ -268,8 +269,8 @@ def _key_ring(
     handlers' environment ``env`` is completed here; what to do after a rotation (None: no
     rotation)."""
     from harftet.localstack import persist
-    from harftet.localstack.emulator import key_rotation_seconds
     from harftet.localstack.sam_local import local_ssm
+    from harftet.localstack.schedules import key_rotation_seconds
 
     if not key_rotation_seconds(env, settings) or options.keys is None:
         return None
