@@ -30,6 +30,8 @@ async function firstScreen() {
   document.documentElement.lang = catalogue.lang;
   for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
   for (const el of document.querySelectorAll("[data-t-label]")) el.setAttribute("aria-label", t(el.dataset.tLabel));
+  const max = catalogue.bounds && catalogue.bounds.nameMax; // typing stops at the server's bound
+  if (max != null) document.querySelector("#login-name").maxLength = max;
   document.querySelector("#login").hidden = false;
   return true;
 }

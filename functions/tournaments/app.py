@@ -29,7 +29,8 @@ metrics = new_metrics()
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     report = app().rounds.tick()
     metrics.add_metric(name="TournamentsStarted", unit=MetricUnit.Count, value=report["started"])
-    logger.info("tournaments", extra=report)
+    if any(report.values()):  # a run that found nothing to do is not worth a log line
+        logger.info("tournaments", extra=report)
     return report
 
 

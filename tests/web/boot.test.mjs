@@ -42,6 +42,7 @@ test("a first visit shows the login from the shell's catalogue before app.js, wh
   assert.equal(read($("#login button[type=submit]")), "Misafir olarak oyna");
   assert.equal(read($("#settings")), "Ayarlar");
   assert.equal(document.documentElement.lang, "tr");
+  assert.equal($("#login-name").maxLength, BOUNDS.nameMax); // a name typed at once stops at the server's bound
   $("#lang").click(); // taps before app.js is there: held, then replayed in order, not lost, not sent twice
   $("#login-name").value = "Ayşe";
   $("#login-form").requestSubmit();
