@@ -34,10 +34,12 @@ cost_report.py writes the rows, the notes and docs/DEPLOY.md's table.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -62,11 +64,12 @@ def _deployed_settings() -> dict[str, str]:
     return {"DEADLINE_STEP_SECONDS": str(parameters["DeadlineStepSeconds"]["Default"])}
 
 
-def measure(limit: float = 900.0, hands: int | None = None) -> dict[str, Any]:
-    """Launch a counted local stack, play the games and the timeouts; the raw figures."""
+@contextlib.contextmanager
+def counted_stack(prefix: str) -> Iterator[tuple[Any, Path]]:
+    """A local stack whose every AWS call is counted into the yielded folder; stopped after."""
     from harftet.localstack.launcher import launch
 
-    with tempfile.TemporaryDirectory(prefix="harftet-cost-") as workdir:
+    with tempfile.TemporaryDirectory(prefix=prefix) as workdir:
         calls = Path(workdir) / "calls"
         calls.mkdir()
         path = os.pathsep.join(filter(None, [str(HOOKS), str(ROOT), os.environ.get("PYTHONPATH")]))
@@ -78,19 +81,25 @@ def measure(limit: float = 900.0, hands: int | None = None) -> dict[str, Any]:
                 timeout=180,
             )
         try:
-            games = [Game(kind, hands or n) for kind, n in GAMES]
-            for n, game in enumerate(games):
-                asyncio.run(play(stack.base_url, stack.ws_url, game, 1000 + n, limit))
-            try:
-                late = asyncio.run(timeouts(stack.base_url, stack.ws_url, TIMEOUTS))
-            except Exception as error:  # the games' figures stand without it
-                print(f"timer lateness not measured: {error!r}")
-                late = []
-            time.sleep(1.0)
-            counted = records(calls)
-            tables_table = stack.env["TABLES_TABLE"]
+            yield stack, calls
         finally:
             stack.stop()
+
+
+def measure(limit: float = 900.0, hands: int | None = None) -> dict[str, Any]:
+    """Launch a counted local stack, play the games and the timeouts; the raw figures."""
+    with counted_stack("harftet-cost-") as (stack, calls):
+        games = [Game(kind, hands or n) for kind, n in GAMES]
+        for n, game in enumerate(games):
+            asyncio.run(play(stack.base_url, stack.ws_url, game, 1000 + n, limit))
+        try:
+            late = asyncio.run(timeouts(stack.base_url, stack.ws_url, TIMEOUTS))
+        except Exception as error:  # the games' figures stand without it
+            print(f"timer lateness not measured: {error!r}")
+            late = []
+        time.sleep(1.0)
+        counted = records(calls)
+        tables_table = stack.env["TABLES_TABLE"]
     return {"games": games, "records": counted, "late": late, "tables_table": tables_table}
 
 

@@ -18,14 +18,11 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
-from unittest import mock
 
 from bench import ROOT, Result, put_section, report
-from bench.bench_cost import HOOKS, _deployed_settings
+from bench.bench_cost import counted_stack
 from bench.cost_games import Game, play
 from bench.cost_reference import OLD_PING_SECONDS, QUIET, Pings, Reader, play_reference
 from bench.cost_report import TARGET_PER_GAME, TARGET_PER_MILLION
@@ -64,39 +61,24 @@ def template_memory() -> int:
 
 def measure(limit: float, hands: int | None, stress: bool) -> dict[str, Any]:
     """A counted local stack; the reference game, then (``stress``) the stress game."""
-    from harftet.localstack.launcher import launch
-
-    with tempfile.TemporaryDirectory(prefix="harftet-cost-ref-") as workdir:
-        calls = Path(workdir) / "calls"
-        calls.mkdir()
-        path = os.pathsep.join(filter(None, [str(HOOKS), str(ROOT), os.environ.get("PYTHONPATH")]))
-        with mock.patch.dict(os.environ, {"PYTHONPATH": path, "HARFTET_COUNT_CALLS": str(calls)}):
-            stack = launch(
-                Path(workdir) / "stack",
-                env={"LOG_LEVEL": "WARNING", **_deployed_settings()},
-                sweep_seconds=60,
-                timeout=180,
-            )
-        try:
-            tables_table = stack.env["TABLES_TABLE"]
-            reference = Game("harftet", hands or 11)
-            pings = Pings()
-            reader = Reader(stack.dynamodb_endpoint, tables_table)
-            asyncio.run(
-                play_reference(stack.base_url, stack.ws_url, reader, reference, 4000, limit, pings)
-            )
-            games = {"reference": reference}
-            if stress:
-                games["stress"] = Game("harftet", hands or 11)
-                asyncio.run(play(stack.base_url, stack.ws_url, games["stress"], 1000, limit))
-            time.sleep(1.0)
-            counted = records(calls)
-            events = {
-                name: reader.events(stack.env["LOG_TABLE"], game.table_id)
-                for name, game in games.items()
-            }
-        finally:
-            stack.stop()
+    with counted_stack("harftet-cost-ref-") as (stack, calls):
+        tables_table = stack.env["TABLES_TABLE"]
+        reference = Game("harftet", hands or 11)
+        pings = Pings()
+        reader = Reader(stack.dynamodb_endpoint, tables_table)
+        asyncio.run(
+            play_reference(stack.base_url, stack.ws_url, reader, reference, 4000, limit, pings)
+        )
+        games = {"reference": reference}
+        if stress:
+            games["stress"] = Game("harftet", hands or 11)
+            asyncio.run(play(stack.base_url, stack.ws_url, games["stress"], 1000, limit))
+        time.sleep(1.0)
+        counted = records(calls)
+        events = {
+            name: reader.events(stack.env["LOG_TABLE"], game.table_id)
+            for name, game in games.items()
+        }
     return {
         "games": games,
         "pings": pings,
