@@ -379,6 +379,32 @@ def test_every_token_of_a_deleted_player_is_refused_on_the_next_request(app, acc
     assert app.callers.check(app.tokens.issue(ali.player_id, ali.name)).player_id == ali.player_id
 
 
+def test_a_deleted_players_open_sockets_are_closed_and_hear_nothing_more(clock, outbox):
+    """API.md v4 "Deleted players": her open sockets (a table's, the lobby's) are closed at
+    once (DeleteConnection), their items gone first; what the table says next reaches only
+    the others."""
+    from fakes import fake_app
+
+    closed: list[str] = []
+    app = fake_app(clock, outbox, log=True, hangup=closed.append)
+    app.forgetting.wait = 0
+    table_id, (ali, ayse) = full_table(app, seats=2)
+    app.sockets.connect(ayse, table_id, "ayse-table")
+    app.presence.open(ayse, "ayse-lobby")
+    app.sockets.connect(ali, table_id, "ali-table")
+    app.phrases.send(ali, table_id, "iyi-oyunlar")
+    assert outbox.to("ayse-table") and outbox.to("ali-table")  # both heard it before
+
+    app.data.delete(ayse)
+    assert sorted(closed) == ["ayse-lobby", "ayse-table"]
+    assert app.stores.connections.get("ayse-table") is None
+    heard = len(outbox.to("ayse-table"))
+    clock.advance(10)  # past the phrases' spacing
+    app.phrases.send(ali, table_id, "tebrikler")
+    assert len(outbox.to("ayse-table")) == heard  # nothing more for her socket
+    assert outbox.to("ali-table")[-1]["phrase"] == "tebrikler"
+
+
 def test_a_deletion_takes_the_mail_partition_devices_sockets_and_counters_with_it(clock, outbox):
     """API.md v4 "Deleted players": subscriptions, devices (and their SNS endpoints),
     preferences, inbox and sent marks go; her sockets go, and one closing later makes no

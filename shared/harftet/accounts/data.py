@@ -65,6 +65,7 @@ class PlayerData:
     forget_friends: Forget
     forget_endpoint: Callable[[str], object] = lambda _arn: None
     forget_counters: Callable[[str, float], object] = lambda _player, _now: None
+    hangup: Callable[[str], object] = lambda _connection: None  # closes an open WebSocket
     leagues_of: Callable[[str], list[dict[str, Any]]] = lambda _player: []
     forget_leagues: Callable[[str], object] = lambda _player: None
     tournaments_of: Callable[[str], list[dict[str, Any]]] = lambda _player: []
@@ -148,7 +149,9 @@ class PlayerData:
         reports they filed, codes and the player item (name, rating, passkeys, sessions: every
         token answers 401 from here on), and last what a request still in flight could have
         added meanwhile: their mail partition (inbox, Web Push subscriptions, devices and
-        their SNS endpoints, preferences, sent marks), their connections and presence."""
+        their SNS endpoints, preferences, sent marks), their connections (each item removed,
+        then its socket closed: no push reaches it after, and a late $disconnect finds
+        nothing) and presence."""
         player_id = caller.player_id
         account = self._account(caller)
         self.forget_friends(player_id, account)
@@ -164,7 +167,9 @@ class PlayerData:
             for item in self.inbox.forget(player_id):
                 if str(item.get("sk", "")).startswith(DEVICE) and item.get("endpointArn"):
                     self.forget_endpoint(str(item["endpointArn"]))
-        for listed in self.connections.for_player(player_id):  # a late $disconnect finds none
-            self.connections.remove(str(listed["connectionId"]))
+        for listed in self.connections.for_player(player_id):
+            connection_id = str(listed["connectionId"])
+            self.connections.remove(connection_id)
+            self.hangup(connection_id)
         self.connections.forget_presence(player_id)
         self.forget_counters(player_id, self.clock())

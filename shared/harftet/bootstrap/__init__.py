@@ -40,7 +40,9 @@ def app() -> App:
         with _lock:
             if _app is None:
                 s = settings()
-                _app = App(s, DynamoStores(dynamodb(), s), send=_sender(s))
+                sender = _sender(s)
+                hangup = sender.close if sender is not None else None
+                _app = App(s, DynamoStores(dynamodb(), s), send=sender, hangup=hangup)
             built = _app
     return built
 

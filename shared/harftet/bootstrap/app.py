@@ -25,13 +25,15 @@ class App:
     """Every feature of the application over ``stores`` (`DynamoStores`, or fakes in tests),
     the clock (``clock()``: now, in epoch seconds), the WebSocket sender, the token signer
     (``signer``: one made here from the settings when None) and the AWS clients (``aws``:
-    sqs, sns)."""
+    sqs, sns); ``hangup(connection_id)`` closes a WebSocket (DeleteConnection; None: this
+    stack has no WebSocket API)."""
 
     settings: Settings
     stores: Any
     _: KW_ONLY
     clock: Callable[[], float] = time.time
     send: Sender | None = None
+    hangup: Callable[[str], object] | None = None
     signer: Tokens | None = None
     sleep: Callable[[float], None] = time.sleep
     aws: Callable[[str], Any] = client
@@ -200,6 +202,14 @@ class App:
             if self.mobile is not None:
                 self.mobile.delete_endpoint(endpoint_arn)
 
+        def hang_up(connection_id: str) -> None:  # her open sockets close at once
+            if self.hangup is None:
+                return
+            try:
+                self.hangup(connection_id)
+            except Exception:  # the deletion stands; the socket's next push finds no item
+                logger.exception("closing a deleted player's connection failed")
+
         def forget_counters(player_id: str, now: float) -> None:  # rate limits keyed by her
             for limits in (self.limits, self.accounts.limits, self.word_reports.limits):
                 limits.forget(player_id, now)
@@ -215,7 +225,7 @@ class App:
         return PlayerData(
             s.accounts, s.profiles, s.connections, s.inbox, self.clock,
             forget_tables=forget_tables, forget_friends=self.friends.forget_everyone,
-            forget_endpoint=forget_endpoint, forget_counters=forget_counters,
+            forget_endpoint=forget_endpoint, forget_counters=forget_counters, hangup=hang_up,
             leagues_of=leagues_of, forget_leagues=forget_leagues,
             tournaments_of=self.tournaments.of_player, forget_tournaments=self.tournaments.forget,
         )  # fmt: skip

@@ -59,6 +59,17 @@ class ManagementApiSender:
             raise
         return True
 
+    def close(self, connection_id: str) -> bool:
+        """Close one connection (DeleteConnection: the client's socket closes, then API
+        Gateway runs $disconnect); False when it was gone already."""
+        try:
+            self.client.delete_connection(ConnectionId=connection_id)
+        except ClientError as error:
+            if error.response.get("Error", {}).get("Code") == "GoneException":
+                return False
+            raise
+        return True
+
 
 def fan_out(send: Sender, messages: Iterable[tuple[str, dict[str, Any]]]) -> tuple[list[str], int]:
     """Send each (connection, payload) concurrently; one failing or slow connection never
