@@ -1,6 +1,7 @@
-"""Scheduled key rotation (docs/DEPLOY.md "Signing keys"): a new token signing key signs from
-now on, the one that signed until now still verifies, the one before retires. Nobody is
-signed out: the schedule's period is at least a token's lifetime (harftet.identity)."""
+"""Scheduled key rotation (docs/DEPLOY.md "Signing keys"): a new token signing key, which signs
+once every function's cached ring holds it (harftet.identity.sign_lead); the keys before still
+verify until every token they signed has expired, then retire. Nobody is signed out.
+``{"retire": "<kid>"}`` also drops that key at once (a leaked key: its tokens stop)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from botocore.exceptions import ClientError
 
 from harftet.bootstrap import app
-from harftet.identity import parse_keys, rotated
+from harftet.identity import parse_keys, rotated, sign_lead
 
 logger = Logger()
 
@@ -29,7 +30,12 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         if error.response["Error"]["Code"] != "ParameterNotFound":
             raise
         text = None  # the first rotation: the ring starts
-    ring = rotated(text, current.clock())
+    s = current.settings
+    retire = event.get("retire") if isinstance(event, dict) else None
+    ring = rotated(
+        text, current.clock(), lead=sign_lead(s.token_keys_seconds), life=s.token_keys_life,
+        retire=str(retire) if retire else None,
+    )  # fmt: skip
     ssm.put_parameter(Name=name, Value=ring, Type="SecureString", Overwrite=True)
     kids = [k.kid for k in parse_keys(ring)]
     logger.info("signing keys rotated", extra={"kids": kids})

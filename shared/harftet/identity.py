@@ -18,8 +18,9 @@ TOKEN_DAYS = 30  # a guest's token (POST /players), as before sessions existed
 ACCESS_SECONDS = 15 * 60  # a session's access token: revocation waits at most this long
 VERIFIED_KEPT = 4096  # verified tokens remembered per process (the signature check is costly)
 ISSUER = "harftet"
-KEYS_ACTIVE = 2  # signing keys that verify at once: the newest signs, the one before still checks
-ROTATION_DAYS = TOKEN_DAYS  # a key retires two rotations after it stopped signing: ≥ a token's life
+ROTATION_DAYS = TOKEN_DAYS  # how often a new key starts signing (TokenKeyRotationRate)
+TOKEN_LIFE = TOKEN_DAYS * 86400  # the longest any token lives: a key verifies that long after
+LEAD_MARGIN = 60.0  # clocks and the parameter's write, on top of the ring's cache (sign_lead)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,11 +48,35 @@ def parse_keys(text: str | None) -> list[SigningKey]:
     ]
 
 
-def rotated(text: str | None, now: float, secret: str | None = None) -> str:
-    """The key ring after one rotation: a new key signs, the one that signed until now
-    still verifies, any older one retires (``KEYS_ACTIVE`` at once)."""
+def sign_lead(keep: float) -> float:
+    """How long after it is written a new key starts signing, for processes that keep the
+    ring ``keep`` seconds: by then every process's ring, read at most ``keep`` before, holds
+    it, so no process meets a token signed by a key it has not read yet."""
+    return keep + min(keep, LEAD_MARGIN)
+
+
+def rotated(
+    text: str | None,
+    now: float,
+    secret: str | None = None,
+    *,
+    lead: float = 0.0,
+    life: float = TOKEN_LIFE,
+    retire: str | None = None,
+) -> str:
+    """The key ring after one rotation: a new key (signing from ``lead`` on, `sign_lead`),
+    and every older key that still has live tokens: a key stops signing when its successor
+    starts (``successor.created + lead``; a process whose ring is older signs with it until
+    its cache ends, sooner), so it verifies until ``life`` (the longest token's) after that;
+    then it retires. ``retire`` drops one key at once (a leaked one: its tokens go with it)."""
     new = SigningKey(f"k{int(now)}", secret or secrets.token_urlsafe(48), int(now))
-    ring = [new, *parse_keys(text)][:KEYS_ACTIVE]
+    ring, successor = [new], new
+    for key in parse_keys(text):
+        if now >= successor.created + lead + life:
+            break  # retired: every token it signed has expired (and every older key's)
+        if key.kid != retire:
+            ring.append(key)
+        successor = key
     return json.dumps(
         {"keys": [{"kid": k.kid, "secret": k.secret, "created": k.created} for k in ring]}
     )
@@ -59,8 +84,9 @@ def rotated(text: str | None, now: float, secret: str | None = None) -> str:
 
 class Tokens:
     """Issues and verifies HS256 JWTs: with the key ring ``keys`` gives (newest first), the
-    newest signs (its id in the header's ``kid``) and every key of the ring verifies; without
-    one (or for a token without ``kid``, issued before the ring) the one ``secret`` does.
+    newest key written at least ``lead`` ago signs (its id in the header's ``kid``; `sign_lead`)
+    and every key of the ring verifies; without one (or for a token without ``kid``, issued
+    before the ring) the one ``secret`` does.
     ``secret`` also keys the MACs (refresh tokens, cursors: they outlive any rotation).
     ``keys(fresh)`` is asked again, fresh, when a token names a key this process has not
     seen (another container rotated first)."""
@@ -70,12 +96,14 @@ class Tokens:
         secret: str,
         lifetime: int = TOKEN_DAYS * 86400,
         keys: Callable[[bool], list[SigningKey]] | None = None,
+        lead: float = 0.0,
     ) -> None:
         if len(secret) < 32:
             raise ValueError("the token signing secret must have at least 32 characters")
         self._secret = secret
         self._lifetime = lifetime
         self._keys = keys
+        self._lead = lead
         # token → (caller, expiry, the id of its key): a retired key's tokens are not kept
         self._verified: dict[str, tuple[Caller, float, str | None]] = {}
 
@@ -118,12 +146,10 @@ class Tokens:
         claims["exp"] = issued + (self._lifetime if lifetime is None else lifetime)
         if session is not None:
             claims["sid"] = session
-        ring = self._ring()
-        if ring:
-            return jwt.encode(
-                claims, ring[0].secret, algorithm="HS256", headers={"kid": ring[0].kid}
-            )
-        return jwt.encode(claims, self._secret, algorithm="HS256")
+        key = next((k for k in self._ring() if k.created + self._lead <= issued), None)
+        if key is not None:
+            return jwt.encode(claims, key.secret, algorithm="HS256", headers={"kid": key.kid})
+        return jwt.encode(claims, self._secret, algorithm="HS256")  # no key signs yet
 
     def verify(self, token: str | None) -> Caller:
         """The caller the token names; UnauthorizedError if it is missing, forged or expired."""

@@ -11,9 +11,10 @@ from dataclasses import KW_ONLY, dataclass
 from functools import cached_property
 from typing import Any
 
-from harftet.identity import Tokens
+from harftet.identity import Tokens, sign_lead
 
 from .aws import client
+from .keyring import key_ring
 from .settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -62,32 +63,11 @@ class App:
 
             secret = str(get_parameter(name, decrypt=True, max_age=3600))
         keys = self.settings.token_keys_param
-        return Tokens(secret, keys=self._key_ring(keys) if keys else None)
-
-    def _key_ring(self, name: str) -> Callable[[bool], list[Any]]:
-        """The signing keys in the SSM parameter ``name`` (written by functions/keys on its
-        schedule), kept 5 minutes (``TOKEN_KEYS_CACHE_SECONDS``; its absence too: before the
-        first rotation); read fresh on an unknown key id at most every 10 s."""
-        from harftet.identity import parse_keys
-
-        kept: dict[str, Any] = {"at": None, "keys": []}
-        keep = self.settings.token_keys_seconds
-
-        def ring(fresh: bool) -> list[Any]:
-            now = self.clock()
-            at = kept["at"]
-            if at is not None and now - at < (min(10, keep) if fresh else keep):
-                return list(kept["keys"])
-            kept["at"] = now
-            try:
-                text = self.aws("ssm").get_parameter(Name=name, WithDecryption=True)
-                kept["keys"] = parse_keys(str(text["Parameter"]["Value"]))
-            except Exception:  # none yet (before the first rotation): the one secret signs
-                logger.warning("no signing keys in %s", name)
-                kept["keys"] = []
-            return list(kept["keys"])
-
-        return ring
+        if not keys:
+            return Tokens(secret)
+        lead = sign_lead(self.settings.token_keys_seconds)  # every ring holds a key that signs
+        ring = key_ring(keys, self.settings.token_keys_seconds, self.clock, self.aws)
+        return Tokens(secret, keys=ring, lead=lead)
 
     @cached_property
     def callers(self) -> Any:

@@ -46,6 +46,9 @@ class Settings:
     token_secret_param: str | None = None
     token_keys_param: str | None = None  # the rotating signing keys (harftet.identity)
     token_keys_seconds: float = 300.0  # how long a process keeps the keys it read
+    # how long a key verifies after it stopped signing: the longest token's life (a guest's
+    # 30 days); only a test that makes a month of seconds shortens it
+    token_keys_life: float = 30 * 86400.0
     allowed_origins: str = ""
     # the stored tables' codec format written (None: the codec's own, harftet.engine.codec)
     table_write_format: int | None = None
@@ -84,6 +87,7 @@ class Settings:
             token_secret_param=get("TOKEN_SECRET_PARAM") or None,
             token_keys_param=get("TOKEN_KEYS_PARAM") or None,
             token_keys_seconds=float(get("TOKEN_KEYS_CACHE_SECONDS") or 300),
+            token_keys_life=float(get("TOKEN_KEYS_LIFE_SECONDS") or 30 * 86400),
             allowed_origins=get("ALLOWED_ORIGINS", ""),
             table_write_format=int(get("TABLE_WRITE_FORMAT") or 0) or None,
             environ=env,
