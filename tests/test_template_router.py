@@ -135,6 +135,37 @@ def test_each_cell_registers_itself_with_the_router_when_given_its_table_and_rol
     )
 
 
+def test_a_cell_is_registered_only_after_both_its_apis_are_deployed() -> None:
+    """The router must never send a player to a cell whose API does not answer yet: the
+    registration waits for the stages it names (and what they serve)."""
+    cell = load_template(REPO / "template.yaml")
+    resources = cell["Resources"]
+    registration = resources["CellRegistration"]
+    assert "WsInvokePermission" in registration["DependsOn"]
+    # the WebSocket stage serves the deployment made after every route of the API
+    stage = resources["WebSocketStage"]["Properties"]
+    assert stage["DeploymentId"] == {"Ref": "WebSocketDeployment"}
+    routes = {
+        name
+        for name, r in resources.items()
+        if r["Type"] == "AWS::ApiGatewayV2::Route"
+        and r["Properties"]["ApiId"] == {"Ref": "WebSocketApi"}
+    }
+    assert routes and routes <= set(resources["WebSocketDeployment"]["DependsOn"])
+    assert resources["WsInvokePermission"]["Properties"]["FunctionName"] == {
+        "Ref": "WsFunction.Alias"
+    }
+    # the URLs name the stages themselves (not the Stage parameter): references, so both are
+    # created first (cfn-lint's W3005 refuses a DependsOn beside them); SAM's RestApi.Stage
+    # becomes a reference to the stage it makes (deployed with every method); the router's
+    # item and the exports hold the very same URLs
+    props = registration["Properties"]
+    assert props["RestUrl"]["Fn::Sub"].endswith("/${RestApi.Stage}")
+    assert props["WebSocketUrl"]["Fn::Sub"].endswith("/${WebSocketStage}")
+    assert props["RestUrl"] == cell["Outputs"]["CellRestApiUrl"]["Value"]
+    assert props["WebSocketUrl"] == cell["Outputs"]["CellWebSocketUrl"]["Value"]
+
+
 def test_the_cells_list_is_written_from_the_cells_exports(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
