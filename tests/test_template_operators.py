@@ -153,3 +153,29 @@ def test_the_synthetic_game_plays_the_stacks_own_public_rest_api_and_websocket(
     assert "SyntheticGameAlarm" in template["Resources"]  # what its SyntheticGameOk feeds
     layer = (Path(__file__).resolve().parents[1] / "shared" / "requirements.txt").read_text()
     assert "\nwebsockets==" in layer  # its socket client is in the layer
+
+
+def test_the_apns_platform_is_a_parameter_sandbox_by_default_production_by_choice(
+    template: dict[str, Any],
+) -> None:
+    """An iOS development build talks to APNs' sandbox, an App Store build to production: the
+    platform of the operator's SNS application is a parameter (docs/DEPLOY.md "Mobile push")
+    and every function that registers or notifies iOS devices is given it."""
+    from harftet.localstack.environment import MOBILE_APPLICATIONS
+
+    parameter = template["Parameters"]["ApnsPlatform"]
+    assert parameter["Default"] == "APNS_SANDBOX"
+    assert sorted(parameter["AllowedValues"]) == ["APNS", "APNS_SANDBOX"]
+    with_apns = {
+        name: r["Properties"]["Environment"]["Variables"]
+        for name, r in template["Resources"].items()
+        if "APNS_APPLICATION_ARN"
+        in ((r.get("Properties") or {}).get("Environment") or {}).get("Variables", {})
+    }
+    assert sorted(with_apns) == ["NotifierFunction", "RestFunction"]
+    for variables in with_apns.values():
+        assert variables["APNS_PLATFORM"] == {"Ref": "ApnsPlatform"}
+    # the local stack is a development deploy: its APNs application is the default's platform
+    assert MOBILE_APPLICATIONS["apns"][0] == parameter["Default"]
+    deploy = (ROOT / "docs" / "DEPLOY.md").read_text(encoding="utf-8")
+    assert "ApnsPlatform=APNS" in deploy

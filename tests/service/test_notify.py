@@ -19,7 +19,7 @@ from harftet.notify.deliver import MobilePush, Notifier, RetryLater, WebPush
 from harftet.notify.subscriptions import Subscriptions
 from harftet.notify.targets import TargetError, check_endpoint, in_quiet_hours
 from harftet.notify.vapid import generate, public_key
-from harftet.store.mail import Prefs, Subscription
+from harftet.store.mail import Device, Prefs, Subscription
 
 PUBLIC = {"push.example.com": ["142.250.74.78"], "fcm.googleapis.com": ["2a00:1450:4001::5f"]}
 P256 = "BN" + "A" * 85  # 65 bytes, 0x04 first (shape only; delivery tests use real keys)
@@ -285,6 +285,37 @@ def test_mobile_devices_get_sns_platform_endpoints(mail, clock) -> None:
     sns.set_endpoint_attributes(EndpointArn=arn, Attributes={"Enabled": "false"})
     out = notifier.deliver(Notification("p1", "T9", 9, "turn", note.data))
     assert out.gone == 1 and store.devices("p1") == []
+
+
+@pytest.mark.parametrize("platform", ["APNS_SANDBOX", "APNS"])
+def test_an_iphone_gets_the_title_and_payload_under_its_applications_platform(
+    platform: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """SNS gives an endpoint only its application's part of a message (else the bare default
+    text): a development build's (APNS_SANDBOX) and an App Store build's (APNS) iPhone both
+    get the title and the payload the app opens the table with, when ApnsPlatform matches."""
+    import json
+
+    from fakes import FakeSns
+
+    sns = FakeSns()
+    app = sns.create_platform_application(
+        Name="harftet-apns", Platform=platform, Attributes={"PlatformCredential": "x"}
+    )["PlatformApplicationArn"]
+    mobile = MobilePush(sns, {"apns": app}, apns_platform=platform)
+    assert "ApnsPlatform" not in caplog.text  # the parameter matches the application
+    endpoint = mobile.create_endpoint("apns", "ab12" * 16)
+    payload = {"title": "Sıra sende", "body": "Kastet: sıra sende.", "url": "/play/?table=T"}
+    assert mobile(Device("d1", "apns", endpoint), payload) == "sent"
+    [raw] = sns.messages(endpoint)
+    part = json.loads(json.loads(raw)[platform])  # what SNS hands APNs for this endpoint
+    assert part["aps"]["alert"] == {"title": "Sıra sende", "body": "Kastet: sıra sende."}
+    assert json.loads(part["payload"])["url"] == "/play/?table=T"
+    other = "APNS" if platform == "APNS_SANDBOX" else "APNS_SANDBOX"
+    MobilePush(sns, {"apns": app}, apns_platform=other)  # deployed with the wrong one
+    assert f"deploy with ApnsPlatform={platform}" in caplog.text
+    with pytest.raises(ValueError):
+        MobilePush(sns, {"apns": app}, apns_platform="APNS_VOIP")
 
 
 def test_a_live_table_notifies_only_players_with_no_open_socket() -> None:

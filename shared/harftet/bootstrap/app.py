@@ -396,7 +396,9 @@ class App:
 
         s = self.settings
         apps = {"fcm": s.fcm_application_arn, "apns": s.apns_application_arn}
-        return MobilePush(self.aws("sns"), apps) if any(apps.values()) else None
+        if not any(apps.values()):
+            return None
+        return MobilePush(self.aws("sns"), apps, apns_platform=s.apns_platform)
 
     def _local_push_prefix(self) -> str | None:
         """The local stack's own push receiver, allowed as an endpoint in test mode only."""

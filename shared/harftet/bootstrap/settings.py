@@ -37,6 +37,7 @@ class Settings:
     tracing: bool = False
     fcm_application_arn: str = ""
     apns_application_arn: str = ""
+    apns_platform: str = "APNS_SANDBOX"  # the APNs application's: APNS in production
     local_push_prefix: str | None = None
     vapid_subject: str = "mailto:ops@harftet.invalid"
     vapid_public_key: str | None = None
@@ -78,6 +79,7 @@ class Settings:
             tracing=not _on(get("POWERTOOLS_TRACE_DISABLED")),
             fcm_application_arn=get("FCM_APPLICATION_ARN", ""),
             apns_application_arn=get("APNS_APPLICATION_ARN", ""),
+            apns_platform=get("APNS_PLATFORM") or "APNS_SANDBOX",
             local_push_prefix=get("LOCAL_PUSH_PREFIX") or None,
             vapid_subject=get("VAPID_SUBJECT") or "mailto:ops@harftet.invalid",
             vapid_public_key=get("VAPID_PUBLIC_KEY") or None,

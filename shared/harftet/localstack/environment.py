@@ -13,8 +13,13 @@ from collections.abc import Mapping
 
 ACCOUNT = "123456789012"
 REGION = "us-east-1"
-# Mobile push: platform (as the API names it) → (SNS platform, application name)
-MOBILE_APPLICATIONS = {"fcm": ("GCM", "harftet-local-fcm"), "apns": ("APNS", "harftet-local-apns")}
+# Mobile push: platform (as the API names it) → (SNS platform, application name); the APNs
+# application is a development one, as the template's ApnsPlatform default
+APNS_PLATFORM = "APNS_SANDBOX"
+MOBILE_APPLICATIONS = {
+    "fcm": ("GCM", "harftet-local-fcm"),
+    "apns": (APNS_PLATFORM, "harftet-local-apns"),
+}
 # The template's queues, by logical id, as the local stack names them.
 QUEUE_NAMES = {
     "TimerQueue": "harftet-timers",
@@ -59,6 +64,7 @@ def handler_env(
         # Mobile push: moto's SNS, with the platform applications the stack creates at start.
         "AWS_ENDPOINT_URL_SNS": dynamodb_endpoint,
         **{name: keep(name) or arn for name, arn in application_arns().items()},
+        "APNS_PLATFORM": keep("APNS_PLATFORM") or APNS_PLATFORM,
         "AWS_DEFAULT_REGION": REGION,
         "AWS_REGION": REGION,
         "AWS_ACCESS_KEY_ID": "local",

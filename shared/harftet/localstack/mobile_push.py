@@ -27,7 +27,7 @@ from starlette.routing import Route
 from harftet.localstack.environment import ACCOUNT, MOBILE_APPLICATIONS, REGION
 
 # Where each platform's part of a published message is (MessageStructure "json").
-MESSAGE_KEYS = {"GCM": "GCM", "APNS": "APNS"}
+MESSAGE_KEYS = {"GCM": "GCM", "APNS": "APNS", "APNS_SANDBOX": "APNS_SANDBOX"}
 PREFIX = "/push-receiver/devices/"
 
 
@@ -50,6 +50,8 @@ def _endpoint(token: str) -> Any:
 def _as_read(kind: str, raw: str) -> dict[str, Any]:
     """A published message as the phone's app reads it."""
     whole = json.loads(raw)
+    if MESSAGE_KEYS[kind] not in whole:  # SNS sends the endpoint the bare default text
+        return {"notification": {"body": whole["default"]}}
     part = json.loads(whole[MESSAGE_KEYS[kind]])
     if kind == "GCM":
         notification, payload = part["notification"], part["data"]["payload"]

@@ -89,12 +89,30 @@ class WebPush:
         return "sent"
 
 
-class MobilePush:
-    """SNS mobile push (platform endpoints for FCM and APNs; boto3 ``sns`` client)."""
+APNS_PLATFORMS = ("APNS", "APNS_SANDBOX")  # production, development builds
 
-    def __init__(self, client: Any, applications: dict[str, str]) -> None:
+
+class MobilePush:
+    """SNS mobile push (platform endpoints for FCM and APNs; boto3 ``sns`` client). The APNs
+    application's platform (``apns_platform``: APNS, or APNS_SANDBOX for development builds)
+    is the key of a message's iOS part: SNS gives an endpoint only its platform's part (else
+    the bare ``default`` text: no title, no payload to open the table with)."""
+
+    def __init__(
+        self, client: Any, applications: dict[str, str], *, apns_platform: str = "APNS_SANDBOX"
+    ) -> None:
+        if apns_platform not in APNS_PLATFORMS:
+            raise ValueError(f"APNS_PLATFORM must be one of {APNS_PLATFORMS}: {apns_platform!r}")
         self._client = client
         self.applications = {k: v for k, v in applications.items() if v}
+        self.apns_platform = apns_platform
+        named = _platform_of(self.applications.get("apns", ""))
+        if named in APNS_PLATFORMS and named != apns_platform:
+            logger.error(
+                "the APNs application is %s but ApnsPlatform says %s: iOS devices get the "
+                "bare text only; deploy with ApnsPlatform=%s",
+                named, apns_platform, named,
+            )  # fmt: skip
 
     def create_endpoint(self, platform: str, token: str) -> str:
         arn = self.applications.get(platform)
@@ -122,7 +140,7 @@ class MobilePush:
         message = {
             "default": payload["body"],
             "GCM": json.dumps({"notification": notification, "data": {"payload": text}}),
-            "APNS": json.dumps({"aps": {"alert": notification}, "payload": text}),
+            self.apns_platform: json.dumps({"aps": {"alert": notification}, "payload": text}),
         }
         try:
             self._client.publish(
@@ -251,3 +269,9 @@ class Notifier:
         if n.kind == "reminder" and item.version != n.version:
             return "the turn is over"
         return None
+
+
+def _platform_of(application_arn: str) -> str | None:
+    """The platform an SNS platform application's ARN names (``...:app/APNS/name``)."""
+    _, _, rest = application_arn.partition(":app/")
+    return rest.split("/", 1)[0] if rest else None
