@@ -179,3 +179,63 @@ def test_the_apns_platform_is_a_parameter_sandbox_by_default_production_by_choic
     assert MOBILE_APPLICATIONS["apns"][0] == parameter["Default"]
     deploy = (ROOT / "docs" / "DEPLOY.md").read_text(encoding="utf-8")
     assert "ApnsPlatform=APNS" in deploy
+
+
+def test_every_table_has_the_on_demand_throughput_ceiling(template: dict[str, Any]) -> None:
+    """Issue 40 "Guardrails": a runaway client or bug is capped on every table, the
+    disposable ones (connections, matchmaking tickets) too, at the operator's parameters."""
+    tables = {
+        name: r["Properties"]
+        for name, r in template["Resources"].items()
+        if r["Type"] == "AWS::DynamoDB::Table"
+    }
+    assert {"ConnectionsTable", "MatchTable", *DURABLE} <= set(tables)
+    uncapped = [
+        name
+        for name, table in tables.items()
+        if table.get("OnDemandThroughput")
+        != {
+            "MaxReadRequestUnits": {"Ref": "TableMaxReadUnits"},
+            "MaxWriteRequestUnits": {"Ref": "TableMaxWriteUnits"},
+        }
+    ]
+    assert uncapped == []
+    for name in ("TableMaxReadUnits", "TableMaxWriteUnits"):
+        assert template["Parameters"][name]["Default"] > 0
+
+
+def test_the_synthetic_game_alarm_watches_what_the_game_publishes_and_its_silence(
+    template: dict[str, Any],
+) -> None:
+    """The alarm reads the very metric functions/synthetic publishes (Powertools: the
+    namespace and service of the functions' environment), fires when the game fails and
+    when it is not played at all, and tells the operators' topic."""
+    alarm = template["Resources"]["SyntheticGameAlarm"]
+    assert alarm["Condition"] == "AlarmsOn"
+    p = alarm["Properties"]
+    env = template["Globals"]["Function"]["Environment"]["Variables"]
+    assert p["Namespace"] == env["POWERTOOLS_METRICS_NAMESPACE"]
+    assert p["Dimensions"] == [{"Name": "service", "Value": env["POWERTOOLS_SERVICE_NAME"]}]
+    source = (ROOT / "functions" / "synthetic" / "app.py").read_text(encoding="utf-8")
+    assert f'name="{p["MetricName"]}"' in source and 'value=int(result["ok"])' in source
+    assert (p["Statistic"], p["ComparisonOperator"], p["Threshold"]) == (
+        "Minimum", "LessThanThreshold", 1,
+    )  # fmt: skip
+    assert p["TreatMissingData"] == "breaching"  # a game that stopped being played
+    assert p["AlarmActions"] == [{"Ref": "AlarmTopic"}]
+    rate = template["Parameters"]["SyntheticGameRate"]["Default"]
+    assert rate == "rate(5 minutes)" and p["Period"] == 300  # one game a period
+
+
+def test_the_format_written_is_a_parameter_of_this_release_or_the_one_before(
+    template: dict[str, Any],
+) -> None:
+    """Issue 40 "State that migrates": a canary's two versions side by side read each other's
+    tables because the deploy that brings format N writes N-1 first (docs/DEPLOY.md)."""
+    from harftet.engine.codec import FORMAT
+
+    parameter = template["Parameters"]["TableWriteFormat"]
+    assert parameter["Default"] == str(FORMAT)
+    assert parameter["AllowedValues"] == [str(FORMAT - 1), str(FORMAT)]
+    env = template["Globals"]["Function"]["Environment"]["Variables"]
+    assert env["TABLE_WRITE_FORMAT"] == {"Ref": "TableWriteFormat"}
