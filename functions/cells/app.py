@@ -3,12 +3,17 @@ custom resource of each cell's stack (``CellRegistration``). On create and updat
 cell's item — its URLs, capacity and whether it is open — into the router's cells table in the
 router's account, through the registrar role that account grants (assumed with the session
 tagged by this cell's account: the role writes only items keyed by that account). On delete it
-removes the item. The router reads the table (harftet.router.CellDirectory)."""
+removes the item. The router reads the table (harftet.router.CellDirectory).
+
+A cell is registered only once its REST API answers (``GET <RestUrl>/health`` 200, waited for
+up to PROBE_SECONDS): the template orders the registration after both API stages, and this
+covers what it cannot name (SAM's per-route invoke permissions, the function's alias)."""
 
 from __future__ import annotations
 
 import json
 import time
+import urllib.error
 import urllib.request
 from typing import Any
 
@@ -19,6 +24,27 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from harftet.router import Cell, deregister_cell, register_cell
 
 logger = Logger()
+PROBE_SECONDS = 240.0  # how long a create or update waits for the cell's API (Timeout: 300)
+PROBE_EVERY = 5.0
+
+
+def answers(rest_url: str) -> None:
+    """Return once ``GET <rest_url>/health`` answers 200; TimeoutError after PROBE_SECONDS."""
+    deadline = time.monotonic() + PROBE_SECONDS
+    url = rest_url.rstrip("/") + "/health"
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=10) as answer:  # the cell's own API
+                if answer.status == 200:
+                    return
+                last = f"HTTP {answer.status}"
+        except urllib.error.HTTPError as error:
+            last = f"HTTP {error.code}"
+        except OSError as error:  # not resolvable or not listening yet
+            last = str(error)
+        if time.monotonic() + PROBE_EVERY > deadline:
+            raise TimeoutError(f"{url} did not answer 200 in {PROBE_SECONDS:.0f} s ({last})")
+        time.sleep(PROBE_EVERY)
 
 
 def cells_table(properties: dict[str, Any], account: str) -> Any:
@@ -56,6 +82,7 @@ def apply(event: dict[str, Any], now: float) -> str:
     if event["RequestType"] == "Delete":
         deregister_cell(table, cell.cell_id, account)
     else:
+        answers(cell.rest_url)  # never routed before its API answers
         register_cell(table, cell, account, region, now)
         old = event.get("OldResourceProperties") or {}
         if old.get("CellId") not in (None, cell.cell_id):  # renamed: the old id goes

@@ -102,13 +102,22 @@ class Context:
     invoked_function_arn = f"arn:aws:lambda:{REGION}:111111111100:function:registration"
 
 
-def deploy(module: Any, monkeypatch: pytest.MonkeyPatch, ev: dict[str, Any]) -> dict[str, Any]:
-    """The custom resource's invocation; what it told CloudFormation."""
+def deploy(
+    module: Any, monkeypatch: pytest.MonkeyPatch, ev: dict[str, Any], probe: bool = False
+) -> dict[str, Any]:
+    """The custom resource's invocation; what it told CloudFormation. Without ``probe`` the
+    cells' (made-up) APIs are taken to answer."""
     told: dict[str, Any] = {}
     monkeypatch.setattr(
-        module, "respond", lambda e, status, physical, reason="": told.update(s=status, p=physical)
+        module,
+        "respond",
+        lambda e, status, physical, reason="": told.update(s=status, p=physical, r=reason),
     )
+    if not probe:
+        monkeypatch.setattr(module, "answers", lambda url: None)
     module.handler(ev, Context())
+    if told.get("s") != "FAILED":
+        told.pop("r", None)  # a failure's reason only
     return told
 
 
@@ -234,3 +243,60 @@ def test_a_failed_registration_fails_the_deploy_but_a_failed_removal_does_not(
         deploy(module, monkeypatch, event("Delete", "ka", ACCOUNTS[0], CellsTableArn=missing))["s"]
         == "SUCCESS"
     )
+
+
+class Health:
+    """A cell's REST API coming up: ``GET /health`` answers 503 ``busy`` times, then 200."""
+
+    def __init__(self, busy: int) -> None:
+        import http.server
+        import threading
+
+        self.asked = 0
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                outer.asked += 1
+                ok = self.path == "/prod/health" and outer.asked > busy
+                self.send_response(200 if ok else 503)
+                self.end_headers()
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/prod"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_a_cell_is_registered_only_once_its_api_answers_and_never_if_it_does_not(
+    aws: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The router must never send a player to a cell whose API does not answer: the custom
+    resource waits for the cell's GET /health, and fails the deploy (nothing registered) when
+    it never answers."""
+    module = registration()
+    monkeypatch.setattr(module, "PROBE_EVERY", 0.05)
+    coming = Health(busy=3)
+    try:
+        told = deploy(module, monkeypatch, event("Create", "ka", ACCOUNTS[0], RestUrl=coming.url),
+                      probe=True)  # fmt: skip
+    finally:
+        coming.close()
+    assert told == {"s": "SUCCESS", "p": f"{ACCOUNTS[0]}/ka"} and coming.asked == 4
+    assert [c.cell_id for c in scan_cells(aws.Table(TABLE))] == ["ka"]
+
+    monkeypatch.setattr(module, "PROBE_SECONDS", 0.5)
+    down = Health(busy=10**6)
+    try:
+        told = deploy(module, monkeypatch, event("Create", "kb", ACCOUNTS[1], RestUrl=down.url),
+                      probe=True)  # fmt: skip
+    finally:
+        down.close()
+    assert told["s"] == "FAILED" and "HTTP 503" in told["r"] and down.asked >= 2
+    assert [c.cell_id for c in scan_cells(aws.Table(TABLE))] == ["ka"]  # kb never routed
