@@ -51,6 +51,7 @@ def test_a_round_whose_time_has_passed_starts_when_its_last_table_ends(app):
     _entered(app, t, 8)
     view = _started(app, t)
     app.clock.advance(10 * 60)  # the tables play longer than the round's time
+    assert app.tournaments.view(_viewer(app), tid)["nextRoundAt"] is None  # its time passed
     _end_round(app, view, 1)  # the last table's end starts round 2 at once (the stream)
     view = app.tournaments.view(_viewer(app), tid)
     assert view["round"] == 2 and len(view["tables"]) == 4

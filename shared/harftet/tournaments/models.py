@@ -121,8 +121,8 @@ class TournamentAnswer(TournamentSummary):
         default=None,
         description="Epoch seconds of the next round's scheduled start (round 1's while "
         "registering); it starts then or when every table of the round now has ended, "
-        "whichever is later. Null: no round to come, or it has no time of its own (it "
-        "starts as soon as the last table ends)",
+        "whichever is later. Null: no round to come, or it has no time of its own or its "
+        "time has passed (it starts as soon as the last table of the round now ends)",
     )
 
 

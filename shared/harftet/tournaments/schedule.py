@@ -24,13 +24,15 @@ def is_due(t: dict[str, Any], round_number: int, now: float) -> bool:
     return at is None or now >= at
 
 
-def next_round_at(t: dict[str, Any]) -> int | None:
+def next_round_at(t: dict[str, Any], now: float) -> int | None:
     """When the round after the one now (round 1 while registering) is scheduled to start;
-    None when there is none to come or it has no time of its own."""
+    None when there is none to come, it has no time of its own, or its time has passed
+    (then it starts as soon as the last table of the round now ends)."""
     status = t.get("status")
     if status == "finished":
         return None
-    coming = 1 if status == "registering" else int(t.get("round") or 0) + 1
-    if coming > int(t["rounds"]):
-        return None
-    return round_at(t, coming)
+    if status == "registering":
+        return round_at(t, 1)
+    coming = int(t.get("round") or 0) + 1
+    at = round_at(t, coming) if coming <= int(t["rounds"]) else None
+    return at if at is not None and at > now else None

@@ -150,7 +150,7 @@ class Tournaments:
         return {
             **summary(t), "standings": shown(rows, names), "tables": tables, "podium": badges,
             "me": {"registered": caller.player_id in entrants, "tableId": mine},
-            "nextRoundAt": next_round_at(t),
+            "nextRoundAt": next_round_at(t, self.clock()),
         }  # fmt: skip
 
     def register(self, caller: Caller, tid: str) -> dict[str, Any]:
