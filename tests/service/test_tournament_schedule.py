@@ -138,3 +138,13 @@ def test_everyone_tied_for_third_place_gets_the_third_places_badge(app):
     for pid, place in zip(seats, (1, 2, 3, 3), strict=True):
         badges = app.profiles.profile(pid)["badges"]
         assert badges == [{"tournamentId": tid, "name": "Akşam Kupası", "place": place}]
+
+
+def test_a_round_without_tables_waits_for_the_next_ones_time_too(app):
+    t = _create(app, rounds=2, roundMinutes=60)  # nobody enters
+    view = _started(app, t)
+    assert (view["status"], view["round"], view["tables"]) == ("running", 1, [])
+    assert view["nextRoundAt"] == t["startsAt"] + 3600
+    app.clock.advance(3600)
+    app.rounds.tick()  # round 2 (no table either), then the end
+    assert app.tournaments.view(_viewer(app), t["tournamentId"])["status"] == "finished"
