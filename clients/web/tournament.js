@@ -1,8 +1,10 @@
 // A tournament's page (GET /tournaments/{id}, API.md v4, RULES §8): its name, game, tables,
-// hands, rounds, start time and entries; register or withdraw (before the start); "Masama git"
+// hands, rounds, start time and entries, when the next round is scheduled (nextRoundAt);
+// register or withdraw (before the start); "Masama git"
 // while a round seats me; the standings (rank, name, points, penalty, tables), live; every
 // round's tables to watch or replay; the deal proof of every finished table, checked in the
-// browser; the podium once it is over. tourneys.js loads and acts; the state is `tournament`.
+// browser; the podium once it is over (everyone tied for a place on it); a deleted player
+// as the catalogue's "Silinmiş oyuncu". tourneys.js loads and acts; the state is `tournament`.
 import { podiumMark } from "./badges.js";
 import { h } from "./render.js";
 import { getLang, t } from "./texts.js";
@@ -10,6 +12,7 @@ import { entered } from "./tourneys.js";
 import { facts, when } from "./tournaments.js";
 
 const $ = (sel) => document.querySelector(sel);
+const DELETED = /^deleted-/; // a deleted player's anonymous entrant (its stored name is the server's Turkish one)
 
 /** Points as the language writes them (a shared place gives halves: "1,5"). */
 export const num = (n) => new Intl.NumberFormat(getLang() === "en" ? "en-GB" : "tr-TR").format(Number(n) || 0);
@@ -38,7 +41,8 @@ export function mountTournament({ store, act }) {
       fact("tournaments.tables", `${facts(doc)}`),
       fact("tournaments.startsAt", when(doc.startsAt), "tourney-when"),
       fact("tournaments.entriesH", t("tournaments.entries", { entries: doc.entries ?? 0, capacity: doc.capacity }), "tourney-entries"),
-      fact("tournaments.stateH", doc.status === "running" ? t("tournaments.round", { n: doc.round, of: doc.rounds }) : t(`tournaments.status.${doc.status}`), "tourney-status"));
+      fact("tournaments.stateH", doc.status === "running" ? t("tournaments.round", { n: doc.round, of: doc.rounds }) : t(`tournaments.status.${doc.status}`), "tourney-status"),
+      doc.status === "running" && doc.nextRoundAt ? fact("tournaments.nextRoundH", when(doc.nextRoundAt), "tourney-next") : []);
   }
 
   function actions(s, doc) {
@@ -47,6 +51,7 @@ export function mountTournament({ store, act }) {
     const kids = [];
     if (doc.status === "registering") kids.push(mine ? button(t("tournaments.withdraw"), act.withdraw, "tourney-withdraw") : button(t("tournaments.register"), act.register, "primary tourney-register"));
     if (doc.status === "registering" && mine) kids.push(h("p", { class: "hint" }, t("tournaments.in")));
+    if (doc.status === "running" && doc.nextRoundAt) kids.push(h("p", { class: "hint tourney-next-about" }, t("tournaments.nextRound.about")));
     if (doc.status === "running" && x.myTable) {
       kids.push(h("p", { class: "tourney-mine" }, t("tournaments.myTableNow", { n: x.myTable.round })), button(t("tournaments.myTable"), () => act.table(x.myTable.tableId), "primary tourney-go"));
     }
@@ -55,6 +60,7 @@ export function mountTournament({ store, act }) {
   }
 
   function nameButton(x) {
+    if (DELETED.test(x.playerId || "")) return h("span", { class: "deleted" }, t("player.deleted")); // nobody's profile to open
     const name = x.mine ? t("tournaments.you", { name: x.name }) : x.name;
     return h("button", { type: "button", class: "link", onclick: () => act.profile(x.playerId) }, name);
   }

@@ -2,9 +2,10 @@
 TournamentsFunction; the local stack runs the same schedule) it starts every tournament
 whose start has come (round 1 seated, a repeating one's next made) and drives every running
 one: a round still seating after its starter died is seated again, a table's end the
-stream missed is counted, and a round whose last table ended starts the next. The tables'
-stream (the fan-out) does the same at once when a tournament table ends; any number of
-runs may overlap (every step is a conditional write)."""
+stream missed is counted, and a round whose last table ended starts the next once that
+round's scheduled time (``roundMinutes``) has come. The tables' stream (the fan-out) does
+the same at once when a tournament table ends and no time holds the next round back; any
+number of runs may overlap (every step is a conditional write)."""
 
 from __future__ import annotations
 

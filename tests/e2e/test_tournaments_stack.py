@@ -2,7 +2,8 @@
 creates it (the X-Operator-Key header), four players enter over HTTP, the schedule (the
 same handler as in AWS) seats round 1 at its start and pushes ``tournament`` on each
 player's socket, the tables play out (absent players by timeouts, then computer players),
-the tables' stream starts round 2 when the last table ends, and the finished tournament
+round 2 starts when the last table has ended and its time (``roundMinutes``: a minute
+after the start) has come, never before, and the finished tournament
 shows its standings, its podium and the champion's badge on her profile."""
 
 from __future__ import annotations
@@ -41,9 +42,9 @@ def _until(player: Player, tid: str, done: Any, within: float) -> dict[str, Any]
 
 def test_a_two_round_tournament_from_registration_to_the_podium(local_stack_info):
     stack = local_stack_info
-    made = _create(stack)
+    made = _create(stack, roundMinutes=1)  # round 2 not before a minute after the start
     assert made.status_code == 201, made.text
-    tid = made.json()["tournamentId"]
+    tid, starts = made.json()["tournamentId"], made.json()["startsAt"]
     players = [Player(stack.base_url, f"Turnuvacı{i}") for i in range(4)]
     for who in players:
         entered = who.http.post(f"/tournaments/{tid}/entries")
@@ -57,6 +58,14 @@ def test_a_two_round_tournament_from_registration_to_the_podium(local_stack_info
     view = players[0].table(pushed["tableId"])
     assert view["status"] == "playing" and view["rated"] is True
     assert sorted(s["playerId"] for s in view["seats"]) == sorted(p.id for p in players)
+    asked = time.time()
+    body = players[1].http.get(f"/tournaments/{tid}").json()
+    if asked < starts + 59:  # round 1 plays; round 2 is scheduled a minute after the start
+        assert (body["round"], body["nextRoundAt"]) == (1, starts + 60), body
+    body = _until(players[1], tid, lambda b: b["round"] == 2, 240)
+    seen = time.time()
+    assert body["round"] == 2 and seen >= starts + 60, (seen - starts, body)  # never early
+    print(f"round 2 seen {seen - starts:.1f} s after the start")
     body = _until(players[1], tid, lambda b: b["status"] == "finished", 240)
     assert body["status"] == "finished", body
     assert [t["round"] for t in body["tables"]] == [1, 2]
@@ -73,6 +82,9 @@ def test_a_two_round_tournament_from_registration_to_the_podium(local_stack_info
 def test_entries_full_closed_and_refusals(local_stack_info):
     stack = local_stack_info
     assert _create(stack, capacity=3).status_code == 400  # capacity 4–1024
+    for bad in ({"roundMinutes": 0}, {"roundMinutes": 30, "rounds": 1}):
+        refused = _create(stack, **bad)
+        assert refused.status_code == 400 and refused.json()["error"]["field"] == "roundMinutes"
     refused = httpx.post(f"{stack.base_url}/operator/tournaments", json={})
     assert refused.status_code == 403 and refused.json()["error"]["code"] == "forbidden"
     tid = _create(stack, capacity=4, startsAt=int(time.time()) + 3600).json()["tournamentId"]

@@ -4,9 +4,10 @@ stack's X-Operator-Key); a person signs up on the first screen, finds it under "
 registers, waits on its page, is seated by the round's push (the page goes to her table by
 itself), plays her table against the `hard` computer players to its end, goes back to the
 tournament from the end of the game and reads the standings and the podium, then her podium
-badge on her profile. What she reads is the catalogue's Turkish. Touch targets, sideways
-scroll and axe are checked on the new screens. Screenshots: tournament-<size>-*.png in
-`.artifacts/web/` (docs/screens/ with HARFTET_SCREENS=1)."""
+badge on her profile; last, a running tournament's page says when its next round (one with
+a time of its own, `roundMinutes`) starts. What she reads is the catalogue's Turkish.
+Touch targets, sideways scroll and axe are checked on the new screens. Screenshots:
+tournament-<size>-*.png in `.artifacts/web/` (docs/screens/ with HARFTET_SCREENS=1)."""
 
 from __future__ import annotations
 
@@ -32,11 +33,11 @@ MONTHS = "Ocak|Şubat|Mart|Nisan|Mayıs|Haziran|Temmuz|Ağustos|Eylül|Ekim|Kas�
 TURKISH_DATE = re.compile(rf"^\d{{1,2}} ({MONTHS}) \d{{4}} \d{{2}}:\d{{2}}$")  # 6 Aralık 2026 17:00
 
 
-def make_tournament(stack: RunningStack, name: str) -> dict[str, Any]:
+def make_tournament(stack: RunningStack, name: str, **given: Any) -> dict[str, Any]:
     """A one-round, one-hand tournament of 4-seat Harftet tables starting in LEAD_S seconds."""
     body = {
         "name": name, "game": "harftet", "seats": 4, "hands": 1, "rounds": 1, "capacity": 4,
-        "turnSeconds": 60, "startsAt": int(time.time()) + LEAD_S,
+        "turnSeconds": 60, "startsAt": int(time.time()) + LEAD_S, **given,
     }  # fmt: skip
     made = httpx.post(
         f"{stack.base_url}/operator/tournaments",
@@ -81,6 +82,11 @@ def test_register_get_seated_by_the_push_play_and_see_the_podium_and_the_badge(
 ) -> None:
     cup = f"Gece Kupası {'telefon' if size == PHONE else 'masaüstü'} {int(time.time()) % 10000}"
     made = make_tournament(local_stack_info, cup)
+    # Nobody enters this one: it starts now, its round 1 has no table, round 2 waits an hour.
+    later = cup.replace("Gece Kupası", "Saatli Kupa")  # a name the cup's filter does not match
+    timed = make_tournament(
+        local_stack_info, later, rounds=2, roundMinutes=60, startsAt=int(time.time())
+    )
     tab = Tab(browser, local_stack, size)
     page = tab.page
     tab.sign_in("Ayşe")  # the first screen
@@ -148,5 +154,23 @@ def test_register_get_seated_by_the_push_play_and_see_the_podium_and_the_badge(
     expect(screen.locator(".podium li.p1")).to_contain_text("First")
     expect(screen.locator(".tourney-status")).to_have_text("Finished")
     expect(screen.get_by_role("button", name="Back to tournaments")).to_be_visible()
+
+    # A running tournament whose next round has a time of its own: the page says when.
+    screen.get_by_role("button", name="Back to tournaments").click()
+    page.locator("#lang").click()  # Turkish again
+    listing.get_by_role("tab", name="Sürüyor").click()
+    listing.get_by_role("button", name=f"{timed['name']} turnuvasını aç").click()
+    expect(screen.locator("#tournament-h")).to_have_text(timed["name"])
+    expect(screen.locator(".tourney-status")).to_have_text("Tur 1/2")
+    expect(screen.locator(".tourney-facts dt").last).to_have_text("Sonraki tur")
+    expect(screen.locator(".tourney-next")).to_have_text(TURKISH_DATE)
+    expect(screen.locator(".tourney-next-about")).to_have_text(
+        "Bir tur, saati gelince ve önceki turun bütün masaları bitince başlar."
+    )
+    fits_the_screen(tab, "#tournament")
+    tab.axe("tournament page, next round")
+    shot(tab, size, "next-round")
+    page.locator("#lang").click()
+    expect(screen.locator(".tourney-facts dt").last).to_have_text("Next round")
     assert not tab.unexpected_errors(), tab.unexpected_errors()
     tab.close()

@@ -10,6 +10,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
+from harftet.store.tournament_deletion import swapped
 from harftet.store.tournaments import (
     SHARDS,
     ResultWrite,
@@ -225,11 +226,32 @@ class FakeTournaments:
             mine["badge#" + tid] = {"name": name, "place": place}
             mine["ids"] = {*(mine.get("ids") or ()), tid}
 
+    def anonymise(
+        self, tid: str, player_id: str, anon: str, entry: dict[str, Any], rounds: int
+    ) -> None:
+        with self.lock:
+            self._write()
+            shard = self.items.get(shard_key(tid, player_id)) or {}
+            if "e#" + player_id in shard:
+                del shard["e#" + player_id]
+                key = shard_key(tid, anon)
+                found = self.items.setdefault(key, {"playerId": key})
+                found["e#" + anon] = copy.deepcopy(entry)
+            for r in range(1, rounds + 1):
+                plan = self.items.get(plan_key(tid, r))
+                if plan is None:
+                    continue
+                for i, people in enumerate(plan["tables"]):
+                    if player_id not in people:
+                        continue
+                    self._write()
+                    result = self.items.get(result_key(tid, r, i))
+                    if result is not None:
+                        for f in ("players", "left"):
+                            result[f] = swapped(result.get(f) or [], player_id, anon)
+                plan["tables"] = swapped(plan["tables"], player_id, anon)
+
     def forget(self, player_id: str) -> None:
         with self.lock:
-            for tid in self.of_player(player_id)["ids"]:
-                self._write()
-                shard = self.items.get(shard_key(tid, player_id))
-                if shard is not None:
-                    shard.pop("e#" + player_id, None)
+            self._write()
             self.items.pop(player_key(player_id), None)

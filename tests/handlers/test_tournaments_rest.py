@@ -59,3 +59,28 @@ def test_a_tournament_through_the_handlers_from_entry_to_badge(api, app, apps, c
     assert code(request(api, "GET", "/tournaments/nope", people[0].token), 404) == "not_found"
     bad = request(api, "GET", "/tournaments", people[0].token, query={"cursor": "x.y"})
     assert code(bad, 400) == "bad_request"
+
+
+def test_round_times_are_checked_and_the_page_says_when_the_next_round_starts(api, clock):
+    body = {"name": "Saatli", "game": "kastet", "seats": 4, "hands": 1, "rounds": 3,
+            "capacity": 8, "turnSeconds": 45, "startsAt": int(clock.now) + 300}  # fmt: skip
+    viewer = api.player("İzleyici")
+    for bad in (0, 1441, "30", 2.5, None):
+        refused = request(api, "POST", "/operator/tournaments", None,
+                          {**body, "roundMinutes": bad}, arn=ARN)  # fmt: skip
+        if bad is None:  # null: no round times, as when absent
+            assert refused.status == 201, refused.body
+            continue
+        assert code(refused, 400) == "bad_request"
+        assert refused.body["error"]["field"] == "roundMinutes", refused.body
+    one = request(api, "POST", "/operator/tournaments", None,
+                  {**body, "rounds": 1, "roundMinutes": 30}, arn=ARN)  # fmt: skip
+    assert code(one, 400) == "bad_request" and one.body["error"]["field"] == "roundMinutes"
+    assert "rounds" in one.body["error"]["message"]
+    listed = request(api, "GET", "/tournaments", viewer.token, query={"status": "registering"})
+    assert len(listed.body["tournaments"]) == 1  # only the good one was made
+    made = request(api, "POST", "/operator/tournaments", None, {**body, "roundMinutes": 45},
+                   arn=ARN)  # fmt: skip
+    assert made.status == 201 and made.body["roundMinutes"] == 45
+    page = request(api, "GET", f"/tournaments/{made.body['tournamentId']}", viewer.token).body
+    assert page["roundMinutes"] == 45 and page["nextRoundAt"] == body["startsAt"]

@@ -294,7 +294,8 @@ def _tournament(tid: str = "a1b2c3d4e5f6", **more: Any) -> dict[str, Any]:
 def test_tournaments_enter_within_capacity_list_by_status_and_step_once(stores):
     """Tournament items (harftet.store.tournaments): entries within capacity and before the
     start, a list per status, each step only from the state it expects, a plan put once, a
-    result written with a table's save and counted once, badges, a player forgotten."""
+    result written with a table's save and counted once, badges, a deleted player made
+    anonymous in entries, plan and result, and forgotten."""
     from harftet.store.tournaments import ResultWrite
 
     t = stores.tournaments
@@ -343,6 +344,15 @@ def test_tournaments_enter_within_capacity_list_by_status_and_step_once(stores):
     assert t.of_player("p0") == {
         "ids": ["a1b2c3d4e5f6"], "badges": {"a1b2c3d4e5f6": {"name": "Kupa", "place": 1}},
     }  # fmt: skip
+    gone = {"name": "Silinmiş oyuncu", "rating": 1000, "at": 0}
+    t.anonymise("a1b2c3d4e5f6", "p0", "deleted-1", gone, 2)  # a deleted player's id goes
+    t.anonymise("a1b2c3d4e5f6", "p0", "deleted-2", gone, 2)  # again: nothing more changes
+    assert sorted(t.entrants("a1b2c3d4e5f6")) == ["deleted-1", "p1", "p2"]
+    assert t.entry("a1b2c3d4e5f6", "deleted-1") == gone
+    assert t.plan("a1b2c3d4e5f6", 1) == [["deleted-1", "p1", "p2"]]
+    [found] = t.results("a1b2c3d4e5f6", 1, 3)
+    assert (found["players"], found["penalties"], found["counted"]) == (
+        ["deleted-1", "p1", "p2", ""], [5, 9, 9, 30], True,
+    )  # fmt: skip
     t.forget("p0")
     assert t.of_player("p0") == {"ids": [], "badges": {}}
-    assert sorted(t.entrants("a1b2c3d4e5f6")) == ["p1", "p2"]

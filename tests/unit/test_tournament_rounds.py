@@ -10,7 +10,15 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harftet.tournaments.standings import BOT, Result, place_halves, podium, shown, standings
+from harftet.tournaments.standings import (
+    BOT,
+    Result,
+    place_halves,
+    podium,
+    retired,
+    shown,
+    standings,
+)
 from harftet.tournaments.swiss import (
     first_round,
     groups_of,
@@ -53,6 +61,17 @@ def test_equal_standings_share_a_rank_and_a_leaver_is_out():
     assert [r["rank"] for r in shown(rows, {})] == [1, 1, 1]
     assert "d" not in [r.player_id for r in rows]  # left a table: out of the tournament
     assert [r.points for r in rows] == [1, 1, 1]
+
+
+def test_the_podium_holds_everyone_ranked_one_to_three_and_an_entrant_out_is_not_listed():
+    results = [Result(1, 0, ("a", "b", "c", "d"), (0, 10, 20, 20), 1000)]
+    rows = standings(["a", "b", "c", "d", "e"], results)
+    assert podium(rows) == [("a", 1), ("b", 2), ("c", 3), ("d", 3)]  # tied with the third
+    tied_first = standings("abcd", [Result(1, 0, ("a", "b", "c", "d"), (5, 5, 5, 9), 1)])
+    assert podium(tied_first) == [("a", 1), ("b", 1), ("c", 1)]  # the fourth is 4th
+    entrants = {"a": {"name": "A"}, "b": {"name": "B", "out": True}, "e": {}}
+    assert retired(entrants) == {"b"}
+    assert [r.player_id for r in standings(entrants, results, retired(entrants))] == ["a", "e"]
 
 
 def test_tables_are_as_even_as_can_be():

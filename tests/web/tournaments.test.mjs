@@ -182,6 +182,50 @@ test("a running tournament: my table now, the standings with my row, every round
   done();
 });
 
+test("a round with a time of its own: the page says when it starts, in Istanbul's time, English on the switch", async () => {
+  const NEXT = START + 30 * 60; // 15 January 2027, 11:30 in Istanbul
+  const { $, tourneys, done } = await mounted({ "GET /tournaments/tr1": { ...RUNNING, roundMinutes: 30, nextRoundAt: NEXT }, "GET /players/me/tables": { tables: [] } });
+  await tourneys.open("tr1");
+  const section = $("#tournament");
+  const facts = [...section.querySelectorAll(".tourney-facts dt")].map(read);
+  assert.equal(facts.at(-1), "Sonraki tur");
+  assert.equal(read(section.querySelector(".tourney-next")), "15 Ocak 2027 11:30");
+  assert.equal(read(section.querySelector(".tourney-next-about")), "Bir tur, saati gelince ve önceki turun bütün masaları bitince başlar.");
+  done();
+  install(catalogue("en"));
+  const en = await mounted({ "GET /tournaments/tr1": { ...RUNNING, nextRoundAt: NEXT }, "GET /players/me/tables": { tables: [] } }, { lang: "en" });
+  await en.tourneys.open("tr1");
+  assert.equal(read(en.$(".tourney-next")), "15 January 2027 at 11:30");
+  assert.ok([...en.$$(".tourney-facts dt")].map(read).includes("Next round"));
+  assert.equal(read(en.$(".tourney-next-about")), "A round starts at its time once every table of the round before has ended.");
+  en.done();
+  install(catalogue("tr"));
+  // no time of its own (or its time passed: the server says null): nothing said
+  const plain = await mounted({ "GET /tournaments/tr1": { ...RUNNING, nextRoundAt: null }, "GET /players/me/tables": { tables: [] } });
+  await plain.tourneys.open("tr1");
+  assert.equal(plain.$(".tourney-next"), null);
+  assert.equal(plain.$(".tourney-next-about"), null);
+  plain.done();
+});
+
+test("a deleted player's row reads as the catalogue's deleted player, opens no profile; everyone tied for third is on the podium", async () => {
+  const gone = standing(1, "deleted-0123456789abcdef", "Silinmiş oyuncu", 3, 40, 1);
+  const doc = { ...FINISHED, standings: [gone, standing(2, ME, "Ayşe", 2, 55, 1), standing(3, "p2", "Can", 0.5, 80, 1), standing(3, "p3", "Deniz", 0.5, 80, 1)] };
+  install(catalogue("en"));
+  const { $, $$, opened, tourneys, done } = await mounted({ "GET /tournaments/tr1": doc }, { lang: "en" });
+  await tourneys.open("tr1");
+  const first = $(".tourney-standings tbody tr");
+  assert.deepEqual([...first.children].map(read), ["1.", "Deleted player", "3", "40", "1"]); // the reader's language, not the stored Turkish
+  assert.equal(first.querySelector("button"), null); // nobody's profile to open
+  const podium = $$(".podium li");
+  assert.deepEqual(podium.map(read), ["First Deleted player 3 points", "Second Ayşe (You) 2 points", "Third Can 0.5 points", "Third Deniz 0.5 points"]);
+  assert.deepEqual(podium.map((li) => li.querySelector(".medal").className), ["medal p1", "medal p2", "medal p3", "medal p3"]);
+  podium[3].querySelector("button").click();
+  assert.deepEqual(opened.profiles, ["p3"]);
+  done();
+  install(catalogue("tr"));
+});
+
 test("the standings follow the tournament while it runs: read again every few seconds, not once the page is left", async (t) => {
   t.mock.timers.enable({ apis: ["setInterval"] });
   let doc = RUNNING;

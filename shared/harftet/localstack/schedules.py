@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("harftet.localstack")
 # How often the local schedule drives the tournaments (AWS: every minute). A table's end
-# starts the next round at once through the stream; the schedule starts round 1 at its time.
+# starts the next round at once through the stream; the schedule starts round 1 at its time,
+# and a later round with a time of its own (roundMinutes) once that time comes.
 TOURNAMENT_SECONDS = 2.0
 
 

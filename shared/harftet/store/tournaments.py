@@ -17,6 +17,9 @@ id can be, each read by a GetItem or BatchGetItem on a key made for it (never a 
   counted and adds one in ONE transaction, so each table counts once however often told.
 - ``trp#<playerId>``: the player's tournaments (``ids``, for her export and deletion) and
   podium badges (attributes ``badge#<id>`` = ``{"name", "place"}``).
+
+A deleted player's id is replaced by an anonymous one in the entries, plans and results of
+the tournaments she entered (`anonymise`); her ``trp#`` item goes (`forget`).
 """
 
 from __future__ import annotations
@@ -432,15 +435,18 @@ class TournamentStore:
             ),
         )
 
+    def anonymise(
+        self, tid: str, player_id: str, anon: str, entry: dict[str, Any], rounds: int
+    ) -> None:
+        """A deleted player made ``anon`` in the tournament's entries, plans and results
+        (`tournament_deletion.anonymise`)."""
+        from .tournament_deletion import anonymise
+
+        anonymise(self, tid, player_id, anon, entry, rounds)
+
     def forget(self, player_id: str) -> None:
-        """The player's entries (their names) and her list and badges gone; results keep an
-        id nobody answers to any more (the anonymous seat of a finished game)."""
-        for tid in self.of_player(player_id)["ids"]:
-            self._update(
-                Key=_key(shard_key(tid, player_id)), UpdateExpression="REMOVE #e",
-                ConditionExpression="attribute_exists(playerId)",
-                ExpressionAttributeNames={"#e": "e#" + player_id},
-            )  # fmt: skip
+        """The player's list of tournaments and her badges gone (her entries are withdrawn
+        or made anonymous first: `anonymise`)."""
         try:
             self._client.delete_item(TableName=self.name, Key=_key(player_key(player_id)))
         except ClientError as error:

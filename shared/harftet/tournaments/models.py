@@ -3,7 +3,7 @@ validation and the OpenAPI document."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
@@ -14,9 +14,21 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
+def _round_minutes() -> Any:
+    return Field(
+        default=None,
+        ge=1,
+        le=1440,
+        description="Minutes between scheduled round starts: round n is scheduled at "
+        "startsAt + (n − 1) × roundMinutes and starts then, or when every table of round "
+        "n − 1 has ended, whichever is later (RULES §8). Needs rounds ≥ 2. Absent: each "
+        "round starts as soon as the last table of the one before ends",
+    )
+
+
 class TournamentRequest(Strict):
     """A new tournament (an operator's): registration from ``opensAt`` (default now) until
-    ``startsAt``, when round 1 is seated."""
+    ``startsAt``, when round 1 is seated; later rounds on the ``roundMinutes`` schedule."""
 
     name: StrictStr = Field(min_length=1, max_length=60)
     game: Literal["harftet", "kastet"]
@@ -38,11 +50,15 @@ class TournamentRequest(Strict):
         description="A repeating tournament: the next one is made, a day or a week later, "
         "when this one starts",
     )
+    roundMinutes: StrictInt | None = _round_minutes()
 
 
 class Standing(Strict):
     rank: int
-    playerId: str
+    playerId: str = Field(
+        description='A player deleted since (API.md v4 "Deleted players"): an anonymous '
+        'id, "deleted-…", and the name "Silinmiş oyuncu" (the catalogue\'s player.deleted)'
+    )
     name: str
     points: float
     penalty: int
@@ -88,6 +104,7 @@ class TournamentSummary(Strict):
     capacity: int
     turnSeconds: int
     repeat: Literal["daily", "weekly"] | None = None
+    roundMinutes: int | None = _round_minutes()
 
 
 class TournamentAnswer(TournamentSummary):
@@ -95,8 +112,18 @@ class TournamentAnswer(TournamentSummary):
 
     standings: list[Standing]
     tables: list[TournamentTable]
-    podium: list[Badge] = Field(default_factory=list)
+    podium: list[Badge] = Field(
+        default_factory=list,
+        description="Everyone ranked 1–3 once finished (players tied for a place share it)",
+    )
     me: Mine | None = None
+    nextRoundAt: int | None = Field(
+        default=None,
+        description="Epoch seconds of the next round's scheduled start (round 1's while "
+        "registering); it starts then or when every table of the round now has ended, "
+        "whichever is later. Null: no round to come, or it has no time of its own or its "
+        "time has passed (it starts as soon as the last table of the round now ends)",
+    )
 
 
 class TournamentPage(Strict):

@@ -1,5 +1,6 @@
 """A tournament's rounds (RULES §8): round 1 at its start, each later round once the last
-table of the one before has ended, the podium after the last.
+table of the one before has ended and its scheduled time (``schedule.py``) has come, the
+podium after the last.
 
 Every step is idempotent and safe under any number of concurrent callers (the tables'
 stream, the schedule, a retry): a table's end is counted once (`TournamentStore.count`: its
@@ -29,7 +30,8 @@ from harftet.errors import NotFoundError
 from harftet.store.ports import TableStorePort, TournamentStorePort
 
 from .ids import next_id, parse_table, table_id
-from .standings import BOT, Result, Row, podium, standings
+from .schedule import is_due
+from .standings import BOT, Result, Row, podium, retired, standings
 from .swiss import first_round, groups_of, rng_for, swiss_round
 
 logger = logging.getLogger(__name__)
@@ -121,10 +123,11 @@ class Rounds:
         return True
 
     def advance(self, tid: str, round_number: int, seat_here: bool = True) -> bool:
-        """The next round (or the podium) once every table of ``round_number`` has ended:
-        claimed by one caller only. The stream (not ``seat_here``) seats a round of up to
-        ``stream_tables`` tables itself and hands a bigger one to the schedule's next run
-        (claimed as a starter that died: seated again at once)."""
+        """The next round (or the podium) once every table of ``round_number`` has ended and
+        the next round's scheduled time has come: claimed by one caller only. The stream
+        (not ``seat_here``) seats a round of up to ``stream_tables`` tables itself and hands
+        a bigger one to the schedule's next run (claimed as a starter that died: seated
+        again at once)."""
         t = self.store.get(tid)
         if t is None or int(t["round"]) != round_number or t.get("phase") != "playing":
             return False
@@ -133,6 +136,8 @@ class Rounds:
             return False
         if round_number >= int(t["rounds"]):
             return self.finish(t)
+        if not is_due(t, round_number + 1, self.clock()):
+            return False  # its time has not come: the schedule's run at that time starts it
         here = seat_here or tables <= self.stream_tables
         now = self.clock() - (0 if here else self.stale_seconds + 1)  # stale at once
         claim = {"round": round_number + 1, "phase": "seating", "seatingAt": _n(now)}
@@ -172,11 +177,12 @@ class Rounds:
     ) -> list[list[str]]:
         """Each table's people: a random draw first, then Swiss by standings."""
         tid, seats = str(t["tournamentId"]), int(t["seats"])
+        out = retired(entrants)
         if round_number == 1:
             rng = rng_for(str(t["draw"]), tid, round_number)
-            return first_round(sorted(entrants), seats, rng)
+            return first_round(sorted(p for p in entrants if p not in out), seats, rng)
         results = self.results(t, round_number - 1)
-        rows = standings(entrants, results)
+        rows = standings(entrants, results, out)
         met = [g for r in results for g in groups_of([[p for p in r.players if p != BOT]])]
         return swiss_round([row.player_id for row in rows], seats, set(met))
 
@@ -193,7 +199,7 @@ class Rounds:
 
     def final(self, t: dict[str, Any]) -> list[Row]:
         entrants = self.store.entrants(str(t["tournamentId"]))
-        return standings(entrants, self.results(t, int(t["round"])))
+        return standings(entrants, self.results(t, int(t["round"])), retired(entrants))
 
     def finish(self, t: dict[str, Any]) -> bool:
         """The podium's badges written (idempotent), then the tournament finished (once)."""

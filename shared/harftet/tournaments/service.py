@@ -23,19 +23,22 @@ from harftet.errors import (
 )
 from harftet.identity import Caller
 from harftet.store.ports import TournamentStorePort
+from harftet.texts import LANGUAGES, say
 
 from .ids import ID, new_tournament_id, table_id
-from .models import TournamentRequest
+from .models import LATEST, TournamentRequest
 from .rounds import Rounds
-from .standings import shown, standings
+from .schedule import next_round_at, round_at
+from .standings import podium, retired, shown, standings
 
 STATUSES = ("registering", "running", "finished")
 PAGE = 20
 SHOWN = (
     "tournamentId", "name", "game", "seats", "hands", "rounds", "round", "status", "opensAt",
-    "startsAt", "entries", "capacity", "turnSeconds", "repeat",
+    "startsAt", "entries", "capacity", "turnSeconds", "repeat", "roundMinutes",
 )  # fmt: skip
 Mac = Callable[[bytes], bytes]
+DELETED = "deleted-"  # a deleted player's anonymous id starts so (as at the tables)
 
 
 def summary(t: dict[str, Any]) -> dict[str, Any]:
@@ -75,6 +78,7 @@ class Tournaments:
             raise BadRequestError("startsAt must not be in the past", field="startsAt")
         if opens > sent.startsAt:
             raise BadRequestError("opensAt must be before startsAt", field="opensAt")
+        _check_round_minutes(sent)
         item = {
             "tournamentId": new_tournament_id(), "name": sent.name, "game": sent.game,
             "seats": sent.seats, "hands": hands, "rounds": sent.rounds, "round": 0,
@@ -84,6 +88,8 @@ class Tournaments:
         }  # fmt: skip
         if sent.repeat is not None:
             item["repeat"] = sent.repeat
+        if sent.roundMinutes is not None:
+            item["roundMinutes"] = sent.roundMinutes
         self.store.create(item)
         return summary(item)
 
@@ -123,7 +129,7 @@ class Tournaments:
         rounds = int(t.get("round") or 0)
         plans = self.store.plans(tid, rounds)
         results = self.rounds.results(t, rounds, plans)
-        rows = standings(entrants, results)
+        rows = standings(entrants, results, retired(entrants))
         names = {pid: str(e.get("name") or "") for pid, e in entrants.items()}
         ended = {(r.round, r.index) for r in results}
         tables, mine = [], None
@@ -138,14 +144,13 @@ class Tournaments:
                 if caller.player_id in people and r == rounds:
                     mine = tables[-1]["tableId"]
         badges = [
-            {"tournamentId": tid, "name": str(t["name"]), "place": int(str(s["rank"])),
-             "playerId": s["playerId"]}
-            for s in shown(rows[:3], names)
+            {"tournamentId": tid, "name": str(t["name"]), "place": place}
+            for _, place in podium(rows)
         ] if t.get("status") == "finished" else []  # fmt: skip
         return {
-            **summary(t), "standings": shown(rows, names), "tables": tables,
-            "podium": [{k: b[k] for k in ("tournamentId", "name", "place")} for b in badges],
+            **summary(t), "standings": shown(rows, names), "tables": tables, "podium": badges,
             "me": {"registered": caller.player_id in entrants, "tableId": mine},
+            "nextRoundAt": next_round_at(t, self.clock()),
         }  # fmt: skip
 
     def register(self, caller: Caller, tid: str) -> dict[str, Any]:
@@ -201,5 +206,40 @@ class Tournaments:
         return found
 
     def forget(self, player_id: str) -> None:
-        """A deleted player's entries, list and badges go."""
+        """A deleted player (API.md v4 "Deleted players"): an entry before the start is
+        withdrawn; in a tournament under way or over she becomes an anonymous entrant
+        (``deleted-…``, named as the catalogue's ``player.deleted``) in its entries, plans
+        and results, so the others' points, ranks and podium stay as they were — out of
+        every round still to come (never seated again, not listed while it runs). Her list
+        of tournaments and her badges go."""
+        now = self.clock()
+        for tid in self.store.of_player(player_id)["ids"]:
+            t = self.store.get(tid)
+            if t is None:
+                continue
+            if t.get("status") == "registering" and self.store.unregister(tid, player_id, now):
+                continue
+            entry = self.store.entry(tid, player_id) or {}
+            anon: dict[str, Any] = {
+                "name": say("player.deleted", LANGUAGES[0]) or "", "at": entry.get("at", 0),
+                "rating": entry.get("rating", 1000),
+            }  # fmt: skip
+            if t.get("status") != "finished":
+                anon["out"] = True
+            rounds = int(t["rounds"])  # every plan there may be (a round seated meanwhile)
+            self.store.anonymise(tid, player_id, DELETED + secrets.token_hex(8), anon, rounds)
         self.store.forget(player_id)
+
+
+def _check_round_minutes(sent: TournamentRequest) -> None:
+    """``roundMinutes`` only with rounds to space out, and the last round before 2100."""
+    if sent.roundMinutes is None:
+        return
+    if sent.rounds < 2:
+        raise BadRequestError(
+            "roundMinutes spaces out rounds 2 and later: it needs rounds of at least 2",
+            field="roundMinutes",
+        )
+    last = round_at({"startsAt": sent.startsAt, "roundMinutes": sent.roundMinutes}, sent.rounds)
+    if last is not None and last > LATEST:
+        raise BadRequestError("the last round would start after 2100", field="roundMinutes")

@@ -8,8 +8,9 @@ ranked. Standings order people by points, then lower total penalty, then the ear
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 PLACE_POINTS = {4: (3, 2, 1, 0), 2: (2, 0)}
 BOT = ""  # a computer player's seat in a result (never ranked)
@@ -68,10 +69,21 @@ class Row:
         return (-self.halves, self.penalty, self.last_ms, self.player_id)
 
 
-def standings(entrants: Iterable[str], results: Iterable[Result]) -> list[Row]:
-    """Every entrant still in the tournament, best first (one who left a table is out and
-    not listed; a computer player is never listed)."""
+def retired(entrants: Mapping[str, Any]) -> frozenset[str]:
+    """The entrants whose entry says they are out (a player deleted while the tournament
+    was to come or under way: never seated again, not listed)."""
+    return frozenset(p for p, e in entrants.items() if isinstance(e, Mapping) and e.get("out"))
+
+
+def standings(
+    entrants: Iterable[str], results: Iterable[Result], out: Iterable[str] = ()
+) -> list[Row]:
+    """Every entrant still in the tournament, best first (one who left a table, or is
+    ``out``, is not listed; a computer player is never listed)."""
     rows = {pid: Row(pid) for pid in entrants}
+    for pid in out:
+        if pid in rows:
+            rows[pid].out = True
     for result in sorted(results, key=lambda r: (r.round, r.index)):
         halves = place_halves(result.penalties)
         people = frozenset(p for p in result.players if p != BOT)
@@ -107,5 +119,11 @@ def shown(rows: Sequence[Row], names: dict[str, str]) -> list[dict[str, object]]
 
 
 def podium(rows: Sequence[Row]) -> list[tuple[str, int]]:
-    """The top three of final standings: (player id, place 1–3; ties share the place)."""
-    return [(str(r["playerId"]), int(str(r["rank"]))) for r in shown(rows[:3], {})]
+    """The podium of final standings: (player id, place 1–3) of everyone ranked 1–3 — ties
+    share a place, so a player tied with the third has the third place too."""
+    found = []
+    for r in shown(rows, {}):
+        if int(str(r["rank"])) > 3:
+            break
+        found.append((str(r["playerId"]), int(str(r["rank"]))))
+    return found
