@@ -299,6 +299,17 @@ def _units(found: list[dict[str, Any]], start: float, end: float, fn: str | None
     )  # fmt: skip
 
 
+def _units_by_function(
+    found: list[dict[str, Any]], start: float, end: float
+) -> list[tuple[str, float]]:
+    """Write units per player of each function (most first) between ``start`` and ``end``."""
+    units: Counter[str] = Counter()
+    for r in found:
+        if r["k"] == "call" and start <= r["t"] <= end and r.get("wru"):
+            units[str(r.get("fn", "stack")).removeprefix("harftet-")] += float(r["wru"]) / BIG
+    return units.most_common()
+
+
 def _seating_run(found: list[dict[str, Any]], starts: float) -> dict[str, Any] | None:
     """The longest run of the tournaments' handler ending after the start: the one that
     seated (an invocation's record is written as it ends)."""
@@ -378,7 +389,6 @@ def _big_rows(big: dict[str, Any], found: list[dict[str, Any]]) -> list[Result]:
     seconds = _seating_seconds(found, big["starts"], big["seen_at"])
     window = (big["starts"] - 1, big["seen_at"] + 3)
     units = _units(found, *window) / BIG
-    own = _units(found, *window, fn="harftet-tournaments") / BIG
     seated_ok = sum(1 for p in big["players"] if big["seated"][p] == 1)
     calls = _seating_calls(found, big["starts"])
     tables = max(int(big["tables"]), 1)
@@ -391,8 +401,8 @@ def _big_rows(big: dict[str, Any], found: list[dict[str, Any]]) -> list[Result]:
                sum(calls.values()), "calls", f"{sum(calls.values()) / tables:.2f} a table: "
                + ", ".join(f"{op} {n}" for op, n in calls.most_common())),
         Result("write units per player, seating a round", units, "WRU",
-               f"{units:.2f} per player, every function's in the seating's window; the "
-               f"tournaments function's own: {own:.2f}"),
+               f"{units:.2f} per player, every function's in the seating's window: "
+               + ", ".join(f"{fn} {u:.2f}" for fn, u in _units_by_function(found, *window))),
     ]  # fmt: skip
 
 
