@@ -119,7 +119,7 @@ class TableStore(LobbyPages, HeldTables):
 
     def _create_some(self, tables: list[Table]) -> set[str]:
         pending = {table.table_id: self._new_item(table) for table in tables}
-        for _ in range(5):
+        for attempt in range(5):
             if not pending:
                 return set()
             try:
@@ -135,6 +135,8 @@ class TableStore(LobbyPages, HeldTables):
                     for (table_id, item), code in zip(pending.items(), codes, strict=True)
                     if code != "ConditionalCheckFailed"
                 }
+                if set(codes) & TRANSIENT_REASONS:  # another writer on an item: a moment
+                    time.sleep(0.05 * 2**attempt)
                 continue
             return set(pending)
         raise BusyError("the tables could not be created now: try again")
