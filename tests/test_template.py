@@ -456,6 +456,9 @@ def test_tournament_rounds_run_on_a_scheduler_schedule_the_local_stack_runs_too(
     alarmed = {a["Dimensions"][0]["Value"]["Ref"] for a in _alarms(template).values()
                if a.get("Namespace") == "AWS/Lambda" and a.get("Dimensions")}  # fmt: skip
     assert "TournamentsFunction" in alarmed
+    # the people a round seats are notified: the queue named and sending to it allowed
+    assert props["Environment"]["Variables"]["NOTIFY_QUEUE_URL"] == {"Ref": "NotifyQueue"}
+    assert {"Ref": "NotifyQueueSendPolicy"} in props["Policies"]
 
 
 def test_every_table_is_on_demand_backed_up_and_encrypted(template: dict[str, Any]) -> None:

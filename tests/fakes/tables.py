@@ -113,6 +113,15 @@ class FakeTables:
         self._store(StoredTable(table.clone(), 1, Moves(), due_version))
         return 1
 
+    def create_all(self, tables: list[Table]) -> set[str]:
+        """Each new table made, those whose id exists left as they are: the ids made now."""
+        written = set()
+        for table in tables:
+            if table.table_id not in self.items:
+                self.create(table)
+                written.add(table.table_id)
+        return written
+
     def _still_waiting(self, manager: str, ids: list[str], now: float) -> list[str]:
         found = [codec.decode(self.items[i].state) for i in ids if i in self.items]
         return [

@@ -11,6 +11,7 @@ import pytest
 from pydantic import ValidationError
 from service_helpers import finish, player
 
+from harftet.engine import proof
 from harftet.errors import BadRequestError, RegistrationClosedError, TournamentFullError
 from harftet.tournaments.ids import parse_table
 from harftet.tournaments.models import TournamentRequest
@@ -80,7 +81,7 @@ def test_six_players_two_rounds_from_registration_to_the_podium(app, outbox):
     mine = next(t for t in first if callers[0].player_id in _people(app, t))
     pushed = outbox.to("sock0")
     assert {"type": "tournament", "tournamentId": tid, "round": 1, "tableId": mine} in pushed
-    assert mine in app.stores.accounts.account(callers[0].player_id)["tables"]
+    assert app.data.export(callers[0])["tournaments"][0]["tables"] == [mine]  # from the plan
     _end_round(app, view, 1)
     view = app.tournaments.view(callers[0], tid)
     assert view["round"] == 2 and len(view["tables"]) == 4 and view["me"]["registered"]
@@ -148,6 +149,41 @@ def test_two_seat_tables_with_an_odd_count_and_a_round_starter_that_died(app):
     assert len(seated) == len(set(seated)) == 5
 
 
+def test_a_starter_that_died_after_making_some_tables_is_resumed_making_none_twice(app):
+    """The tables are made a batch at a time: a starter that dies after the first batch
+    leaves those tables; the schedule's seating again keeps them as they are (the same deal,
+    nobody's seat changed) and makes the rest."""
+    t = _create(app)
+    tid = t["tournamentId"]
+    _entered(app, t, 16)
+    app.rounds.table_batch, app.rounds.workers = 2, 1  # 4 tables: two batches in turn
+    create_all = app.stores.tables.create_all
+
+    def dies_after_one_batch(tables: list[Any]) -> set[str]:
+        if app.stores.tables.items:
+            raise TimeoutError("the starter's time ran out")
+        return create_all(tables)
+
+    app.stores.tables.create_all = dies_after_one_batch
+    app.clock.advance(601)
+    with pytest.raises(TimeoutError):
+        app.rounds.tick()
+    made = {i: app.stores.tables.get(i).table for i in app.stores.tables.items}
+    assert len(made) == 2 and app.stores.tournaments.get(tid)["phase"] == "seating"
+    app.stores.tables.create_all = create_all
+    app.clock.advance(61)
+    app.rounds.tick()  # the schedule does it again
+    view = app.tournaments.view(_viewer(app), tid)
+    assert len(view["tables"]) == 4 and app.stores.tournaments.get(tid)["phase"] == "playing"
+    seated = [pid for e in view["tables"] for pid in _people(app, e["tableId"])]
+    assert len(seated) == len(set(seated)) == 16
+    for table_id, before in made.items():
+        assert app.stores.tables.get(table_id).table == before  # kept, not dealt again
+    for entry in view["tables"]:  # each commitment is the stored table's own
+        table = app.stores.tables.get(entry["tableId"]).table
+        assert entry["dealProof"] == proof.deal_proof(table.salt, table.seed, 1)
+
+
 def test_a_repeating_cup_makes_its_next_one_once(app):
     t = _create(app, repeat="daily")
     _entered(app, t, 2)
@@ -190,11 +226,25 @@ def test_a_deleted_player_leaves_no_entry_and_her_export_holds_them(app):
     ece, ali = _entered(app, t, 2)
     exported = app.data.export(ece)["tournaments"]
     entry = {"name": "Oyuncu0", "rating": 1000, "at": int(app.clock())}
-    assert exported == [{"tournamentId": tid, "badge": None, "entry": entry}]
+    assert exported == [{"tournamentId": tid, "badge": None, "entry": entry, "tables": []}]
     app.data.delete(ece)
     assert app.stores.tournaments.entry(tid, ece.player_id) is None
     assert app.stores.tournaments.of_player(ece.player_id) == {"ids": [], "badges": {}}
     assert list(app.stores.tournaments.entrants(tid)) == [ali.player_id]
+
+
+def test_a_deleted_player_leaves_her_tournament_table_and_is_anonymous_there(app):
+    """No note per seated person is written: her deletion finds her tournament table from
+    the round's plan, leaves it (RULES §4) and leaves an anonymous seat."""
+    t = _create(app)
+    callers = _entered(app, t, 5)
+    view = _started(app, t)
+    ece = callers[0]
+    (mine,) = [e["tableId"] for e in view["tables"] if ece.player_id in _people(app, e["tableId"])]
+    app.data.delete(ece)
+    table = app.stores.tables.get(mine).table
+    assert ece.player_id not in [s.occupant.player_id for s in table.seats if s.occupant]
+    assert all(s.original is None or s.original.player_id != ece.player_id for s in table.seats)
 
 
 def test_the_tables_stream_starts_the_next_round_when_the_last_table_ends(app, stream):

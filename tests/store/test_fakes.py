@@ -47,6 +47,22 @@ def test_a_new_table_never_overwrites_one_with_its_id(stores):
     assert stores.tables.get("t-fake").table.manager == "p0"
 
 
+def test_many_new_tables_at_once_are_made_once_and_never_overwrite_one(stores):
+    """`create_all` (a tournament round's tables): more tables than one transaction takes,
+    two of their ids made before (a seating done again) and left as they were; the answer
+    names the tables this call made."""
+    tables = stores.tables
+    tables.create(waiting("t-03", manager="p0"))
+    tables.create(waiting("t-30", manager="p0"))
+    new = [waiting(f"t-{i:02}", manager="p9") for i in range(40)]
+    assert tables.create_all(new) == {f"t-{i:02}" for i in range(40)} - {"t-03", "t-30"}
+    assert [tables.get(f"t-{i:02}").table.manager for i in (3, 7, 30, 39)] == [
+        "p0", "p9", "p0", "p9",
+    ]  # fmt: skip
+    assert tables.create_all(new) == set()
+    assert tables.get("t-07").version == 1
+
+
 def test_move_ids_are_kept_with_the_item_each_players_last_ones_only(stores):
     tables = stores.tables
     tables.create(waiting())

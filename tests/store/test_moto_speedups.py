@@ -130,5 +130,8 @@ def test_quick_queues_list_the_receivable_messages_moto_lists() -> None:
         assert {b for b in listed} == {f"due {n}" for n in range(6)} - {
             m["Body"] for m in taken["Messages"]
         }
+        names = ("delayed", "not_visible")  # the counts every SendMessage reads too
+        counts = [getattr(Queue, f"approximate_number_of_messages_{n}").fget for n in names]
+        assert [c(queue) for c in counts] == [c.original(queue) for c in counts] == [4, 2]
         again = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10)["Messages"]
         assert sorted(m["Body"] for m in again) == sorted(listed)

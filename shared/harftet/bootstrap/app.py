@@ -176,7 +176,8 @@ class App:
         def forget_tables(player_id: str, account: dict[str, Any]) -> None:
             if self.matchmaking is not None:  # searches for opponents first: never seated
                 self.matchmaking.forget(player_id)
-            self.forgetting.forget(player_id, sorted(account.get("tables") or []))
+            tables = {*(account.get("tables") or ()), *self.tournaments.tables_of(player_id)}
+            self.forgetting.forget(player_id, sorted(tables))
 
         def forget_endpoint(endpoint_arn: str) -> None:  # a device's SNS platform endpoint
             if self.mobile is not None:
@@ -322,17 +323,25 @@ class App:
         """A tournament's rounds: started, seated, counted, finished (harftet.tournaments)."""
         from harftet.tournaments import Rounds
 
-        accounts = self.stores.accounts
         return Rounds(
             self.stores.tournaments, self.stores.tables, self.clock, cell=self.settings.cell_id,
-            push=self._push_player, test_mode=self.settings.test_mode,
-            on_seated=self._seated_in_tournament if accounts is not None else None,
-            notify=self._notify_seated,
+            push=self._push_seated, notify=self._notify_seated,
+            test_mode=self.settings.test_mode,
         )  # fmt: skip
 
-    def _seated_in_tournament(self, player_id: str, table_id: str) -> None:
-        """Her account and her inbox list the table a round seated her at."""
-        self.stores.accounts.remember_table(player_id, table_id)
+    def _push_seated(self, told: list[tuple[str, dict[str, Any]]]) -> None:
+        """Each (player, message) to every open socket of the player: their sockets read in
+        one BatchGetItem (a gone socket misses it)."""
+        sender = self.sender
+        if sender is None:
+            return
+        sockets = self.stores.connections.sockets_of([pid for pid, _ in told])
+        for pid, message in told:
+            for connection in sockets.get(pid, {}):
+                try:
+                    sender(connection, message)
+                except Exception:
+                    continue
 
     def _notify_seated(self, seated: list[tuple[str, dict[str, Any]]]) -> None:
         """Notifications (Web Push, mobile) that a round seated them, one queue batch (no

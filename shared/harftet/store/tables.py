@@ -22,7 +22,7 @@ from botocore.exceptions import ClientError
 
 from harftet.engine import codec
 from harftet.engine.state import Table
-from harftet.errors import NotFoundError
+from harftet.errors import BusyError, NotFoundError
 
 from .errors import VersionConflictError
 from .holdings import HeldTables, merged
@@ -42,11 +42,21 @@ from .table_items import (
     moves_value,
     number,
 )
-from .transient import busy
+from .transient import TRANSIENT_REASONS, busy
 from .writes import NO_COMMIT, Commit, to_update
 
 MAX_ID = 64
+CREATED_AT_ONCE = 25  # new tables per transaction of `create_all` (DynamoDB allows 100)
 TX = "tx"  # the item attribute holding the last transaction's ClientRequestToken
+
+
+AGAIN = {"None", "ConditionalCheckFailed", *TRANSIENT_REASONS}  # a cancelled creation: again
+
+
+def _reasons(error: ClientError) -> list[Any]:
+    if error.response.get("Error", {}).get("Code") != "TransactionCanceledException":
+        return []
+    return list(error.response.get("CancellationReasons") or [])
 
 
 class TableStore(LobbyPages, HeldTables):
@@ -95,6 +105,41 @@ class TableStore(LobbyPages, HeldTables):
         """Write a new table at version 1; fails if the id exists."""
         self._client.put_item(**self._new_item(table))
         return 1
+
+    def create_all(self, tables: list[Table]) -> set[str]:
+        """Each of ``tables`` written at version 1 unless its id exists: the ids written by
+        this call. One TransactWriteItems of conditional puts per ``CREATED_AT_ONCE`` tables
+        (a round of a tournament: hundreds of tables in a dozen calls); a put whose id exists
+        cancels its transaction, which is sent again without it; a transaction cancelled by
+        a conflict or throttling is sent again (a few times, then BusyError)."""
+        written: set[str] = set()
+        for start in range(0, len(tables), CREATED_AT_ONCE):
+            written |= self._create_some(tables[start : start + CREATED_AT_ONCE])
+        return written
+
+    def _create_some(self, tables: list[Table]) -> set[str]:
+        pending = {table.table_id: self._new_item(table) for table in tables}
+        for attempt in range(5):
+            if not pending:
+                return set()
+            try:
+                self._client.transact_write_items(
+                    TransactItems=[{"Put": item} for item in pending.values()]
+                )
+            except ClientError as error:
+                codes = [str(r.get("Code") or "None") for r in _reasons(error)]
+                if len(codes) != len(pending) or not set(codes) <= AGAIN:
+                    raise busy(error) from error
+                pending = {  # an id made before (a seating done again) is left out
+                    table_id: item
+                    for (table_id, item), code in zip(pending.items(), codes, strict=True)
+                    if code != "ConditionalCheckFailed"
+                }
+                if set(codes) & TRANSIENT_REASONS:  # another writer on an item: a moment
+                    time.sleep(0.05 * 2**attempt)
+                continue
+            return set(pending)
+        raise BusyError("the tables could not be created now: try again")
 
     def _new_item(self, table: Table) -> dict[str, Any]:
         sets, _ = self.index.fields(table, time.time())

@@ -7,17 +7,24 @@ stream, the schedule, a retry): a table's end is counted once (`TournamentStore.
 result marked counted and the round's counter raised in ONE transaction); whoever then finds
 the counter at the round's table count claims the next round with a conditional update on
 (round, phase) — one caller wins, the rest stop. The claim leaves the tournament ``seating``;
-the seating puts the round's plan once (the first plan is everyone's), creates each table
-under its deterministic id (a conditional put: made once), tells its people, then marks
-the round ``playing``. A starter that died half-way leaves the round ``seating``: the
-schedule finds it there and does it again (nothing is made twice). No scan anywhere."""
+the seating puts the round's plan once (the first plan is everyone's), creates the tables
+under their deterministic ids (conditional puts, a transaction of many at a time: each
+made once), tells their people, then marks the round ``playing``. A starter that died
+half-way leaves the round ``seating``: the schedule finds it there and does it again
+(nothing is made twice). No scan anywhere.
+
+A round of 1,024 people is seated in a few dozen calls, a bounded pool sending the
+independent ones side by side: the tables ``table_batch`` to a call, the people's open
+sockets ``push_batch`` to a read, their notifications ``notify_batch`` to a queue call. The
+plan names each table's people, so no per-person note is written: a deleted player's
+tournament tables are found from the plans (``Tournaments.tables_of``)."""
 
 from __future__ import annotations
 
 import logging
 import secrets
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
@@ -26,7 +33,6 @@ from harftet.engine import table as life
 from harftet.engine.options import TableOptions
 from harftet.engine.seats import bot_occupant
 from harftet.engine.state import Occupant, Table
-from harftet.errors import NotFoundError
 from harftet.store.ports import TableStorePort, TournamentStorePort
 
 from .ids import next_id, parse_table, table_id
@@ -35,7 +41,7 @@ from .standings import BOT, Result, Row, podium, retired, standings
 from .swiss import first_round, groups_of, rng_for, swiss_round
 
 logger = logging.getLogger(__name__)
-Push = Callable[[str, dict[str, Any]], object]
+Told = list[tuple[str, dict[str, Any]]]  # (player id, message), many players at once
 REPEATS = {"daily": 86400, "weekly": 7 * 86400}
 
 
@@ -49,20 +55,22 @@ def result_from(item: dict[str, Any]) -> Result:
 
 @dataclass(eq=False)
 class Rounds:
-    """``push(player_id, message)``: to her open sockets; ``on_seated(player_id, table_id)``:
-    her account notes the table; ``notify([(player_id, data), ...])``: notifications, a
-    table's people at once (one queue batch)."""
+    """``push([(player_id, message), ...])``: each message to its player's open sockets
+    (their sockets read at once); ``notify([(player_id, data), ...])``: notifications (one
+    queue batch)."""
 
     store: TournamentStorePort
     tables: TableStorePort
     clock: Callable[[], float]
     _: KW_ONLY
     cell: str = ""
-    push: Push | None = None
-    on_seated: Callable[[str, str], object] | None = None
-    notify: Callable[[list[tuple[str, dict[str, Any]]]], object] | None = None
+    push: Callable[[Told], object] | None = None
+    notify: Callable[[Told], object] | None = None
     test_mode: bool = False
-    workers: int = 32  # tables made and told at once (each a few store calls)
+    workers: int = 8  # calls in flight at once while seating (each one of the batches below)
+    table_batch: int = 25  # tables made per call (one transaction of conditional puts)
+    push_batch: int = 100  # people whose sockets are read per call (one BatchGetItem)
+    notify_batch: int = 10  # notifications per queue call (SQS's most)
     stale_seconds: float = 60.0  # a round seating this long: its starter died, do it again
     stream_tables: int = 64  # the stream seats a round this big at once; a bigger one: the
     # schedule's function (its time budget is the seating's, not a stream batch's)
@@ -156,16 +164,11 @@ class Rounds:
         if plan is None:
             plan = self.store.put_plan(tid, round_number, self.plan(t, round_number, entrants))
         ids = [table_id(self.cell, tid, round_number, i) for i in range(len(plan))]
-
-        def one(i: int) -> str:
-            dealt = self._make(t, ids[i], plan[i], entrants)
-            self._tell(plan[i], t, round_number, ids[i])
-            return dealt
-
         if plan:
-            with ThreadPoolExecutor(min(self.workers, len(plan))) as pool:
-                proofs = list(pool.map(one, range(len(plan))))
-            self.store.put_proofs(tid, round_number, proofs)
+            with ThreadPoolExecutor(self.workers) as pool:
+                proofs = self._make(pool, t, ids, plan, entrants)
+                self.store.put_proofs(tid, round_number, proofs)
+                self._tell(pool, t, round_number, ids, plan)
         done = {"phase": "playing", "tables": len(plan)}
         self.store.step(tid, {"round": round_number, "phase": "seating"}, done)
         if not plan:
@@ -224,18 +227,28 @@ class Rounds:
             "createdAt": _n(self.clock()),
         })  # fmt: skip
 
-    # -- a table and its people ----------------------------------------------------------
-    def _make(self, t: dict[str, Any], tid: str, people: list[str], entrants: dict) -> str:
-        """The table made (once); the commitment to its first deal (RULES §5a)."""
-        try:
-            table = self.build(t, tid, people, entrants)
-            self.tables.create(table)
-        except Exception:
-            try:
-                table = self.tables.get(tid).table  # made before (a starter that died)
-            except NotFoundError:
-                raise
-        return proof.deal_proof(table.salt, table.seed, 1)
+    # -- the tables and their people ----------------------------------------------------
+    def _make(
+        self,
+        pool: Executor,
+        t: dict[str, Any],
+        ids: list[str],
+        plan: list[list[str]],
+        entrants: dict[str, Any],
+    ) -> list[str]:
+        """The round's tables made (once: an id that exists holds the table a starter that
+        died made before, read back); each one's commitment to its first deal (RULES §5a)."""
+        built = [self.build(t, ids[i], people, entrants) for i, people in enumerate(plan)]
+        made: set[str] = set().union(
+            *pool.map(self.tables.create_all, _chunks(built, self.table_batch))
+        )
+        before = [table.table_id for table in built if table.table_id not in made]
+        found = dict(zip(before, pool.map(self._stored, before), strict=True))
+        tables = [found.get(table.table_id, table) for table in built]
+        return [proof.deal_proof(table.salt, table.seed, 1) for table in tables]
+
+    def _stored(self, table_id: str) -> Table:
+        return self.tables.get(table_id).table
 
     def build(self, t: dict[str, Any], tid: str, people: list[str], entrants: dict) -> Table:
         """A live, rated table with hints off, every seat taken (``hard`` computer players
@@ -260,25 +273,42 @@ class Rounds:
         table.recent = events + outcome.events
         return table
 
-    def _tell(self, people: list[str], t: dict[str, Any], round_number: int, table: str) -> None:
-        """Note the table, push and notify each person; none undoes the seat when it fails."""
+    def _tell(
+        self,
+        pool: Executor,
+        t: dict[str, Any],
+        round_number: int,
+        ids: list[str],
+        plan: list[list[str]],
+    ) -> None:
+        """Every seated person pushed her table and notified, in batches side by side; a
+        batch that fails is logged and never undoes a seat."""
         tid = str(t["tournamentId"])
-        message = {"type": "tournament", "tournamentId": tid, "round": round_number}
-        message["tableId"] = table
         about = {"game": t["game"], "name": t["name"], "round": round_number}
-        for pid in people:
-            try:
-                if self.on_seated is not None:
-                    self.on_seated(pid, table)
-                if self.push is not None:
-                    self.push(pid, message)
-            except Exception:
-                logger.warning("could not tell %s of table %s", pid, table, exc_info=True)
-        try:
-            if self.notify is not None:
-                self.notify([(pid, {**message, **about}) for pid in people])
-        except Exception:
-            logger.warning("could not notify table %s's people", table, exc_info=True)
+        told = [
+            (pid, {"type": "tournament", "tournamentId": tid, "round": round_number,
+                   "tableId": ids[i]})
+            for i, people in enumerate(plan) for pid in people
+        ]  # fmt: skip
+        jobs: list[tuple[Callable[[Told], object], Told]] = []
+        if self.push is not None:
+            jobs += [(self.push, part) for part in _chunks(told, self.push_batch)]
+        if self.notify is not None:
+            noted = [(pid, {**message, **about}) for pid, message in told]
+            jobs += [(self.notify, part) for part in _chunks(noted, self.notify_batch)]
+        for _ in pool.map(lambda job: _quietly(*job), jobs):
+            pass
+
+
+def _quietly(tell: Callable[[Told], object], told: Told) -> None:
+    try:
+        tell(told)
+    except Exception:
+        logger.warning("could not tell %d seated people", len(told), exc_info=True)
+
+
+def _chunks(items: list[Any], size: int) -> list[list[Any]]:
+    return [items[start : start + size] for start in range(0, len(items), size)]
 
 
 _RUN_FIELDS = ("playerId", "board", "score", "phase", "tables", "seatingAt", "finishedAt")

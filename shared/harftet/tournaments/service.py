@@ -196,14 +196,32 @@ class Tournaments:
         ]}  # fmt: skip
 
     def of_player(self, player_id: str) -> list[dict[str, Any]]:
-        """Her export: each tournament she entered, her entry and her badge."""
+        """Her export: each tournament she entered, her entry, the tables its rounds seated
+        her at and her badge."""
         mine = self.store.of_player(player_id)
         found = []
         for tid in mine["ids"]:
             entry = self.store.entry(tid, player_id)
             badge = mine["badges"].get(tid)
-            found.append({"tournamentId": tid, "entry": entry, "badge": badge})
+            tables = self._tables_in(tid, player_id)
+            found.append({"tournamentId": tid, "entry": entry, "tables": tables, "badge": badge})
         return found
+
+    def tables_of(self, player_id: str) -> list[str]:
+        """Every table a tournament's round seated the player at (the rounds' plans name
+        each table's people: no note per person is written when a round is seated)."""
+        ids = self.store.of_player(player_id)["ids"]
+        return [table for tid in ids for table in self._tables_in(tid, player_id)]
+
+    def _tables_in(self, tid: str, player_id: str) -> list[str]:
+        t = self.store.get(tid)
+        plans = self.store.plans(tid, int(t.get("round") or 0)) if t is not None else {}
+        return [
+            table_id(self.rounds.cell, tid, r, i)
+            for r, plan in sorted(plans.items())
+            for i, people in enumerate(plan["tables"])
+            if player_id in people
+        ]
 
     def forget(self, player_id: str) -> None:
         """A deleted player (API.md v4 "Deleted players"): an entry before the start is
