@@ -39,7 +39,13 @@ def test_a_deleted_podium_player_becomes_an_anonymous_entrant_of_a_finished_tour
     assert exported == [{
         "tournamentId": tid, "badge": {"name": "Akşam Kupası", "place": 1},
         "entry": {"name": first["name"], "rating": 1000, "at": exported[0]["entry"]["at"]},
+        "tables": exported[0]["tables"],
     }]  # fmt: skip
+    tables = exported[0]["tables"]  # one table a round, each among the round's own tables
+    assert len(tables) == 2 and all(
+        any(row["tableId"] == t and row["round"] == r for row in before["tables"])
+        for r, t in enumerate(tables, 1)
+    ), tables
     assert champion.player_id in _everything(app)
     app.data.delete(champion)
     after = app.tournaments.view(_viewer(app), tid)
