@@ -32,6 +32,17 @@ def members(table: Table) -> list[str]:
     return list(found)
 
 
+def has_left(table: Table, player_id: str) -> bool:
+    """Whether ``player_id`` left their seat during this game and sits at none now: the table
+    goes on, or has ended, without them (their inbox reads it so)."""
+    if any(s.occupant is not None and s.occupant.player_id == player_id for s in table.seats):
+        return False
+    return any(
+        s.original is not None and s.original.player_id == player_id and s.original_fate == "left"
+        for s in table.seats
+    )
+
+
 def seated(table: Table | None) -> set[str]:
     """The people a table shows "at a table": seated at it while it has not finished."""
     if table is None or table.status == "finished":
