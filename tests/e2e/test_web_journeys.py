@@ -216,7 +216,8 @@ def test_the_leaderboards_of_the_week_and_of_all_time_and_a_profile(
     size: tuple[int, int],
 ) -> None:
     """From the lobby's "Sıralama": this week's board in points, the all-time board in rating
-    (derece), the player's own row marked, a deleted player named as such (never "null"), a
+    (derece), the player's own row marked, a deleted player named as such (never "null", never
+    a link to a profile that cannot load), a
     profile opened from a name and back; in English on the switch."""
     tab = Tab(browser, base(stack), size)
     page = tab.page
@@ -232,6 +233,9 @@ def test_the_leaderboards_of_the_week_and_of_all_time_and_a_profile(
     mine = dialog.locator(".people-board li.me")
     expect(mine).to_contain_text(TR["people.you"].format(name="Selin"))
     expect(dialog.locator(".people-board")).to_contain_text(TR["player.deleted"])
+    gone = board.filter(has_text=TR["player.deleted"])
+    expect(gone.locator(".deleted")).to_have_text(TR["player.deleted"])
+    expect(gone.get_by_role("button")).to_have_count(0)  # no link to a profile that cannot load
     expect(dialog).not_to_contain_text("null")
     look(tab, "leaderboard-week", data=names)
     dialog.get_by_role("button", name=TR["people.all"]).click()
@@ -248,6 +252,7 @@ def test_the_leaderboards_of_the_week_and_of_all_time_and_a_profile(
     expect(dialog.locator("#people-h")).to_have_text(EN["people.title"])
     expect(board.first).to_contain_text(EN["people.score.all"].format(n=1040))
     expect(dialog.locator(".people-board")).to_contain_text(EN["player.deleted"])
+    expect(board.filter(has_text=EN["player.deleted"]).get_by_role("button")).to_have_count(0)
     look(tab, "leaderboard-all", "en", data=names)
     dialog.get_by_role("button", name=EN["people.week"]).click()
     expect(board.first).to_contain_text(EN["people.score.week"].format(n=40))
