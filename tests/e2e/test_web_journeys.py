@@ -110,7 +110,8 @@ def test_the_break_between_two_hands_is_asked_for_and_ends_with_the_next_deal(
     size: tuple[int, int],
 ) -> None:
     """RULES §2a: the first hand's end dialog holds the break (its heading order checked by
-    axe), "Sonraki el" says the player is ready, and the next hand is dealt."""
+    axe) and its own language switch (the header's is out of reach behind it), "Sonraki el"
+    says the player is ready, and the next hand is dealt."""
     tab = Tab(browser, base(stack), size, seed=11)
     page = tab.page
     tab.sign_in("Berk")
@@ -123,11 +124,17 @@ def test_the_break_between_two_hands_is_asked_for_and_ends_with_the_next_deal(
     assert view["handNumber"] == 1 and view["turn"] is None and view["break"]["ready"] == []
     names = ["Berk"]
     look(tab, "break-hand-end", data=names)
-    switch_language(tab, "en")
+    # the header's switch is inert behind the modal dialog: the dialog has its own
+    inside = dialog.get_by_role("button", name=TR["lang.switch"])
+    expect(inside).to_be_visible()
+    inside.click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
     expect(dialog.locator("#end-h")).to_have_text(EN["end.hand.h"].format(n=1))
     expect(dialog.locator("#end-break")).to_contain_text("Next hand")
+    expect(dialog.get_by_role("button", name=EN["end.next"])).to_be_visible()
     look(tab, "break-hand-end", "en", data=names)
-    switch_language(tab, "tr")
+    dialog.get_by_role("button", name=EN["lang.switch"]).click()
+    expect(dialog.locator("#end-h")).to_have_text(TR["end.hand.h"].format(n=1))
     dialog.get_by_role("button", name=TR["end.next"]).click()  # ready: the break ends
     expect(dialog).to_be_hidden()
     expect(page.locator("#table-status")).to_contain_text("El 2/2")
