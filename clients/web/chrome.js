@@ -32,7 +32,8 @@ export function mountChrome({ store, act }) {
 
   $("#notice-close").onclick = act.clearNotice;
   $("#logout").onclick = act.signOut;
-  $("#lang").onclick = () => act.switchLang(getLang() === "tr" ? "en" : "tr");
+  // the top bar's switch, and one in the end dialog (a modal dialog leaves the page behind it inert)
+  for (const b of document.querySelectorAll(".lang-switch")) b.onclick = () => act.switchLang(getLang() === "tr" ? "en" : "tr");
   $("#settings").onclick = () => act.openSettings(true);
   $("#settings-dialog").addEventListener("close", () => act.openSettings(false));
   $("#settings-form").oninput = (ev) => {
@@ -48,7 +49,7 @@ export function mountChrome({ store, act }) {
     for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
     for (const el of document.querySelectorAll("[data-t-label]")) el.setAttribute("aria-label", t(el.dataset.tLabel));
     $("#rules-link").href = t("rules.href");
-    $("#lang").lang = getLang() === "tr" ? "en" : "tr"; // the switch names the other language, in it
+    for (const b of document.querySelectorAll(".lang-switch")) b.lang = getLang() === "tr" ? "en" : "tr"; // the switch names the other language, in it
     const description = document.querySelector('meta[name="description"]');
     if (description) description.content = t("app.description");
   }

@@ -30,7 +30,8 @@ export function mountEndDialog({ store, act }) {
     if (el) el.textContent = breakText(tb && tb.view);
   };
 
-  function fill(end, v, playerId) {
+  /** The dialog drawn for `end`; `fresh`: a new end (not the same one in the other language). */
+  function fill(end, v, playerId, fresh) {
     const names = seatNames(v);
     const game = end.kind === "game";
     $("#end-h").textContent = game ? t("end.game.h") : t("end.hand.h", { n: end.result.hand });
@@ -52,6 +53,7 @@ export function mountEndDialog({ store, act }) {
     clearInterval(timer);
     if (!over) { renderBreak(); timer = setInterval(renderBreak, BREAK_TICK_MS); }
     if (!dialog.open) dialog.showModal();
+    if (!fresh) return; // redrawn in the other language: the reader's place and focus stay
     dialog.scrollTop = 0;
     $("#end-h").focus();
   }
@@ -64,7 +66,7 @@ export function mountEndDialog({ store, act }) {
       if (dialog.open) dialog.close();
       return;
     }
-    if (end !== shown.end || s.texts !== shown.texts) fill(end, s.table.view, s.me && s.me.playerId);
+    if (end !== shown.end || s.texts !== shown.texts) fill(end, s.table.view, s.me && s.me.playerId, end !== shown.end);
     shown = { end, texts: s.texts };
   }
   store.subscribe(render);

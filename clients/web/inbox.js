@@ -13,14 +13,21 @@ export function timeLeft(deadline, now = Date.now() / 1000) {
   return t("inbox.minutes", { m: mins });
 }
 
-/** A table's line in the inbox: whose turn, the game and its pace, the last event. */
-export function inboxLine(x) {
-  const state = x.yourTurn ? t("inbox.yourTurn")
+/** Whether `me` left the table (the server's `left`; an entry written before it had one: its
+ * last event is my own leave). A table I left goes on, or ends, without me. */
+export const leftByMe = (x, me) => !!x.left || (!!me && !!x.last && x.last.type === "leave" && x.last.playerId === me);
+
+/** A table's line in the inbox: whose turn, the game and its pace, the last event (`me`: my id). */
+export function inboxLine(x, me = null) {
+  const left = leftByMe(x, me);
+  const state = left ? t("inbox.left")
+    : x.yourTurn ? t("inbox.yourTurn")
     : x.status === "waiting" ? t("inbox.waitingTable")
     : x.status === "finished" ? t("inbox.finished") : t("inbox.theirTurn");
   const names = x.players.map((n, i) => listedName(n) || t("seat", { n: i + 1 }));
   const facts = [t(`game.${x.game}`), t(`inbox.pace.${x.pace}`)].join(" · ");
-  const last = x.last ? logLine(x.last, names, {}, x.game) : null;
+  const mine = x.last && x.last.playerId && x.last.playerId === me; // my own leave: the state says it
+  const last = x.last && !(left && mine) ? logLine(x.last, names, {}, x.game) : null;
   const after = [last, x.yourTurn && x.deadline ? timeLeft(x.deadline) : null].filter(Boolean).join(" · ");
   return { state, facts, names: x.players.filter(Boolean).map(listedName).join(", "), after };
 }
@@ -36,9 +43,9 @@ export function mountInbox({ store, act, screen }) {
     title, count, list, h("div", { class: "row inbox-actions" }, more, push));
   screen.prepend(box);
 
-  function item(x) {
-    const line = inboxLine(x);
-    const cls = x.yourTurn ? "your-turn" : x.status === "finished" ? "over" : "";
+  function item(x, me) {
+    const line = inboxLine(x, me);
+    const cls = leftByMe(x, me) ? "over left" : x.yourTurn ? "your-turn" : x.status === "finished" ? "over" : "";
     return h("li", { class: `inbox-item ${cls}`.trim(), "data-table": x.tableId },
       h("button", { type: "button", class: "inbox-open", onclick: () => act.openTable(x.tableId) },
         h("span", { class: "inbox-top" },
@@ -54,7 +61,8 @@ export function mountInbox({ store, act, screen }) {
     if (s.inbox === shown.inbox && s.texts === shown.texts) return;
     shown = { inbox: s.inbox, texts: s.texts };
     box.setAttribute("aria-label", t("inbox.h"));
-    list.replaceChildren(...tables.map(item));
+    const me = s.me && s.me.playerId;
+    list.replaceChildren(...tables.map((x) => item(x, me)));
     const waiting = tables.filter((x) => x.yourTurn).length;
     count.textContent = waiting ? t("inbox.waiting", { n: waiting }) : t("inbox.none");
     box.hidden = tables.length === 0;

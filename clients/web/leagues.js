@@ -1,7 +1,7 @@
 // The weekly league (API.md v4, RULES §8): a "Lig" button in the lobby opens the player's
 // division this week for a game: the tier and division, the time left in the week, who goes
 // up and who goes down, every row's points and games, the player's own row marked.
-import { h } from "./render.js";
+import { deletedRow, h } from "./render.js";
 import { t } from "./texts.js";
 
 const HOUR = 3600;
@@ -41,7 +41,7 @@ export function initLeagues(api, host, me, now = () => Date.now() / 1000) {
   function row(s, mine) {
     return h("li", { class: [s.move, mine ? "me" : null].filter(Boolean).join(" ") },
       h("span", { class: "rank" }, t("end.place", { n: s.rank })), " ",
-      h("span", { class: "name" }, mine ? t("league.you", { name: s.name }) : s.name), " ",
+      h("span", { class: "name" }, mine ? t("league.you", { name: s.name }) : deletedRow(s) ? t("player.deleted") : s.name), " ",
       h("span", { class: "points" }, t("league.points", { n: s.points })), " ",
       h("span", { class: "games" }, t("league.games", { n: s.games })), " ",
       h("span", { class: "move" }, t(`league.${s.move}`)));

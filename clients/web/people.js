@@ -2,7 +2,7 @@
 // the week's or all-time board of a game and the caller's rank; a name opens its profile card.
 // Everything shown is what the API gives anyone: names, scores, records, replay links.
 import { badgesEl } from "./badges.js";
-import { h } from "./render.js";
+import { deletedRow, h } from "./render.js";
 import { t } from "./texts.js";
 
 const w = (key, params) => t(key === "harftet" || key === "kastet" ? `game.${key}` : `people.${key}`, params);
@@ -36,9 +36,12 @@ export function initPeople(api, host, { store = null, openReplay = () => {} } = 
   }
 
   function row(e, mine) {
+    const gone = deletedRow(e); // no profile to open: the name alone, in the reader's language
+    const name = gone ? t("player.deleted") : e.name;
+    const label = mine ? w("you", { name }) : name;
     return h("li", { class: mine ? "me" : null },
       h("span", {}, e.rank == null ? "…" : t("end.place", { n: e.rank })), " ",
-      h("button", { type: "button", class: "link", onclick: () => profile(e.playerId) }, mine ? w("you", { name: e.name || t("player.deleted") }) : e.name || t("player.deleted")),
+      gone ? h("span", { class: "deleted" }, label) : h("button", { type: "button", class: "link", onclick: () => profile(e.playerId) }, label),
       " ", h("span", {}, t(`people.score.${state.period}`, { n: e.score })));
   }
 

@@ -136,6 +136,10 @@ export function seatNames(v) {
     || (s && s.bot ? t("bot.name", { n: i + 1 }) : null) || (s && s.name) || t("seat", { n: i + 1 }));
 }
 const DELETED = /^deleted-/; // a deleted player's anonymous seat (its stored name is the server's Turkish one)
+
+/** A board's row (leaderboard, league, tournament) of a deleted player: the server's `deleted`
+ * (an older answer: the anonymous id, or no name kept). Named by the catalogue, never a link. */
+export const deletedRow = (e) => !!e.deleted || DELETED.test(e.playerId || "") || !e.name;
 // A computer player's name as the server stores it (engine/seats.py), where only the name travels
 // (the inbox): said in the reader's language.
 const STORED_BOT = /^Bilgisayar (\d+)$/;

@@ -73,12 +73,19 @@ export function whyNot(v, draft, busy, hints) {
   };
 }
 
+/** Whether a clock runs on screen: a table shown, in play, its turn with a deadline. */
+export function clockRuns(s) {
+  const v = s.table && s.table.view;
+  return s.screen === "table" && !!v && v.status === "playing" && !!(v.turn && v.turn.deadline);
+}
+
 /** `act`: play.js and tables.js's table actions, attempted; `drafting`: drafting.js. */
 export function mountTable({ store, act, drafting }) {
   let shown = {};
   let motionSeq = 0;
   let hintSeq = 0;
   let tickedFor = null;
+  let clock = 0; // the interval ticking the clocks: only while a table with a running clock is shown
   const worded = new WeakMap(); // a log line is worded once, with the table as it was then
 
   $("#btn-start").onclick = act.start;
@@ -113,7 +120,6 @@ export function mountTable({ store, act, drafting }) {
     const tb = store.get().table;
     if (ev.key === "Escape" && tb && tb.sel != null && !$("#face-dialog").open) drafting.deselect();
   });
-  setInterval(tick, TICK_MS);
   new ResizeObserver(layoutDock).observe($("#dock"));
 
   /** Whether any of `deps` changed since `part` was last drawn (and remember them). */
@@ -130,6 +136,7 @@ export function mountTable({ store, act, drafting }) {
     $("#dock").hidden = !dockShown(s);
     $("#ws-state").textContent = t(`ws.${s.ws}`);
     $("#ws-state").className = `ws-state ${s.ws}`;
+    keepTicking(clockRuns(s));
     if (s.screen !== "table" || !v || !tb.draft) {
       shown = {};
       return;
@@ -297,6 +304,12 @@ export function mountTable({ store, act, drafting }) {
     });
     $("#log").replaceChildren(...items);
     $("#log-box").hidden = !items.length;
+  }
+
+  /** The clocks tick (every TICK_MS) only while they run; any other screen costs no timer. */
+  function keepTicking(on) {
+    if (on && !clock) clock = setInterval(tick, TICK_MS);
+    if (!on && clock) { clearInterval(clock); clock = 0; }
   }
 
   function tick() {

@@ -1,8 +1,9 @@
 """Issue 36 §3 in Chromium on the local stack: a correspondence table is chosen in the
 new-table form (its turn in hours and days, never seconds), its clock reads in days and hours,
 "Salona dön (yerin kalır)" goes back to the lobby keeping the seat, and the inbox brings the
-player back to it. Phone (390×844) and desktop (1280×800); screenshots correspondence-<size>*.png
-in `.artifacts/web/` (docs/screens/ with HARFTET_SCREENS=1)."""
+player back to it; left for good ("Masadan kalk"), the inbox says "Masadan kalktın". Phone
+(390×844) and desktop (1280×800); screenshots correspondence-<size>*.png in `.artifacts/web/`
+(docs/screens/ with HARFTET_SCREENS=1)."""
 
 from __future__ import annotations
 
@@ -76,6 +77,22 @@ def test_a_correspondence_game_from_the_form_left_to_the_lobby_and_resumed_from_
     page.locator("#lang").click()
     expect(page.get_by_role("button", name="Back to the lobby (keep your seat)")).to_be_visible()
     expect(page.locator("#timer")).to_have_text(re.compile(r"^(3 d|2 d 23 h)$"))
+    page.locator("#lang").click()
+    # Given up for good ("Masadan kalk", asked first): a computer player takes the seat and
+    # the game goes on; the leaver's inbox says they left, not whose turn it is
+    page.get_by_role("button", name="Masadan kalk").click()
+    expect(page.locator("#lobby")).to_be_visible()
+    assert tab.dialogs and tab.dialogs[-1], tab.dialogs
+    page.wait_for_timeout(1500)  # the inbox follows the table's stream
+    page.reload()
+    expect(page.locator("#lobby")).to_be_visible()
+    expect(item.locator(".inbox-state")).to_have_text("Masadan kalktın")
+    expect(item).not_to_contain_text("Sıra")
+    expect(item).not_to_contain_text("koltuk masadan kalktı")
+    tab.axe("lobby with a table I left in the inbox")
+    page.screenshot(path=str(SCREENS / f"correspondence-{name}-left.png"), full_page=False)
+    page.locator("#lang").click()
+    expect(item.locator(".inbox-state")).to_have_text("You left the table")
     page.locator("#lang").click()
     assert tab.unexpected_errors() == [], tab.errors
     tab.close()

@@ -110,7 +110,8 @@ def test_the_break_between_two_hands_is_asked_for_and_ends_with_the_next_deal(
     size: tuple[int, int],
 ) -> None:
     """RULES §2a: the first hand's end dialog holds the break (its heading order checked by
-    axe), "Sonraki el" says the player is ready, and the next hand is dealt."""
+    axe) and its own language switch (the header's is out of reach behind it), "Sonraki el"
+    says the player is ready, and the next hand is dealt."""
     tab = Tab(browser, base(stack), size, seed=11)
     page = tab.page
     tab.sign_in("Berk")
@@ -123,11 +124,17 @@ def test_the_break_between_two_hands_is_asked_for_and_ends_with_the_next_deal(
     assert view["handNumber"] == 1 and view["turn"] is None and view["break"]["ready"] == []
     names = ["Berk"]
     look(tab, "break-hand-end", data=names)
-    switch_language(tab, "en")
+    # the header's switch is inert behind the modal dialog: the dialog has its own
+    inside = dialog.get_by_role("button", name=TR["lang.switch"])
+    expect(inside).to_be_visible()
+    inside.click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
     expect(dialog.locator("#end-h")).to_have_text(EN["end.hand.h"].format(n=1))
     expect(dialog.locator("#end-break")).to_contain_text("Next hand")
+    expect(dialog.get_by_role("button", name=EN["end.next"])).to_be_visible()
     look(tab, "break-hand-end", "en", data=names)
-    switch_language(tab, "tr")
+    dialog.get_by_role("button", name=EN["lang.switch"]).click()
+    expect(dialog.locator("#end-h")).to_have_text(TR["end.hand.h"].format(n=1))
     dialog.get_by_role("button", name=TR["end.next"]).click()  # ready: the break ends
     expect(dialog).to_be_hidden()
     expect(page.locator("#table-status")).to_contain_text("El 2/2")
@@ -216,7 +223,8 @@ def test_the_leaderboards_of_the_week_and_of_all_time_and_a_profile(
     size: tuple[int, int],
 ) -> None:
     """From the lobby's "Sıralama": this week's board in points, the all-time board in rating
-    (derece), the player's own row marked, a deleted player named as such (never "null"), a
+    (derece), the player's own row marked, a deleted player named as such (never "null", never
+    a link to a profile that cannot load), a
     profile opened from a name and back; in English on the switch."""
     tab = Tab(browser, base(stack), size)
     page = tab.page
@@ -232,6 +240,9 @@ def test_the_leaderboards_of_the_week_and_of_all_time_and_a_profile(
     mine = dialog.locator(".people-board li.me")
     expect(mine).to_contain_text(TR["people.you"].format(name="Selin"))
     expect(dialog.locator(".people-board")).to_contain_text(TR["player.deleted"])
+    gone = board.filter(has_text=TR["player.deleted"])
+    expect(gone.locator(".deleted")).to_have_text(TR["player.deleted"])
+    expect(gone.get_by_role("button")).to_have_count(0)  # no link to a profile that cannot load
     expect(dialog).not_to_contain_text("null")
     look(tab, "leaderboard-week", data=names)
     dialog.get_by_role("button", name=TR["people.all"]).click()
@@ -248,6 +259,7 @@ def test_the_leaderboards_of_the_week_and_of_all_time_and_a_profile(
     expect(dialog.locator("#people-h")).to_have_text(EN["people.title"])
     expect(board.first).to_contain_text(EN["people.score.all"].format(n=1040))
     expect(dialog.locator(".people-board")).to_contain_text(EN["player.deleted"])
+    expect(board.filter(has_text=EN["player.deleted"]).get_by_role("button")).to_have_count(0)
     look(tab, "leaderboard-all", "en", data=names)
     dialog.get_by_role("button", name=EN["people.week"]).click()
     expect(board.first).to_contain_text(EN["people.score.week"].format(n=40))

@@ -2,8 +2,9 @@
 phone's and a desktop's size: from the lobby, a player with no rated game this week reads how
 to enter; once their division holds them (as the week's game ends leave it: their place and
 their division of 30, written to the stack's DynamoDB), the league dialog shows their tier and
-division, the time left in the week, who goes up and who goes down, their own row marked, in
-Turkish and in English on the switch. Screenshots: league-<size>*.png (see SCREENS)."""
+division, the time left in the week, who goes up and who goes down, their own row marked, a
+deleted player in the catalogue's words, in Turkish and in English on the switch.
+Screenshots: league-<size>*.png (see SCREENS)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENS = ROOT / ("docs/screens" if os.environ.get("HARFTET_SCREENS") == "1" else ".artifacts/web")
+GONE = 20  # the 21st place: a deleted player
 NAMES = ["Ece", "Mert", "Zeynep", "Deniz", "Elif", "Kaan", "Selin", "Emre", "Aslı", "Burak"]
 
 
@@ -34,6 +36,8 @@ def seed_division(stack: RunningStack, player_id: str, name: str) -> None:
     for i in range(30):
         pid = player_id if i == 6 else f"c0.seed{i:02d}"
         who = name if i == 6 else f"{NAMES[i % 10]} {chr(65 + i // 10)}."
+        if i == GONE:  # a deleted player's anonymous seat, as the server names it (in Turkish)
+            pid, who = "deleted-00aa11bb22cc33dd", "Silinmiş oyuncu"
         members[pid] = {"name": who, "pts": 120 - 8 * i, "g": 3 + i % 4, "at": 1000 + i}
     items = [
         {"playerId": f"lgd#harftet#{week}#gumus-3", "tier": "gumus", "m": members, "v": 30},
@@ -82,6 +86,9 @@ def test_my_division_shows_who_goes_up_and_down_and_the_time_left(
     expect(mine).to_contain_text("Ayşe (Sen)")
     expect(mine.locator(".move")).to_have_text("Kalıyor")
     expect(mine.locator(".rank")).to_have_text("7.")
+    gone = rows.nth(GONE)
+    expect(gone.locator(".name")).to_have_text("Silinmiş oyuncu")
+    expect(gone.get_by_role("button")).to_have_count(0)  # no profile to open
     tab.axe("league dialog")  # no serious or critical violation
     SCREENS.mkdir(parents=True, exist_ok=True)
     name = "phone" if size == PHONE else "desktop"
@@ -95,5 +102,6 @@ def test_my_division_shows_who_goes_up_and_down_and_the_time_left(
     page.locator(".league-open").click()
     expect(dialog.locator(".league-division")).to_have_text("Silver · division 3")
     expect(mine.locator(".move")).to_have_text("Staying")
+    expect(gone.locator(".name")).to_have_text("Deleted player")  # not the stored Turkish name
     page.screenshot(path=str(SCREENS / f"league-{name}-en.png"), full_page=False)
     assert not tab.unexpected_errors()

@@ -260,6 +260,39 @@ def test_leaving_a_correspondence_game_costs_2n_and_a_computer_player_sits_at_on
     assert app.tables.lobby("open", pace="correspondence")["tables"] == []
 
 
+def test_a_table_i_left_reads_as_left_in_my_inbox_and_only_in_mine(app, clock, corr):
+    """The leaver's inbox entry says so (``left``), never their turn, while the game goes on
+    with a computer player in their seat; the one who stays sees an ordinary running table."""
+    a, b = player(app, "Ayşe"), player(app, "Barış")
+    table_id = _table(app, corr, a, b)
+    (mine,) = app.inbox.tables(b)["tables"]
+    assert mine["left"] is False
+    app.tables.leave(b, table_id, 1)
+    corr.pump()
+    (mine,) = app.inbox.tables(b)["tables"]
+    assert mine["tableId"] == table_id and mine["status"] == "playing"
+    assert mine["left"] is True and mine["yourTurn"] is False
+    (theirs,) = app.inbox.tables(a)["tables"]
+    assert theirs["left"] is False and theirs["yourTurn"] is True
+    _run_until(app, clock, corr, table_id, clock.now + 3 * TURN)  # Ayşe times out, the bot plays on
+    (mine,) = app.inbox.tables(b)["tables"]
+    assert mine["left"] is True and mine["yourTurn"] is False
+
+
+def test_a_live_table_i_left_is_marked_left_and_a_seat_taken_again_is_not():
+    from harftet.engine.seating import has_left
+    from harftet.engine.state import Occupant, Seat, Table
+
+    ayse, baris = Occupant("p1", "Ayşe"), Occupant("p2", "Barış")
+    gone = Seat(occupant=None, original=baris, original_fate="left")
+    table = Table("t1", "harftet", 1, "p1", status="paused", seats=[Seat(ayse, ayse), gone])
+    assert has_left(table, "p2") and not has_left(table, "p1")
+    table.seats[1].occupant = baris  # back in the seat (as a substitute)
+    assert not has_left(table, "p2")
+    table.seats[1].occupant, table.seats[1].original_fate = None, "dropped"  # may come back
+    assert not has_left(table, "p2")
+
+
 def test_turn_times_of_a_correspondence_table_are_one_two_or_three_days_or_hours():
     from harftet.api.models import CreateTable
 

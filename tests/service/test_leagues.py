@@ -222,3 +222,19 @@ def test_a_past_division_is_read_by_its_week_and_bad_names_are_refused(app, cloc
     for game, division in (("kastet", "bronz-2"), ("kastet", "demir-1"), ("tavla", "bronz-1")):
         with pytest.raises(NotFoundError):
             app.leagues.division(game, week, division)
+
+
+def test_a_deleted_players_row_in_a_division_is_marked():
+    """A division's row of a deleted player (an anonymous id, or a name not kept) is marked
+    ``deleted``; the client names it in the reader's language."""
+    from harftet.leagues.service import page
+
+    members = {
+        "c0.ayse": {"name": "Ayşe", "pts": 9, "g": 2, "at": 1},
+        "deleted-0123456789abcdef": {"name": "Silinmiş oyuncu", "pts": 5, "g": 1, "at": 2},
+        "c0.gone": {"pts": 1, "g": 1, "at": 3},
+    }
+    shown = page("2026-W49", "bronz-1", {"tier": "bronz", "m": members})
+    assert [(s["playerId"], s["deleted"]) for s in shown["standings"]] == [
+        ("c0.ayse", False), ("deleted-0123456789abcdef", True), ("c0.gone", True),
+    ]  # fmt: skip

@@ -333,3 +333,35 @@ def test_forgetting_a_player_removes_their_profile_and_board_entries(app, people
     for period in ("all", "week"):
         board = people.leaderboard(callers[1].player_id, "kastet", period, 100, None)
         assert gone not in json.dumps(board) and len(board["entries"]) == 3
+
+
+def test_a_deleted_players_board_entry_is_marked_and_opens_no_profile(app, people, game, clock):
+    """A rating change that reaches a deleted player's anonymous seat leaves an entry with no
+    player behind it (and no name): the board marks it ``deleted`` (the client names it in
+    the reader's language, with no link to a profile that cannot load); nobody else is."""
+    from harftet.store.writes import Commit
+
+    table_id, callers = game
+    anon = "deleted-0123456789abcdef"
+    stored = app.stores.tables.get(table_id)
+    outcome = Outcome(stored.table, [RatingChange(anon, 7, "game")])
+    writes = GameRecords(app.stores.profiles)(outcome, clock.now)
+    app.stores.tables.save(stored, stored.table, Commit(writes=writes, now=clock.now))
+    for period in ("all", "week"):
+        board = people.leaderboard(callers[0].player_id, "kastet", period, 100, None)
+        marked = {e["playerId"]: e["deleted"] for e in board["entries"]}
+        assert marked == {anon: True, **{c.player_id: False for c in callers}}
+        assert board["me"]["deleted"] is False
+        around = board["me"]["above"] + board["me"]["below"]
+        assert [e["deleted"] for e in around] == [e["playerId"] == anon for e in around]
+    with pytest.raises(NotFoundError):
+        people.profile(anon)
+
+
+def test_a_listed_player_is_deleted_by_an_anonymous_id_or_a_name_not_kept():
+    from harftet.engine.seating import is_deleted
+    from harftet.tables.forget import anonymous_id
+
+    assert is_deleted(anonymous_id(), "Silinmiş oyuncu")
+    assert is_deleted("c0.gone", "")
+    assert not is_deleted("c0.ayse", "Ayşe")

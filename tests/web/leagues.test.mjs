@@ -55,3 +55,17 @@ test("before a rated game this week the catalogue says how to enter; the game sw
 test("the last day is told in hours and minutes", () => {
   assert.equal(timeLeft(NOW + 3 * 3600 + 120, NOW), "Haftanın bitmesine 3 saat 2 dakika");
 });
+
+test("a deleted player's row in my division is named by the catalogue, in the reader's language", async () => {
+  const division = { ...DIVISION, standings: [row(1, "deleted-ab", "Silinmiş oyuncu", 30, "up"), row(2, "p0", "Ayşe", 12, "up"),
+    { ...row(3, "c0.gone", "Silinmiş oyuncu", -8, "down"), deleted: true }] };
+  const { dialog, open } = mounted(() => division);
+  await open();
+  const names = () => [...dialog.querySelectorAll(".league-standings .name")].map(read);
+  assert.deepEqual(names(), ["Silinmiş oyuncu", "Ayşe (Sen)", "Silinmiş oyuncu"]);
+  assert.equal(dialog.querySelectorAll(".league-standings button").length, 0);
+  install(catalogue("en"));
+  await open();
+  assert.deepEqual(names(), ["Deleted player", "Ayşe (you)", "Deleted player"]);
+  install(catalogue("tr"));
+});

@@ -112,3 +112,22 @@ test("the all-time board says ratings, a deleted player's name is the catalogue'
   assert.deepEqual(rows(dialog.querySelector(".people-board")), [["1.", "Deleted player", "rating 1500"], ["2.", "Ayşe", "rating -2"]]);
   install(catalogue("tr"));
 });
+
+test("a deleted player's row on the board is a name without a link (no profile to load), in the reader's language", async () => {
+  const gone = { ...entry(1, "c0.gone", "Silinmiş oyuncu", 40), deleted: true }; // the server's mark and its Turkish name
+  const old = entry(3, "deleted-cd", "Silinmiş oyuncu", 9); // an answer from before the mark: the anonymous id
+  const board = { entries: [gone, { ...entry(2, "p1", "Ece", 30), deleted: false }, old], me: null };
+  const { asked, dialog, open } = mounted(() => board);
+  await open();
+  const items = [...dialog.querySelectorAll(".people-board li")];
+  assert.deepEqual(items.map((li) => read(li)), ["1. Silinmiş oyuncu 40 puan", "2. Ece 30 puan", "3. Silinmiş oyuncu 9 puan"]);
+  assert.deepEqual(items.map((li) => li.querySelectorAll("button").length), [0, 1, 0]);
+  assert.ok(items[0].querySelector(".deleted"));
+  items[1].querySelector("button").click(); // a living player's name still opens the profile
+  await settled();
+  assert.equal(asked.filter((a) => a.includes("/profile")).length, 1);
+  install(catalogue("en"));
+  await open();
+  assert.equal(read(dialog.querySelector(".people-board li .deleted")), "Deleted player");
+  install(catalogue("tr"));
+});

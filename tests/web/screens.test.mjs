@@ -114,6 +114,36 @@ test("the inbox says whose turn, the game and its pace, and how long is left", (
   tr();
 });
 
+test("a table I left reads as left in my inbox, never 'Sıra rakipte' with 'Koltuk 1 masadan kalktı'", async () => {
+  // what GET /players/me/tables gives the leaver right after leaving a live table: paused, the seat empty
+  const gone = { tableId: "t", game: "harftet", pace: "live", yourTurn: false, status: "paused", players: [null, "Barış"],
+    last: { type: "leave", seat: 0, playerId: "p0", penalty: -22 }, left: true };
+  assert.deepEqual(inboxLine(gone, "p0"), { state: "Masadan kalktın", facts: "Harftet · Canlı", names: "Barış", after: "" });
+  // later events of the table go on being told; an older entry without `left` is told by its last event
+  const later = { ...gone, status: "playing", players: ["Bilgisayar 1", "Barış"], last: { type: "draw", seat: 1 } };
+  assert.equal(inboxLine(later, "p0").state, "Masadan kalktın");
+  assert.equal(inboxLine(later, "p0").after, "Barış taş çekti");
+  assert.equal(inboxLine({ ...gone, left: undefined }, "p0").state, "Masadan kalktın");
+  // the one who stays reads the leave as before
+  assert.deepEqual([inboxLine({ ...gone, left: false }, "p1").state, inboxLine({ ...gone, left: false }, "p1").after],
+    ["Sıra rakipte", "1. koltuk masadan kalktı"]);
+  en();
+  assert.equal(inboxLine(later, "p0").state, "You left the table");
+  tr();
+  const { page, storeWith, read } = await import("./dom.mjs");
+  const { mountInbox } = await import("../../clients/web/inbox.js");
+  page();
+  const screen = document.createElement("section");
+  document.body.append(screen);
+  const store = await storeWith({ me: { token: "t", playerId: "p0", name: "Ayşe", rating: 1500 } });
+  mountInbox({ store, act: { openTable() {}, more() {}, enablePush() {} }, screen });
+  store.dispatch({ type: "inbox", tables: [gone], cursor: null });
+  const item = document.querySelector(".inbox-item");
+  assert.equal(read(item.querySelector(".inbox-state")), "Masadan kalktın");
+  assert.ok(item.classList.contains("over"), "drawn as a table that is over for me");
+  assert.doesNotMatch(read(item), /Sıra|koltuk/);
+});
+
 test("the break says the seconds left and whether the caller said ready", () => {
   const v = kastetView({ break: { until: 100, ready: [0] } });
   assert.equal(breakText(v, 90_000), "Hazırsın: diğerleri bekleniyor · Sonraki el 10 sn sonra");

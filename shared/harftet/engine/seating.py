@@ -10,6 +10,15 @@ from .table import BOT_PREFIX
 WAITING_SECONDS = 24 * 3600  # a waiting table leaves the lobby (and every list) after a day
 
 
+DELETED_PREFIX = "deleted-"  # a deleted player's anonymous id at the tables they sat at
+
+
+def is_deleted(player_id: str, name: str) -> bool:
+    """Whether a listed player was deleted: their anonymous id (tables/forget.py), or an entry
+    that kept no name (every player has one); nobody answers to either any more."""
+    return player_id.startswith(DELETED_PREFIX) or not name
+
+
 def your_turn(table: Table, player_id: str) -> bool:
     """Whether it is ``player_id``'s turn at a table in play."""
     if table.status != "playing" or table.turn_seat is None:
@@ -30,6 +39,17 @@ def members(table: Table) -> list[str]:
         if not pid.startswith(BOT_PREFIX):
             found[pid] = None
     return list(found)
+
+
+def has_left(table: Table, player_id: str) -> bool:
+    """Whether ``player_id`` left their seat during this game and sits at none now: the table
+    goes on, or has ended, without them (their inbox reads it so)."""
+    if any(s.occupant is not None and s.occupant.player_id == player_id for s in table.seats):
+        return False
+    return any(
+        s.original is not None and s.original.player_id == player_id and s.original_fate == "left"
+        for s in table.seats
+    )
 
 
 def seated(table: Table | None) -> set[str]:

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from harftet import cursors
-from harftet.engine.seating import members, your_turn
+from harftet.engine.seating import has_left, members, your_turn
 from harftet.engine.state import Table
 from harftet.engine.table import BOT_PREFIX
 from harftet.engine.view import public_event
@@ -80,7 +80,8 @@ def rank(table: Table, player_id: str) -> str:
 
 
 def entry(table: Table, player_id: str) -> dict[str, Any]:
-    """What the inbox shows of ``table`` to ``player_id`` (API.md v3)."""
+    """What the inbox shows of ``table`` to ``player_id`` (API.md v3; ``left``: they left it
+    during the game and sit there no more)."""
     mine = your_turn(table, player_id)
     return {
         "tableId": table.table_id,
@@ -91,6 +92,7 @@ def entry(table: Table, player_id: str) -> dict[str, Any]:
         "deadline": table.deadline if mine else None,
         "last": public_last(table),
         "players": [s.occupant.name if s.occupant else None for s in table.seats],
+        "left": has_left(table, player_id),
     }
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from harftet.engine.seating import is_deleted
 from harftet.errors import BadRequestError, NotFoundError
 from harftet.store.ports import LeagueStorePort
 
@@ -36,6 +37,7 @@ def page(week: str, division: str, item: dict[str, Any]) -> dict[str, Any]:
             "points": int(entry["pts"]),
             "games": int(entry["g"]),
             "move": moves[pid][1],
+            "deleted": is_deleted(pid, str(entry.get("name", ""))),  # no profile to open
         }
         for pid, entry in ordered(item.get("m") or {})
     ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from harftet import cursors
+from harftet.engine.seating import is_deleted
 from harftet.errors import BadRequestError, NotFoundError
 from harftet.store.ports import ProfileStorePort
 from harftet.store.profiles import BASE_RATING, week_key
@@ -22,11 +23,13 @@ def _score(item: dict[str, Any], period: str) -> int:
 
 
 def _entry(item: dict[str, Any], rank: int | None, period: str) -> dict[str, Any]:
+    pid, name = str(item.get("pid", "")), str(item.get("name", ""))
     return {
         "rank": rank,
-        "playerId": str(item.get("pid", "")),
-        "name": str(item.get("name", "")),
+        "playerId": pid,
+        "name": name,
         "score": _score(item, period),
+        "deleted": is_deleted(pid, name),  # no profile to open
     }
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from harftet.engine import table as life
 from harftet.engine.effects import Outcome
+from harftet.engine.seating import DELETED_PREFIX
 from harftet.engine.state import Occupant, Table
 from harftet.errors import NotFoundError
 from harftet.store.ports import LogStorePort
@@ -27,7 +28,7 @@ LOG_POLL_SECONDS = 0.1
 
 
 def anonymous_id() -> str:
-    return "deleted-" + secrets.token_hex(8)
+    return DELETED_PREFIX + secrets.token_hex(8)
 
 
 def _swap(value: Any, player_id: str, anon: str) -> Any:

@@ -20,6 +20,11 @@ class InboxEntry(BaseModel):
     deadline: float | None = Field(description="the caller's turn deadline; null unless yourTurn")
     last: LogEvent | None = Field(description="the latest event at the table")
     players: list[str | None] = Field(description="names by seat, null where empty")
+    left: bool = Field(
+        False,
+        description="the caller left their seat during this game and sits at none now: the "
+        "table goes on (or has ended) without them; never yourTurn",
+    )
 
 
 class Inbox(BaseModel):

@@ -19,6 +19,10 @@ class Standing(BaseModel):
     move: Literal["up", "down", "stay"] = Field(
         description="where the place goes at the week's end: the top 5 up, the bottom 5 down"
     )
+    deleted: bool = Field(
+        description="a deleted player's row (an anonymous id, or no name kept): no profile to "
+        "open; show the catalogue's player.deleted as the name"
+    )
 
 
 class Division(BaseModel):

@@ -69,6 +69,10 @@ class BoardEntry(BaseModel):
     playerId: str
     name: str
     score: int = Field(description="all: rating in this game; week: game points won")
+    deleted: bool = Field(
+        description="a deleted player's entry (an anonymous id, or no name kept): no profile "
+        "to open; show the catalogue's player.deleted as the name"
+    )
 
 
 class BoardMe(BoardEntry):
