@@ -47,8 +47,8 @@ def pre_traffic(event: dict[str, Any], clients: Callable[[str], Any], game: Game
     """Play ``game`` (with ``clients("lambda")``) and report its verdict on the CodeDeploy
     hook ``event`` names: Succeeded when it says ``ok``, Failed otherwise, and Failed too when
     it raised (an invoke refused, say: the deploy stops now, not at the hook's 1-hour
-    timeout). A report that fails raises: Lambda retries the hook (CodeDeploy invokes it
-    asynchronously) and the game is played again; with no report at all the deploy fails."""
+    timeout). A report that fails raises: an invocation Lambda retries plays and reports
+    again; with no report at all the deploy fails at the hook's timeout."""
     try:
         result = game(clients("lambda"))
     except Exception as error:

@@ -227,8 +227,8 @@ def test_a_version_that_cannot_be_invoked_is_reported_failed_at_once(apps: Any, 
 def test_a_report_codedeploy_refuses_fails_the_hook_for_lambda_to_retry(
     apps: Any, app: Any
 ) -> None:
-    """The game passes but CodeDeploy's call fails: the hook raises (Lambda retries it, and
-    with no report at all the deploy fails), its table already left."""
+    """The game passes but CodeDeploy's call fails: the hook raises (a retried invocation
+    reports again; with no report at all the deploy fails), its table already left."""
     lambda_client = ws_lambda(apps)
     with pytest.raises(ClientError, match="Rate exceeded"):
         run_hook(apps, lambda_client, "wspretraffic", WS_ENV, CodeDeploy(fails=True))
