@@ -70,7 +70,8 @@ EMPTY_MEANS_DEFAULT = {
     "APNS_APPLICATION_ARN",
     "VAPID_PRIVATE_KEY_PARAM",
     "TOKEN_KEYS_PARAM",  # no key ring: the one secret signs, as under `make run`
-    "NEW_VERSION",  # the pre-traffic hook's, given only by a deploy
+    "NEW_VERSION",  # the pre-traffic hooks', given only by a deploy
+    "REST_FUNCTION",  # the WebSocket pre-traffic hook's REST alias, given only by a deploy
 }
 
 

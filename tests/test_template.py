@@ -689,12 +689,13 @@ def test_every_alarm_notifies_the_topic_when_it_fires_and_when_it_recovers(
     assert subscription["Properties"]["TopicArn"] == {"Ref": "AlarmTopic"}
 
 
-# Not alarmed: the pre-traffic hook reports to CodeDeploy (a failure stops that deploy, which
+# Not alarmed: the pre-traffic hooks report to CodeDeploy (a failure stops that deploy, which
 # says so), a failed key rotation keeps the current keys signing until the next run, and the
 # synthetic game's own alarm fires when its function fails (no SyntheticGameOk is failing).
 # CellRegistrationFunction runs once per deploy: its failure fails the deploy itself.
 UNALARMED = {
     "PreTrafficFunction",
+    "WsPreTrafficFunction",
     "KeyRotationFunction",
     "SyntheticFunction",
     "CellRegistrationFunction",

@@ -41,8 +41,12 @@ def test_player_facing_functions_deploy_as_a_canary_rolled_back_by_their_alarms(
         names = [a["Ref"] for a in alarms]
         assert names == [f"{prefix}ErrorRateAlarm", f"{prefix}ErrorsAlarm", f"{prefix}LatencyAlarm"]
         assert all(template["Resources"][n]["Type"] == "AWS::CloudWatch::Alarm" for n in names)
-    hooks = props(template, "RestFunction")["DeploymentPreference"]["Hooks"]
-    assert hooks == {"PreTraffic": {"Ref": "PreTrafficFunction"}}
+    for name, hook in (
+        ("RestFunction", "PreTrafficFunction"),
+        ("WsFunction", "WsPreTrafficFunction"),
+    ):
+        hooks = props(template, name)["DeploymentPreference"]["Hooks"]
+        assert hooks == {"PreTraffic": {"Ref": hook}}, name
 
 
 def test_the_pre_traffic_hook_may_invoke_only_the_new_rest_version_and_report(
@@ -58,6 +62,35 @@ def test_the_pre_traffic_hook_may_invoke_only_the_new_rest_version_and_report(
     }  # fmt: skip
     invoke = next(s for s in statements if s["Action"] == "lambda:InvokeFunction")
     assert invoke["Resource"] == {"Fn::Sub": "${RestFunction.Arn}:*"}
+
+
+def test_the_websocket_hook_may_invoke_only_the_new_ws_version_and_rests_alias_and_report(
+    template: dict[str, Any],
+) -> None:
+    """Least privilege: the new WebSocket version (any version of that function: the one it
+    is handed is published in the same deploy), the REST alias players use to make its table,
+    and its own deployment group's report; no table, no other function."""
+    hook = props(template, "WsPreTrafficFunction")
+    assert hook["CodeUri"] == "functions/wspretraffic/" and hook["Timeout"] == 60
+    assert hook["Environment"]["Variables"] == {
+        "NEW_VERSION": {"Ref": "WsFunction.Version"},
+        "REST_FUNCTION": {"Ref": "RestFunction.Alias"},
+    }
+    assert hook["FunctionName"]["Fn::Sub"].startswith("CodeDeployHook_")
+    assert hook["DeploymentPreference"] == {"Enabled": False}
+    assert hook["Policies"] == [{"Ref": "WsPreTrafficPolicy"}]
+    logs = template["Resources"][hook["LoggingConfig"]["LogGroup"]["Ref"]]["Properties"]
+    assert logs["LogGroupName"]["Fn::Sub"].endswith(hook["FunctionName"]["Fn::Sub"])
+    statements = props(template, "WsPreTrafficPolicy")["PolicyDocument"]["Statement"]
+    granted = sorted((s["Action"], json.dumps(s["Resource"], sort_keys=True)) for s in statements)
+    assert granted == sorted([
+        ("lambda:InvokeFunction", json.dumps({"Fn::Sub": "${WsFunction.Arn}:*"})),
+        ("lambda:InvokeFunction", json.dumps({"Ref": "RestFunction.Alias"})),
+        ("codedeploy:PutLifecycleEventHookExecutionStatus", json.dumps(
+            {"Fn::Sub": "arn:${AWS::Partition}:codedeploy:${AWS::Region}:${AWS::AccountId}"
+             ":deploymentgroup:${ServerlessDeploymentApplication}/*"}, sort_keys=True)),
+    ])  # fmt: skip
+    assert all(s["Effect"] == "Allow" for s in statements)
 
 
 def test_a_scheduled_function_rotates_the_keys_no_faster_than_a_token_lives(

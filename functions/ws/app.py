@@ -8,6 +8,7 @@ import gc
 
 gc.disable()  # the cold start's imports run with the collector paused (bench_cold_start.py)
 
+import json
 import re
 from typing import Any
 
@@ -73,13 +74,22 @@ def _message(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
             lang = message["lang"]  # so a socket can ask for its language
         answer = _answer(current, message, connection_id)
     except Exception as error:  # every rejection is answered on the socket
-        send(connection_id, _refusal(error, lang, message))
-        return OK
+        refusal = _refusal(error, lang, message)
+        send(connection_id, refusal)
+        return _replied(refusal)
     try:
         send(connection_id, answer)
     except Exception:  # a move stands; a client with no answer asks again (same moveId)
         logger.warning("an answer could not be sent", exc_info=True)
-    return OK
+    return _replied(answer)
+
+
+def _replied(sent: dict[str, Any]) -> dict[str, Any]:
+    """OK, with what the socket was sent as its body: a two-way route's response. The
+    template's routes are one-way, so API Gateway drops it (the client hears the post only);
+    the WebSocket pre-traffic hook, which invokes a new version directly with a connection no
+    post reaches, reads the answer here (functions/wspretraffic, harftet.probe)."""
+    return {**OK, "body": json.dumps(sent, ensure_ascii=False, separators=(",", ":"))}
 
 
 def _answer(current: App, message: Any, connection_id: str) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """A short game played through the public API, the way players' clients play it:
-the pre-traffic hook plays it against a new version before it takes traffic (functions/
-pretraffic: ``play``, REST only), and the synthetic game plays one against a computer player
+the pre-traffic hooks play one against a new version before it takes traffic (functions/
+pretraffic: ``play``, REST only; functions/wspretraffic: ``play_on_socket``, a new WebSocket
+version invoked directly), and the synthetic game plays one against a computer player
 through the REST API and the WebSocket on a schedule (functions/synthetic:
 ``play_with_computer``; docs/DEPLOY.md "Deploys").
 
@@ -10,13 +11,17 @@ the result names it."""
 
 from __future__ import annotations
 
+import base64
 import json
+import secrets
 import time
 import uuid
 from collections.abc import Callable
 from typing import Any, Protocol
 
 Call = Callable[[str, str, dict[str, Any] | None, str | None], tuple[int, Any]]
+# One WebSocket API event in, the WebSocket function's reply out (a Lambda invoke).
+Deliver = Callable[[dict[str, Any]], dict[str, Any]]
 PUSH_SECONDS = 10.0  # how long a push may take before the game counts as failed
 
 
@@ -38,24 +43,142 @@ def play(call: Call, moves: int = 1, clock: Callable[[], float] = time.monotonic
     started = clock()
     made = 0
     try:
-        tokens = [_guest(call, name) for name in ("Sonda", "Yoklama")]
-        body = {"game": "kastet", "seats": 2, "hands": 1, "private": True}
-        view = _expect("POST /tables", call("POST", "/tables", body, tokens[0]), 201)
-        table = f"/tables/{view['tableId']}"
-        _expect("sit", call("POST", f"{table}/seats/1", None, tokens[1]), 200)
-        view = _expect("start", call("POST", f"{table}/start", None, tokens[0]), 200)
+        tokens, table, view = _practice_table(call)
         while made < moves:
-            seat = (view.get("turn") or {}).get("seat")
-            if seat not in (0, 1):
-                raise ProbeFailed(f"no seat's turn after {made} moves: {view.get('status')}")
+            seat = _turn(view, made)
             move = {"version": view["version"], "moveId": uuid.uuid4().hex, "type": "draw"}
             view = _expect("draw", call("POST", f"{table}/moves", move, tokens[seat]), 200)
             made += 1
-        for seat, token in enumerate(tokens):
-            _expect("leave", call("DELETE", f"{table}/seats/{seat}", None, token), 200)
+        _leave(call, table, tokens)
     except (ProbeFailed, KeyError, TypeError) as failed:
         return {"ok": False, "seconds": clock() - started, "moves": made, "error": str(failed)}
     return {"ok": True, "seconds": clock() - started, "moves": made}
+
+
+def _practice_table(call: Call) -> tuple[list[str], str, dict[str, Any]]:
+    """Two guests at a private 2-seat Kastet table the first made and started: their
+    tokens, the table's path and the view after the start."""
+    tokens = [_guest(call, name) for name in ("Sonda", "Yoklama")]
+    body = {"game": "kastet", "seats": 2, "hands": 1, "private": True}
+    view = _expect("POST /tables", call("POST", "/tables", body, tokens[0]), 201)
+    table = f"/tables/{view['tableId']}"
+    _expect("sit", call("POST", f"{table}/seats/1", None, tokens[1]), 200)
+    return tokens, table, _expect("start", call("POST", f"{table}/start", None, tokens[0]), 200)
+
+
+def _turn(view: dict[str, Any], made: int) -> int:
+    seat = _seat(view)
+    if seat is None or seat not in (0, 1):
+        raise ProbeFailed(f"no seat's turn after {made} moves: {view.get('status')}")
+    return seat
+
+
+def _leave(call: Call, table: str, tokens: list[str]) -> None:
+    for seat, token in enumerate(tokens):
+        _expect("leave", call("DELETE", f"{table}/seats/{seat}", None, token), 200)
+
+
+def play_on_socket(
+    call: Call, deliver: Deliver, clock: Callable[[], float] = time.monotonic
+) -> dict[str, Any]:
+    """The practice table of ``play`` made, sat and started over REST (``call``); the guest
+    whose turn it is connects to it on the WebSocket function (``deliver``) with their token,
+    syncs, draws, and disconnects; the draw must be what REST then shows; both leave over
+    REST (also after a failure). The connection is made up here, so no post reaches it: each
+    answer is read from the function's reply. ``{"ok", "seconds", "moves", "error"?}``."""
+    started = clock()
+    made = 0
+    tokens: list[str] = []
+    table = ""
+    try:
+        tokens, table, view = _practice_table(call)
+        seat = _turn(view, made)
+        connection = base64.b64encode(secrets.token_bytes(11)).decode()  # API Gateway's shape
+        query = {"token": tokens[seat], "tableId": str(view["tableId"])}
+        try:  # closed even if $connect failed: it may have stored the connection first
+            _socket_status("$connect", deliver(socket_event("$connect", connection, query=query)))
+            version = _sync_and_draw(deliver, connection, view)
+            stored = _expect("GET table", call("GET", table, None, tokens[seat]), 200)
+            if stored.get("version") != version:  # before $disconnect: it makes a version
+                raise ProbeFailed(f"the draw answered version {version}, REST shows {stored}")
+            made = 1
+        finally:
+            closed = deliver(socket_event("$disconnect", connection))
+        _socket_status("$disconnect", closed)
+        _leave(call, table, tokens)
+    except Exception as failed:  # a step answered otherwise, or the function raised
+        if table:
+            _leave_anyway(call, table, tokens)
+        error = failed if isinstance(failed, ProbeFailed) else f"{type(failed).__name__}: {failed}"
+        return {"ok": False, "seconds": clock() - started, "moves": made, "error": str(error)[:300]}
+    return {"ok": True, "seconds": clock() - started, "moves": made}
+
+
+def _sync_and_draw(deliver: Deliver, connection: str, view: dict[str, Any]) -> int:
+    """A sync that must answer the view at its version, then a draw that must answer its
+    delta: the version the draw made."""
+    synced = _socket_answer("sync", deliver(socket_event("sync", connection, {"action": "sync"})))
+    if synced.get("type") != "table" or synced["view"].get("version") != view["version"]:
+        raise ProbeFailed(f"sync: {str(synced)[:200]}")
+    move = {"action": "move", "tableId": view["tableId"], "version": view["version"],
+            "moveId": uuid.uuid4().hex, "type": "draw"}  # fmt: skip
+    moved = _socket_answer("move", deliver(socket_event("move", connection, move)))
+    version = moved.get("version")
+    if moved.get("type") != "delta" or moved.get("moveId") != move["moveId"]:
+        raise ProbeFailed(f"move: {str(moved)[:200]}")
+    if not isinstance(version, int) or version <= view["version"]:
+        raise ProbeFailed(f"move: version {version} after {view['version']}")
+    return version
+
+
+def _socket_status(step: str, reply: Any) -> None:
+    status = reply.get("statusCode") if isinstance(reply, dict) else None
+    if status != 200:
+        raise ProbeFailed(f"{step}: {status} {str(reply)[:200]}")
+
+
+def _socket_answer(step: str, reply: Any) -> dict[str, Any]:
+    """The answer a message's reply carries (what the socket was sent); an error ends it."""
+    _socket_status(step, reply)
+    answer = json.loads(reply.get("body") or "null")
+    if not isinstance(answer, dict) or answer.get("type") == "error":
+        raise ProbeFailed(f"{step}: {str(answer)[:200]}")
+    return answer
+
+
+def _leave_anyway(call: Call, table: str, tokens: list[str]) -> None:
+    """After a failed game: each guest leaves if they can (a failure here changes nothing)."""
+    for seat, token in enumerate(tokens):
+        try:
+            call("DELETE", f"{table}/seats/{seat}", None, token)
+        except Exception:  # the game's own error is the one reported
+            continue
+
+
+def socket_event(
+    route: str,
+    connection_id: str,
+    message: dict[str, Any] | None = None,
+    query: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """A WebSocket API event, as API Gateway sends one to the function: ``$connect`` (with
+    the ``query`` string), ``$disconnect``, or a ``message`` on its action's route."""
+    kind = {"$connect": "CONNECT", "$disconnect": "DISCONNECT"}.get(route, "MESSAGE")
+    event: dict[str, Any] = {
+        "requestContext": {
+            "routeKey": route, "eventType": kind, "connectionId": connection_id,
+            "stage": "live", "requestId": uuid.uuid4().hex, "messageDirection": "IN",
+            "connectedAt": int(time.time() * 1000),
+            "identity": {"sourceIp": "127.0.0.1", "userAgent": "harftet-probe"},
+        },
+        "isBase64Encoded": False,
+    }  # fmt: skip
+    if query is not None:
+        event["headers"] = {"User-Agent": "harftet-probe"}
+        event["queryStringParameters"] = query
+    if message is not None:
+        event["body"] = json.dumps(message)
+    return event
 
 
 class Socket(Protocol):

@@ -147,7 +147,7 @@ def test_sync_answers_the_whole_view_and_an_unregistered_socket_an_error(api, ws
     game = api.game()
     watcher = api.player("İzleyici")
     connect(ws, watcher, game.table_id, "cw")
-    assert ws("sync", connectionId="cw") == {"statusCode": 200}
+    assert ws("sync", connectionId="cw")["statusCode"] == 200
     assert outbox.to("cw")[-1] == {"type": "table", "view": api.view(watcher, game.table_id)}
     ws("sync", connectionId="nobody")
     [answer] = outbox.to("nobody")

@@ -104,7 +104,7 @@ def test_moves_over_the_socket_share_the_players_move_budget(api, ws, outbox, li
     for i in range(4):
         move = {"action": "move", "tableId": game.table_id, "version": view["version"],
                 "type": "pass", "moveId": f"w{i}"}  # fmt: skip
-        assert ws("move", body=json.dumps(move), connectionId="mine") == OK
+        assert ws("move", body=json.dumps(move), connectionId="mine")["statusCode"] == 200
     errors = [m["error"]["code"] for m in outbox.to("mine") if m["type"] == "error"]
     assert errors == ["illegal_move"] * 3 + ["rate_limited"]
     assert pass_move(api, game, mover, 5).status == 429  # the same budget as REST
@@ -117,7 +117,7 @@ def test_a_move_for_another_table_over_a_socket_is_answered_an_error(api, ws, ou
     move = {"action": "move", "tableId": elsewhere.table_id, "version": view["version"],
             "type": "draw", "moveId": "x"}  # fmt: skip
     with api.unchanged(mover, game.table_id):
-        assert ws("move", body=json.dumps(move), connectionId="mine") == OK
+        assert ws("move", body=json.dumps(move), connectionId="mine")["statusCode"] == 200
     answer = outbox.to("mine")[-1]
     assert answer["type"] == "error" and answer["error"]["code"] == "not_found"
     assert game.table_id in answer["error"]["message"]
@@ -130,7 +130,7 @@ def test_an_oversized_socket_message_is_answered_an_error(api, ws, outbox):
     move = {"action": "move", "tableId": game.table_id, "version": view["version"],
             "type": "draw", "moveId": "x", "pad": "a" * 20_000}  # fmt: skip
     with api.unchanged(mover, game.table_id):
-        assert ws("move", body=json.dumps(move), connectionId="mine") == OK
+        assert ws("move", body=json.dumps(move), connectionId="mine")["statusCode"] == 200
     answer = outbox.to("mine")[-1]
     assert answer["type"] == "error" and answer["error"]["code"] == "bad_request"
     assert "larger than" in answer["error"]["message"]

@@ -200,7 +200,7 @@ def test_ping_is_answered_with_pong_on_the_same_socket_only(api, ws, outbox):
     game = api.game()
     connect(ws, game.players[0], game.table_id, "c0")
     connect(ws, game.players[1], game.table_id, "c1")
-    assert ws("ping", connectionId="c1") == OK
+    assert ws("ping", connectionId="c1")["statusCode"] == 200
     assert outbox.sent == [("c1", {"type": "pong"})]
 
 
@@ -212,12 +212,34 @@ def test_an_action_without_a_route_of_its_own_reaches_default_and_is_answered_an
     event = api.event("ws/ping", connectionId="c0")
     event["requestContext"]["routeKey"] = "$default"
     event["body"] = json.dumps({"action": "dance"})
-    assert ws.invoke(event) == OK
+    assert ws.invoke(event)["statusCode"] == 200
     [(to, answer)] = outbox.sent
     assert to == "c0" and answer["type"] == "error" and answer["status"] == 400
     assert (
         answer["error"]["code"] == "bad_request" and "unknown action" in answer["error"]["message"]
     )
+
+
+def test_a_messages_reply_carries_what_the_socket_was_sent_even_where_no_post_arrives(
+    api, ws, outbox
+):
+    """The reply of a message is what a two-way route would answer: the answer or refusal
+    posted to the socket. The template's routes are one-way (API Gateway drops it), but the
+    WebSocket pre-traffic hook invokes a new version with a connection no post reaches and
+    reads the answers there: a sync's view, a move's delta, a refusal."""
+    game = api.game()
+    mover, view = api.turn(game)
+    connect(ws, mover, game.table_id, "c-gone")
+    outbox.gone.add("c-gone")  # every post to it is lost, as to a connection made up
+    synced = json.loads(ws("sync", connectionId="c-gone")["body"])
+    assert synced == {"type": "table", "view": api.view(mover, game.table_id)}
+    moved = json.loads(send_move(ws, "c-gone", game.table_id, view["version"])["body"])
+    assert moved["type"] == "delta" and moved["moveId"] == "m1"
+    assert moved["version"] == view["version"] + 1 == api.view(mover, game.table_id)["version"]
+    stale = json.loads(send_move(ws, "c-gone", game.table_id, view["version"], "m2")["body"])
+    assert stale["type"] == "error" and stale["status"] == 409 and stale["moveId"] == "m2"
+    outbox.gone.clear()
+    assert json.loads(ws("ping", connectionId="c-gone")["body"]) == outbox.to("c-gone")[-1]
 
 
 def test_a_move_over_the_socket_changes_the_table_and_each_socket_gets_its_own_view(
@@ -230,7 +252,7 @@ def test_a_move_over_the_socket_changes_the_table_and_each_socket_gets_its_own_v
     connect(ws, spectator, game.table_id, "watch")
     mover, view = api.turn(game)
     mover_socket = f"c{game.players.index(mover)}"
-    assert send_move(ws, mover_socket, game.table_id, view["version"]) == OK
+    assert send_move(ws, mover_socket, game.table_id, view["version"])["statusCode"] == 200
     for i, player in enumerate(game.players):
         pushed = outbox.to(f"c{i}")
         mine = api.view(player, game.table_id)
@@ -296,7 +318,7 @@ def test_a_rejected_move_is_answered_on_that_socket_only_and_nothing_changes(
     game, mover, _other, view = sockets("mover", "other")
     who, table_id, version, body = REJECTIONS[case](game, view)
     with api.unchanged(mover, game.table_id):
-        assert send_move(ws, who, table_id, version, body=body) == OK
+        assert send_move(ws, who, table_id, version, body=body)["statusCode"] == 200
     [(to, payload)] = outbox.sent
     assert to == who and payload["type"] == "error"
     assert payload["error"]["code"] == case.split(":")[0] and payload["error"]["message"]
@@ -402,7 +424,7 @@ def test_a_repeated_move_over_the_socket_answers_again_and_changes_nothing(
     after = api.view(mover, game.table_id)
     outbox.sent.clear()
     with api.unchanged(mover, game.table_id):
-        assert send_move(ws, "mover", game.table_id, view["version"], "draw-1") == OK
+        assert send_move(ws, "mover", game.table_id, view["version"], "draw-1")["statusCode"] == 200
     # API.md: a moveId already applied returns the same answer again; over the socket that is
     # the caller's whole view (the resending client may hold any version), naming the move.
     assert outbox.sent == [("mover", {"type": "table", "view": after, "moveId": "draw-1"})]

@@ -22,7 +22,7 @@ def test_a_dry_run_over_the_socket_answers_that_socket_only_and_changes_nothing(
          "type": "draw", "dryRun": True}
     )  # fmt: skip
     with api.unchanged(mover, game.table_id):
-        assert ws("move", body=body, connectionId="mine") == OK
+        assert ws("move", body=body, connectionId="mine")["statusCode"] == 200
     sent = outbox.sent[before:]
     assert [c for c, _ in sent] == ["mine"]
     answer = sent[0][1]

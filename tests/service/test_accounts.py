@@ -447,3 +447,40 @@ def test_a_deletion_takes_the_mail_partition_devices_sockets_and_counters_with_i
     assert ayse.player_id not in app.stores.connections.presence
     assert [k for k in app.stores.counters.items if ayse.player_id in k] == []
     assert app.stores.inbox.everything_of(ali.player_id)  # others keep theirs
+
+
+@pytest.mark.parametrize("where", ["table", "lobby"])
+def test_a_connect_checked_before_a_deletion_but_stored_after_its_sweep_is_refused(
+    clock, outbox, where
+):
+    """The race of a $connect with DELETE /players/me: her token is checked while she still
+    exists, her deletion (and its sweep of her connections) runs, and only then is the
+    connection's item written. The connect is refused (401, as the handler answers it), its
+    item removed, her seat not marked back and nobody told she is online: nothing is left
+    open that no push would reach."""
+    from fakes import fake_app
+
+    closed: list[str] = []
+    app = fake_app(clock, outbox, log=True, hangup=closed.append)
+    app.forgetting.wait = 0
+    table_id, (ali, ayse) = full_table(app, seats=2)
+    app.sockets.connect(ali, table_id, "ali-table")
+    token = app.tokens.issue(ayse.player_id, ayse.name)
+    checked = app.callers.check(token)  # the $connect's check: she still exists
+
+    app.data.delete(ayse)  # ... her deletion and its sweep run here ...
+    version = app.stores.tables.get(table_id).version
+    heard = len(outbox.to("ali-table"))
+    with pytest.raises(UnauthorizedError):  # ... then her connection's item is written
+        if where == "table":
+            app.sockets.connect(checked, table_id, "late")
+        else:
+            app.presence.open(checked, "late")
+
+    assert app.stores.connections.get("late") is None
+    assert app.stores.connections.for_player(ayse.player_id) == []
+    assert app.stores.tables.get(table_id).version == version  # no reconnect written
+    assert len(outbox.to("ali-table")) == heard and outbox.to("late") == []
+    assert closed == []  # her sweep found nothing: this connect cleaned up after itself
+    app.sockets.connect(ali, table_id, "ali-again")  # others still connect as before
+    assert app.stores.connections.get("ali-again") is not None

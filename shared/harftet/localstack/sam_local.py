@@ -90,7 +90,8 @@ def env_vars(
         "DEADLINE_STEP_SECONDS": stack.get("DEADLINE_STEP_SECONDS", "60"),  # the template's
         "TABLE_WRITE_FORMAT": stack.get("TABLE_WRITE_FORMAT", str(FORMAT)),  # the codec's own
         "TOKEN_KEYS_PARAM": "",  # no key ring locally: the one secret signs (as `make run`)
-        "NEW_VERSION": "",  # the pre-traffic hook's: given by CodeDeploy's deploy only
+        "NEW_VERSION": "",  # the pre-traffic hooks': given by CodeDeploy's deploy only
+        "REST_FUNCTION": "",  # the WebSocket hook's REST alias: given by a deploy only
         "REST_URL": f"http://{LOCAL_HOST}:{port}",  # the synthetic game plays `make run`
         "WS_URL": f"ws://{LOCAL_HOST}:{port}/ws",
     }

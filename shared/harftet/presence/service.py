@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harftet.engine.seating import seated
-from harftet.errors import NotFoundError, TooManyConnectionsError
+from harftet.errors import NotFoundError, TooManyConnectionsError, UnauthorizedError
 from harftet.identity import Caller
 from harftet.push import Sender, fan_out
 from harftet.store.ports import ConnectionStorePort, PlayerStorePort, TableStorePort
@@ -112,6 +112,9 @@ class Presence:
             raise TooManyConnectionsError(
                 f"at most {MAX_LOBBY_CONNECTIONS} connections per player without a table"
             )
+        if not self.players.exists(caller.player_id):  # deleted since the token's check: see
+            connections.remove(connection_id)  # harftet.tables.sockets.Sockets._still_there
+            raise UnauthorizedError("this player no longer exists")
         self.announce(caller.player_id)
 
     def announce(self, player_id: str) -> None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harftet.engine import table as life
-from harftet.errors import NotFoundError, TooManyConnectionsError
+from harftet.errors import NotFoundError, TooManyConnectionsError, UnauthorizedError
 from harftet.identity import Caller
 from harftet.store.ports import ConnectionStorePort, TableStorePort
 
@@ -48,11 +48,25 @@ class Sockets:
                 f"at most {MAX_PLAYER_CONNECTIONS} connections per player and "
                 f"{MAX_TABLE_CONNECTIONS} per table"
             )
+        self._still_there(caller.player_id, connection_id)
         if table.seat_of(caller.player_id) is not None or any(
             s.original and s.original.player_id == caller.player_id for s in table.seats
         ):
             self.writer.write(table_id, lambda t, now: life.reconnect(t, caller.player_id, now))
         self.presence_changed(caller.player_id)
+
+    def _still_there(self, player_id: str, connection_id: str) -> None:
+        """The player's deletion may have run between their token's check and the item's
+        write: its sweep of their connections then missed this one, which no push would reach
+        until the idle timeout closed it. So the player is read again (consistently) once the
+        item is written, and the connection refused (401) and its item removed if they are
+        gone: an item written after the sweep is always caught here (the read follows the
+        write, the sweep follows the player item's deletion)."""
+        try:
+            self.writer.present(player_id)
+        except UnauthorizedError:
+            self.connections.remove(connection_id)
+            raise
 
     def disconnect(self, connection_id: str) -> None:
         """A WebSocket closed (or was found gone): with no other connection of that player
