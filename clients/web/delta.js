@@ -141,3 +141,29 @@ export function receive(view, message) {
     return { view, sync: true };
   }
 }
+
+/**
+ * Each version a delta with `steps` (several stored versions in one push: a spectator's while
+ * computer players move) passes through, from `view` at its `from`: the views after each step's
+ * share of the ops, the last one the view at the message's `version`. A delta without steps, or
+ * one whose steps do not add up, is one version: [the view after all its ops].
+ */
+export function stepViews(view, message) {
+  const whole = applyDelta(view, message);
+  const steps = message.steps;
+  if (!Array.isArray(steps) || steps.reduce((n, s) => n + (s?.ops ?? NaN), 0) !== message.ops.length) return [whole];
+  const views = [];
+  let at = 0;
+  let current = view;
+  try {
+    for (const step of steps.slice(0, -1)) {
+      current = applyDelta(current, { from: current.version, version: step.version, ops: message.ops.slice(at, at + step.ops) });
+      at += step.ops;
+      views.push(current);
+    }
+  } catch (error) {
+    if (!(error instanceof DeltaError)) throw error;
+    return [whole]; // steps that do not fit: the versions' end is still right
+  }
+  return [...views, whole];
+}
