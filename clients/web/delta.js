@@ -103,12 +103,15 @@ function applyOne(root, op, game) {
   return root;
 }
 
-/** `value` with `ops` applied; `value` itself is left as it was. */
+/**
+ * `value` with `ops` applied; `value` and `ops` themselves are left as they were (a value an op
+ * sets is a copy, which a later op may change: a push of several versions is applied twice).
+ */
 export function applyOps(value, ops) {
   if (!Array.isArray(ops)) throw new DeltaError("a delta carries a list of ops");
   let result = structuredClone(value);
   const game = value?.game;
-  for (const op of ops) result = applyOne(result, op, game);
+  for (const op of structuredClone(ops)) result = applyOne(result, op, game);
   return result;
 }
 

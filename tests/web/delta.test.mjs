@@ -108,3 +108,13 @@ test("a delta's steps give each version it passes through; steps that do not fit
   assert.deepEqual(stepViews(base, wrong), [applyDelta(base, message)]);
   assert.equal(base.pile, 10); // the base is left as it was
 });
+
+test("applying a delta leaves it as it was, so the same push applies again alike", () => {
+  const base = { tableId: "t1", version: 1, series: [] };
+  const message = { type: "delta", from: 1, version: 3, ops: [["/series", [[1]]], ["/series/0", 1, 0, [2]]],
+    steps: [{ version: 2, ops: 1 }, { version: 3, ops: 1 }] };
+  const once = applyDelta(base, message);
+  assert.deepEqual(once.series, [[1, 2]]);
+  assert.deepEqual(message.ops[0], ["/series", [[1]]]); // the later splice did not reach into it
+  assert.deepEqual(stepViews(base, message).map((v) => v.series), [[[1]], [[1, 2]]]);
+});
