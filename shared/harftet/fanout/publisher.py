@@ -235,6 +235,8 @@ class Publisher:
         stored = versions[-1].stored
         table = stored.table
         push = _TablePush(self.send, versions, self.clock())
+        held = self._groups.get(table.table_id)
+        push.watched = spectators.holding(held, versions[0].old)
 
         def is_seated(connection: dict[str, Any]) -> bool:
             return table.seat_of(str(connection["playerId"])) is not None
@@ -248,7 +250,7 @@ class Publisher:
         watchers = [c for c in others if push.watches(c)]
         push.post([c for c in others if not push.watches(c)])  # stood up in this batch
         if watchers:
-            group = spectators.extend(self._groups.get(table.table_id), versions)
+            group = spectators.extend(held, versions)
             if spectators.holds(stored) and group.unsent < spectators.MOST_STEPS:
                 self._groups.put(table.table_id, group)  # sent with the next version
             else:
@@ -285,6 +287,7 @@ class _TablePush:
         # the socket each version's move was answered on -> the newest version it holds so
         self.answered = {c.stored.answered: c.stored for c in versions if c.stored.answered}
         self.spectators: spectators.Group | None = None
+        self.watched: int | None = None  # the version spectators held before the batch
         # (viewer, base version; -1: the spectators' group) -> (delta or None, whole view)
         self.payloads: dict[tuple[str | None, int | None], tuple[Any, dict[str, Any]]] = {}
         self.posted: dict[str, float] = {}  # connection id -> when it was opened
@@ -313,6 +316,8 @@ class _TablePush:
                 self.payloads[None, -1] = (self.spectators.delta(), whole)
             delta, whole = self.payloads[None, -1]
             since = self.spectators.since_at
+            if player_id in self.spectators.seated:  # it holds the version it stood up at
+                delta = None
         else:
             # spectators share one view (a player seated before this change has their own)
             was_seated = base is not None and base.table.seat_of(player_id) is not None
@@ -322,6 +327,8 @@ class _TablePush:
             if key not in self.payloads:
                 self.payloads[key] = _payloads(self.stored, base, viewer)
             delta, whole = self.payloads[key]
+            if seated and not was_seated and base is not None and self.watched != base.version:
+                delta = None  # sat down: as a spectator it held a version held back
         if own is not None:
             return connection_id, delta or whole
         # opened after the base was stored: it may not hold that version, so it gets the

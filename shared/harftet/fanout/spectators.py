@@ -71,6 +71,9 @@ class Group:
     ops: list[Any] = field(default_factory=list)
     steps: list[dict[str, int]] = field(default_factory=list)
     unsent: int = 0  # versions not sent yet
+    # players seated at any of these versions: not among the spectators then, so they may hold
+    # another version (the one they stood up at): sent the whole view
+    seated: frozenset[str] = frozenset()
 
     def delta(self) -> dict[str, Any] | None:
         """The push from ``since`` to ``version`` (None when ``since`` is not known); a group
@@ -93,13 +96,29 @@ def pushed(stored: StoredTable) -> Group:
     return Group(stored.version, stored_at(stored), stored.version)
 
 
+def holding(held: Group | None, first: StoredTable | None) -> int | None:
+    """The version the spectators hold before a batch whose base is ``first`` (None: not
+    known), by what this process remembers (``held``) or else by ``first`` itself."""
+    if first is None:
+        return None
+    if held is not None and held.version == first.version:
+        return held.since
+    return None if holds(first) else first.version
+
+
 def extend(held: Group | None, versions: list[Record]) -> Group:
     """``held`` (what this process remembers of the table's spectators) continued by a
     batch's versions, oldest first."""
     first = versions[0].old
     if held is not None and first is not None and held.version == first.version:
         group = Group(
-            held.since, held.since_at, held.version, list(held.ops), list(held.steps), held.unsent
+            held.since,
+            held.since_at,
+            held.version,
+            list(held.ops),
+            list(held.steps),
+            held.unsent,
+            held.seated,
         )
     elif first is not None and not holds(first):
         group = pushed(first)  # that version held nothing back: the spectators hold it
@@ -107,6 +126,7 @@ def extend(held: Group | None, versions: list[Record]) -> Group:
         group = Group(None, None, versions[-1].stored.version)
     for change in versions:
         old = change.old
+        group.seated |= _people(change.stored) | (_people(old) if old is not None else set())
         if group.since is None or old is None or old.version != group.version:
             group = Group(None, None, change.stored.version, unsent=group.unsent + 1)
             continue
@@ -116,6 +136,11 @@ def extend(held: Group | None, versions: list[Record]) -> Group:
         group.version = change.stored.version
         group.unsent += 1
     return group
+
+
+def _people(stored: StoredTable) -> frozenset[str]:
+    """The players seated at ``stored``."""
+    return frozenset(s.occupant.player_id for s in stored.table.seats if s.occupant is not None)
 
 
 class Groups:
