@@ -185,7 +185,8 @@ def _notes(label: str, game: Game, t: Tally, prices: dict[str, float]) -> list[s
     return [
         f"**{label}**: {t.changes} stored changes, {c.human_moves} people's moves on their "
         f"sockets, {c.rest} REST requests, {c.pushes} pushes ({c.push_units} 32 KB units), "
-        f"{c.ws_sent} client messages {dict(c.actions)}, {c.connections} connections for "
+        f"{c.ws_sent} client messages {dict(c.actions)}, messages in "
+        f"{dict(sorted(c.received.items()))}, {c.connections} connections for "
         f"{minutes(game, t):.1f} modelled minutes each; {game.ended - game.started:.0f} s on "
         f"this machine; ${total:.6f} a game, ${total / per * 1e6:.2f} per million changes. "
         f"The former 25 s pings would have been {old:.0f} more pings, +${old_usd:.6f} "
