@@ -148,7 +148,8 @@ def test_a_process_that_does_not_know_what_spectators_hold_sends_them_the_whole_
         fresh.publish([Change(str(n), history[n][0], history[n - 1][0])])
     first = outbox.to("c-w0")[0]
     assert first["type"] == "table" and "hand" not in first["view"]
-    assert rebuilt(outbox.to("c-w0"))[-1] == stored_view(history[-1][0], None)
+    start_view = stored_view(history[0][0], None)
+    assert rebuilt(outbox.to("c-w0"), start_view)[-1] == stored_view(history[-1][0], None)
 
 
 def test_a_table_of_computer_players_is_still_watched_every_few_versions():
@@ -181,3 +182,18 @@ def _steps(view: dict[str, Any], pushes: list[dict[str, Any]]) -> list[dict[str,
             shown.append(view)
         assert at == len(push["ops"])
     return shown
+
+
+def test_a_spectator_who_opens_a_socket_while_pushes_are_held_gets_the_whole_view():
+    history, _, outbox, publisher = start()
+    held = next(i for i, (s, _) in enumerate(history) if i > 1 and holds(s))
+    publish_each(publisher, history[: held + 1])
+    late = {"connectionId": "c-late", "playerId": "late", "tableId": "t1"}
+    at = history[held][0].table.recent[-1]["at"]
+    publisher.connections.rows.append({**late, "connectedAt": at + 0.5})  # type: ignore[attr-defined]
+    publish_each(publisher, history[held:])
+    first = outbox.to("c-late")[0]
+    assert first["type"] == "table" and "hand" not in first["view"]  # it may hold any version
+    assert rebuilt(outbox.to("c-late"))[-1] == stored_view(history[-1][0], None)
+    start_view = stored_view(history[0][0], None)
+    assert rebuilt(outbox.to("c-w0"), start_view)[-1] == stored_view(history[-1][0], None)
