@@ -185,7 +185,8 @@ def _notes(label: str, game: Game, t: Tally, prices: dict[str, float]) -> list[s
     return [
         f"**{label}**: {t.changes} stored changes, {c.human_moves} people's moves on their "
         f"sockets, {c.rest} REST requests, {c.pushes} pushes ({c.push_units} 32 KB units), "
-        f"{c.ws_sent} client messages {dict(c.actions)}, {c.connections} connections for "
+        f"{c.ws_sent} client messages {dict(c.actions)}, messages in "
+        f"{dict(sorted(c.received.items()))}, {c.connections} connections for "
         f"{minutes(game, t):.1f} modelled minutes each; {game.ended - game.started:.0f} s on "
         f"this machine; ${total:.6f} a game, ${total / per * 1e6:.2f} per million changes. "
         f"The former 25 s pings would have been {old:.0f} more pings, +${old_usd:.6f} "
@@ -227,15 +228,17 @@ def _floor_note(game: Game, t: Tally, prices: dict[str, float], kinds: Any) -> s
     c = game.client
     least = (c.push_units + c.ws_sent) * prices["apigw_ws_message"]
     turns = sum(n for kind, n in kinds.items() if kind.split()[0] in ("draw", "pass"))
+    spectators = c.received["spectator push"]
+    shown = c.received["spectator versions pushed"]
     return (
         f"**The per-game target's floor**: this game's {c.push_units} pushes and {c.ws_sent} "
         f"people's messages at ${prices['apigw_ws_message'] * 1e6:.2f} per million WebSocket "
         f"messages cost ${least:.6f} alone, {least / TARGET_PER_GAME:.2f}× the $0.0015 target "
-        f"(MISS by arithmetic with a push per socket per stored change: {t.changes} changes × "
-        f"{c.connections} sockets). {t.changes} changes for {turns} turns (a draw or a pass "
-        "ends one): a stored change is about one turn now (lay and pass one change, a draw "
-        "one), so coalescing spectators' pushes per turn would save nothing; fewer pushes "
-        "need fewer changes or spectators pushed less often than every turn. Lambda "
+        f"({(c.push_units + c.ws_sent) / max(1, t.changes):.2f} messages a change: a person "
+        f"gets one per version — their own move's answer or a push —, and spectators one per "
+        f"group of versions while computer players move: {spectators} messages carried "
+        f"{shown} versions). {t.changes} changes for {turns} turns (a draw or a pass ends "
+        "one): a stored change is about one turn (lay and pass one change, a draw one). Lambda "
         "duration is this machine's handler time under its load (see the load average "
         "above): on Lambda's arm64 it is lower."
     )

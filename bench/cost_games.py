@@ -38,6 +38,7 @@ class Client:
     push_sizes: list[int] = field(default_factory=list)
     statuses: Counter[int] = field(default_factory=Counter)
     actions: Counter[str] = field(default_factory=Counter)  # client messages by action (route)
+    received: Counter[str] = field(default_factory=Counter)  # messages in, by whom and what
 
 
 @dataclass

@@ -169,6 +169,21 @@ async def play_reference(
         game.ended = time.time()
 
 
+def _tell(received: Counter[str], data: dict[str, Any], seat: int | None) -> None:
+    """Count a message a socket got by who got it and what it was (a move's answer, a push
+    of one version or of several, a pong)."""
+    who = "spectator" if seat is None else "person"
+    kind = data.get("type")
+    if kind in ("table", "delta") and data.get("moveId"):
+        received[f"{who} answer"] += 1
+    elif kind in ("table", "delta"):
+        received[f"{who} push"] += 1
+        versions = len(data.get("steps") or [0])
+        received[f"{who} versions pushed"] += versions
+    else:
+        received[f"{who} {kind}"] += 1
+
+
 class _Table:
     """The six sockets of the game, their views and their pings."""
 
@@ -234,6 +249,7 @@ class _Table:
                     self.pings.pongs += 1
                 if data.get("type") in ("table", "delta") and data.get("moveId"):
                     client.human_moves += 1
+                _tell(client.received, data, seat)
                 if data.get("type") not in ("table", "delta"):
                     continue
                 if data["type"] == "delta":

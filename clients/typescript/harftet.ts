@@ -251,8 +251,17 @@ export type DeltaOp =
   | [pointer: string, form: "tiles", ids: number[]]
   | [pointer: string, index: number, count: number, items: unknown[]];
 /** What changed in this connection's view since version `from`; `moveId` on the answer to a
- * move this socket sent (that socket gets no other push of the version). */
-export type DeltaMessage = { type: "delta"; from: number; version: number; ops: DeltaOp[]; moveId?: string };
+ * move this socket sent (that socket gets no other push of the version); `steps` when several
+ * stored versions come in one push (a spectator's, held back while computer players move): each
+ * version and how many of `ops`, in order, lead to it (all of `ops` give `version`). */
+export type DeltaMessage = {
+  type: "delta";
+  from: number;
+  version: number;
+  ops: DeltaOp[];
+  moveId?: string;
+  steps?: { version: number; ops: number }[];
+};
 export type ServerMessage =
   | { type: "table"; view: TableView; moveId?: string }
   | DeltaMessage

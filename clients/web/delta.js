@@ -103,12 +103,15 @@ function applyOne(root, op, game) {
   return root;
 }
 
-/** `value` with `ops` applied; `value` itself is left as it was. */
+/**
+ * `value` with `ops` applied; `value` and `ops` themselves are left as they were (a value an op
+ * sets is a copy, which a later op may change: a push of several versions is applied twice).
+ */
 export function applyOps(value, ops) {
   if (!Array.isArray(ops)) throw new DeltaError("a delta carries a list of ops");
   let result = structuredClone(value);
   const game = value?.game;
-  for (const op of ops) result = applyOne(result, op, game);
+  for (const op of structuredClone(ops)) result = applyOne(result, op, game);
   return result;
 }
 
@@ -140,4 +143,30 @@ export function receive(view, message) {
     if (!(error instanceof DeltaError)) throw error;
     return { view, sync: true };
   }
+}
+
+/**
+ * Each version a delta with `steps` (several stored versions in one push: a spectator's while
+ * computer players move) passes through, from `view` at its `from`: the views after each step's
+ * share of the ops, the last one the view at the message's `version`. A delta without steps, or
+ * one whose steps do not add up, is one version: [the view after all its ops].
+ */
+export function stepViews(view, message) {
+  const whole = applyDelta(view, message);
+  const steps = message.steps;
+  if (!Array.isArray(steps) || steps.reduce((n, s) => n + (s?.ops ?? NaN), 0) !== message.ops.length) return [whole];
+  const views = [];
+  let at = 0;
+  let current = view;
+  try {
+    for (const step of steps.slice(0, -1)) {
+      current = applyDelta(current, { from: current.version, version: step.version, ops: message.ops.slice(at, at + step.ops) });
+      at += step.ops;
+      views.push(current);
+    }
+  } catch (error) {
+    if (!(error instanceof DeltaError)) throw error;
+    return [whole]; // steps that do not fit: the versions' end is still right
+  }
+  return [...views, whole];
 }

@@ -4,11 +4,14 @@
 // on it too (move()): the answer names the move's moveId; without one in time the caller sends
 // the same move over REST (the same moveId is never applied twice). A ping goes out only after
 // QUIET ms without any message either way (API Gateway closes a socket idle for 10 minutes), so
-// a table whose pushes flow costs no pings at all.
-import { receive } from "./delta.js";
+// a table whose pushes flow costs no pings at all. A push of several versions at once (`steps`: a
+// spectator's, held back while computer players move) is shown a version at a time, STEP_MS apart.
+import { receive, stepViews } from "./delta.js";
 
 /** Silence (ms, no message in or out) after which the client pings: under the 10-minute idle timeout. */
 export const QUIET = 9 * 60 * 1000;
+/** Time (ms) between the versions of one push shown in turn: about a computer player's move. */
+export const STEP_MS = 700;
 
 export class Live {
   /** onView(view) for every push; onState("connecting"|"live"|"offline"); resync() after connect. */
@@ -21,6 +24,7 @@ export class Live {
     this.want = null;
     this.view = null; // the view the pushes are applied to
     this.pending = new Map(); // moveId -> { resolve, reject, timer }: moves awaiting their answer
+    this.stepping = 0; // the timer of a push's next version to show (a newer push shows at once)
   }
 
   connect(token, tableId) {
@@ -58,9 +62,11 @@ export class Live {
       const { view, sync } = receive(this.view, msg);
       if (sync && ws.readyState === 1) this.send(ws, { action: "sync" });
       if (view === this.view) return waiting && waiting.resolve(null); // not applied: the caller asks REST
+      const before = this.view;
       this.view = view;
+      clearTimeout(this.stepping); // a newer view: what an older push still had to show is past
       if (waiting) return waiting.resolve(structuredClone(view)); // the mover sets it as its answer
-      this.onView(structuredClone(view)); // the app may change its copy; ours stays the base
+      this.show(msg.type === "delta" && msg.steps ? stepViews(before, msg) : [view]);
     };
     ws.onclose = () => {
       clearTimeout(this.ping);
@@ -72,6 +78,13 @@ export class Live {
       const delay = Math.min(15000, 500 * 2 ** this.tries++);
       this.timer = setTimeout(() => this.open(), delay);
     };
+  }
+
+  /** Hand the app each of `views` in turn, STEP_MS apart (a copy: ours stays the base). */
+  show(views) {
+    const [first, ...rest] = views;
+    this.onView(structuredClone(first));
+    if (rest.length) this.stepping = setTimeout(() => this.show(rest), STEP_MS);
   }
 
   /** Send a client message on `ws`; the silence before the next ping starts again. */
@@ -141,6 +154,7 @@ export class Live {
     this.settle();
     this.want = null;
     clearTimeout(this.timer);
+    clearTimeout(this.stepping);
     clearTimeout(this.ping);
     const ws = this.ws;
     this.ws = null;

@@ -49,6 +49,7 @@ from harftet.errors import (
     TooManyConnectionsError,
 )
 from harftet.fanout import Change
+from harftet.fanout.spectators import MOST_STEPS, holds
 
 REFUSALS = (EngineError, StaleVersionError, NotFoundError, BannedError, BadRequestError)
 REFUSALS += (TooManyConnectionsError,)
@@ -71,6 +72,19 @@ def _ids(node: Any) -> set[int]:
         for value in node:
             found |= _ids(value)
     return found
+
+
+def _waits(stored: Any, old: Any, player_id: str, last: dict[str, Any]) -> bool:
+    """Whether a connection's push of ``stored`` may be held back: a spectator's (seated
+    neither now nor before), while a computer player moves within seconds, and only for a few
+    versions (``harftet.fanout.spectators``)."""
+    seated = stored.table.seat_of(player_id) is not None or (
+        old is not None and old.table.seat_of(player_id) is not None
+    )
+    if seated or not holds(stored):
+        return False
+    sent = last.get("version", last.get("view", {}).get("version"))
+    return sent is not None and 0 < stored.version - sent < MOST_STEPS
 
 
 class TableMachine(RuleBasedStateMachine):
@@ -199,6 +213,8 @@ class TableMachine(RuleBasedStateMachine):
             for connection in self.app.stores.connections.for_table(stored.table.table_id):
                 sent = self.outbox.to(str(connection["connectionId"]))
                 last = sent[-1] if sent else {}
+                if _waits(stored, old, str(connection["playerId"]), last):
+                    continue  # a spectator's push held back while a computer player moves
                 assert last.get("version", last.get("view", {}).get("version")) == stored.version
                 # the view the client rebuilds from the whole views and deltas it was sent
                 held = self.outbox.view(str(connection["connectionId"]))

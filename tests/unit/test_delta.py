@@ -185,3 +185,12 @@ def test_a_short_tile_form_that_does_not_fit_is_refused(ops):
         apply_delta({**view, "game": "tavla"}, {"from": 1, "version": 2, "ops": ops[:1]})
     with pytest.raises(DeltaError):  # the structural apply alone has no tiles to expand
         apply(view, [["/l", "tiles", [1]]])
+
+
+def test_applying_a_delta_leaves_it_as_it_was_so_it_applies_again_alike():
+    # a spectator's push of several versions: a later op changes a value an earlier one set
+    view = {"version": 1, "series": []}
+    message = {"from": 1, "version": 3, "ops": [["/series", [[1]]], ["/series/0", 1, 0, [2]]]}
+    assert apply_delta(view, message)["series"] == [[1, 2]]
+    assert message["ops"][0] == ["/series", [[1]]]
+    assert apply_delta(view, message)["series"] == [[1, 2]]

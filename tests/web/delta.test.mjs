@@ -2,7 +2,7 @@
 // test_delta_js.py feeds the same module the deltas the server computes over whole games.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { applyDelta, applyOps, DeltaError, parsePointer, receive } from "../../clients/web/delta.js";
+import { applyDelta, applyOps, DeltaError, parsePointer, receive, stepViews } from "../../clients/web/delta.js";
 
 const view = () => ({
   tableId: "t1",
@@ -93,4 +93,28 @@ test("a push of a version the client already holds changes nothing and asks noth
 
 test("a socket's first delta with no view at all asks for the whole view", () => {
   assert.deepEqual(receive(null, { type: "delta", from: 1, version: 2, ops: [] }), { view: null, sync: true });
+});
+
+test("a delta's steps give each version it passes through; steps that do not fit give its end only", () => {
+  const base = { tableId: "t1", version: 3, pile: 10, last: null };
+  const ops = [["/pile", 9], ["/last", "x"], ["/pile", 8]];
+  const message = { type: "delta", from: 3, version: 5, ops, steps: [{ version: 4, ops: 2 }, { version: 5, ops: 1 }] };
+  assert.deepEqual(stepViews(base, message), [
+    { tableId: "t1", version: 4, pile: 9, last: "x" },
+    { tableId: "t1", version: 5, pile: 8, last: "x" },
+  ]);
+  assert.deepEqual(stepViews(base, message).at(-1), applyDelta(base, message)); // the same end
+  const wrong = { ...message, steps: [{ version: 4, ops: 1 }, { version: 5, ops: 1 }] };
+  assert.deepEqual(stepViews(base, wrong), [applyDelta(base, message)]);
+  assert.equal(base.pile, 10); // the base is left as it was
+});
+
+test("applying a delta leaves it as it was, so the same push applies again alike", () => {
+  const base = { tableId: "t1", version: 1, series: [] };
+  const message = { type: "delta", from: 1, version: 3, ops: [["/series", [[1]]], ["/series/0", 1, 0, [2]]],
+    steps: [{ version: 2, ops: 1 }, { version: 3, ops: 1 }] };
+  const once = applyDelta(base, message);
+  assert.deepEqual(once.series, [[1, 2]]);
+  assert.deepEqual(message.ops[0], ["/series", [[1]]]); // the later splice did not reach into it
+  assert.deepEqual(stepViews(base, message).map((v) => v.series), [[[1]], [[1, 2]]]);
 });

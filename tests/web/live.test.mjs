@@ -178,3 +178,22 @@ test("a move the client sends counts as traffic: the ping waits 9 minutes after 
   t.mock.timers.tick(60 * 60 * 1000); // closed: no ping on a dead socket
   assert.equal(socket.sent.filter((m) => m.action === "ping").length, 1);
 });
+
+test("a spectator's push of several versions shows each in turn, and a newer push cuts it short", (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout"] });
+  const { socket, seen } = connected(t);
+  socket.push({ type: "table", view: view(5, { last: "a" }) });
+  const ops = [["/pile", 34], ["/last", "b"], ["/pile", 33], ["/last", "c"], ["/pile", 32], ["/last", "d"]];
+  const steps = [{ version: 6, ops: 2 }, { version: 7, ops: 2 }, { version: 8, ops: 2 }];
+  socket.push({ type: "delta", from: 5, version: 8, ops, steps });
+  const shown = () => seen.views.map((v) => [v.version, v.pile, v.last]);
+  assert.deepEqual(shown(), [[5, 35, "a"], [6, 34, "b"]]); // the first move at once
+  t.mock.timers.tick(700);
+  assert.deepEqual(shown().at(-1), [7, 33, "c"]); // then each computer player's, in order
+  t.mock.timers.tick(700);
+  assert.deepEqual(shown(), [[5, 35, "a"], [6, 34, "b"], [7, 33, "c"], [8, 32, "d"]]);
+  socket.push({ type: "delta", from: 8, version: 10, ops: [["/pile", 31], ["/pile", 30]], steps: [{ version: 9, ops: 1 }, { version: 10, ops: 1 }] });
+  socket.push({ type: "delta", from: 10, version: 11, ops: [["/pile", 29]] }); // before 10 was shown
+  t.mock.timers.tick(5000);
+  assert.deepEqual(seen.views.slice(4).map((v) => v.version), [9, 11]); // never back to an older one
+});

@@ -120,10 +120,11 @@ def _diff_list(old: list[Any], new: list[Any], path: list[str | int]) -> list[Op
 
 
 def apply(value: Any, ops: list[Op], expand: Expand | None = None) -> Any:
-    """``value`` with ``ops`` applied (``value`` itself is left as it was); ``expand`` turns
-    the ids of a short tile form into tiles (without it such an op does not apply)."""
+    """``value`` with ``ops`` applied (``value`` and ``ops`` themselves are left as they
+    were: a value an op sets is a copy, which a later op may change); ``expand`` turns the ids
+    of a short tile form into tiles (without it such an op does not apply)."""
     result = json.loads(_text(value))
-    for op in ops:
+    for op in json.loads(_text(ops)):
         result = _apply_one(result, op, expand)
     return result
 

@@ -19,6 +19,11 @@ def next_due(table: Table) -> float | None:
     return life.next_due(table)
 
 
+def bot_due(table: Table) -> float | None:
+    """When the computer player in turn moves (None when no computer player is to move)."""
+    return life.bot_due(table)
+
+
 def due_event(table: Table, now: float, *, bots: bool = False) -> Outcome | None:
     """The ONE timed event due at ``now`` applied — a computer player's move only when
     ``bots`` — or None when nothing is due."""

@@ -11,7 +11,10 @@ A push is a delta (``harftet.api.delta``) from the version before the batch — 
 record's old image — to the newest, computed once per seat and once for all spectators; a
 record without an old image, or a connection opened since that version was stored (it may not
 hold it), gets the whole view; a socket that sent the newest version's move over the WebSocket
-was answered with its delta by the handler and gets no push of it. Seated players'
+was answered with its delta by the handler and gets no push of it, one that sent an earlier
+version's move of the batch is sent what changed since that version (it holds it). Spectators'
+pushes may wait for the next version and then carry both (``harftet.fanout.spectators``: one
+message per group of versions while computer players move). Seated players'
 connections are posted first, spectators' after:
 those the process posted to at the table's last push even before the table's connections are
 read (a query that grows with the spectators).
@@ -31,6 +34,7 @@ from harftet.api.delta import view_delta
 from harftet.api.views import stored_view
 from harftet.engine import timing
 from harftet.engine.state import Table
+from harftet.fanout import spectators
 from harftet.push import Sender, fan_out
 from harftet.queues import Timer
 from harftet.store.ports import ConnectionStorePort
@@ -156,6 +160,7 @@ class Publisher:
         self.disconnect = disconnect
         self.on_seating = on_seating
         self._seats = SeatConnections()
+        self._groups = spectators.Groups()  # what each table's spectators hold
 
     # -- the stream --------------------------------------------------------------------
     def publish(self, changes: Iterable[Change]) -> Published:
@@ -196,9 +201,7 @@ class Publisher:
         stored = versions[-1].stored
         table = stored.table
         base = versions[0].old
-        pushed, gone, watching = self._push(
-            stored, base if base and base.version < stored.version else None
-        )
+        pushed, gone, watching = self._push(versions)
         due = timing.next_due(table)
         if (
             due is not None
@@ -219,19 +222,21 @@ class Publisher:
             self.on_seating(base.table if base else None, table)
         return pushed, gone
 
-    def _push(
-        self, stored: StoredTable, base: StoredTable | None
-    ) -> tuple[int, list[str], set[str]]:
-        """Send every connection of the table what changed in its own player's view since
-        ``base`` (the whole view without one) — seated players first: those this process
-        posted to last time before it even reads the table's connections, then any other
-        seat, then spectators; drop the gone ones (their players' presence is lost through
+    def _push(self, versions: list[Change]) -> tuple[int, list[str], set[str]]:
+        """Send every connection of the table what changed in its own player's view since the
+        version it holds (the whole view when that is not known) — seated players first:
+        those this process posted to last time before it even reads the table's connections,
+        then any other seat, then spectators, unless their push waits for the next version
+        (``spectators.holds``); drop the gone ones (their players' presence is lost through
         the write path, whose record pushes). (posts, dropped connections, the players the
         posts reached.)"""
         if self.send is None:
             return 0, [], set()
+        stored = versions[-1].stored
         table = stored.table
-        push = _TablePush(self.send, stored, base, self.clock())
+        push = _TablePush(self.send, versions, self.clock())
+        held = self._groups.get(table.table_id)
+        push.watched = spectators.holding(held, versions[0].old)
 
         def is_seated(connection: dict[str, Any]) -> bool:
             return table.seat_of(str(connection["playerId"])) is not None
@@ -241,7 +246,19 @@ class Publisher:
         push.opened(connections)  # what the table's records say now, not the cache
         seats = [c for c in connections if is_seated(c)]
         push.post(seats)
-        push.post([c for c in connections if not is_seated(c)])
+        others = [c for c in connections if not is_seated(c)]
+        watchers = [c for c in others if push.watches(c)]
+        push.post([c for c in others if not push.watches(c)])  # stood up in this batch
+        if watchers:
+            group = spectators.extend(held, versions)
+            if spectators.holds(stored) and group.unsent < spectators.MOST_STEPS:
+                self._groups.put(table.table_id, group)  # sent with the next version
+            else:
+                push.spectators = group
+                push.post(watchers)
+                self._groups.put(table.table_id, spectators.pushed(stored))
+        else:
+            self._groups.drop(table.table_id)
         # remembered for the next push, less any the gateway answered gone
         kept = [c for c in seats if str(c["connectionId"]) not in push.gone]
         self._seats.put(table.table_id, kept)
@@ -256,46 +273,73 @@ class Publisher:
 
 
 class _TablePush:
-    """One table version's posts: each connection gets its viewer's delta from ``base`` (the
-    whole view for a socket that may not hold ``base``), once; the socket that sent the
-    version's move got it as its answer already."""
+    """One batch's posts: each connection gets its viewer's delta from the version it holds
+    (the batch's base; the whole view for a socket that may not hold it), once; a socket
+    that sent one of the batch's moves got that version as its answer and is sent what came
+    after it only; spectators are sent their group (``spectators.Group``)."""
 
-    def __init__(
-        self, send: Sender, stored: StoredTable, base: StoredTable | None, now: float
-    ) -> None:
+    def __init__(self, send: Sender, versions: list[Change], now: float) -> None:
         self.send = send
-        self.stored = stored
-        self.base = base
+        self.stored = versions[-1].stored
+        old = versions[0].old
+        self.base = old if old is not None and old.version < self.stored.version else None
         self.now = now
-        self.since = _stored_at(base) if base is not None else None
-        self.payloads: dict[str | None, tuple[dict[str, Any], dict[str, Any]]] = {}
+        # the socket each version's move was answered on -> the newest version it holds so
+        self.answered = {c.stored.answered: c.stored for c in versions if c.stored.answered}
+        self.spectators: spectators.Group | None = None
+        self.watched: int | None = None  # the version spectators held before the batch
+        # (viewer, base version; -1: the spectators' group) -> (delta or None, whole view)
+        self.payloads: dict[tuple[str | None, int | None], tuple[Any, dict[str, Any]]] = {}
         self.posted: dict[str, float] = {}  # connection id -> when it was opened
         self.gone: list[str] = []
         self.failed = 0
 
+    def watches(self, connection: dict[str, Any]) -> bool:
+        """A spectator: neither seated now nor at the batch's base, nor answered a move."""
+        player_id = str(connection["playerId"])
+        base = self.base
+        return (
+            self.stored.table.seat_of(player_id) is None
+            and (base is None or base.table.seat_of(player_id) is None)
+            and str(connection["connectionId"]) not in self.answered
+        )
+
     def message(self, connection: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         """(connection id, what it is sent)."""
-        player_id = str(connection["playerId"])
-        # spectators share one view (a player seated before this change has their own)
-        base = self.base
-        was_seated = base is not None and base.table.seat_of(player_id) is not None
-        seated = self.stored.table.seat_of(player_id) is not None
-        viewer = player_id if seated or was_seated else None
-        if viewer not in self.payloads:
-            self.payloads[viewer] = _payloads(self.stored, base, viewer)
-        delta, whole = self.payloads[viewer]
+        connection_id, player_id = str(connection["connectionId"]), str(connection["playerId"])
+        own = self.answered.get(connection_id)  # it holds the version its move made
+        base = own if own is not None else self.base
+        since = spectators.stored_at(base) if base is not None else None
+        if self.spectators is not None and self.watches(connection):
+            if (None, -1) not in self.payloads:  # one spectators' message for all of them
+                whole = {"type": "table", "view": stored_view(self.stored, None)}
+                self.payloads[None, -1] = (self.spectators.delta(), whole)
+            delta, whole = self.payloads[None, -1]
+            since = self.spectators.since_at
+            if player_id in self.spectators.seated:  # it holds the version it stood up at
+                delta = None
+        else:
+            # spectators share one view (a player seated before this change has their own)
+            was_seated = base is not None and base.table.seat_of(player_id) is not None
+            seated = self.stored.table.seat_of(player_id) is not None
+            viewer = player_id if seated or was_seated else None
+            key = (viewer, base.version if base is not None else None)
+            if key not in self.payloads:
+                self.payloads[key] = _payloads(self.stored, base, viewer)
+            delta, whole = self.payloads[key]
+            if seated and not was_seated and base is not None and self.watched != base.version:
+                delta = None  # sat down: as a spectator it held a version held back
+        if own is not None:
+            return connection_id, delta or whole
         # opened after the base was stored: it may not hold that version, so it gets the
         # whole view (connectedAt is to the millisecond; clocks of two functions may differ)
         opened = float(connection.get("connectedAt", 0))
-        if self.since is None:
-            fresh = self.now - opened < YOUNG_SECONDS
-        else:
-            fresh = opened + SKEW > self.since
-        return str(connection["connectionId"]), whole if fresh else delta
+        fresh = self.now - opened < YOUNG_SECONDS if since is None else opened + SKEW > since
+        return connection_id, whole if fresh or delta is None else delta
 
     def post(self, group: list[dict[str, Any]]) -> None:
         """Post to those of ``group`` not posted to yet (nor answered on the spot)."""
-        answered = self.stored.answered
+        answered = self.stored.answered  # the newest version's own answer went there
         group = [
             c
             for c in group
@@ -334,10 +378,3 @@ def _payloads(
     if base is None:
         return whole, whole
     return view_delta(stored_view(base, viewer), view), whole
-
-
-def _stored_at(stored: StoredTable) -> float | None:
-    """When ``stored`` was written, as far as the table tells: its last event's time."""
-    recent = stored.table.recent
-    at = recent[-1].get("at") if recent else None
-    return float(at) if isinstance(at, int | float) else None

@@ -64,6 +64,24 @@ def _delta_payload() -> dict[str, Any]:
         },
         "ops": {"type": "array", "items": op, "description": DELTA_OPS},
         "moveId": MOVE_ANSWERED,
+        "steps": {
+            "type": "array",
+            "minItems": 2,
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["version", "ops"],
+                "properties": {
+                    "version": {"type": "integer", "minimum": 1},
+                    "ops": {"type": "integer", "minimum": 0},
+                },
+            },
+            "description": "present when the delta carries several stored versions one by one "
+            "(a spectator's push, held back while computer players move): each version and "
+            "how many of `ops`, in order, take the view from the version before to it. A "
+            "client may show each version in turn; applying all of `ops` at once gives the "
+            "same view at `version`.",
+        },
     }
     return _object("type", "delta", properties, required=("from", "version", "ops"))
 
@@ -181,7 +199,9 @@ def _views(schemas: dict[str, Any]) -> dict[str, Any]:
             "The table changed: what changed in this connection's player's view since version "
             "`from` (after every stored change, one per computer-player move; several changes "
             "stored at once may come as one delta). A client whose view is not at `from` (a "
-            "missed push) sends sync instead of applying it.",
+            "missed push) sends sync instead of applying it. A spectator's push of a version "
+            "after which a computer player moves within 2 s waits for the next version and "
+            "comes with it, as one delta with `steps`.",
             _delta_payload(),
         ),
         "dryRun": _message(
