@@ -124,6 +124,9 @@ class StoredTable:
     # the WebSocket connection that sent this version's move and got its answer on the spot
     # (``ans``): the fan-out leaves it out of this version's push
     answered: str | None = None
+    # the deadline index's sort key the item holds (``deadline``, ms; None: not known or not
+    # in the index): a later deadline it still stands for keeps it (IndexKeys.keeps)
+    index_deadline: int | None = None
 
 
 def from_item(item: dict[str, Any]) -> StoredTable:
@@ -133,12 +136,14 @@ def from_item(item: dict[str, Any]) -> StoredTable:
         moves[move_digest(key)] = int(value["N"])
     due_version = item.get("dueV")
     answered = item.get(ANSWERED)
+    deadline = item.get("deadline")
     return StoredTable(
         table=codec.decode(item["state"]["B"]),
         version=int(item["version"]["N"]),
         moves=Moves(moves),
         due_version=int(due_version["N"]) if due_version else None,
         answered=answered["S"] if answered else None,
+        index_deadline=int(deadline["N"]) if deadline else None,
     )
 
 
@@ -183,12 +188,16 @@ class IndexKeys:
     index partition takes about 1,000 writes a second, and a turn moves its table's deadline
     (two index writes), so the shards bound a cell's tables (bench/scale_model.py sizes them;
     the template's DeadlineShards). Raise it, never lower it: the sweeper reads shards
-    0..N-1, and a table keeps its shard until its deadline moves. A live table's deadline is
-    rounded UP to ``step_ms`` (the template's DeadlineStepSeconds), so that a turn that moves
-    the deadline within the same step writes no index key; only the sweeper, the safety net
-    for a lost timer, reads the index (the stream sends each exact deadline to SQS), and it
-    finds a table at most one step late. A correspondence table keeps its exact deadline (its
-    timer is armed from the index: harftet.timers.far)."""
+    0..N-1, and a table keeps its shard until its deadline moves. A live table's index key
+    is its deadline made as late as one step (``step_ms``, the template's
+    DeadlineStepSeconds) after the write allows (``deadline``), and a key the item holds
+    stays while it is no earlier than the table's deadline and at most one step later
+    (``keeps``), so that turns that move the deadline back and forth (a person's 45 s turn, a
+    computer player's 1 s) write no index key until their deadlines pass it; only the
+    sweeper, the safety net for a lost timer, reads the index (the stream sends each exact
+    deadline to SQS), and it finds a table at most one step late, never early. A
+    correspondence table keeps its exact deadline (its timer is armed from the index:
+    harftet.timers.far)."""
 
     shards: int = 8
     step_ms: int = 0
@@ -197,11 +206,29 @@ class IndexKeys:
         """The deadline index partition of a table: stable, spread evenly over the shards."""
         return f"{DUE}#{zlib.crc32(table_id.encode()) % self.shards}"
 
-    def deadline(self, due: float, exact: bool = False) -> int:
-        """The deadline index's sort key (ms) for a deadline: rounded up to ``step_ms``."""
+    def deadline(self, due: float, exact: bool = False, now: float | None = None) -> int:
+        """The deadline index's sort key (ms) for a deadline set at ``now``: as late as one
+        step after ``now`` allows — never earlier than the deadline nor more than a step
+        after it — so that the deadlines of the next turns (a computer player's in a second, a
+        person's in 45 s) still fall under it (``keeps``); rounded up to ``step_ms`` without
+        ``now``."""
         ms = int(due * 1000)
         step = self.step_ms
-        return ms if exact or step <= 0 else -(-ms // step) * step
+        if exact or step <= 0:
+            return ms
+        if now is None:
+            return -(-ms // step) * step
+        return min(max(ms, int(now * 1000) + step), ms + step)
+
+    def keeps(self, key: int | None, due: float, exact: bool = False) -> bool:
+        """Whether the index key ``key`` (ms) the item holds still stands for a deadline
+        ``due``: the same exact deadline, or (rounded) no earlier and within one step."""
+        if key is None:
+            return False
+        ms = int(due * 1000)
+        if exact or self.step_ms <= 0:
+            return key == ms
+        return ms <= key <= ms + self.step_ms
 
     def fields(self, table: Table, now: float) -> tuple[dict[str, Any], list[str]]:
         """The sparse-index attributes to SET (as attribute values), and those to REMOVE."""
@@ -215,7 +242,7 @@ class IndexKeys:
         due = next_due(table)
         if due is not None:
             sets["due"] = {"S": self.due_key(table.table_id)}
-            sets["deadline"] = number(self.deadline(due, table.pace == "correspondence"))
+            sets["deadline"] = number(self.deadline(due, table.pace == "correspondence", now))
         else:
             removes += ["due", "deadline", "dueV"]
         return sets, removes

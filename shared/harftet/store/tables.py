@@ -22,6 +22,7 @@ from botocore.exceptions import ClientError
 
 from harftet.engine import codec
 from harftet.engine.state import Table
+from harftet.engine.timing import next_due
 from harftet.errors import NotFoundError
 
 from .errors import VersionConflictError
@@ -122,7 +123,7 @@ class TableStore(LobbyPages, HeldTables):
         moves = stored.moves.remember(commit.move_id, version)
         updates = merged([to_update(write, at) for write in commit.writes])
         token = request_token() if updates else None
-        update, due_version = self._update(stored, table, moves, at, commit.answered, token)
+        update, due_version, key = self._update(stored, table, moves, at, commit.answered, token)
         try:
             if token is not None:  # a transaction: it marks the item, to know it again
                 self._client.transact_write_items(
@@ -134,9 +135,13 @@ class TableStore(LobbyPages, HeldTables):
                 self._client.update_item(**update)
         except ClientError as error:
             if token is not None and self._landed(error, table.table_id, token, version):
-                return StoredTable(table, version, moves, answered=commit.answered)
+                return StoredTable(
+                    table, version, moves, answered=commit.answered, index_deadline=key
+                )
             raise self._conflict(error, table.table_id) from error
-        return StoredTable(table, version, moves, due_version=due_version, answered=commit.answered)
+        return StoredTable(
+            table, version, moves, due_version, answered=commit.answered, index_deadline=key
+        )
 
     def _update(
         self,
@@ -146,11 +151,12 @@ class TableStore(LobbyPages, HeldTables):
         now: float,
         answered: str | None,
         token: str | None,
-    ) -> tuple[dict[str, Any], int | None]:
-        """The conditional UpdateItem that stores ``table`` over ``stored``; and the version
-        that set the deadline it stores (None: no deadline)."""
+    ) -> tuple[dict[str, Any], int | None, int | None]:
+        """The conditional UpdateItem that stores ``table`` over ``stored``; the version that
+        set the deadline it stores (None: no deadline) and the deadline index key the item
+        then holds."""
         version = stored.version + 1
-        sets, removes = self._changed_index(stored.table, table, now)
+        sets, removes, key = self._changed_index(stored, table, now)
         timed = exact_ms(table) is not None
         moved = timed and exact_ms(table) != exact_ms(stored.table)
         if moved:
@@ -184,23 +190,32 @@ class TableStore(LobbyPages, HeldTables):
             "ExpressionAttributeValues": values,
             "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
         }
-        return update, due_version
+        return update, due_version, key
 
     def _changed_index(
-        self, before: Table, after: Table, now: float
-    ) -> tuple[dict[str, Any], list[str]]:
+        self, stored: StoredTable, after: Table, now: float
+    ) -> tuple[dict[str, Any], list[str], int | None]:
         """The index attributes to SET and REMOVE for ``after``, less the keys it writes again
-        with the value ``before`` wrote: an index key written again with the value it holds
+        with the value the item holds: an index key written again with the value it holds
         would still be an index write (DynamoDB does not promise to skip it). A move leaves the
         lobby keys as they are; a change that keeps the deadline (a draw, a chat, a reconnect)
         writes neither the deadline index (it projects keys only) nor dueV (so no timer is
-        sent); one that moves it within the index's step writes dueV only."""
+        sent); one that moves it to where the index key still stands for it
+        (``IndexKeys.keeps``) writes dueV only. And the deadline index key the item then
+        holds (None: none, or not known)."""
         sets, removes = self.index.fields(after, now)
-        was, _ = self.index.fields(before, now)
-        for key in [*LOBBY_KEYS.values(), "createdAt", "due", "deadline"]:
-            if key in sets and was.get(key) == sets[key]:
-                del sets[key]
-        return sets, removes
+        was, _ = self.index.fields(stored.table, now)
+        for name in [*LOBBY_KEYS.values(), "createdAt", "due"]:
+            if name in sets and was.get(name) == sets[name]:
+                del sets[name]
+        due = next_due(after)
+        exact = after.pace == "correspondence"
+        if due is None or "due" in sets:  # out of the index, or (re)entering it: write it
+            return sets, removes, int(sets["deadline"]["N"]) if due is not None else None
+        if self.index.keeps(stored.index_deadline, due, exact):
+            del sets["deadline"]  # the key the item holds stands for this deadline too
+            return sets, removes, stored.index_deadline
+        return sets, removes, int(sets["deadline"]["N"])
 
     def _landed(self, error: ClientError, table_id: str, token: str, version: int) -> bool:
         """Whether a cancelled transaction is our own, already written: its answer was lost
