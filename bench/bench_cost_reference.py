@@ -44,7 +44,7 @@ CELL_TARGET = 40_000.0  # tables a cell carries before its first quota binds (is
 MEMORY_MB = 512  # what cost_tally prices Lambda's GB-s at; checked against template.yaml
 # Scheduled functions run per cell whatever its games do (like the sweeper, which the tally
 # already leaves out): not a game's cost.
-SCHEDULED = ("matcher", "league", "synthetic", "keys")
+SCHEDULED = ("matcher", "league", "synthetic", "keys", "tournament")
 
 
 def per_game(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
