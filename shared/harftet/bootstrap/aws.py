@@ -110,7 +110,12 @@ class DynamoStores:
         s = self.settings
         index = IndexKeys(s.deadline_shards, int(s.deadline_step_seconds * 1000))
         return TableStore(
-            self.client, s.tables_table, s.players_table, index, write_format=s.table_write_format
+            self.client,
+            s.tables_table,
+            s.players_table,
+            index,
+            write_format=s.table_write_format,
+            lean_timers=s.timers_lean,
         )
 
     def __getattr__(self, name: str) -> Any:

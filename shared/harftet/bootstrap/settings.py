@@ -49,6 +49,8 @@ class Settings:
     allowed_origins: str = ""
     # the stored tables' codec format written (None: the codec's own, harftet.engine.codec)
     table_write_format: int | None = None
+    # a deadline may lean on a timer message asked for before (the template's TimersLean)
+    timers_lean: bool = True
     # the few settings a feature reads in its own words (LIMITS, LIMIT_BUDGETS, PASSKEY_*)
     environ: Mapping[str, str] = field(default_factory=dict, repr=False)
 
@@ -86,6 +88,7 @@ class Settings:
             token_keys_seconds=float(get("TOKEN_KEYS_CACHE_SECONDS") or 300),
             allowed_origins=get("ALLOWED_ORIGINS", ""),
             table_write_format=int(get("TABLE_WRITE_FORMAT") or 0) or None,
+            timers_lean=(get("TIMERS_LEAN") or "true").lower() != "false",
             environ=env,
         )
 

@@ -33,6 +33,10 @@ MOVES = "mv"
 OLD_MOVES = "moves"  # the former map of whole `{playerId}:{moveId}` keys (read, then removed)
 ANSWERED = "ans"  # the connection answered on the spot for this version (StoredTable.answered)
 DUE = "due"
+TIMER = "tq"  # StoredTable.timer_due
+# A deadline leans on a timer message still this far ahead at least (ms): the message reads the
+# table when it falls due, so a write this close to it may come after its read (two clocks).
+TIMER_MARGIN_MS = 2000
 # DynamoDB's TTL removes what nobody will come back to: a table still waiting a day after it
 # was made (WAITING_SECONDS: it leaves the lobby then too), a finished game 30 days after.
 FINISHED_KEPT_SECONDS = 30 * 24 * 3600
@@ -127,6 +131,9 @@ class StoredTable:
     # the deadline index's sort key the item holds (``deadline``, ms; None: not known or not
     # in the index): a later deadline it still stands for keeps it (IndexKeys.keeps)
     index_deadline: int | None = None
+    # the due (ms) of the latest timer message the table's versions asked for (``tq``): while
+    # it is ahead, a later deadline leans on it (``timer_asked``)
+    timer_due: int | None = None
 
 
 def from_item(item: dict[str, Any]) -> StoredTable:
@@ -144,6 +151,7 @@ def from_item(item: dict[str, Any]) -> StoredTable:
         due_version=int(due_version["N"]) if due_version else None,
         answered=answered["S"] if answered else None,
         index_deadline=int(deadline["N"]) if deadline else None,
+        timer_due=int(item[TIMER]["N"]) if TIMER in item else None,
     )
 
 
@@ -162,6 +170,58 @@ def deadline_set(versions: Sequence[StoredTable]) -> bool:
     timer is on its way). An item without ``dueV`` (written before it existed) says yes."""
     newest = versions[-1]
     return newest.due_version is None or newest.due_version >= versions[0].version
+
+
+def timer_asked(
+    stored: StoredTable | None, table: Table, version: int, now: float, lean: bool = True
+) -> tuple[int | None, int | None]:
+    """(``dueV``, ``tq``) of ``table`` stored as ``version`` over ``stored`` at ``now``: which
+    version's timer message stands for its deadline, and the due (ms) of the latest message
+    asked for. A version asks for one (dueV = its version) when it moves the deadline, unless
+    a message asked for before is still ahead (by TIMER_MARGIN_MS) and due no later than the
+    new deadline: that one reads the table when it falls due and sends itself again for the
+    deadline it finds (harftet.timers.firing), so a person's turns of 45 s that end in a few
+    seconds send one message between them, not one each. A deadline before it (a computer
+    player's second) asks for its own and leaves the later one as ``tq``. Correspondence
+    tables (their timers armed from the index) ask at every move, and so does every table
+    without ``lean`` (the template's TimersLean off: the first deploy of this rule, while the
+    release before, which drops a message that finds another deadline, still fires timers)."""
+    exact = exact_ms(table)
+    if exact is None:
+        return None, None
+    if stored is None:
+        return version, exact
+    if exact == exact_ms(stored.table):
+        return stored.due_version, stored.timer_due  # the deadline stays: its message stands
+    ahead = stored.timer_due
+    if (
+        not lean
+        or ahead is None
+        or table.pace == "correspondence"
+        or ahead <= now * 1000 + TIMER_MARGIN_MS
+    ):
+        return version, exact  # nothing asked for is ahead still
+    if ahead <= exact:
+        return stored.due_version, ahead  # the message due before it stands for it
+    return version, ahead  # its own message, the later one still asked for
+
+
+def timers_of(newest: StoredTable, base: StoredTable | None) -> list[float]:
+    """The timer messages (their dues, epoch seconds) a batch of versions from ``base`` (the
+    version before the batch; None: not known) to ``newest`` sends when one of them asked
+    (``deadline_set``): the newest deadline's — or the message it leans on, when that is due
+    first — and the latest message asked for if a version of the batch asked for it (a
+    computer player's turn after it asked for its own)."""
+    due = next_due(newest.table)
+    if due is None:
+        return []
+    asked = newest.timer_due
+    if asked is None:
+        return [due]
+    dues = [min(due, asked / 1000)]
+    if (base is None or base.timer_due != asked) and asked / 1000 not in dues:
+        dues.append(asked / 1000)
+    return dues
 
 
 def number(value: int) -> dict[str, str]:
@@ -244,7 +304,7 @@ class IndexKeys:
             sets["due"] = {"S": self.due_key(table.table_id)}
             sets["deadline"] = number(self.deadline(due, table.pace == "correspondence", now))
         else:
-            removes += ["due", "deadline", "dueV"]
+            removes += ["due", "deadline", "dueV", TIMER]
         return sets, removes
 
 

@@ -35,13 +35,14 @@ from .table_items import (
     LOBBY_KEYS,
     MOVES,
     OLD_MOVES,
+    TIMER,
     IndexKeys,
     Moves,
     StoredTable,
-    exact_ms,
     from_item,
     moves_value,
     number,
+    timer_asked,
 )
 from .transient import busy
 from .writes import NO_COMMIT, Commit, to_update
@@ -61,6 +62,7 @@ class TableStore(LobbyPages, HeldTables):
         index: IndexKeys | None = None,
         *,
         write_format: int | None = None,
+        lean_timers: bool = True,
     ) -> None:
         self._client = client
         self._name = table_name
@@ -69,6 +71,8 @@ class TableStore(LobbyPages, HeldTables):
         # the codec's format written (the one before while a new format's first deploy rolls
         # out: docs/DEPLOY.md "State that migrates"); both are read
         self.write_format = write_format or codec.FORMAT
+        # a deadline may lean on a timer message asked for before (table_items.timer_asked)
+        self.lean_timers = lean_timers
 
     def get(self, table_id: str) -> StoredTable:
         """The table, read strongly consistently; NotFoundError if there is none."""
@@ -98,9 +102,11 @@ class TableStore(LobbyPages, HeldTables):
         return 1
 
     def _new_item(self, table: Table) -> dict[str, Any]:
-        sets, _ = self.index.fields(table, time.time())
-        if "deadline" in sets:
-            sets["dueV"] = number(1)
+        now = time.time()
+        sets, _ = self.index.fields(table, now)
+        due_version, timer_due = timer_asked(None, table, 1, now)
+        if due_version is not None and timer_due is not None:
+            sets |= {"dueV": number(due_version), TIMER: number(timer_due)}
         item = {
             "tableId": {"S": table.table_id},
             "version": number(1),
@@ -123,7 +129,7 @@ class TableStore(LobbyPages, HeldTables):
         moves = stored.moves.remember(commit.move_id, version)
         updates = merged([to_update(write, at) for write in commit.writes])
         token = request_token() if updates else None
-        update, due_version, key = self._update(stored, table, moves, at, commit.answered, token)
+        update, timer, key = self._update(stored, table, moves, at, commit.answered, token)
         try:
             if token is not None:  # a transaction: it marks the item, to know it again
                 self._client.transact_write_items(
@@ -140,7 +146,7 @@ class TableStore(LobbyPages, HeldTables):
                 )
             raise self._conflict(error, table.table_id) from error
         return StoredTable(
-            table, version, moves, due_version, answered=commit.answered, index_deadline=key
+            table, version, moves, timer[0], commit.answered, index_deadline=key, timer_due=timer[1]
         )
 
     def _update(
@@ -151,17 +157,14 @@ class TableStore(LobbyPages, HeldTables):
         now: float,
         answered: str | None,
         token: str | None,
-    ) -> tuple[dict[str, Any], int | None, int | None]:
-        """The conditional UpdateItem that stores ``table`` over ``stored``; the version that
-        set the deadline it stores (None: no deadline) and the deadline index key the item
-        then holds."""
+    ) -> tuple[dict[str, Any], tuple[int | None, int | None], int | None]:
+        """The conditional UpdateItem that stores ``table`` over ``stored``; the item's
+        (``dueV``, ``tq``) then (``timer_asked``) and the deadline index key it holds."""
         version = stored.version + 1
         sets, removes, key = self._changed_index(stored, table, now)
-        timed = exact_ms(table) is not None
-        moved = timed and exact_ms(table) != exact_ms(stored.table)
-        if moved:
-            sets["dueV"] = number(version)
-        due_version = (version if moved else stored.due_version) if timed else None
+        due_version, timer_due = timer_asked(stored, table, version, now, self.lean_timers)
+        if due_version == version and timer_due is not None:  # it asks for a timer message
+            sets |= {"dueV": number(version), TIMER: number(timer_due)}
         sets |= {"version": number(version), "state": {"B": codec.encode(table, self.write_format)}}
         # The kept ids are written every time (a few dozen bytes: no extra write unit), so an
         # item of the former shape moves its ids over and drops the old map in one write.
@@ -190,7 +193,7 @@ class TableStore(LobbyPages, HeldTables):
             "ExpressionAttributeValues": values,
             "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
         }
-        return update, due_version, key
+        return update, (due_version, timer_due), key
 
     def _changed_index(
         self, stored: StoredTable, after: Table, now: float
