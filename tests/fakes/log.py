@@ -13,9 +13,9 @@ class FakeLog:
     def __init__(self) -> None:
         self.items: dict[str, dict[int, dict[str, Any]]] = {}
 
-    def append(self, table_id: str, events: list[dict[str, Any]]) -> None:
+    def append(self, table_id: str, events: list[dict[str, Any]], alone: bool = False) -> None:
         kept = self.items.setdefault(table_id, {})
-        for group in changes(events):
+        for group in changes(events, alone):
             kept[int(group[-1]["seq"])] = item_of(table_id, group)
 
     def after(self, table_id: str, seq: int, limit: int = 500) -> list[dict[str, Any]]:

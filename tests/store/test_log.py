@@ -119,3 +119,10 @@ def test_a_game_of_changes_pages_through_the_whole_log(log):
     assert log.after("t1", 0) == every[:500]
     assert log.after("t1", 0, limit=5000) == every
     assert [e["seq"] for e in log.after("t1", 1250, limit=10)] == list(range(1251, 1261))
+
+
+def test_events_written_alone_take_an_item_each_and_read_once_beside_their_change(log):
+    lay_and_pass = change(4, 7, 8)
+    log.append("t1", lay_and_pass)
+    log.append("t1", [{**lay_and_pass[0], "name": "Silindi"}], alone=True)  # over the former shape
+    assert log.after("t1", 0) == [{**lay_and_pass[0], "name": "Silindi"}, lay_and_pass[1]]

@@ -26,14 +26,15 @@ RETRIES = 8
 QUERY_PAGE = 1000  # items a Query page asks for (each one change: one to a few events)
 
 
-def changes(events: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+def changes(events: list[dict[str, Any]], alone: bool = False) -> list[list[dict[str, Any]]]:
     """``events`` as the changes that made them, each change's events by seq: those of one
-    ``version`` (the fan-out's stamp) together, an event without one alone; each seq once."""
+    ``version`` (the fan-out's stamp) together, an event without one (or every event,
+    ``alone``) by itself; each seq once."""
     by_seq = {int(e["seq"]): e for e in events}  # one event per seq in a batch
     groups: dict[Any, list[dict[str, Any]]] = {}
     for seq in sorted(by_seq):
         event = by_seq[seq]
-        key = ("v", event["version"]) if "version" in event else ("s", seq)
+        key = ("v", event["version"]) if "version" in event and not alone else ("s", seq)
         groups.setdefault(key, []).append(event)
     return sorted(groups.values(), key=lambda g: int(g[-1]["seq"]))
 
@@ -71,11 +72,13 @@ class LogStore:
         self._name = table_name
         self._sleep = sleep
 
-    def append(self, table_id: str, events: list[dict[str, Any]]) -> None:
+    def append(self, table_id: str, events: list[dict[str, Any]], alone: bool = False) -> None:
         """Store ``events`` (each with an int ``seq``; the fan-out stamps each with the
         ``version`` that made it), an item per change; a change already stored is written
-        again unchanged, so delivering a change twice changes nothing."""
-        requests = [{"PutRequest": {"Item": item_of(table_id, g)}} for g in changes(events)]
+        again unchanged, so delivering a change twice changes nothing. ``alone``: an item per
+        event, the former shape (what rewrites an event over an item of that shape)."""
+        groups = changes(events, alone)
+        requests = [{"PutRequest": {"Item": item_of(table_id, g)}} for g in groups]
         for start in range(0, len(requests), BATCH):
             self._write(requests[start : start + BATCH])
 
