@@ -126,3 +126,19 @@ def test_events_written_alone_take_an_item_each_and_read_once_beside_their_chang
     log.append("t1", lay_and_pass)
     log.append("t1", [{**lay_and_pass[0], "name": "Silindi"}], alone=True)  # over the former shape
     assert log.after("t1", 0) == [{**lay_and_pass[0], "name": "Silindi"}, lay_and_pass[1]]
+
+
+def test_without_an_item_per_change_each_event_is_an_item_as_the_release_before_reads(
+    dynamodb,
+):
+    """LogItemPerChange off (the first deploy of the item per change): the former shape."""
+    log = LogStore(dynamodb, TABLE, sleep=lambda s: None, per_change=False)
+    log.append("t1", [*change(2, 1, 2), *change(3, 3)])
+    items = dynamodb.query(
+        TableName=TABLE,
+        KeyConditionExpression="tableId = :t",
+        ExpressionAttributeValues={":t": {"S": "t1"}},
+    )["Items"]
+    assert [int(i["seq"]["N"]) for i in items] == [1, 2, 3]
+    assert not any("earlier" in i for i in items)
+    assert log.after("t1", 0) == [*change(2, 1, 2), *change(3, 3)]

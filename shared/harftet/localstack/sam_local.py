@@ -90,6 +90,7 @@ def env_vars(
         "DEADLINE_STEP_SECONDS": stack.get("DEADLINE_STEP_SECONDS", "60"),  # the template's
         "TABLE_WRITE_FORMAT": stack.get("TABLE_WRITE_FORMAT", str(FORMAT)),  # the codec's own
         "TIMERS_LEAN": stack.get("TIMERS_LEAN", "true"),  # the template's default
+        "LOG_ITEM_PER_CHANGE": stack.get("LOG_ITEM_PER_CHANGE", "true"),  # the template's
         "TOKEN_KEYS_PARAM": "",  # no key ring locally: the one secret signs (as `make run`)
         "NEW_VERSION": "",  # the pre-traffic hook's: given by CodeDeploy's deploy only
         "REST_URL": f"http://{LOCAL_HOST}:{port}",  # the synthetic game plays `make run`

@@ -67,17 +67,22 @@ def events_of(item: dict[str, Any]) -> list[dict[str, Any]]:
 class LogStore:
     """Appends and reads the events of a table, oldest first."""
 
-    def __init__(self, client: Any, table_name: str, *, sleep: Any = time.sleep) -> None:
+    def __init__(
+        self, client: Any, table_name: str, *, sleep: Any = time.sleep, per_change: bool = True
+    ) -> None:
         self._client = client
         self._name = table_name
         self._sleep = sleep
+        # an item per change; off: an item per event, the former shape, which the release
+        # before reads whole (the template's LogItemPerChange, off for this shape's first deploy)
+        self.per_change = per_change
 
     def append(self, table_id: str, events: list[dict[str, Any]], alone: bool = False) -> None:
         """Store ``events`` (each with an int ``seq``; the fan-out stamps each with the
         ``version`` that made it), an item per change; a change already stored is written
         again unchanged, so delivering a change twice changes nothing. ``alone``: an item per
         event, the former shape (what rewrites an event over an item of that shape)."""
-        groups = changes(events, alone)
+        groups = changes(events, alone or not self.per_change)
         requests = [{"PutRequest": {"Item": item_of(table_id, g)}} for g in groups]
         for start in range(0, len(requests), BATCH):
             self._write(requests[start : start + BATCH])
