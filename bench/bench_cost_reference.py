@@ -44,7 +44,7 @@ CELL_TARGET = 40_000.0  # tables a cell carries before its first quota binds (is
 MEMORY_MB = 512  # what cost_tally prices Lambda's GB-s at; checked against template.yaml
 # Scheduled functions run per cell whatever its games do (like the sweeper, which the tally
 # already leaves out): not a game's cost.
-SCHEDULED = ("matcher", "league", "synthetic", "keys")
+SCHEDULED = ("matcher", "league", "synthetic", "keys", "tournament")
 
 
 def per_game(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -158,6 +158,7 @@ def rows_and_notes(measured: dict[str, Any]) -> tuple[list[Result], list[str], d
         if name == "reference":
             notes.append(_floor_note(game, t, prices, measured["events"][name]))
         notes.append(_answers_note(label, game, measured["records"]))
+        notes.append(_writes_note(label, game, measured["records"], t.changes))
         kinds = measured["events"][name]
         notes.append(
             f"{label}, logged events by type (seats 0–1 people, 2–3 computer players): "
@@ -259,6 +260,32 @@ def _answers_note(label: str, game: Game, recorded: list[dict[str, Any]]) -> str
     return (
         f"{label}, each move's kept first answer (its retries' answer, 24 h): {len(puts)} "
         f"PutItem, {units:.0f} write units ({units / max(1, len(puts)):.2f} each)."
+    )
+
+
+def _writes_note(label: str, game: Game, recorded: list[dict[str, Any]], changes: int) -> str:
+    """The write units of the game's DynamoDB calls per stored change, by function, operation
+    and table (the tables table's own writes, sized from its versions, are the item line), and
+    the timer messages sent: what the per-change writes are made of."""
+    units: dict[tuple[str, str, str], float] = {}
+    sends: dict[str, int] = {}
+    for r in recorded:
+        if r.get("k") != "call" or not game.started <= r["t"] <= game.ended:
+            continue
+        fn = r.get("fn", "").split("-")[-1].lower().removesuffix("function")
+        if r.get("svc") == "sqs" and r.get("op") == "SendMessage":
+            sends[fn] = sends.get(fn, 0) + 1
+        if r.get("svc") != "dynamodb" or not r.get("wru") or "weeper" in fn:
+            continue
+        table = str(r.get("table", "")).split(",")[0].split("-")[-1].lower() or "?"
+        key = (fn, str(r["op"]), table)
+        units[key] = units.get(key, 0.0) + float(r["wru"])
+    per = max(1, changes)
+    parts = "; ".join(f"{f} {o} {tb} {u / per:.2f}" for (f, o, tb), u in sorted(units.items()))
+    sent = ", ".join(f"{f} {n / per:.2f}" for f, n in sorted(sends.items()))
+    return (
+        f"{label}, DynamoDB write units per stored change by function, operation and table: "
+        f"{parts}; timer messages sent per change: {sent or 'none'}."
     )
 
 

@@ -82,6 +82,7 @@ class Reader:
         """The game's logged events by type (and who made them: ``bot`` for a computer
         player's seat), to say what its stored changes were."""
         from harftet.store.items import query_items
+        from harftet.store.log import events_of
 
         found = query_items(
             self._client,
@@ -93,8 +94,7 @@ class Reader:
             most=100_000,
         )
         kinds: Counter[str] = Counter()
-        for item in found:
-            event = json.loads(item["event"]["S"])
+        for event in (e for item in found for e in events_of(item)):
             who = "computer" if event.get("seat") in (2, 3) else "person"
             kinds[
                 f"{event['type']} ({who})" if event.get("seat") is not None else event["type"]

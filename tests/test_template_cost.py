@@ -107,9 +107,38 @@ def test_the_sweeper_sweeps_once_a_run_and_the_shards_are_a_parameter(
     variables = template["Globals"]["Function"]["Environment"]["Variables"]
     assert variables["DEADLINE_SHARDS"] == {"Ref": "DeadlineShards"}
     assert template["Parameters"]["DeadlineShards"]["Default"] == 32
-    # the deadline index holds deadlines rounded up to a step (store/tables.py)
+    # the deadline index holds keys up to a step after the deadline (store/table_items.py)
     assert variables["DEADLINE_STEP_SECONDS"] == {"Ref": "DeadlineStepSeconds"}
     assert template["Parameters"]["DeadlineStepSeconds"]["Default"] == 60
+
+
+def test_deadlines_lean_on_timer_messages_unless_a_first_deploy_turns_it_off(
+    template: dict[str, Any],
+) -> None:
+    variables = template["Globals"]["Function"]["Environment"]["Variables"]
+    assert variables["TIMERS_LEAN"] == {"Ref": "TimersLean"}
+    parameter = template["Parameters"]["TimersLean"]
+    assert parameter["Default"] == "true" and parameter["AllowedValues"] == ["true", "false"]
+    from harftet.bootstrap.settings import Settings
+
+    assert Settings.from_env({}).timers_lean  # locally and in tests: on
+    assert not Settings.from_env({"TIMERS_LEAN": "false"}).timers_lean
+
+
+def test_the_log_stores_an_item_per_change_unless_a_first_deploy_turns_it_off(
+    template: dict[str, Any],
+) -> None:
+    variables = template["Globals"]["Function"]["Environment"]["Variables"]
+    assert variables["LOG_ITEM_PER_CHANGE"] == {"Ref": "LogItemPerChange"}
+    parameter = template["Parameters"]["LogItemPerChange"]
+    assert parameter["Default"] == "true" and parameter["AllowedValues"] == ["true", "false"]
+    from harftet.bootstrap.aws import DynamoStores
+    from harftet.bootstrap.settings import Settings
+
+    off = Settings.from_env({"LOG_TABLE": "log", "LOG_ITEM_PER_CHANGE": "false"})
+    assert DynamoStores(None, off).log.per_change is False
+    assert DynamoStores(None, Settings.from_env({"LOG_TABLE": "log"})).log.per_change is True
+    assert DynamoStores(None, Settings.from_env({})).log is None  # no log table, no log
 
 
 def test_a_stack_deploys_as_a_cell_the_router_finds_by_its_exports(

@@ -27,6 +27,7 @@ from harftet.store.table_items import (
     LobbyKey,
     Moves,
     StoredTable,
+    timer_asked,
 )
 from harftet.store.tables import MAX_ID
 from harftet.store.tournaments import ResultWrite
@@ -48,6 +49,7 @@ class Item:
     created_ms: int
     due_version: int | None = None  # the version that set the deadline (dueV)
     answered: str | None = None  # the connection this version's move was answered on
+    timer_due: int | None = None  # the latest timer message asked for (tq, ms)
 
 
 def _deadline(table: Table) -> int | None:
@@ -94,12 +96,16 @@ class FakeTables:
             int(table.created_at * 1000),
             stored.due_version if _deadline(table) is not None else None,
             stored.answered,
+            stored.timer_due if _deadline(table) is not None else None,
         )
         self.stream.append(self._read(table.table_id))
 
     def _read(self, table_id: str) -> StoredTable:
         i = self.items[table_id]
-        return StoredTable(codec.decode(i.state), i.version, i.moves, i.due_version, i.answered)
+        return StoredTable(
+            codec.decode(i.state), i.version, i.moves, i.due_version, i.answered,
+            timer_due=i.timer_due,
+        )  # fmt: skip
 
     def get(self, table_id: str) -> StoredTable:
         if not 0 < len(table_id) <= MAX_ID or table_id not in self.items:
@@ -109,8 +115,8 @@ class FakeTables:
     def create(self, table: Table) -> int:
         if table.table_id in self.items:
             raise condition_failed("PutItem")
-        due_version = 1 if _deadline(table) is not None else None
-        self._store(StoredTable(table.clone(), 1, Moves(), due_version))
+        due_version, timer_due = timer_asked(None, table, 1, time.time())
+        self._store(StoredTable(table.clone(), 1, Moves(), due_version, timer_due=timer_due))
         return 1
 
     def create_all(self, tables: list[Table]) -> set[str]:
@@ -176,13 +182,14 @@ class FakeTables:
             raise VersionConflictError(None)  # redo it all
         version = stored.version + 1
         moves = stored.moves.remember(commit.move_id, version)
-        due = _deadline(table)
-        due_version = stored.due_version if due == _deadline(stored.table) else version
+        due_version, timer_due = timer_asked(stored, table, version, at)
         self.players.items.update(players)
         self.profiles.items.update(profiles)
         self.leagues.apply(leagues)
         self.tournaments.apply(results)
-        self._store(StoredTable(table, version, moves, due_version, commit.answered))
+        self._store(
+            StoredTable(table, version, moves, due_version, commit.answered, timer_due=timer_due)
+        )
         return self._read(table.table_id)
 
     def held_count(self, player_id: str, now: float, limit: int = MAX_HELD) -> int:

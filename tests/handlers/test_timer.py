@@ -1,6 +1,8 @@
 """The timer function (functions/timer/app.py) fed SQS batches as Lambda hands them on: one
-message per deadline a version sets; when it falls due the table's due event is applied,
-whatever version the table is at, unless the table holds another deadline by then."""
+message per deadline a version sets, unless a message due before it stands for it; when it
+falls due the table's due event is applied, whatever version the table is at, unless the
+table holds another deadline by then (which the message goes on to if that one leaned on
+it)."""
 
 from __future__ import annotations
 
@@ -54,12 +56,35 @@ def test_a_timer_whose_deadline_the_table_no_longer_holds_does_nothing(api, apps
     game = api.game(turnSeconds=10)
     mover, before = api.turn(game)
     timer = timers.scheduled[-1]
-    clock.advance(3)
+    clock.advance(9)  # a second before the first deadline: too near to lean on its message
     api.move("move-draw", mover, game, before, "d")
     assert timers.scheduled[-1].due == clock.now + 10  # the next turn's own timer
-    clock.advance(7)  # the first deadline: the table holds another one now
+    clock.advance(1)  # the first deadline: the table holds another one now
     with api.unchanged(mover, game.table_id):
         assert fire(api, apps, timer) == {"batchItemFailures": []}
+    assert timers.scheduled[-1].due == clock.now + 9  # nothing sent again
+
+
+def test_a_turn_that_ends_early_leans_on_the_sent_timer_which_goes_on_to_the_next_deadline(
+    api, apps, clock, timers
+):
+    game = api.game(turnSeconds=10)
+    mover, before = api.turn(game)
+    timer = timers.scheduled[-1]
+    sent = len(timers.scheduled)
+    clock.advance(3)
+    api.move("move-draw", mover, game, before, "d")
+    assert len(timers.scheduled) == sent  # the first message, due before, stands for it
+    waiting, view = api.turn(game)
+    clock.advance(7)  # the first deadline: the table holds the next turn's, 3 s later
+    with api.unchanged(waiting, game.table_id):
+        assert fire(api, apps, timer) == {"batchItemFailures": []}
+    again = timers.scheduled[-1]
+    assert again.due == view["turn"]["deadline"] == clock.now + 3
+    clock.advance(3)
+    assert fire(api, apps, again) == {"batchItemFailures": []}
+    after = api.view(waiting, game.table_id)
+    assert after["turn"]["seat"] != view["turn"]["seat"]  # the next turn timed out all the same
 
 
 def test_a_change_that_keeps_the_deadline_sends_no_timer_and_the_sent_one_still_fires(

@@ -310,6 +310,8 @@ def test_deleting_a_player_removes_everything_and_anonymises_their_seats(app, ac
         if table_id == finished_id:
             text += json.dumps(app.records.replay(ali, table_id), ensure_ascii=False)
         assert ayse.player_id not in text and "Oyuncu1" not in text
+    stored = json.dumps(app.stores.log.items, ensure_ascii=False)  # every log item, as kept
+    assert ayse.player_id not in stored and "Oyuncu1" not in stored
     for period in ("all", "week"):  # profiles and leaderboards keep nothing of her either
         board = app.profiles.leaderboard(ali.player_id, "kastet", period, 100, None)
         assert [e["name"] for e in board["entries"]] == ["Oyuncu0"]
@@ -321,6 +323,42 @@ def test_deleting_a_player_removes_everything_and_anonymises_their_seats(app, ac
     assert [s["name"] for s in finished["seats"]] == ["Oyuncu0", DELETED_NAME]
     assert finished["seats"][1]["playerId"].startswith("deleted-")
     assert app.records.replay(ali, finished_id)["hands"]  # the replay still plays
+
+
+def test_a_deleted_player_is_left_in_no_stored_log_item_of_either_shape(app, stream):
+    from fakes import FakeLog
+    from testkit import publisher_over
+
+    from harftet.fanout import changes_from_stream
+
+    table_id, (ali, ayse) = full_table(app, seats=2)
+    log: FakeLog = app.stores.log
+    publisher = publisher_over(app, log=log)
+
+    def publish() -> None:
+        stream.deliver(lambda event: publisher.publish(changes_from_stream(event)))
+
+    publish()
+    play_out(app, table_id, [ali, ayse])
+    publish()
+    logged = log.after(table_id, 0, limit=10_000)
+    [sat] = [e for e in logged if e["type"] == "sit" and e.get("playerId") == ayse.player_id]
+    # changes whose events name her beside events that do not, in either order
+    n, v = logged[-1]["seq"], logged[-1]["version"]
+    other = {"type": "note", "seat": 0, "at": sat["at"]}
+    log.append(table_id, [
+        {**sat, "seq": n + 1, "version": v + 1}, {**other, "seq": n + 2, "version": v + 1},
+        {**other, "seq": n + 3, "version": v + 2}, {**sat, "seq": n + 4, "version": v + 2},
+    ])  # fmt: skip
+    every = log.after(table_id, 0, limit=10_000)
+    assert any("earlier" in item for item in log.items[table_id].values())
+    log.append(table_id, every[: len(every) // 2], alone=True)  # the former shape: an item each
+    assert ayse.player_id in json.dumps(log.items)
+    app.data.delete(ayse)
+    stored = json.dumps(log.items, ensure_ascii=False)  # every item, as kept
+    assert ayse.player_id not in stored and "Oyuncu1" not in stored
+    after = log.after(table_id, 0, limit=10_000)
+    assert [e["seq"] for e in after] == [e["seq"] for e in every]  # each event once, in order
 
 
 def test_a_deleted_dropped_player_is_charged_nothing_and_leaves_no_player_behind(

@@ -86,7 +86,7 @@ def test_the_socket_answered_is_kept_for_its_version_only(stores):
     assert tables.get("t-fake").answered is None
 
 
-def test_the_version_that_set_the_deadline_is_kept_until_it_moves(stores):
+def test_the_version_asking_for_a_timer_is_kept_while_a_message_stands_for_the_deadline(stores):
     tables = stores.tables
     tables.create(waiting())
     assert tables.get("t-fake").due_version is None  # nothing timed while waiting
@@ -95,10 +95,22 @@ def test_the_version_that_set_the_deadline_is_kept_until_it_moves(stores):
     assert tables.get("t-fake").due_version == 2
     again = tables.save(playing, playing.table, Commit(now=NOW + 3))  # the deadline stays
     assert tables.get("t-fake").due_version == 2
+    asked = tables.get("t-fake").timer_due
+    assert asked == int((again.table.deadline or 0) * 1000)  # the message the start asked for
     later = again.table.clone()
     later.deadline = (later.deadline or 0) + 5
-    tables.save(again, later, Commit(now=NOW + 4))
-    assert tables.get("t-fake").due_version == 4
+    leaning = tables.save(again, later, Commit(now=NOW + 4))
+    # a later deadline leans on the message due before it: no version asks, none is sent
+    assert tables.get("t-fake").due_version == 2 and tables.get("t-fake").timer_due == asked
+    sooner = leaning.table.clone()
+    sooner.deadline = NOW + 6  # a computer player's second: a message of its own
+    own = tables.save(leaning, sooner, Commit(now=NOW + 5))
+    assert tables.get("t-fake").due_version == 5 and tables.get("t-fake").timer_due == asked
+    past = own.table.clone()
+    past.deadline = asked / 1000 + 30  # once the asked message is near, a move asks again
+    tables.save(own, past, Commit(now=asked / 1000 - 1))
+    assert tables.get("t-fake").due_version == 6
+    assert tables.get("t-fake").timer_due == int(past.deadline * 1000)
 
 
 def test_rating_updates_land_with_the_save_or_not_at_all(stores):

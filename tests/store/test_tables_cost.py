@@ -65,14 +65,16 @@ def test_a_change_that_keeps_the_deadline_writes_no_index_key_and_no_due_version
     assert not _set_names(client.updates[-1]) & {"due", "deadline", "dueV", "lobby", "watch"}
     assert kept.due_version == started.version  # still the version that set it
     assert store.get("t-cost").due_version == started.version
-    # a turn that ends moves the deadline: the index key and dueV are written with it
+    # a turn that ends moves the deadline: the index key and dueV are written with it (the
+    # first turn's message, due at 1032 s, is too close to stand for it: a timer of its own)
     seat = started.table.turn_seat
     player = started.table.seats[seat].occupant.player_id
-    drawn = hand.apply_move(kept.table.clone(), seat, Draw(), 1010).table
+    drawn = hand.apply_move(kept.table.clone(), seat, Draw(), 1031).table
     assert next_due(drawn) != next_due(kept.table)
-    moved = store.save(kept, drawn, Commit(move_id=f"{player}:d1", now=1010))
-    assert {"deadline", "dueV"} <= _set_names(client.updates[-1])
+    moved = store.save(kept, drawn, Commit(move_id=f"{player}:d1", now=1031))
+    assert {"deadline", "dueV", "tq"} <= _set_names(client.updates[-1])
     assert moved.due_version == moved.version == store.get("t-cost").due_version
+    assert moved.timer_due == store.get("t-cost").timer_due == 1061_000
 
 
 def test_each_player_keeps_only_its_last_move_ids_and_a_retry_of_them_is_still_known(dynamodb):
@@ -113,7 +115,7 @@ def test_an_item_of_the_former_shape_keeps_its_move_ids_and_sheds_the_old_map(dy
     assert "p1:new" in from_stream_image(image).moves  # the stream's image reads the same
 
 
-def test_a_deadline_that_moves_within_the_index_step_writes_due_version_but_no_index_key(
+def test_a_deadline_the_index_key_still_stands_for_writes_due_version_but_no_index_key(
     dynamodb,
 ):
     step = IndexKeys(step_ms=60_000)  # the template's DeadlineStepSeconds
@@ -122,6 +124,8 @@ def test_a_deadline_that_moves_within_the_index_step_writes_due_version_but_no_i
     )
     started = _started(store)  # the start at 1002 s: the first turn is due at 1032 s
     client: Recording = store._client  # type: ignore[assignment]
+    # the key is as late as a step after the write allows: 1062 s, not earlier than 1032 s
+    assert store.due(1061.0) == [] and store.due(1062.0) == ["t-cost"]
 
     def turn(stored: Any, at: float) -> Any:
         seat = stored.table.turn_seat
@@ -131,13 +135,59 @@ def test_a_deadline_that_moves_within_the_index_step_writes_due_version_but_no_i
         return store.save(stored, drawn, Commit(move_id=f"{player}:d{at}", now=at))
 
     client.updates.clear()
-    same_step = turn(started, 1010)  # due at 1040 s: still within the step that ends at 1080 s
+    kept = turn(started, 1010)  # due at 1040 s: the key (1062 s) stands for it
     written = _set_names(client.updates[-1])
-    assert "dueV" in written and not written & {"due", "deadline"}
-    assert same_step.due_version == same_step.version  # its exact deadline gets a timer
-    # the sweeper (the safety net) finds the table once the step's end has passed, not before
-    assert store.due(1079.0) == [] and store.due(1080.0) == ["t-cost"]
-    next_step = turn(same_step, 1055)  # due at 1085 s: the next step
-    assert {"deadline", "dueV"} <= _set_names(client.updates[-1])
-    assert store.due(1080.0) == [] and store.due(1140.0) == ["t-cost"]
-    assert store.get("t-cost").due_version == next_step.version
+    assert not written & {"due", "deadline"}
+    # the sweeper (the safety net) finds the table at the key, at most a step late
+    assert store.due(1061.0) == [] and store.due(1062.0) == ["t-cost"]
+    moved = turn(kept, 1035)  # due at 1065 s: past the key, so a new one (1095 s)
+    assert {"deadline", "dueV"} <= _set_names(client.updates[-1])  # 1032 s passed: a timer
+    assert store.due(1094.0) == [] and store.due(1095.0) == ["t-cost"]
+    assert store.get("t-cost").due_version == moved.version
+
+
+def test_turns_of_people_and_computer_players_rarely_move_the_index_key(dynamodb):
+    """Deadlines that jump back and forth (a person's turn of 45 s, a computer player's of a
+    second) keep the index key while it stands for them: never earlier than the deadline (the
+    sweeper would come early), never more than a step later (a lost timer's most delay)."""
+    step = IndexKeys(step_ms=60_000)
+    store = TableStore(
+        Recording(dynamodb), TABLE_NAMES["TablesTable"], TABLE_NAMES["PlayersTable"], step
+    )
+    stored = _started(store)
+    client: Recording = store._client  # type: ignore[assignment]
+    client.updates.clear()
+    at = 1003.0
+    for n in range(60):  # a person moves in 5 s, two computer players in 1 s each, ...
+        table = stored.table.clone()
+        table.deadline = at + (45 if n % 3 == 0 else 1)
+        stored = store.save(stored, table, Commit(now=at))
+        key = store.due(10**6)  # the table is in the index
+        item = dynamodb.get_item(
+            TableName=TABLE_NAMES["TablesTable"], Key={"tableId": {"S": "t-cost"}}
+        )["Item"]
+        held = int(item["deadline"]["N"])
+        assert key == ["t-cost"] and stored.index_deadline == held
+        assert table.deadline * 1000 <= held <= table.deadline * 1000 + 60_000
+        at += 5 if n % 3 == 0 else 1
+    rewritten = sum("deadline" in _set_names(u) for u in client.updates)
+    assert rewritten <= 12  # 60 deadlines moved over 140 s: a key every ~15 s, not each one
+
+
+def test_without_leaning_every_deadline_that_moves_asks_for_its_own_timer(dynamodb):
+    """TimersLean off (the first deploy of leaning, while the release before still fires
+    timers): each moved deadline asks for a message, as that release expects."""
+    names = (TABLE_NAMES["TablesTable"], TABLE_NAMES["PlayersTable"])
+    store = TableStore(Recording(dynamodb), *names, lean_timers=False)
+    stored = _started(store)
+    for at in (1004.0, 1006.0, 1008.0):  # quick turns, each deadline after the first message's
+        table = stored.table.clone()
+        table.deadline = at + 30
+        stored = store.save(stored, table, Commit(now=at))
+        assert stored.due_version == stored.version and stored.timer_due == int(
+            table.deadline * 1000
+        )
+    leaning = TableStore(dynamodb, *names)
+    table = stored.table.clone()
+    table.deadline = 1040.0
+    assert leaning.save(stored, table, Commit(now=1009)).due_version == stored.version  # leans

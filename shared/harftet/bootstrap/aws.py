@@ -70,12 +70,11 @@ def client(service: str) -> LazyClient:
     return LazyClient(lambda: boto3.client(service))  # type: ignore[call-overload]
 
 
-# Every store but the tables': its module of harftet.store, its class, and the setting that
-# names its table.
+# Every store but the tables' and the log's: its module of harftet.store, its class, and the
+# setting that names its table.
 STORES = {
     "players": ("players", "PlayerStore", "players_table"),
     "connections": ("connections", "ConnectionStore", "connections_table"),
-    "log": ("log", "LogStore", "log_table"),
     "profiles": ("profiles", "ProfileStore", "players_table"),
     "accounts": ("accounts", "AccountStore", "players_table"),
     "counters": ("limits", "LimitStore", "connections_table"),
@@ -110,8 +109,23 @@ class DynamoStores:
         s = self.settings
         index = IndexKeys(s.deadline_shards, int(s.deadline_step_seconds * 1000))
         return TableStore(
-            self.client, s.tables_table, s.players_table, index, write_format=s.table_write_format
+            self.client,
+            s.tables_table,
+            s.players_table,
+            index,
+            write_format=s.table_write_format,
+            lean_timers=s.timers_lean,
         )
+
+    @cached_property
+    def log(self) -> Any:
+        """The table log (None without a log table)."""
+        from harftet.store.log import LogStore
+
+        s = self.settings
+        if not s.log_table:
+            return None
+        return LogStore(self.client, s.log_table, per_change=s.log_per_change)
 
     def __getattr__(self, name: str) -> Any:
         """Every other store (`STORES`), made on first use, then kept."""

@@ -32,13 +32,12 @@ from typing import Any, Protocol
 
 from harftet.api.delta import view_delta
 from harftet.api.views import stored_view
-from harftet.engine import timing
 from harftet.engine.state import Table
 from harftet.fanout import spectators
 from harftet.push import Sender, fan_out
 from harftet.queues import Timer
 from harftet.store.ports import ConnectionStorePort
-from harftet.store.table_items import StoredTable, deadline_set, from_stream_image
+from harftet.store.table_items import StoredTable, deadline_set, from_stream_image, timers_of
 
 logger = logging.getLogger(__name__)
 # A connection registered this recently may not be open yet (API Gateway refuses posts until
@@ -202,13 +201,9 @@ class Publisher:
         table = stored.table
         base = versions[0].old
         pushed, gone, watching = self._push(versions)
-        due = timing.next_due(table)
-        if (
-            due is not None
-            and self.timers is not None
-            and deadline_set([c.stored for c in versions])
-        ):
-            self.timers.schedule(Timer(table.table_id, stored.version, due), self.clock())
+        if self.timers is not None and deadline_set([c.stored for c in versions]):
+            for due in timers_of(stored, base):
+                self.timers.schedule(Timer(table.table_id, stored.version, due), self.clock())
         events = [
             {**event, "version": change.stored.version}  # the version it belongs to
             for change in versions

@@ -89,6 +89,8 @@ def env_vars(
         "DEADLINE_SHARDS": stack.get("DEADLINE_SHARDS", "32"),  # the template's default
         "DEADLINE_STEP_SECONDS": stack.get("DEADLINE_STEP_SECONDS", "60"),  # the template's
         "TABLE_WRITE_FORMAT": stack.get("TABLE_WRITE_FORMAT", str(FORMAT)),  # the codec's own
+        "TIMERS_LEAN": stack.get("TIMERS_LEAN", "true"),  # the template's default
+        "LOG_ITEM_PER_CHANGE": stack.get("LOG_ITEM_PER_CHANGE", "true"),  # the template's
         "TOKEN_KEYS_PARAM": "",  # no key ring locally: the one secret signs (as `make run`)
         "NEW_VERSION": "",  # the pre-traffic hooks': given by CodeDeploy's deploy only
         "REST_FUNCTION": "",  # the WebSocket hook's REST alias: given by a deploy only

@@ -33,6 +33,10 @@ MOVES = "mv"
 OLD_MOVES = "moves"  # the former map of whole `{playerId}:{moveId}` keys (read, then removed)
 ANSWERED = "ans"  # the connection answered on the spot for this version (StoredTable.answered)
 DUE = "due"
+TIMER = "tq"  # StoredTable.timer_due
+# A deadline leans on a timer message still this far ahead at least (ms): the message reads the
+# table when it falls due, so a write this close to it may come after its read (two clocks).
+TIMER_MARGIN_MS = 2000
 # DynamoDB's TTL removes what nobody will come back to: a table still waiting a day after it
 # was made (WAITING_SECONDS: it leaves the lobby then too), a finished game 30 days after.
 FINISHED_KEPT_SECONDS = 30 * 24 * 3600
@@ -124,6 +128,12 @@ class StoredTable:
     # the WebSocket connection that sent this version's move and got its answer on the spot
     # (``ans``): the fan-out leaves it out of this version's push
     answered: str | None = None
+    # the deadline index's sort key the item holds (``deadline``, ms; None: not known or not
+    # in the index): a later deadline it still stands for keeps it (IndexKeys.keeps)
+    index_deadline: int | None = None
+    # the due (ms) of the latest timer message the table's versions asked for (``tq``): while
+    # it is ahead, a later deadline leans on it (``timer_asked``)
+    timer_due: int | None = None
 
 
 def from_item(item: dict[str, Any]) -> StoredTable:
@@ -133,12 +143,15 @@ def from_item(item: dict[str, Any]) -> StoredTable:
         moves[move_digest(key)] = int(value["N"])
     due_version = item.get("dueV")
     answered = item.get(ANSWERED)
+    deadline = item.get("deadline")
     return StoredTable(
         table=codec.decode(item["state"]["B"]),
         version=int(item["version"]["N"]),
         moves=Moves(moves),
         due_version=int(due_version["N"]) if due_version else None,
         answered=answered["S"] if answered else None,
+        index_deadline=int(deadline["N"]) if deadline else None,
+        timer_due=int(item[TIMER]["N"]) if TIMER in item else None,
     )
 
 
@@ -157,6 +170,58 @@ def deadline_set(versions: Sequence[StoredTable]) -> bool:
     timer is on its way). An item without ``dueV`` (written before it existed) says yes."""
     newest = versions[-1]
     return newest.due_version is None or newest.due_version >= versions[0].version
+
+
+def timer_asked(
+    stored: StoredTable | None, table: Table, version: int, now: float, lean: bool = True
+) -> tuple[int | None, int | None]:
+    """(``dueV``, ``tq``) of ``table`` stored as ``version`` over ``stored`` at ``now``: which
+    version's timer message stands for its deadline, and the due (ms) of the latest message
+    asked for. A version asks for one (dueV = its version) when it moves the deadline, unless
+    a message asked for before is still ahead (by TIMER_MARGIN_MS) and due no later than the
+    new deadline: that one reads the table when it falls due and sends itself again for the
+    deadline it finds (harftet.timers.firing), so a person's turns of 45 s that end in a few
+    seconds send one message between them, not one each. A deadline before it (a computer
+    player's second) asks for its own and leaves the later one as ``tq``. Correspondence
+    tables (their timers armed from the index) ask at every move, and so does every table
+    without ``lean`` (the template's TimersLean off: the first deploy of this rule, while the
+    release before, which drops a message that finds another deadline, still fires timers)."""
+    exact = exact_ms(table)
+    if exact is None:
+        return None, None
+    if stored is None:
+        return version, exact
+    if exact == exact_ms(stored.table):
+        return stored.due_version, stored.timer_due  # the deadline stays: its message stands
+    ahead = stored.timer_due
+    if (
+        not lean
+        or ahead is None
+        or table.pace == "correspondence"
+        or ahead <= now * 1000 + TIMER_MARGIN_MS
+    ):
+        return version, exact  # nothing asked for is ahead still
+    if ahead <= exact:
+        return stored.due_version, ahead  # the message due before it stands for it
+    return version, ahead  # its own message, the later one still asked for
+
+
+def timers_of(newest: StoredTable, base: StoredTable | None) -> list[float]:
+    """The timer messages (their dues, epoch seconds) a batch of versions from ``base`` (the
+    version before the batch; None: not known) to ``newest`` sends when one of them asked
+    (``deadline_set``): the newest deadline's — or the message it leans on, when that is due
+    first — and the latest message asked for if a version of the batch asked for it (a
+    computer player's turn after it asked for its own)."""
+    due = next_due(newest.table)
+    if due is None:
+        return []
+    asked = newest.timer_due
+    if asked is None:
+        return [due]
+    dues = [min(due, asked / 1000)]
+    if (base is None or base.timer_due != asked) and asked / 1000 not in dues:
+        dues.append(asked / 1000)
+    return dues
 
 
 def number(value: int) -> dict[str, str]:
@@ -183,12 +248,16 @@ class IndexKeys:
     index partition takes about 1,000 writes a second, and a turn moves its table's deadline
     (two index writes), so the shards bound a cell's tables (bench/scale_model.py sizes them;
     the template's DeadlineShards). Raise it, never lower it: the sweeper reads shards
-    0..N-1, and a table keeps its shard until its deadline moves. A live table's deadline is
-    rounded UP to ``step_ms`` (the template's DeadlineStepSeconds), so that a turn that moves
-    the deadline within the same step writes no index key; only the sweeper, the safety net
-    for a lost timer, reads the index (the stream sends each exact deadline to SQS), and it
-    finds a table at most one step late. A correspondence table keeps its exact deadline (its
-    timer is armed from the index: harftet.timers.far)."""
+    0..N-1, and a table keeps its shard until its deadline moves. A live table's index key
+    is its deadline made as late as one step (``step_ms``, the template's
+    DeadlineStepSeconds) after the write allows (``deadline``), and a key the item holds
+    stays while it is no earlier than the table's deadline and at most one step later
+    (``keeps``), so that turns that move the deadline back and forth (a person's 45 s turn, a
+    computer player's 1 s) write no index key until their deadlines pass it; only the
+    sweeper, the safety net for a lost timer, reads the index (the stream sends each exact
+    deadline to SQS), and it finds a table at most one step late, never early. A
+    correspondence table keeps its exact deadline (its timer is armed from the index:
+    harftet.timers.far)."""
 
     shards: int = 8
     step_ms: int = 0
@@ -197,11 +266,29 @@ class IndexKeys:
         """The deadline index partition of a table: stable, spread evenly over the shards."""
         return f"{DUE}#{zlib.crc32(table_id.encode()) % self.shards}"
 
-    def deadline(self, due: float, exact: bool = False) -> int:
-        """The deadline index's sort key (ms) for a deadline: rounded up to ``step_ms``."""
+    def deadline(self, due: float, exact: bool = False, now: float | None = None) -> int:
+        """The deadline index's sort key (ms) for a deadline set at ``now``: as late as one
+        step after ``now`` allows — never earlier than the deadline nor more than a step
+        after it — so that the deadlines of the next turns (a computer player's in a second, a
+        person's in 45 s) still fall under it (``keeps``); rounded up to ``step_ms`` without
+        ``now``."""
         ms = int(due * 1000)
         step = self.step_ms
-        return ms if exact or step <= 0 else -(-ms // step) * step
+        if exact or step <= 0:
+            return ms
+        if now is None:
+            return -(-ms // step) * step
+        return min(max(ms, int(now * 1000) + step), ms + step)
+
+    def keeps(self, key: int | None, due: float, exact: bool = False) -> bool:
+        """Whether the index key ``key`` (ms) the item holds still stands for a deadline
+        ``due``: the same exact deadline, or (rounded) no earlier and within one step."""
+        if key is None:
+            return False
+        ms = int(due * 1000)
+        if exact or self.step_ms <= 0:
+            return key == ms
+        return ms <= key <= ms + self.step_ms
 
     def fields(self, table: Table, now: float) -> tuple[dict[str, Any], list[str]]:
         """The sparse-index attributes to SET (as attribute values), and those to REMOVE."""
@@ -215,9 +302,9 @@ class IndexKeys:
         due = next_due(table)
         if due is not None:
             sets["due"] = {"S": self.due_key(table.table_id)}
-            sets["deadline"] = number(self.deadline(due, table.pace == "correspondence"))
+            sets["deadline"] = number(self.deadline(due, table.pace == "correspondence", now))
         else:
-            removes += ["due", "deadline", "dueV"]
+            removes += ["due", "deadline", "dueV", TIMER]
         return sets, removes
 
 

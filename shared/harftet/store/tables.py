@@ -22,6 +22,7 @@ from botocore.exceptions import ClientError
 
 from harftet.engine import codec
 from harftet.engine.state import Table
+from harftet.engine.timing import next_due
 from harftet.errors import BusyError, NotFoundError
 
 from .errors import VersionConflictError
@@ -34,13 +35,14 @@ from .table_items import (
     LOBBY_KEYS,
     MOVES,
     OLD_MOVES,
+    TIMER,
     IndexKeys,
     Moves,
     StoredTable,
-    exact_ms,
     from_item,
     moves_value,
     number,
+    timer_asked,
 )
 from .transient import TRANSIENT_REASONS, busy
 from .writes import NO_COMMIT, Commit, to_update
@@ -70,6 +72,7 @@ class TableStore(LobbyPages, HeldTables):
         index: IndexKeys | None = None,
         *,
         write_format: int | None = None,
+        lean_timers: bool = True,
     ) -> None:
         self._client = client
         self._name = table_name
@@ -78,6 +81,8 @@ class TableStore(LobbyPages, HeldTables):
         # the codec's format written (the one before while a new format's first deploy rolls
         # out: docs/DEPLOY.md "State that migrates"); both are read
         self.write_format = write_format or codec.FORMAT
+        # a deadline may lean on a timer message asked for before (table_items.timer_asked)
+        self.lean_timers = lean_timers
 
     def get(self, table_id: str) -> StoredTable:
         """The table, read strongly consistently; NotFoundError if there is none."""
@@ -142,9 +147,11 @@ class TableStore(LobbyPages, HeldTables):
         raise BusyError("the tables could not be created now: try again")
 
     def _new_item(self, table: Table) -> dict[str, Any]:
-        sets, _ = self.index.fields(table, time.time())
-        if "deadline" in sets:
-            sets["dueV"] = number(1)
+        now = time.time()
+        sets, _ = self.index.fields(table, now)
+        due_version, timer_due = timer_asked(None, table, 1, now)
+        if due_version is not None and timer_due is not None:
+            sets |= {"dueV": number(due_version), TIMER: number(timer_due)}
         item = {
             "tableId": {"S": table.table_id},
             "version": number(1),
@@ -167,7 +174,7 @@ class TableStore(LobbyPages, HeldTables):
         moves = stored.moves.remember(commit.move_id, version)
         updates = merged([to_update(write, at) for write in commit.writes])
         token = request_token() if updates else None
-        update, due_version = self._update(stored, table, moves, at, commit.answered, token)
+        update, timer, key = self._update(stored, table, moves, at, commit.answered, token)
         try:
             if token is not None:  # a transaction: it marks the item, to know it again
                 self._client.transact_write_items(
@@ -179,9 +186,13 @@ class TableStore(LobbyPages, HeldTables):
                 self._client.update_item(**update)
         except ClientError as error:
             if token is not None and self._landed(error, table.table_id, token, version):
-                return StoredTable(table, version, moves, answered=commit.answered)
+                return StoredTable(
+                    table, version, moves, answered=commit.answered, index_deadline=key
+                )
             raise self._conflict(error, table.table_id) from error
-        return StoredTable(table, version, moves, due_version=due_version, answered=commit.answered)
+        return StoredTable(
+            table, version, moves, timer[0], commit.answered, index_deadline=key, timer_due=timer[1]
+        )
 
     def _update(
         self,
@@ -191,16 +202,14 @@ class TableStore(LobbyPages, HeldTables):
         now: float,
         answered: str | None,
         token: str | None,
-    ) -> tuple[dict[str, Any], int | None]:
-        """The conditional UpdateItem that stores ``table`` over ``stored``; and the version
-        that set the deadline it stores (None: no deadline)."""
+    ) -> tuple[dict[str, Any], tuple[int | None, int | None], int | None]:
+        """The conditional UpdateItem that stores ``table`` over ``stored``; the item's
+        (``dueV``, ``tq``) then (``timer_asked``) and the deadline index key it holds."""
         version = stored.version + 1
-        sets, removes = self._changed_index(stored.table, table, now)
-        timed = exact_ms(table) is not None
-        moved = timed and exact_ms(table) != exact_ms(stored.table)
-        if moved:
-            sets["dueV"] = number(version)
-        due_version = (version if moved else stored.due_version) if timed else None
+        sets, removes, key = self._changed_index(stored, table, now)
+        due_version, timer_due = timer_asked(stored, table, version, now, self.lean_timers)
+        if due_version == version and timer_due is not None:  # it asks for a timer message
+            sets |= {"dueV": number(version), TIMER: number(timer_due)}
         sets |= {"version": number(version), "state": {"B": codec.encode(table, self.write_format)}}
         # The kept ids are written every time (a few dozen bytes: no extra write unit), so an
         # item of the former shape moves its ids over and drops the old map in one write.
@@ -229,23 +238,32 @@ class TableStore(LobbyPages, HeldTables):
             "ExpressionAttributeValues": values,
             "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
         }
-        return update, due_version
+        return update, (due_version, timer_due), key
 
     def _changed_index(
-        self, before: Table, after: Table, now: float
-    ) -> tuple[dict[str, Any], list[str]]:
+        self, stored: StoredTable, after: Table, now: float
+    ) -> tuple[dict[str, Any], list[str], int | None]:
         """The index attributes to SET and REMOVE for ``after``, less the keys it writes again
-        with the value ``before`` wrote: an index key written again with the value it holds
+        with the value the item holds: an index key written again with the value it holds
         would still be an index write (DynamoDB does not promise to skip it). A move leaves the
         lobby keys as they are; a change that keeps the deadline (a draw, a chat, a reconnect)
         writes neither the deadline index (it projects keys only) nor dueV (so no timer is
-        sent); one that moves it within the index's step writes dueV only."""
+        sent); one that moves it to where the index key still stands for it
+        (``IndexKeys.keeps``) writes dueV only. And the deadline index key the item then
+        holds (None: none, or not known)."""
         sets, removes = self.index.fields(after, now)
-        was, _ = self.index.fields(before, now)
-        for key in [*LOBBY_KEYS.values(), "createdAt", "due", "deadline"]:
-            if key in sets and was.get(key) == sets[key]:
-                del sets[key]
-        return sets, removes
+        was, _ = self.index.fields(stored.table, now)
+        for name in [*LOBBY_KEYS.values(), "createdAt", "due"]:
+            if name in sets and was.get(name) == sets[name]:
+                del sets[name]
+        due = next_due(after)
+        exact = after.pace == "correspondence"
+        if due is None or "due" in sets:  # out of the index, or (re)entering it: write it
+            return sets, removes, int(sets["deadline"]["N"]) if due is not None else None
+        if self.index.keeps(stored.index_deadline, due, exact):
+            del sets["deadline"]  # the key the item holds stands for this deadline too
+            return sets, removes, stored.index_deadline
+        return sets, removes, int(sets["deadline"]["N"])
 
     def _landed(self, error: ClientError, table_id: str, token: str, version: int) -> bool:
         """Whether a cancelled transaction is our own, already written: its answer was lost

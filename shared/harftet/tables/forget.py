@@ -128,6 +128,20 @@ class Forgetting:
                 break
             self.sleep(LOG_POLL_SECONDS)
             waited += LOG_POLL_SECONDS
-        changed = [_swap(e, player_id, anon) for e in events if _mentions(e, player_id)]
-        if changed:
-            self.log.append(table_id, changed)
+        named = [e for e in events if _mentions(e, player_id)]
+        if not named:
+            return
+        # a change's events share one item: each change that names them is written whole, and
+        # each event that names them once more alone, over an item of the former shape (an
+        # item per event) that may hold it; reads take each seq once, the first item's
+        versions = {e["version"] for e in named if "version" in e}
+        whole = [
+            _swap(e, player_id, anon)
+            for e in events
+            if e.get("version") in versions or ("version" not in e and _mentions(e, player_id))
+        ]
+        self.log.append(table_id, whole)
+        ends = {max(int(e["seq"]) for e in whole if e.get("version") == v) for v in versions}
+        alone = [_swap(e, player_id, anon) for e in named if int(e["seq"]) not in ends]
+        if alone:  # never over its change's own item (the one under the change's last seq)
+            self.log.append(table_id, alone, alone=True)

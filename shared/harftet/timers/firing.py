@@ -3,10 +3,14 @@
 The stream consumer schedules ``{tableId, version, due}`` with a per-message ``DelaySeconds``
 when a version in its batch set the table's deadline (``deadline_set``: the item's ``dueV``);
 a change that keeps the deadline (a draw, a reconnect) sends nothing, since the message already
-on its way still stands for it. The timer function (``fire_batch``) receives it when it falls
-due and applies the table's one due event, whatever version the table is at (applying a due
-event is always right: the sweeper does the same); a message whose deadline the table no
-longer has does nothing, and one that came early is sent again, never slept on.
+on its way still stands for it, and so does one whose new deadline comes after a message asked
+for before that is still ahead (``timer_asked``: a person's 45 s turns that end in seconds lean
+on one message). The timer function (``fire_batch``) receives it when it falls due and applies
+the table's one due event, whatever version the table is at (applying a due event is always
+right: the sweeper does the same); a message whose deadline the table no longer has does
+nothing — unless it is the one the table's later deadlines leaned on (the item's ``tq``): that
+one is sent again for the deadline the table has now — and one that came early is sent again,
+never slept on.
 """
 
 from __future__ import annotations
@@ -67,9 +71,19 @@ class TimerFiring:
         written = self.advance(timer.table_id)
         if written.status != "unchanged":
             return written.status  # type: ignore[return-value]
-        due = next_due(written.stored.table)
-        if due is None or abs(due - timer.due) > SAME_DUE:
+        stored = written.stored
+        due = next_due(stored.table)
+        if due is None:
             return "stale"
+        if abs(due - timer.due) > SAME_DUE:
+            asked = stored.timer_due
+            if asked is None or abs(asked / 1000 - timer.due) > SAME_DUE:
+                return "stale"  # the table's deadline has a message of its own
+            if due <= self.clock():  # due, yet nothing to apply: never a message in a loop
+                return "unchanged"
+            # the table's later deadlines leaned on this message: it goes on to the one now
+            self._again(Timer(timer.table_id, stored.version, due), self.clock())
+            return "requeued"
         if due > self.clock():  # the same deadline, not due yet by the table's clock
             self._again(timer, self.clock())
             return "requeued"
