@@ -160,6 +160,26 @@ def publisher_over(app: Any, **ports: Any) -> Any:
     )
 
 
+class PushedLog:
+    """The publisher's log port, keeping what it was given."""
+
+    def __init__(self):
+        self.appended = []
+
+    def append(self, table_id, events):
+        self.appended.append((table_id, events))
+
+
+class FakeTimers:
+    """The publisher's timers port, keeping what it was asked to schedule."""
+
+    def __init__(self):
+        self.scheduled = []
+
+    def schedule(self, timer, now):
+        self.scheduled.append(timer)
+
+
 class Clock:
     """A clock that moves only when a test says so."""
 

@@ -4,11 +4,15 @@ show (item sizes, a real transaction's race, botocore's retries) is tested in te
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from fakes import FakeStream, fake_app
-from testkit import Clock, Outbox
+from testkit import Clock, FakeTimers, Outbox, PushedLog, publisher_over
+
+from harftet.fanout import changes_from_stream
+from harftet.timers import TimerFiring
 
 
 @pytest.fixture
@@ -27,3 +31,18 @@ def stream(app: Any) -> FakeStream:
 @pytest.fixture
 def dynamodb() -> None:
     pytest.fail("tests/service runs on the fakes: a test of DynamoDB itself goes in tests/store")
+
+
+@pytest.fixture
+def live(app, stream):
+    timers = FakeTimers()
+    publisher = publisher_over(app, log=PushedLog(), timers=timers)
+
+    def pump():
+        return stream.deliver(lambda event: publisher.publish(changes_from_stream(event)))
+
+    firing = TimerFiring(app.deadlines.advance, timers, app.clock)  # the timer function's
+    return SimpleNamespace(
+        publisher=publisher, firing=firing, pump=pump, timers=timers, stream=stream,
+        log=publisher.log,
+    )  # fmt: skip

@@ -288,24 +288,6 @@ def test_the_view_commits_to_each_deal_and_the_replay_reveals_what(app: App, clo
 # --- pushes ------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def live(app: App, stream: Any) -> Any:
-    from types import SimpleNamespace
-
-    from test_live import FakeLog, FakeTimers
-    from testkit import publisher_over
-
-    from harftet.fanout import changes_from_stream
-
-    timers = FakeTimers()
-    publisher = publisher_over(app, log=FakeLog(), timers=timers)
-
-    def pump() -> int:
-        return stream.deliver(lambda event: publisher.publish(changes_from_stream(event)))
-
-    return SimpleNamespace(pump=pump, timers=timers)
-
-
 def test_pushes_after_a_hint_and_in_the_break_show_only_each_players_own_tiles(
     app: App, outbox: Any, live: Any, clock: Any, two_runs: list[int]
 ) -> None:

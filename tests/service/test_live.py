@@ -224,44 +224,6 @@ def test_a_write_says_whether_it_committed_replayed_or_changed_nothing(app, cloc
 
 
 # -- publishing from the stream ---------------------------------------------------------------
-class FakeLog:
-    def __init__(self):
-        self.appended = []
-
-    def append(self, table_id, events):
-        self.appended.append((table_id, events))
-
-
-class FakeTimers:
-    def __init__(self):
-        self.scheduled = []
-
-    def schedule(self, timer, now):
-        self.scheduled.append(timer)
-
-
-@pytest.fixture
-def live(app, stream):
-    from types import SimpleNamespace
-
-    from testkit import publisher_over
-
-    from harftet.fanout import changes_from_stream
-    from harftet.timers import TimerFiring
-
-    timers = FakeTimers()
-    publisher = publisher_over(app, log=FakeLog(), timers=timers)
-
-    def pump():
-        return stream.deliver(lambda event: publisher.publish(changes_from_stream(event)))
-
-    firing = TimerFiring(app.deadlines.advance, timers, app.clock)  # the timer function's
-    return SimpleNamespace(
-        publisher=publisher, firing=firing, pump=pump, timers=timers, stream=stream,
-        log=publisher.log,
-    )  # fmt: skip
-
-
 def test_every_stored_change_reaches_each_connection_as_its_own_players_view(app, outbox, live):
     table_id, callers = full_table(app)
     for i, caller in enumerate(callers):

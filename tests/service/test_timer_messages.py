@@ -4,29 +4,10 @@ when it falls due; every deadline still fires, a computer player's second includ
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
-import pytest
 from service_helpers import full_table, turn_player
-from test_live import FakeLog, FakeTimers, _with_bots
-from testkit import publisher_over
+from test_live import _with_bots
 
 from harftet.engine.moves import Draw
-from harftet.fanout import changes_from_stream
-from harftet.timers import TimerFiring
-
-
-@pytest.fixture
-def live(app, stream):
-    """The stream consumer and the timer function over the app, timers kept in a list."""
-    timers = FakeTimers()
-    publisher = publisher_over(app, log=FakeLog(), timers=timers)
-
-    def pump():
-        return stream.deliver(lambda event: publisher.publish(changes_from_stream(event)))
-
-    firing = TimerFiring(app.deadlines.advance, timers, app.clock)
-    return SimpleNamespace(pump=pump, timers=timers, firing=firing)
 
 
 def _move(app, table_id, callers):
