@@ -197,3 +197,56 @@ def test_a_spectator_who_opens_a_socket_while_pushes_are_held_gets_the_whole_vie
     assert rebuilt(outbox.to("c-late"))[-1] == stored_view(history[-1][0], None)
     start_view = stored_view(history[0][0], None)
     assert rebuilt(outbox.to("c-w0"), start_view)[-1] == stored_view(history[-1][0], None)
+
+
+def _with_hint(history: list[Any], at: int) -> list[Any]:
+    """``history`` with a version without events before ``history[at]`` (a hint that spends
+    the hand's budget: a stored change the log does not show), the versions renumbered."""
+    before = history[at - 1][0]
+    hint = (StoredTable(replace(before.table.clone(), recent=[]), 0), None)
+    found = [*history[:at], hint, *history[at:]]
+    return [(replace(s, version=n + 2), who) for n, (s, who) in enumerate(found)]
+
+
+def test_a_spectator_who_opens_a_socket_after_a_hint_while_pushes_are_held_gets_the_whole_view():
+    # Found by tests/service/test_state_machine.py: the spectators held the hint's version,
+    # whose time the table does not tell, and a spectator who came in while the next versions
+    # were held back (so it held a later one) was sent the group's delta from the hint.
+    history, _, outbox, publisher = start()
+    at = next(i for i, (s, _) in enumerate(history) if i > 1 and holds(s))
+    history = _with_hint(history, at)
+    held = at + 1  # the first version held back after the hint
+    assert history[at][0].table.recent == [] and holds(history[held][0])
+    publish_each(publisher, history[: held + 1])
+    late = {"connectionId": "c-late", "playerId": "late", "tableId": "t1"}
+    opened = history[held][0].table.recent[-1]["at"] + 0.5  # long before the pushes (clock)
+    publisher.connections.rows.append({**late, "connectedAt": opened})  # type: ignore[attr-defined]
+    publish_each(publisher, history[held:])
+    first = outbox.to("c-late")[0]
+    assert first["type"] == "table" and "hand" not in first["view"]  # it may hold any version
+    # on $connect it was sent the version stored then: each push after it fits it
+    on_connect = stored_view(history[held][0], None)
+    assert rebuilt(outbox.to("c-late"), on_connect)[-1] == stored_view(history[-1][0], None)
+    start_view = stored_view(history[0][0], None)
+    assert rebuilt(outbox.to("c-w0"), start_view)[-1] == stored_view(history[-1][0], None)
+
+
+def test_a_seat_whose_socket_opened_after_a_hint_is_sent_the_whole_view_of_a_batch_after_it():
+    # A batch from a version without events (its time not known): a socket opened after a
+    # later version of the batch was stored holds that one, however long ago it opened.
+    history, _, outbox, publisher = start()
+    at = next(i for i, (s, who) in enumerate(history) if i > 1 and who == "p0")
+    history = _with_hint(history, at)  # history[at]: the hint; then p0's move and what follows
+    publish_each(publisher, history[: at + 1])
+    row = next(r for r in publisher.connections.rows if r["playerId"] == "p1")  # type: ignore[attr-defined]
+    row["connectedAt"] = history[at + 1][0].table.recent[-1]["at"] + 0.5  # reopened after it
+    outbox.sent.clear()
+    publisher.publish(
+        [
+            Change("a", history[at + 1][0], history[at][0]),
+            Change("b", history[at + 2][0], history[at + 1][0]),
+        ]
+    )
+    [push] = outbox.to("c-p1")
+    on_connect = stored_view(history[at + 1][0], "p1")
+    assert rebuilt([push], on_connect)[-1] == stored_view(history[at + 2][0], "p1")

@@ -251,7 +251,7 @@ class Publisher:
             else:
                 push.spectators = group
                 push.post(watchers)
-                self._groups.put(table.table_id, spectators.pushed(stored))
+                self._groups.put(table.table_id, spectators.pushed(stored, versions[-1].old))
         else:
             self._groups.drop(table.table_id)
         # remembered for the next push, less any the gateway answered gone
@@ -327,9 +327,11 @@ class _TablePush:
         if own is not None:
             return connection_id, delta or whole
         # opened after the base was stored: it may not hold that version, so it gets the
-        # whole view (connectedAt is to the millisecond; clocks of two functions may differ)
+        # whole view (connectedAt is to the millisecond; clocks of two functions may differ).
+        # When that is not known (a base without events), neither is what it holds: a socket
+        # opened a while ago, after the base, holds a later version all the same.
         opened = float(connection.get("connectedAt", 0))
-        fresh = self.now - opened < YOUNG_SECONDS if since is None else opened + SKEW > since
+        fresh = since is None or opened + SKEW > since
         return connection_id, whole if fresh or delta is None else delta
 
     def post(self, group: list[dict[str, Any]]) -> None:

@@ -44,11 +44,18 @@ class Record(Protocol):
     def old(self) -> StoredTable | None: ...
 
 
-def stored_at(stored: StoredTable) -> float | None:
-    """When ``stored`` was written, as far as the table tells: its last event's time."""
-    recent = stored.table.recent
-    at = recent[-1].get("at") if recent else None
-    return float(at) if isinstance(at, int | float) else None
+def stored_at(stored: StoredTable, before: StoredTable | None = None) -> float | None:
+    """When ``stored`` was written, as far as the table tells: its last event's time. A
+    version without events (a hint that spends the hand's budget) was written after
+    ``before``, the version it replaced: that one's time is then the earliest it may have been
+    written, which is all a push needs (a socket opened after it gets the whole view). None:
+    not known."""
+    for version in (stored, before):
+        recent = version.table.recent if version is not None else None
+        at = recent[-1].get("at") if recent else None
+        if isinstance(at, int | float):
+            return float(at)
+    return None
 
 
 def holds(stored: StoredTable) -> bool:
@@ -62,8 +69,9 @@ def holds(stored: StoredTable) -> bool:
 @dataclass(slots=True)
 class Group:
     """The spectators of a table: the version they hold (``since``; None: not known, they get
-    the whole view) and when it was stored, then what they were not sent yet — each later
-    version's operations, up to ``version``."""
+    the whole view) and when it was stored at the earliest (``since_at``; None: not known,
+    they get the whole view too: a socket opened since may hold a later version), then what
+    they were not sent yet — each later version's operations, up to ``version``."""
 
     since: int | None
     since_at: float | None
@@ -91,9 +99,10 @@ class Group:
         return message
 
 
-def pushed(stored: StoredTable) -> Group:
-    """The spectators' group once ``stored`` was pushed to them: they hold it."""
-    return Group(stored.version, stored_at(stored), stored.version)
+def pushed(stored: StoredTable, before: StoredTable | None = None) -> Group:
+    """The spectators' group once ``stored`` (which replaced ``before``, when known) was pushed
+    to them: they hold it."""
+    return Group(stored.version, stored_at(stored, before), stored.version)
 
 
 def holding(held: Group | None, first: StoredTable | None) -> int | None:
