@@ -41,7 +41,7 @@ from bench import (
     bench_strength,
     bench_tokens,
 )
-from bench.report import render, row
+from bench.report import kept_sections, render, row
 from harftet.engine.codec import encode
 
 RESULTS = ROOT / "bench" / "RESULTS.md"
@@ -177,7 +177,8 @@ def main() -> None:
     seconds = time.perf_counter() - t0
     loads = (load_start, os.getloadavg())
     text = render(results, codec_lines, word_rows, started, seconds, loads, sections)
-    RESULTS.write_text(text, encoding="utf-8")
+    before = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else ""
+    RESULTS.write_text(kept_sections(text, before), encoding="utf-8")
     bench_skill.write_section(skill)
     bench_matchmaking.write_section(matchmaking, RESULTS)
     if tournaments[0]:

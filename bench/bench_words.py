@@ -70,14 +70,14 @@ def bench_load() -> list[tuple[str, str]]:
         "base": lambda: wall_ms("import gzip"),
         "import": lambda: wall_ms("import harftet.engine.words"),
         "load": lambda: wall_ms("import harftet.engine.words as w; w.default_words()"),
-        "warm import": lambda: import_ms("harftet.words", after="typing, re, collections"),
+        "warm import": lambda: import_ms("harftet.engine.words", after="typing, re, collections"),
         "call": lambda: inner_ms(
-            "import time, harftet.words as w\n"
+            "import time, harftet.engine.words as w\n"
             "t = time.perf_counter(); w.default_words()\n"
             "print((time.perf_counter() - t) * 1000)"
         ),
         "index": lambda: inner_ms(
-            "import time, harftet.words as w, harftet.engine.words.search as s\n"
+            "import time, harftet.engine.words as w, harftet.engine.words.search as s\n"
             "words = w.default_words(); t = time.perf_counter(); s._index(words)\n"
             "print((time.perf_counter() - t) * 1000)"
         ),

@@ -108,3 +108,17 @@ def render(
     for title, notes in sections or []:
         lines += [f"## {title}", "", *(f"- {n}" for n in notes), ""]
     return "\n".join(lines)
+
+
+def kept_sections(new: str, old: str) -> str:
+    """``new`` (this run's RESULTS.md) followed by every ``## `` section of ``old`` (the file
+    before it) that this run did not write: the benchmarks that write a section of their own
+    (the reference game's cost, tournaments, the boot, ...) or were skipped keep their last
+    results instead of being wiped."""
+    written = {line for line in new.splitlines() if line.startswith("## ")}
+    kept: list[str] = []
+    for part in ("\n" + old).split("\n## ")[1:]:
+        title = "## " + part.splitlines()[0]
+        if title not in written:
+            kept.append(("## " + part).rstrip("\n"))
+    return new.rstrip("\n") + "".join("\n\n" + k for k in kept) + "\n"
