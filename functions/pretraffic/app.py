@@ -13,7 +13,7 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from harftet.bootstrap import settings
-from harftet.deployhook import pre_traffic, rest_caller
+from harftet.deployhook import clients_of, pre_traffic, rest_caller
 from harftet.probe import play
 
 logger = Logger()
@@ -22,6 +22,8 @@ logger = Logger()
 @logger.inject_lambda_context
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     version = settings().environ["NEW_VERSION"]
-    result = pre_traffic(event, boto3.client, lambda aws: play(rest_caller(aws, version), moves=1))
+    result = pre_traffic(
+        event, clients_of(boto3.client), lambda aws: play(rest_caller(aws, version), moves=1)
+    )
     logger.info("pre-traffic game", extra={"version": version, **result})
     return result

@@ -15,7 +15,7 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from harftet.bootstrap import settings
-from harftet.deployhook import pre_traffic, rest_caller, socket_caller
+from harftet.deployhook import clients_of, pre_traffic, rest_caller, socket_caller
 from harftet.probe import play_on_socket
 
 logger = Logger()
@@ -29,6 +29,6 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     def game(aws: Any) -> dict[str, Any]:
         return play_on_socket(rest_caller(aws, rest), socket_caller(aws, version))
 
-    result = pre_traffic(event, boto3.client, game)
+    result = pre_traffic(event, clients_of(boto3.client), game)
     logger.info("pre-traffic game on the socket", extra={"version": version, **result})
     return result

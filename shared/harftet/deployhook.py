@@ -15,6 +15,22 @@ from harftet.probe import Call, Deliver, api_event
 
 logger = logging.getLogger(__name__)
 Game = Callable[[Any], dict[str, Any]]  # plays with a Lambda client: {"ok", ...}
+# How long one invoke of a version may take before the game counts it failed. The hooks'
+# Timeout is 60 s: a step that hangs (15 s) and the two guests' deletes after it (15 s each,
+# harftet.probe.Guests) still end, and are reported, inside it.
+INVOKE_SECONDS = 15
+
+
+def clients_of(make: Callable[..., Any]) -> Callable[[str], Any]:
+    """``make`` (boto3.client) as the hooks use it: each invoke bounded to INVOKE_SECONDS and
+    never retried. A retried invoke would replay the request (a second guest signed up, whom
+    nobody deletes) and a hung one would outlive the hook, leaving its guests and no report."""
+    from botocore.config import Config
+
+    bounded = Config(
+        connect_timeout=5, read_timeout=INVOKE_SECONDS, retries={"total_max_attempts": 1}
+    )
+    return lambda service: make(service, config=bounded) if service == "lambda" else make(service)
 
 
 def invoke(lambda_client: Any, function: str, event: dict[str, Any]) -> Any:
@@ -47,8 +63,9 @@ def pre_traffic(event: dict[str, Any], clients: Callable[[str], Any], game: Game
     """Play ``game`` (with ``clients("lambda")``) and report its verdict on the CodeDeploy
     hook ``event`` names: Succeeded when it says ``ok``, Failed otherwise, and Failed too when
     it raised (an invoke refused, say: the deploy stops now, not at the hook's 1-hour
-    timeout). A report that fails raises: an invocation Lambda retries plays and reports
-    again; with no report at all the deploy fails at the hook's timeout."""
+    timeout). The game deletes the guests it signed up whatever its end (harftet.probe). A
+    report that fails raises: an invocation Lambda retries plays and reports again; with no
+    report at all the deploy fails at the hook's timeout."""
     try:
         result = game(clients("lambda"))
     except Exception as error:

@@ -7,7 +7,10 @@ through the REST API and the WebSocket on a schedule (functions/synthetic:
 
 ``call(method, path, body, token)`` → ``(status, body)`` is how it reaches the API (a Lambda
 invoke of one version, or HTTP). A step that does not answer as documented ends the game:
-the result names it."""
+the result names it. Every guest a game signs up (the result's ``guests``: their ids) is
+deleted at its end (``DELETE /players/me``: the player and all they owned, inbox, mail and
+sockets), whether the game passed, failed, or was cut short by an error; a guest that could
+not be deleted fails the game and is named in ``left``, so no run leaves a player unseen."""
 
 from __future__ import annotations
 
@@ -38,27 +41,78 @@ def _expect(step: str, answer: tuple[int, Any], status: int) -> Any:
 
 def play(call: Call, moves: int = 1, clock: Callable[[], float] = time.monotonic) -> dict[str, Any]:
     """Two guests at a private 2-seat Kastet table: the first creates and starts it, then
-    whoever's turn it is draws (which ends a turn), ``moves`` turns; both leave. ``{"ok", "seconds",
-    "moves", "error"?}``. No computer player: nothing but the API under test moves."""
+    whoever's turn it is draws (which ends a turn), ``moves`` turns; both leave, and both are
+    deleted (also after a failure). ``{"ok", "seconds", "moves", "guests", "error"?, "left"?}``. No
+    computer player: nothing but the API under test moves."""
     started = clock()
     made = 0
-    try:
-        tokens, table, view = _practice_table(call)
-        while made < moves:
-            seat = _turn(view, made)
-            move = {"version": view["version"], "moveId": uuid.uuid4().hex, "type": "draw"}
-            view = _expect("draw", call("POST", f"{table}/moves", move, tokens[seat]), 200)
-            made += 1
-        _leave(call, table, tokens)
-    except (ProbeFailed, KeyError, TypeError) as failed:
-        return {"ok": False, "seconds": clock() - started, "moves": made, "error": str(failed)}
-    return {"ok": True, "seconds": clock() - started, "moves": made}
+    with Guests(call) as guests:
+        try:
+            tokens, table, view = _practice_table(call, guests)
+            while made < moves:
+                seat = _turn(view, made)
+                move = {"version": view["version"], "moveId": uuid.uuid4().hex, "type": "draw"}
+                view = _expect("draw", call("POST", f"{table}/moves", move, tokens[seat]), 200)
+                made += 1
+            _leave(call, table, tokens)
+        except Exception as failed:  # a step answered otherwise, an invoke refused or timed out
+            result = {"ok": False, "moves": made, "error": _why(failed)}
+        else:
+            result = {"ok": True, "moves": made}
+    return guests.settle(result, clock() - started)
 
 
-def _practice_table(call: Call) -> tuple[list[str], str, dict[str, Any]]:
-    """Two guests at a private 2-seat Kastet table the first made and started: their
-    tokens, the table's path and the view after the start."""
-    tokens = [_guest(call, name) for name in ("Sonda", "Yoklama")]
+class Guests:
+    """The guests a game signed up; leaving ``with`` deletes each (``DELETE /players/me``
+    with its token: the player and everything they owned), whatever ended the game. A
+    delete that fails is kept: ``settle`` fails the game with it."""
+
+    def __init__(self, call: Call) -> None:
+        self.call = call
+        self.signed_up: list[tuple[str, str]] = []  # (playerId, token)
+        self.made: list[str] = []  # every guest's playerId (the result's "guests")
+        self.left: list[str] = []  # the players that could not be deleted
+        self.error = ""
+
+    def sign_up(self, name: str) -> str:
+        """A new guest's token (the guest is deleted at the end)."""
+        body = _expect("POST /players", self.call("POST", "/players", {"name": name}, None), 201)
+        self.signed_up.append((str(body.get("playerId")), str(body["token"])))
+        self.made.append(str(body.get("playerId")))
+        return str(body["token"])
+
+    def __enter__(self) -> Guests:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for player_id, token in self.signed_up:
+            try:
+                _expect("delete guest", self.call("DELETE", "/players/me", None, token), 204)
+            except Exception as error:  # the next guest is still deleted
+                self.left.append(player_id)
+                self.error = self.error or _why(error)
+        self.signed_up = []
+
+    def settle(self, result: dict[str, Any], seconds: float) -> dict[str, Any]:
+        """``result`` with its ``seconds``, failed (``left``) if a guest was not deleted."""
+        result = {**result, "seconds": seconds, "guests": self.made}
+        if self.left:
+            error = result.get("error") or self.error
+            result |= {"ok": False, "error": str(error)[:300], "left": self.left}
+        return result
+
+
+def _why(error: BaseException) -> str:
+    """A failed step's message: its own for a step that answered otherwise, else the error's
+    kind and message (an invoke refused, a timeout)."""
+    text = str(error) if isinstance(error, ProbeFailed) else f"{type(error).__name__}: {error}"
+    return text[:300]
+
+
+def _practice_table(call: Call, guests: Guests) -> tuple[list[str], str, dict[str, Any]]:
+    """Two guests (``guests`` deletes them) at a private 2-seat Kastet table the first made
+    and started: their tokens, the table's path and the view after the start."""
+    tokens = [guests.sign_up(name) for name in ("Sonda", "Yoklama")]
     body = {"game": "kastet", "seats": 2, "hands": 1, "private": True}
     view = _expect("POST /tables", call("POST", "/tables", body, tokens[0]), 201)
     table = f"/tables/{view['tableId']}"
@@ -84,34 +138,37 @@ def play_on_socket(
     """The practice table of ``play`` made, sat and started over REST (``call``); the guest
     whose turn it is connects to it on the WebSocket function (``deliver``) with their token,
     syncs, draws, and disconnects; the draw must be what REST then shows; both leave over
-    REST (also after a failure). The connection is made up here, so no post reaches it: each
-    answer is read from the function's reply. ``{"ok", "seconds", "moves", "error"?}``."""
+    REST and are deleted (also after a failure). The connection is made up here, so no post
+    reaches it: each answer is read from the function's reply. ``{"ok", "seconds", "moves",
+    "guests", "error"?, "left"?}``."""
     started = clock()
     made = 0
     tokens: list[str] = []
     table = ""
-    try:
-        tokens, table, view = _practice_table(call)
-        seat = _turn(view, made)
-        connection = base64.b64encode(secrets.token_bytes(11)).decode()  # API Gateway's shape
-        query = {"token": tokens[seat], "tableId": str(view["tableId"])}
-        try:  # closed even if $connect failed: it may have stored the connection first
-            _socket_status("$connect", deliver(socket_event("$connect", connection, query=query)))
-            version = _sync_and_draw(deliver, connection, view)
-            stored = _expect("GET table", call("GET", table, None, tokens[seat]), 200)
-            if stored.get("version") != version:  # before $disconnect: it makes a version
-                raise ProbeFailed(f"the draw answered version {version}, REST shows {stored}")
-            made = 1
-        finally:
-            closed = deliver(socket_event("$disconnect", connection))
-        _socket_status("$disconnect", closed)
-        _leave(call, table, tokens)
-    except Exception as failed:  # a step answered otherwise, or the function raised
-        if table:
-            _leave_anyway(call, table, tokens)
-        error = failed if isinstance(failed, ProbeFailed) else f"{type(failed).__name__}: {failed}"
-        return {"ok": False, "seconds": clock() - started, "moves": made, "error": str(error)[:300]}
-    return {"ok": True, "seconds": clock() - started, "moves": made}
+    with Guests(call) as guests:
+        try:
+            tokens, table, view = _practice_table(call, guests)
+            seat = _turn(view, made)
+            connection = base64.b64encode(secrets.token_bytes(11)).decode()  # API Gateway's
+            query = {"token": tokens[seat], "tableId": str(view["tableId"])}
+            try:  # closed even if $connect failed: it may have stored the connection first
+                connect = socket_event("$connect", connection, query=query)
+                _socket_status("$connect", deliver(connect))
+                version = _sync_and_draw(deliver, connection, view)
+                stored = _expect("GET table", call("GET", table, None, tokens[seat]), 200)
+                if stored.get("version") != version:  # before $disconnect: it makes a version
+                    raise ProbeFailed(f"the draw answered version {version}, REST shows {stored}")
+                made = 1
+            finally:
+                closed = deliver(socket_event("$disconnect", connection))
+            _socket_status("$disconnect", closed)
+            _leave(call, table, tokens)
+            result: dict[str, Any] = {"ok": True, "moves": made}
+        except Exception as failed:  # a step answered otherwise, or the function raised
+            if table:
+                _leave_anyway(call, table, tokens)
+            result = {"ok": False, "moves": made, "error": _why(failed)}
+    return guests.settle(result, clock() - started)
 
 
 def _sync_and_draw(deliver: Deliver, connection: str, view: dict[str, Any]) -> int:
@@ -200,34 +257,33 @@ def play_with_computer(
     Kastet table, as a client plays: the table made, the computer seated and the game started
     over REST; then on the WebSocket (opened with a connect ticket) the guest's ``moves`` turns
     are draws sent on the socket, each followed to the push of its change, and the computer's
-    moves arrive as pushes; the guest leaves over REST. ``{"ok", "seconds", "moves",
-    "computerMoves", "pushSeconds" (the slowest move's send-to-push), "error"?}``."""
+    moves arrive as pushes; the guest leaves over REST and is deleted (also after a failure).
+    ``{"ok", "seconds", "moves", "computerMoves", "pushSeconds" (the slowest move's
+    send-to-push), "guests", "error"?, "left"?}``."""
     started = clock()
     game: dict[str, Any] = {"moves": 0, "computer": 0, "push": 0.0}
-    try:
-        token = _guest(call, "Sonda")
-        body = {"game": "kastet", "seats": 2, "hands": 1, "private": True, "botSeconds": 0}
-        view = _expect("POST /tables", call("POST", "/tables", body, token), 201)
-        table_id = view["tableId"]
-        table = f"/tables/{table_id}"
-        seat = {"bot": True, "level": "easy"}
-        _expect("computer player", call("POST", f"{table}/seats/1", seat, token), 200)
-        ticket = _expect("ticket", call("POST", f"{table}/ticket", None, token), 201)["ticket"]
-        socket = connect(f"{ws_url}?ticket={ticket}&tableId={table_id}")
+    with Guests(call) as guests:
         try:
-            view = _expect("start", call("POST", f"{table}/start", None, token), 200)
-            _turns(socket, table_id, view, moves, game, clock)
-        finally:
-            socket.close()
-        _expect("leave", call("DELETE", f"{table}/seats/0", None, token), 200)
-    except Exception as failed:  # any step that fails (a refused socket, a timeout) fails the game
-        error = (
-            str(failed) if isinstance(failed, ProbeFailed) else f"{type(failed).__name__}: {failed}"
-        )
-        return {"ok": False, "seconds": clock() - started, "moves": game["moves"],
-                "computerMoves": game["computer"], "error": error[:300]}  # fmt: skip
-    return {"ok": True, "seconds": clock() - started, "moves": game["moves"],
-            "computerMoves": game["computer"], "pushSeconds": game["push"]}  # fmt: skip
+            token = guests.sign_up("Sonda")
+            body = {"game": "kastet", "seats": 2, "hands": 1, "private": True, "botSeconds": 0}
+            view = _expect("POST /tables", call("POST", "/tables", body, token), 201)
+            table_id = view["tableId"]
+            table = f"/tables/{table_id}"
+            seat = {"bot": True, "level": "easy"}
+            _expect("computer player", call("POST", f"{table}/seats/1", seat, token), 200)
+            ticket = _expect("ticket", call("POST", f"{table}/ticket", None, token), 201)
+            socket = connect(f"{ws_url}?ticket={ticket['ticket']}&tableId={table_id}")
+            try:
+                view = _expect("start", call("POST", f"{table}/start", None, token), 200)
+                _turns(socket, table_id, view, moves, game, clock)
+            finally:
+                socket.close()
+            _expect("leave", call("DELETE", f"{table}/seats/0", None, token), 200)
+            result: dict[str, Any] = {"ok": True, "pushSeconds": game["push"]}
+        except Exception as failed:  # any step that fails (a refused socket, a timeout) fails
+            result = {"ok": False, "error": _why(failed)}
+    result |= {"moves": game["moves"], "computerMoves": game["computer"]}
+    return guests.settle(result, clock() - started)
 
 
 def _turns(
@@ -278,12 +334,6 @@ def _next_push(socket: Socket, view: dict[str, Any]) -> dict[str, Any]:
                 return apply_delta(view, message)
             except DeltaError:
                 socket.send(json.dumps({"action": "sync"}))
-
-
-def _guest(call: Call, name: str) -> str:
-    return str(
-        _expect("POST /players", call("POST", "/players", {"name": name}, None), 201)["token"]
-    )
 
 
 def api_event(method: str, path: str, body: Any, token: str | None) -> dict[str, Any]:

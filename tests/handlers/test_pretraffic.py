@@ -16,8 +16,9 @@ from unittest import mock
 
 import pytest
 from botocore.exceptions import ClientError
+from testkit import TABLE_NAMES, scan_all
 
-from harftet.deployhook import rest_caller
+from harftet.deployhook import INVOKE_SECONDS, clients_of, rest_caller
 from harftet.probe import play
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -93,14 +94,26 @@ def run_hook(
     clients = {"lambda": lambda_client, "codedeploy": codedeploy}
     env = {**apps.settings.environ, **(env or {"NEW_VERSION": "rest-fn:7"})}
     with (
-        mock.patch.object(hook.boto3, "client", side_effect=clients.__getitem__),
+        mock.patch.object(hook.boto3, "client", lambda service, **_: clients[service]),
         mock.patch.object(hook, "settings", lambda: type("S", (), {"environ": env})()),
     ):
         result = hook.handler(dict(HOOK_EVENT), Context())
     return result, codedeploy
 
 
-def test_a_good_version_plays_its_move_and_is_let_through(apps: Any, app: Any) -> None:
+def nobody_left(dynamodb: Any, result: dict[str, Any]) -> bool:
+    """The run's two guests were deleted: no player item and no socket of theirs remains
+    (the players table holds a player's item, sessions and names; the connections table
+    their sockets and presence). Here no mail table: tests/e2e/test_deploy_hooks_stack.py."""
+    assert len(result["guests"]) == 2 and "left" not in result, result
+    players = scan_all(dynamodb, TABLE_NAMES["PlayersTable"])
+    sockets = scan_all(dynamodb, TABLE_NAMES["ConnectionsTable"])
+    return players == [] and sockets == []
+
+
+def test_a_good_version_plays_its_move_and_is_let_through(
+    apps: Any, app: Any, dynamodb: Any
+) -> None:
     lambda_client = Lambda({"rest-fn:7": apps.rest.handler})
     result, codedeploy = run_hook(apps, lambda_client)
     assert result["ok"] and result["moves"] == 1
@@ -108,16 +121,66 @@ def test_a_good_version_plays_its_move_and_is_let_through(apps: Any, app: Any) -
     assert codedeploy.reported == [
         {"deploymentId": "d-1", "lifecycleEventHookExecutionId": "h-1", "status": "Succeeded"}
     ]
+    assert nobody_left(dynamodb, result)  # each guest deleted with its own token, as a player
+    deletes = [e for _, e in lambda_client.invoked if e["httpMethod"] == "DELETE"]
+    assert [e["path"] for e in deletes][-2:] == ["/players/me", "/players/me"]
 
 
 @pytest.mark.parametrize("broken", ["/moves", "/start", "/seats/1"])
 def test_a_version_that_fails_a_step_is_stopped_before_any_player_reaches_it(
-    apps: Any, app: Any, broken: str
+    apps: Any, app: Any, dynamodb: Any, broken: str
 ) -> None:
     lambda_client = Lambda({"rest-fn:7": apps.rest.handler}, broken=path_ends(broken))
     result, codedeploy = run_hook(apps, lambda_client)
     assert not result["ok"] and result["error"].split(":")[0] in ("draw", "start", "sit")
     assert codedeploy.reported[0]["status"] == "Failed"
+    assert nobody_left(dynamodb, result)
+
+
+def test_a_run_cut_short_by_a_hung_version_still_deletes_its_guests(
+    apps: Any, app: Any, dynamodb: Any
+) -> None:
+    """An invoke that times out mid-game (a version that hangs) ends the run at once: the
+    guests are deleted, then Failed goes to CodeDeploy with the timeout."""
+    from botocore.exceptions import ReadTimeoutError
+
+    class Hangs(Lambda):
+        def invoke(self, FunctionName: str, Payload: str) -> dict[str, Any]:
+            if json.loads(Payload)["path"].endswith("/start"):
+                raise ReadTimeoutError(endpoint_url="https://lambda.us-east-1.amazonaws.com")
+            return super().invoke(FunctionName, Payload)
+
+    lambda_client = Hangs({"rest-fn:7": apps.rest.handler})
+    result, codedeploy = run_hook(apps, lambda_client)
+    assert not result["ok"] and "ReadTimeoutError" in result["error"]
+    assert codedeploy.reported[0]["status"] == "Failed"
+    assert nobody_left(dynamodb, result)
+
+
+def test_a_guest_that_cannot_be_deleted_fails_the_run_and_is_named(
+    apps: Any, app: Any, dynamodb: Any
+) -> None:
+    """A version whose DELETE /players/me fails must not take traffic; the run names the
+    guests it could not delete (the operator's trail), and still tries each."""
+    broken = Lambda({"rest-fn:7": apps.rest.handler}, broken=path_ends("/players/me"))
+    result, codedeploy = run_hook(apps, broken)
+    assert not result["ok"] and result["error"].startswith("delete guest: 599")
+    assert result["moves"] == 1 and sorted(result["left"]) == sorted(result["guests"])
+    assert codedeploy.reported[0]["status"] == "Failed"
+    assert len(scan_all(dynamodb, TABLE_NAMES["PlayersTable"])) >= 2
+
+
+def test_an_invoke_is_bounded_and_never_replayed() -> None:
+    """A hook's Lambda client: an invoke ends after INVOKE_SECONDS and is not retried (a
+    replayed POST /players would sign up a guest nobody deletes)."""
+    made: list[tuple[str, Any]] = []
+    clients = clients_of(lambda service, config=None: made.append((service, config)))
+    clients("lambda")
+    clients("codedeploy")
+    [(service, config), other] = made
+    assert service == "lambda" and other == ("codedeploy", None)  # the report keeps retries
+    assert config.read_timeout == INVOKE_SECONDS <= 15
+    assert config.retries == {"total_max_attempts": 1}
 
 
 def test_the_probe_plays_several_turns_through_the_api(apps: Any, app: Any) -> None:
@@ -151,7 +214,7 @@ def left_everyone(app: Any, lambda_client: Lambda) -> bool:
 
 
 def test_a_good_websocket_version_connects_syncs_moves_and_is_let_through(
-    apps: Any, app: Any, outbox: Any
+    apps: Any, app: Any, outbox: Any, dynamodb: Any
 ) -> None:
     """The new WebSocket version takes a guest's $connect, a sync answered the table's view,
     a draw answered its delta (the version REST then shows), and $disconnect; the table is
@@ -169,11 +232,12 @@ def test_a_good_websocket_version_connects_syncs_moves_and_is_let_through(
     assert [m["type"] for m in outbox.to(connection)] == ["table", "delta"]
     assert app.stores.connections.get(connection) is None  # its $disconnect cleaned up
     assert left_everyone(app, lambda_client)
+    assert nobody_left(dynamodb, result)
 
 
 @pytest.mark.parametrize("route", ["$connect", "sync", "move", "$disconnect"])
 def test_a_websocket_version_that_fails_a_step_is_stopped_and_the_table_left(
-    apps: Any, app: Any, route: str
+    apps: Any, app: Any, dynamodb: Any, route: str
 ) -> None:
     """A version that raises on any of the four steps: Failed goes to CodeDeploy (no socket
     reaches it), the error names the step, and the guests still leave their table."""
@@ -187,6 +251,7 @@ def test_a_websocket_version_that_fails_a_step_is_stopped_and_the_table_left(
     assert codedeploy.reported[0]["status"] == "Failed"
     assert routes(lambda_client)[-1] == "$disconnect"  # opened or not, the socket is closed
     assert left_everyone(app, lambda_client)
+    assert nobody_left(dynamodb, result)
 
 
 def test_a_websocket_version_whose_answers_are_wrong_is_stopped(apps: Any, app: Any) -> None:
