@@ -54,7 +54,6 @@ def test_the_pre_traffic_hook_may_invoke_only_the_new_rest_version_and_report(
 ) -> None:
     hook = props(template, "PreTrafficFunction")
     assert hook["Environment"]["Variables"]["NEW_VERSION"] == {"Ref": "RestFunction.Version"}
-    assert hook["FunctionName"]["Fn::Sub"].startswith("CodeDeployHook_")
     assert hook["DeploymentPreference"] == {"Enabled": False}
     statements = props(template, "PreTrafficPolicy")["PolicyDocument"]["Statement"]
     assert {s["Action"] for s in statements} == {
@@ -74,23 +73,72 @@ def test_the_websocket_hook_may_invoke_only_the_new_ws_version_and_rests_alias_a
     assert hook["CodeUri"] == "functions/wspretraffic/" and hook["Timeout"] == 60
     assert hook["Environment"]["Variables"] == {
         "NEW_VERSION": {"Ref": "WsFunction.Version"},
-        "REST_FUNCTION": {"Ref": "RestFunction.Alias"},
+        "REST_FUNCTION": {"Fn::Sub": "${RestFunction.Arn}:live"},
     }
-    assert hook["FunctionName"]["Fn::Sub"].startswith("CodeDeployHook_")
     assert hook["DeploymentPreference"] == {"Enabled": False}
     assert hook["Policies"] == [{"Ref": "WsPreTrafficPolicy"}]
     logs = template["Resources"][hook["LoggingConfig"]["LogGroup"]["Ref"]]["Properties"]
-    assert logs["LogGroupName"]["Fn::Sub"].endswith(hook["FunctionName"]["Fn::Sub"])
+    assert logs["LogGroupName"] == {"Fn::Sub": "/aws/lambda/${AWS::StackName}-wspretraffic"}
     statements = props(template, "WsPreTrafficPolicy")["PolicyDocument"]["Statement"]
     granted = sorted((s["Action"], json.dumps(s["Resource"], sort_keys=True)) for s in statements)
     assert granted == sorted([
         ("lambda:InvokeFunction", json.dumps({"Fn::Sub": "${WsFunction.Arn}:*"})),
-        ("lambda:InvokeFunction", json.dumps({"Ref": "RestFunction.Alias"})),
+        ("lambda:InvokeFunction", json.dumps({"Fn::Sub": "${RestFunction.Arn}:live"})),
         ("codedeploy:PutLifecycleEventHookExecutionStatus", json.dumps(
             {"Fn::Sub": "arn:${AWS::Partition}:codedeploy:${AWS::Region}:${AWS::AccountId}"
              ":deploymentgroup:${ServerlessDeploymentApplication}/*"}, sort_keys=True)),
     ])  # fmt: skip
     assert all(s["Effect"] == "Allow" for s in statements)
+
+
+def test_codedeploy_may_invoke_exactly_the_two_hooks_whatever_the_stack_is_named(
+    template: dict[str, Any],
+) -> None:
+    """Both deployment groups use DeployRole (so SAM makes no role of its own, whose
+    AWSCodeDeployRoleForLambda invokes only functions named CodeDeployHook_*): it may invoke
+    the two hooks and nothing else, shift only the two functions' aliases, read the stack's
+    alarms (its rollback triggers).
+    No function carries a name of ours: CloudFormation names each within Lambda's 64
+    characters, so a stack of any valid name (up to 128 characters) deploys."""
+    for name in ("RestFunction", "WsFunction"):
+        preference = props(template, name)["DeploymentPreference"]
+        assert preference["Role"] == {"Fn::GetAtt": ["DeployRole", "Arn"]}, name
+    role = template["Resources"]["DeployRole"]
+    assert role["Type"] == "AWS::IAM::Role"
+    [trust] = role["Properties"]["AssumeRolePolicyDocument"]["Statement"]
+    assert trust["Principal"] == {"Service": "codedeploy.amazonaws.com"}
+    assert "ManagedPolicyArns" not in role["Properties"]  # no CodeDeployHook_* wildcard
+    [policy] = role["Properties"]["Policies"]
+    granted = {
+        action: s["Resource"]
+        for s in policy["PolicyDocument"]["Statement"]
+        for action in (s["Action"] if isinstance(s["Action"], list) else [s["Action"]])
+    }
+    assert granted.pop("lambda:InvokeFunction") == [
+        {"Fn::GetAtt": ["PreTrafficFunction", "Arn"]},
+        {"Fn::GetAtt": ["WsPreTrafficFunction", "Arn"]},
+    ]
+    aliases = [
+        {"Fn::GetAtt": ["RestFunction", "Arn"]}, {"Fn::Sub": "${RestFunction.Arn}:*"},
+        {"Fn::GetAtt": ["WsFunction", "Arn"]}, {"Fn::Sub": "${WsFunction.Arn}:*"},
+    ]  # fmt: skip
+    for action in (
+        "lambda:GetAlias",
+        "lambda:UpdateAlias",
+        "lambda:GetProvisionedConcurrencyConfig",
+    ):
+        assert granted.pop(action) == aliases, action
+    alarms = "arn:${AWS::Partition}:cloudwatch:${AWS::Region}:${AWS::AccountId}:alarm:"
+    assert granted == {"cloudwatch:DescribeAlarms": {"Fn::Sub": alarms + "${AWS::StackName}-*"}}
+    for name in ("RestFunction", "WsFunction"):  # its rollback alarms are the stack's
+        for alarm in props(template, name)["DeploymentPreference"]["Alarms"]["Fn::If"][1]:
+            named = props(template, alarm["Ref"])["AlarmName"]["Fn::Sub"]
+            assert named.startswith("${AWS::StackName}-"), alarm
+    functions = [
+        r["Properties"] for r in template["Resources"].values()
+        if r["Type"] in ("AWS::Serverless::Function", "AWS::Lambda::Function")
+    ]  # fmt: skip
+    assert functions and not [f for f in functions if "FunctionName" in f]
 
 
 def test_a_scheduled_function_rotates_the_keys_no_faster_than_a_token_lives(
