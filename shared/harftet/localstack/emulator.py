@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import time
@@ -24,6 +25,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 
 from harftet.localstack import schedules
 from harftet.localstack.client_files import client_routes, generated_files
+from harftet.localstack.lambda_api import LocalDeployApis
 from harftet.localstack.rest_api import RestApi
 from harftet.localstack.runtime import FunctionSpec, LambdaFunction
 from harftet.localstack.sources import keep_running
@@ -31,6 +33,8 @@ from harftet.localstack.template import HTTP_METHODS, TemplateSettings
 from harftet.localstack.websocket_api import MANAGEMENT_METHODS, WebSocketApi
 
 log = logging.getLogger("harftet.localstack")
+# The deploy hooks (lambda_api.py): key → (handler file, its own variables beside the env).
+Hooks = Mapping[str, tuple[str | Path, Mapping[str, str]]]
 
 REPOSITORY = Path(__file__).resolve().parents[3]
 WEB_DIR = Path(os.environ.get("HARFTET_WEB") or REPOSITORY / "clients" / "web")
@@ -119,6 +123,21 @@ class Emulator:
             self.tournaments,
         )
         return [f for f in every if f is not None]
+
+    @functools.cached_property
+    def hooks(self) -> dict[str, LambdaFunction]:
+        """CodeDeploy's pre-traffic hooks by key (create_app adds them): never warmed, each
+        starts on its first invoke, as in a deploy."""
+        return {}
+
+    @functools.cached_property
+    def deploy_apis(self) -> LocalDeployApis:
+        """Lambda's and CodeDeploy's APIs the hooks call (lambda_api.py)."""
+        return LocalDeployApis(self.invokable, self.rest_api.operator_key)
+
+    def invokable(self) -> dict[str, LambdaFunction]:
+        """Every function Lambda's API may invoke, by name (harftet-rest, …)."""
+        return {f.spec.name: f for f in (*self.functions, *self.hooks.values())}
 
     def ready(self) -> bool:
         """True once the functions are warm and the data store answers."""
@@ -238,6 +257,7 @@ def create_app(
     synthetic_game: str | Path | None = None,
     match_seconds: float = 1.0,
     tournaments: str | Path | None = None,
+    hooks: Hooks | None = None,
     event_sources: list[tuple[str, Any]] | None = None,
     env: Mapping[str, str] | None = None,
     sweep_seconds: float,
@@ -280,14 +300,19 @@ def create_app(
         lifespan=_lifespan(emulator, event_sources or []),
         exception_handlers={404: emulator.rest_api.not_found},
     )
-    _pace(emulator, env, settings)
+    _pace(emulator, env, settings, hooks or {})
     app.state.emulator = emulator
     return app
 
 
-def _pace(emulator: Emulator, env: Mapping[str, str], settings: TemplateSettings | None) -> None:
+def _pace(
+    emulator: Emulator, env: Mapping[str, str], settings: TemplateSettings | None, hooks: Hooks
+) -> None:
     """When /health calls a function stuck, and how often the synthetic game plays (its
-    schedule in the template unless the environment says otherwise)."""
+    schedule in the template unless the environment says otherwise); the deploy hooks, each
+    with its own variables beside ``env``."""
+    for key, (path, own) in hooks.items():
+        emulator.hooks[key] = LambdaFunction(_spec(key, path, {**env, **own}, settings), 2)
     stuck = env.get("HEALTH_STUCK_SECONDS") or os.environ.get("HEALTH_STUCK_SECONDS")
     emulator.stuck_seconds = float(stuck) if stuck else None
     emulator.synthetic_seconds = schedules.synthetic_seconds(env, settings)
@@ -304,14 +329,20 @@ def _function(
     """The function of a handler file, with the template's timeout and memory (None: none)."""
     if path is None:
         return None
-    spec = FunctionSpec(
+    return LambdaFunction(_spec(key, path, env, settings), max_concurrency=max_concurrency)
+
+
+def _spec(
+    key: str, path: str | Path, env: Mapping[str, str], settings: TemplateSettings | None
+) -> FunctionSpec:
+    """A function of a handler file, with the template's timeout and memory."""
+    return FunctionSpec(
         name=f"harftet-{key}",
         path=str(path),
-        env=env,
+        env=dict(env),
         timeout_seconds=settings.timeouts.get(key, 30.0) if settings else 30.0,
         memory_mb=settings.memory.get(key, 512) if settings else 512,
     )
-    return LambdaFunction(spec, max_concurrency=max_concurrency)
 
 
 def _lifespan(
@@ -338,7 +369,7 @@ def _lifespan(
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-            for fn in emulator.functions:
+            for fn in (*emulator.functions, *emulator.hooks.values()):
                 await run_in_threadpool(fn.close)
 
     return lifespan
@@ -360,6 +391,7 @@ def _routes(
     routes: list[BaseRoute] = [
         Route("/health", emulator.health, methods=["GET"]),
         Route("/@functions/environment", emulator.configure, methods=["PUT"]),
+        *emulator.deploy_apis.routes(),
         WebSocketRoute("/ws", emulator.websocket_api.websocket),
         Route("/@connections/{connection_id}", management, methods=MANAGEMENT_METHODS),
         # The deployed endpoint carries the stage; accept that form too.

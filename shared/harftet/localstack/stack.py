@@ -41,6 +41,9 @@ DEFAULT_HANDLERS = {
     "keys": FUNCTIONS / "keys" / "app.py",
     "synthetic": FUNCTIONS / "synthetic" / "app.py",
     "tournaments": FUNCTIONS / "tournaments" / "app.py",
+    # CodeDeploy's pre-traffic hooks: invoked through the stack's Lambda API (lambda_api.py)
+    "pretraffic": FUNCTIONS / "pretraffic" / "app.py",
+    "wspretraffic": FUNCTIONS / "wspretraffic" / "app.py",
 }
 # How often the local schedule invokes the sweeper. AWS runs it once a minute
 # (template.yaml's TurnSweepRate): it is the safety net behind the exact SQS timers, arms
@@ -92,6 +95,7 @@ class StackOptions:
     keys: Path | None = DEFAULT_HANDLERS["keys"]  # the signing keys' rotation, on its schedule
     synthetic: Path | None = DEFAULT_HANDLERS["synthetic"]  # the synthetic game, on its schedule
     tournaments: Path | None = DEFAULT_HANDLERS["tournaments"]  # with the sweeper
+    deploy_hooks: bool = True  # the pre-traffic hooks, invocable (started on first use)
     template: Path | None = None
     sweep_seconds: float = SWEEP_SECONDS
     match_seconds: float = MATCH_SECONDS
@@ -213,6 +217,7 @@ def _start_app(
     secret with `sam local`, and build the emulator: the app and how many items were kept."""
     from harftet.localstack.dynamo import DEFAULT_TABLE_NAMES, create_tables
     from harftet.localstack.emulator import create_app
+    from harftet.localstack.lambda_api import hook_env
     from harftet.localstack.mobile_push import create_applications
     from harftet.localstack.sam_local import share_token_secret
     from harftet.localstack.schedules import synthetic_seconds
@@ -247,6 +252,12 @@ def _start_app(
         synthetic_game=options.synthetic if synthetic_seconds(env, settings) else None,
         match_seconds=options.match_seconds,
         tournaments=options.tournaments if options.sweeper else None,
+        hooks={
+            key: (DEFAULT_HANDLERS[key], own)
+            for key, own in hook_env(env["REST_URL"], operator_key).items()
+        }
+        if options.deploy_hooks
+        else None,
         event_sources=sources,
         env=env,
         sweep_seconds=options.sweep_seconds,
