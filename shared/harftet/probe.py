@@ -149,7 +149,8 @@ def play_on_socket(
         try:
             tokens, table, view = _practice_table(call, guests)
             seat = _turn(view, made)
-            connection = base64.b64encode(secrets.token_bytes(11)).decode()  # API Gateway's
+            # API Gateway's shape, URL-safe: a push to it names it in the Management API's path
+            connection = base64.urlsafe_b64encode(secrets.token_bytes(11)).decode()
             query = {"token": tokens[seat], "tableId": str(view["tableId"])}
             try:  # closed even if $connect failed: it may have stored the connection first
                 connect = socket_event("$connect", connection, query=query)
