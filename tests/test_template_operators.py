@@ -99,7 +99,7 @@ def test_codedeploy_may_invoke_exactly_the_two_hooks_whatever_the_stack_is_named
     the two hooks and nothing else, shift only the two functions' aliases, read the stack's
     alarms (its rollback triggers).
     No function carries a name of ours: CloudFormation names each within Lambda's 64
-    characters, so a stack of any valid name (up to 128 characters) deploys."""
+    characters, so the hooks fit a stack of any valid name (up to 128 characters)."""
     for name in ("RestFunction", "WsFunction"):
         preference = props(template, name)["DeploymentPreference"]
         assert preference["Role"] == {"Fn::GetAtt": ["DeployRole", "Arn"]}, name
