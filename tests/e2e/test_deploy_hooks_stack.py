@@ -114,3 +114,11 @@ def test_only_the_operator_key_reaches_lambdas_api(local_stack_info: RunningStac
     )  # fmt: skip
     with pytest.raises(stranger.exceptions.ClientError, match="AccessDenied"):
         stranger.invoke(FunctionName="harftet-rest:live", Payload=b"{}")
+
+
+@pytest.mark.parametrize("name", ["harftet-rest:beta", "harftet-nothing", arn("ws", "$LATEST2")])
+def test_a_function_or_alias_the_stack_does_not_run_is_not_found(aws: Any, name: str) -> None:
+    """Any version number, $LATEST and the alias live reach the one handler; another alias
+    or an unknown function is Lambda's ResourceNotFoundException, as in AWS."""
+    with pytest.raises(aws.exceptions.ResourceNotFoundException):
+        aws.invoke(FunctionName=name, Payload=b"{}")
