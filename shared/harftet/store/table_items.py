@@ -137,7 +137,10 @@ class StoredTable:
     timer_due: int | None = None
     # when a version without events (a hint that spends the hand's budget) was written (``wat``,
     # the writer's clock as an event's ``at`` would have it; None on a version with events,
-    # whose last event tells): the fan-out's base time for a delta (fanout.spectators.stored_at)
+    # whose last event tells): the fan-out's base time for a delta (fanout.spectators.stored_at).
+    # The release before neither writes nor removes it: during a canary a hint it writes may
+    # show an earlier hint's time, which is earlier than its own (a lower bound: still safe,
+    # a socket opened after it gets the whole view)
     written_at: float | None = None
 
 
