@@ -320,3 +320,24 @@ def test_the_format_written_is_a_parameter_of_this_release_or_the_one_before(
     assert parameter["AllowedValues"] == [str(FORMAT - 1), str(FORMAT)]
     env = template["Globals"]["Function"]["Environment"]["Variables"]
     assert env["TABLE_WRITE_FORMAT"] == {"Ref": "TableWriteFormat"}
+
+
+def test_the_kept_answers_format_written_is_a_parameter_of_this_release_or_the_one_before(
+    template: dict[str, Any],
+) -> None:
+    """Issue 40: kept move answers in format 2 (one write unit) go out in two deploys, as the
+    tables' format does: the release before reads format 1 only (docs/DEPLOY.md)."""
+    from harftet.bootstrap import Settings
+    from harftet.store.answers import FORMAT, FORMATS
+
+    parameter = template["Parameters"]["AnswerWriteFormat"]
+    assert parameter["Default"] == str(FORMAT) == "2"
+    assert parameter["AllowedValues"] == [str(f) for f in FORMATS] == ["1", "2"]
+    env = template["Globals"]["Function"]["Environment"]["Variables"]
+    assert env["ANSWER_WRITE_FORMAT"] == {"Ref": "AnswerWriteFormat"}
+    assert Settings.from_env({"ANSWER_WRITE_FORMAT": "1"}).answer_write_format == 1
+    assert Settings.from_env({}).answer_write_format == FORMAT
+    from harftet.bootstrap.aws import DynamoStores
+
+    told = Settings.from_env({"ANSWER_WRITE_FORMAT": "1", "MAIL_TABLE": "mail"})
+    assert DynamoStores(None, told).answers.write_format == 1  # what the functions write

@@ -102,6 +102,10 @@ def _answer(current: App, message: Any, connection_id: str) -> dict[str, Any]:
         raise BodyError(
             'unknown action: send {"action": "ping"}, {"action": "sync"} or {"action": "move", ...}'
         )
+    # Read per message (one eventually consistent GetItem, about $0.03 per million changes):
+    # the socket's player and table. A $connect Lambda authorizer's context would carry both on
+    # every message, but this read is also what refuses a socket whose item a deletion swept
+    # when closing it failed or raced (a sync would otherwise still show the table): issue 40.
     connection = current.sockets.connection(connection_id)
     if connection is None:
         raise UnauthorizedError("this connection is not registered: reconnect")

@@ -11,7 +11,7 @@ import copy
 import json
 from typing import Any
 
-from harftet.store.answers import ANSWER_KEPT_SECONDS, DICTIONARY, answer_key, pack, unpack
+from harftet.store.answers import ANSWER_KEPT_SECONDS, FORMAT, answer_key, encode, unpack
 from harftet.store.inbox import REMIND, REMIND_SHARDS, TABLE, DueReminder, InboxItem
 from harftet.store.mail import (
     DEVICE,
@@ -145,15 +145,15 @@ class FakeInbox:
 class FakeAnswers:
     """Move answers (``answer#`` items of the mail table, as harftet.store.answers keeps)."""
 
-    def __init__(self, table: FakeMailTable) -> None:
+    def __init__(self, table: FakeMailTable, write_format: int = FORMAT) -> None:
         self.table = table
+        self.write_format = write_format
 
     def put(self, player_id: str, table_id: str, move_id: str, body: str, now: float) -> None:
         item = {"playerId": player_id, "sk": answer_key(table_id, move_id)}
+        data, number = encode(body, self.write_format)
         self.table.put(
-            item
-            | {"body": pack(body), "dict": DICTIONARY}
-            | {"expiresAt": int(now + ANSWER_KEPT_SECONDS)}
+            item | {"body": data, "dict": number} | {"expiresAt": int(now + ANSWER_KEPT_SECONDS)}
         )
 
     def get(self, player_id: str, table_id: str, move_id: str, now: float) -> str | None:

@@ -30,6 +30,8 @@ def image(stored: StoredTable) -> dict[str, Any]:
         found["dueV"] = {"N": str(stored.due_version)}
     if stored.answered is not None:
         found["ans"] = {"S": stored.answered}
+    if stored.written_at is not None:
+        found["wat"] = {"N": str(round(stored.written_at * 1000))}
     return found
 
 

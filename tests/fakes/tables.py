@@ -50,6 +50,7 @@ class Item:
     due_version: int | None = None  # the version that set the deadline (dueV)
     answered: str | None = None  # the connection this version's move was answered on
     timer_due: int | None = None  # the latest timer message asked for (tq, ms)
+    written_at: float | None = None  # a version without events: when it was written (wat)
 
 
 def _deadline(table: Table) -> int | None:
@@ -97,6 +98,7 @@ class FakeTables:
             stored.due_version if _deadline(table) is not None else None,
             stored.answered,
             stored.timer_due if _deadline(table) is not None else None,
+            stored.written_at,
         )
         self.stream.append(self._read(table.table_id))
 
@@ -104,7 +106,7 @@ class FakeTables:
         i = self.items[table_id]
         return StoredTable(
             codec.decode(i.state), i.version, i.moves, i.due_version, i.answered,
-            timer_due=i.timer_due,
+            timer_due=i.timer_due, written_at=i.written_at,
         )  # fmt: skip
 
     def get(self, table_id: str) -> StoredTable:
@@ -188,7 +190,15 @@ class FakeTables:
         self.leagues.apply(leagues)
         self.tournaments.apply(results)
         self._store(
-            StoredTable(table, version, moves, due_version, commit.answered, timer_due=timer_due)
+            StoredTable(
+                table,
+                version,
+                moves,
+                due_version,
+                commit.answered,
+                timer_due=timer_due,
+                written_at=None if table.recent else round(at * 1000) / 1000,
+            )
         )
         return self._read(table.table_id)
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from service_helpers import full_table, turn_player
 
-from harftet.engine.moves import Draw, Pass
+from harftet.engine.moves import Draw, Pass, Ready
 
 
 @pytest.fixture
@@ -81,3 +81,74 @@ def test_a_retry_past_24_hours_is_not_answered_from_the_kept_answer(app, clock):
         app.tables.move(mover, table_id, view["version"], "draw-1", Draw())["version"]
         >= first["version"]
     )
+
+
+def _hands_played(app: Any, clock: Any) -> tuple[str, list[Any], list[tuple[Any, int, str]]]:
+    """A two-seat Kastet table in its second hand (the first one's results in every view),
+    and each move made on the way: (caller, version sent, moveId) — readies among them."""
+    from test_between_hands import finish_hand, table_of
+
+    table_id, callers = table_of(app, hands=3, break_seconds=30)
+    made: list[tuple[Any, int, str]] = []
+    for i in range(3):  # moves of the first hand: kept without hand results
+        caller, view = turn_player(app, table_id, callers)
+        app.tables.move(caller, table_id, view["version"], f"first-{i}", Draw())
+        made.append((caller, view["version"], f"first-{i}"))
+    finish_hand(app, table_id, callers)
+    for i, caller in enumerate(callers):  # both ready: the second hand is dealt
+        version = app.tables.view(caller, table_id)["version"]
+        app.tables.move(caller, table_id, version, f"ready-{i}", Ready())
+        made.append((caller, version, f"ready-{i}"))
+    for i in range(3):
+        caller, view = turn_player(app, table_id, callers)
+        assert view["handNumber"] == 2 and len(view["handResults"]) == 1
+        app.tables.move(caller, table_id, view["version"], f"second-{i}", Draw())
+        made.append((caller, view["version"], f"second-{i}"))
+    return table_id, callers, made
+
+
+def _first_answers(app: Any, table_id: str, made: list[tuple[Any, int, str]]) -> dict[str, bytes]:
+    """Each move's answer as its first retry gets it now."""
+    return {
+        move_id: encoded(app.tables.move(caller, table_id, version, move_id, Draw()))
+        for caller, version, move_id in made
+    }
+
+
+@pytest.mark.parametrize("write_format", [1, 2])
+def test_in_either_format_a_retry_gets_the_first_answer_byte_for_byte_on_rest_and_socket(
+    app, clock, write_format
+):
+    """Issue 40: format 2 keeps an answer in about a write unit (the hands played before are
+    left to the table); format 1 is what the release before reads (AnswerWriteFormat)."""
+    app.stores.answers.write_format = write_format
+    firsts: dict[str, bytes] = {}
+    real_put = app.stores.answers.put
+
+    def put(player_id: str, table_id: str, move_id: str, body: str, now: float) -> None:
+        firsts[move_id] = body.encode()  # the first answer, as it went out
+        real_put(player_id, table_id, move_id, body, now)
+
+    app.stores.answers.put = put
+    table_id, callers, made = _hands_played(app, clock)
+    _play_on(app, table_id, callers, 4, "later")  # the table moves on past every move
+    items = [i for i in app.stores.answers.table.items.values() if i["sk"].startswith("answer#")]
+    assert {i["dict"] for i in items} == {write_format}  # as the switch says
+    assert _first_answers(app, table_id, made) == {m: firsts[m] for _, _, m in made}
+    for caller, version, move_id in made:
+        on_socket = app.tables.move_on_socket(caller, table_id, version, move_id, Draw(), "c1")
+        assert encoded(on_socket["view"]) == firsts[move_id]
+        assert on_socket["type"] == "table" and on_socket["moveId"] == move_id
+
+
+def test_answers_kept_before_the_switch_to_format_two_are_still_given_byte_for_byte(app, clock):
+    """The canary's second deploy flips AnswerWriteFormat to 2: the answers its first deploy
+    (and the release before) kept in format 1 are read on; the new ones are format 2."""
+    app.stores.answers.write_format = 1
+    table_id, callers, made = _hands_played(app, clock)
+    before = _first_answers(app, table_id, made)
+    app.stores.answers.write_format = 2
+    _play_on(app, table_id, callers, 3, "after")
+    assert _first_answers(app, table_id, made) == before
+    items = [i for i in app.stores.answers.table.items.values() if i["sk"].startswith("answer#")]
+    assert sorted({i["dict"] for i in items}) == [1, 2]

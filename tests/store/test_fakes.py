@@ -86,6 +86,24 @@ def test_the_socket_answered_is_kept_for_its_version_only(stores):
     assert tables.get("t-fake").answered is None
 
 
+def test_a_version_without_events_keeps_when_it_was_written_and_the_next_with_events_drops_it(
+    stores,
+):
+    """Issue 40: the fan-out's base time for a delta after a hint (fanout.spectators.stored_at);
+    a version whose last event tells it carries nothing more."""
+    tables = stores.tables
+    tables.create(waiting())
+    first = tables.get("t-fake")
+    playing = tables.save(first, started(first.table), Commit(now=NOW + 2))
+    assert playing.table.recent and tables.get("t-fake").written_at is None
+    quiet = playing.table.clone()
+    quiet.recent = []  # a change the log does not show (a hint that spends the budget)
+    hinted = tables.save(tables.get("t-fake"), quiet, Commit(now=NOW + 7.25))
+    assert hinted.written_at == tables.get("t-fake").written_at == NOW + 7.25
+    tables.save(hinted, started(first.table), Commit(now=NOW + 9))
+    assert tables.get("t-fake").written_at is None
+
+
 def test_the_version_asking_for_a_timer_is_kept_while_a_message_stands_for_the_deadline(stores):
     tables = stores.tables
     tables.create(waiting())

@@ -250,3 +250,26 @@ def test_a_seat_whose_socket_opened_after_a_hint_is_sent_the_whole_view_of_a_bat
     [push] = outbox.to("c-p1")
     on_connect = stored_view(history[at + 1][0], "p1")
     assert rebuilt([push], on_connect)[-1] == stored_view(history[at + 2][0], "p1")
+
+
+def test_after_a_hint_stamped_with_its_write_time_seats_get_a_delta_and_a_later_socket_the_view():
+    # Issue 40: a version without events carries when it was written (the item's ``wat``), so
+    # the batch after a hint is a delta for the seats that held the hint — not the whole view
+    # (as for a hint written by the release before, without it: the test above) — while a
+    # socket opened after the hint was written still gets the whole view.
+    history, _, outbox, publisher = start()
+    at = next(i for i, (s, who) in enumerate(history) if i > 1 and who == "p0")
+    history = _with_hint(history, at)  # history[at]: the hint; then p0's move and what follows
+    asked = history[at - 1][0].table.recent[-1]["at"] + 2.0  # p0 asked for it 2 s later
+    hint = replace(history[at][0], written_at=asked)
+    history[at] = (hint, None)
+    publish_each(publisher, history[: at + 1])
+    late = {"connectionId": "c-late", "playerId": "p1", "tableId": "t1"}
+    publisher.connections.rows.append({**late, "connectedAt": asked + 0.5})  # type: ignore[attr-defined]
+    outbox.sent.clear()
+    publisher.publish([Change("a", history[at + 1][0], hint)])
+    [push] = outbox.to("c-p1")  # opened long before: it holds the hint's version
+    assert push["type"] == "delta" and push["from"] == hint.version
+    assert rebuilt([push], stored_view(hint, "p1"))[-1] == stored_view(history[at + 1][0], "p1")
+    [whole] = outbox.to("c-late")  # opened after the hint was written: any version
+    assert whole == {"type": "table", "view": stored_view(history[at + 1][0], "p1")}

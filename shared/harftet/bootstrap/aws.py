@@ -80,7 +80,6 @@ STORES = {
     "counters": ("limits", "LimitStore", "connections_table"),
     "inbox": ("inbox", "InboxStore", "mail_table"),
     "mail": ("mail", "MailStore", "mail_table"),
-    "answers": ("answers", "AnswerStore", "mail_table"),
     "word_reports": ("word_reports", "WordReportStore", "players_table"),
     "leagues": ("leagues", "LeagueStore", "players_table"),
     "matches": ("matchmaking", "MatchStore", "match_table"),
@@ -126,6 +125,16 @@ class DynamoStores:
         if not s.log_table:
             return None
         return LogStore(self.client, s.log_table, per_change=s.log_per_change)
+
+    @cached_property
+    def answers(self) -> Any:
+        """The kept move answers, in the format the settings write (None without a mail table)."""
+        from harftet.store.answers import AnswerStore
+
+        s = self.settings
+        if not s.mail_table:
+            return None
+        return AnswerStore(self.client, s.mail_table, write_format=s.answer_write_format)
 
     def __getattr__(self, name: str) -> Any:
         """Every other store (`STORES`), made on first use, then kept."""

@@ -57,6 +57,8 @@ class Settings:
     timers_lean: bool = True
     # the log stores an item per change (the template's LogItemPerChange)
     log_per_change: bool = True
+    # the kept move answers' format written (the template's AnswerWriteFormat)
+    answer_write_format: int = 2
     # the few settings a feature reads in its own words (LIMITS, LIMIT_BUDGETS, PASSKEY_*)
     environ: Mapping[str, str] = field(default_factory=dict, repr=False)
 
@@ -98,6 +100,7 @@ class Settings:
             table_write_format=int(get("TABLE_WRITE_FORMAT") or 0) or None,
             timers_lean=(get("TIMERS_LEAN") or "true").lower() != "false",
             log_per_change=(get("LOG_ITEM_PER_CHANGE") or "true").lower() != "false",
+            answer_write_format=int(get("ANSWER_WRITE_FORMAT") or 2),
             environ=env,
         )
 

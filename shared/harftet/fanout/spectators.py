@@ -46,16 +46,18 @@ class Record(Protocol):
 
 def stored_at(stored: StoredTable, before: StoredTable | None = None) -> float | None:
     """When ``stored`` was written, as far as the table tells: its last event's time. A
-    version without events (a hint that spends the hand's budget) was written after
-    ``before``, the version it replaced: that one's time is then the earliest it may have been
-    written, which is all a push needs (a socket opened after it gets the whole view). None:
-    not known."""
-    for version in (stored, before):
-        recent = version.table.recent if version is not None else None
-        at = recent[-1].get("at") if recent else None
-        if isinstance(at, int | float):
-            return float(at)
-    return None
+    version without events (a hint that spends the hand's budget) carries its write time on
+    the item (``written_at``: the writer's clock, as an event's would be); one written by a
+    release before that does not, but was written after ``before``, the version it replaced:
+    that one's time is then the earliest it may have been written, which is all a push needs
+    (a socket opened after it gets the whole view). None: not known."""
+    recent = stored.table.recent
+    at = recent[-1].get("at") if recent else None
+    if not isinstance(at, int | float):
+        at = stored.written_at
+    if at is None and before is not None and before.table.recent:
+        at = before.table.recent[-1].get("at")
+    return float(at) if isinstance(at, int | float) else None
 
 
 def holds(stored: StoredTable) -> bool:

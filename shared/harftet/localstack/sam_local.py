@@ -91,6 +91,7 @@ def env_vars(
         "TABLE_WRITE_FORMAT": stack.get("TABLE_WRITE_FORMAT", str(FORMAT)),  # the codec's own
         "TIMERS_LEAN": stack.get("TIMERS_LEAN", "true"),  # the template's default
         "LOG_ITEM_PER_CHANGE": stack.get("LOG_ITEM_PER_CHANGE", "true"),  # the template's
+        "ANSWER_WRITE_FORMAT": stack.get("ANSWER_WRITE_FORMAT", "2"),  # the template's default
         "TOKEN_KEYS_PARAM": "",  # no key ring locally: the one secret signs (as `make run`)
         "NEW_VERSION": "",  # the pre-traffic hooks': given by CodeDeploy's deploy only
         "REST_FUNCTION": "",  # the WebSocket hook's REST alias: given by a deploy only

@@ -34,6 +34,7 @@ OLD_MOVES = "moves"  # the former map of whole `{playerId}:{moveId}` keys (read,
 ANSWERED = "ans"  # the connection answered on the spot for this version (StoredTable.answered)
 DUE = "due"
 TIMER = "tq"  # StoredTable.timer_due
+WRITTEN = "wat"  # StoredTable.written_at (ms), on a version without events only
 # A deadline leans on a timer message still this far ahead at least (ms): the message reads the
 # table when it falls due, so a write this close to it may come after its read (two clocks).
 TIMER_MARGIN_MS = 2000
@@ -134,6 +135,13 @@ class StoredTable:
     # the due (ms) of the latest timer message the table's versions asked for (``tq``): while
     # it is ahead, a later deadline leans on it (``timer_asked``)
     timer_due: int | None = None
+    # when a version without events (a hint that spends the hand's budget) was written (``wat``,
+    # the writer's clock as an event's ``at`` would have it; None on a version with events,
+    # whose last event tells): the fan-out's base time for a delta (fanout.spectators.stored_at).
+    # The release before neither writes nor removes it: during a canary a hint it writes may
+    # show an earlier hint's time, which is earlier than its own (a lower bound: still safe,
+    # a socket opened after it gets the whole view)
+    written_at: float | None = None
 
 
 def from_item(item: dict[str, Any]) -> StoredTable:
@@ -152,6 +160,7 @@ def from_item(item: dict[str, Any]) -> StoredTable:
         answered=answered["S"] if answered else None,
         index_deadline=int(deadline["N"]) if deadline else None,
         timer_due=int(item[TIMER]["N"]) if TIMER in item else None,
+        written_at=int(item[WRITTEN]["N"]) / 1000 if WRITTEN in item else None,
     )
 
 

@@ -36,6 +36,7 @@ from .table_items import (
     MOVES,
     OLD_MOVES,
     TIMER,
+    WRITTEN,
     IndexKeys,
     Moves,
     StoredTable,
@@ -190,9 +191,8 @@ class TableStore(LobbyPages, HeldTables):
                     table, version, moves, answered=commit.answered, index_deadline=key
                 )
             raise self._conflict(error, table.table_id) from error
-        return StoredTable(
-            table, version, moves, timer[0], commit.answered, index_deadline=key, timer_due=timer[1]
-        )
+        written = None if table.recent else round(at * 1000) / 1000
+        return StoredTable(table, version, moves, timer[0], commit.answered, key, timer[1], written)
 
     def _update(
         self,
@@ -219,6 +219,10 @@ class TableStore(LobbyPages, HeldTables):
             sets[ANSWERED] = {"S": answered}
         else:
             removes.append(ANSWERED)  # free on items without it
+        if not table.recent:  # no event tells when it was written: the item does (fan-out)
+            sets[WRITTEN] = number(round(now * 1000))
+        else:
+            removes.append(WRITTEN)  # free on items without it
         if token is not None:
             sets[TX] = {"S": token}
         names = {f"#a{i}": key for i, key in enumerate([*sets, *removes])}

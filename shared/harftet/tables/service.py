@@ -38,6 +38,7 @@ from harftet.errors import (
     TooManyTablesError,
 )
 from harftet.identity import Caller
+from harftet.store.answers import filled
 from harftet.store.errors import HeldLimitError, VersionConflictError
 from harftet.store.ports import AnswerStorePort, PlayerStorePort, TableStorePort
 from harftet.store.table_items import CORRESPONDENCE_LOBBY, StoredTable
@@ -256,9 +257,10 @@ class Tables:
         now = self._now()
         if written.status == "replayed" and self.answers is not None:
             kept = self.answers.get(pid, table_id, move_id, now)
-            if kept is not None:
-                answer: dict[str, Any] = json.loads(kept)
-                return answer
+            if kept is not None:  # format 2 takes the hands played before from the table
+                answer = filled(kept, lambda: self._view(written, pid)["handResults"])
+                if answer is not None:
+                    return answer
         view = self._view(written, pid)
         if written.status == "committed" and self.answers is not None:
             try:
