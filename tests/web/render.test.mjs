@@ -165,3 +165,18 @@ test("the computer levels are offered in the catalogue's words, the chosen one s
   assert.equal(R.levelOptions(["easy", "medium"], "expert")[0].selected, true);
   assert.equal(t("level.hard"), "Zor");
 });
+
+test("a game that ended with nobody left says so at its end, in the log, and changes no rating", () => {
+  const v = kastetView({ status: "finished", closed: "abandoned", result: { penalties: [12, 30], ratings: {}, closed: "abandoned" } });
+  const [places, note, scores] = R.gameEndEl(v, ["Ayşe", "Barış"], "p0");
+  assert.equal(read(note), "Masada oynayan kimse kalmadığı için oyun bitirildi: kimsenin derecesi ve sicili değişmedi.");
+  assert.deepEqual([...places.children].map((li) => li.children.length), [3, 3]); // no points: none were given
+  assert.equal(read(scores.querySelector("thead th:last-child")), "Toplam");
+  const end = { seq: 9, at: 1, hand: 1, seat: null, type: "gameEnd", closed: "abandoned", penalties: [12, 30] };
+  assert.equal(R.logLine(end, ["Ayşe", "Barış"], {}, "kastet"), "Oyun bitti: masada kimse kalmadı");
+  assert.equal(R.logLine({ ...end, closed: "operator" }, [], {}, "kastet"), "Oyun bitti: masayı yöneticiler kapattı");
+  assert.equal(R.logLine({ ...end, closed: undefined }, [], {}, "kastet"), "Oyun bitti");
+  install(catalogue("en"));
+  assert.equal(R.logLine(end, [], {}, "kastet"), "Game over: nobody was left at the table");
+  tr();
+});
