@@ -107,7 +107,8 @@ export function seatEl(v, s, i, { me, pos, isManager, names, onSit, onBot, onRem
     h("div", { class: "seat-no" }, t("seat", { n: i + 1 }) + team)];
   if (!s || s.vacant) {
     kids.push(h("div", { class: "seat-name muted" }, s ? t("seat.vacant") : t("seat.empty")));
-    if (me == null && (v.status === "waiting" || s)) kids.push(h("button", { type: "button", onclick: () => onSit(i) }, s ? t("seat.substitute") : t("seat.sit")));
+    // a vacated seat is offered to substitutes while the game goes on, never once it is over
+    if (me == null && (v.status === "waiting" || (s && v.status !== "finished"))) kids.push(h("button", { type: "button", onclick: () => onSit(i) }, s ? t("seat.substitute") : t("seat.sit")));
     if (isManager && (v.status === "waiting" ? !s : s && v.status === "paused")) {
       kids.push(h("button", { type: "button", class: "add-bot", onclick: () => onBot(i) }, t("seat.addBot")));
     }

@@ -117,6 +117,16 @@ test("an empty seat at a waiting table offers a place; the manager may add a com
   assert.deepEqual(asked, [["sit", 1], ["bot", 1]]);
 });
 
+test("a vacated seat is offered to substitutes while the game goes on, never once it is over", () => {
+  const vacated = { seat: 1, playerId: null, name: null, connected: false, bot: false, vacant: true, tiles: 14, penalty: 0 };
+  const cb = { names: ["Ayşe", "2. koltuk"], onSit: () => {}, onBot: () => {}, onRemove: () => {} };
+  const paused = R.seatEl(kastetView({ status: "paused" }), vacated, 1, { ...cb, me: null, pos: "top", isManager: false });
+  assert.deepEqual([...paused.querySelectorAll("button")].map(read), ["Yedek olarak otur"]);
+  const over = kastetView({ status: "finished", closed: "abandoned" });
+  const ended = R.seatEl(over, vacated, 1, { ...cb, me: null, pos: "top", isManager: false });
+  assert.deepEqual([...ended.querySelectorAll("button")].map(read), []);
+});
+
 test("the move log says who did what in the game's words", () => {
   const names = ["Ayşe", "Bilgisayar 2"];
   const melds = [[L(1, "E"), L(2, "V")], [L(3, "A"), L(4, "T")]];
