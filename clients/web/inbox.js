@@ -20,7 +20,8 @@ export const leftByMe = (x, me) => !!x.left || (!!me && !!x.last && x.last.type 
 /** A table's line in the inbox: whose turn, the game and its pace, the last event (`me`: my id). */
 export function inboxLine(x, me = null) {
   const left = leftByMe(x, me);
-  const state = left ? t("inbox.left")
+  const state = x.closed ? t(`inbox.closed.${x.closed}`) // ended early: why, whoever left it
+    : left ? t("inbox.left")
     : x.yourTurn ? t("inbox.yourTurn")
     : x.status === "waiting" ? t("inbox.waitingTable")
     : x.status === "finished" ? t("inbox.finished") : t("inbox.theirTurn");

@@ -107,7 +107,8 @@ export function seatEl(v, s, i, { me, pos, isManager, names, onSit, onBot, onRem
     h("div", { class: "seat-no" }, t("seat", { n: i + 1 }) + team)];
   if (!s || s.vacant) {
     kids.push(h("div", { class: "seat-name muted" }, s ? t("seat.vacant") : t("seat.empty")));
-    if (me == null && (v.status === "waiting" || s)) kids.push(h("button", { type: "button", onclick: () => onSit(i) }, s ? t("seat.substitute") : t("seat.sit")));
+    // a vacated seat is offered to substitutes while the game goes on, never once it is over
+    if (me == null && (v.status === "waiting" || (s && v.status !== "finished"))) kids.push(h("button", { type: "button", onclick: () => onSit(i) }, s ? t("seat.substitute") : t("seat.sit")));
     if (isManager && (v.status === "waiting" ? !s : s && v.status === "paused")) {
       kids.push(h("button", { type: "button", class: "add-bot", onclick: () => onBot(i) }, t("seat.addBot")));
     }
@@ -161,6 +162,7 @@ export function logLine(ev, names, tilesById, game) {
     return t("log.lay.n", { who, n: ids.length, tiles: named }).replace(/:\s*$/, "");
   }
   if (ev.type === "handEnd") return t("log.handEnd", { n: ev.hand });
+  if (ev.type === "gameEnd" && ev.closed) return t(`log.gameEnd.${ev.closed}`) || t("log.gameEnd"); // ended early: why
   return t(`log.${ev.type}`, { who }) || ev.type;
 }
 
@@ -218,7 +220,8 @@ export function gameEndEl(v, names, playerId) {
       pts != null ? h("span", { class: "pts" }, pts > 0 ? `+${pts}` : String(pts)) : null);
   });
   const mine = res.ratings && playerId in res.ratings ? res.ratings[playerId] : null;
-  const note = mine != null ? t("end.rating", { d: mine > 0 ? `+${mine}` : String(mine) })
+  const note = v.closed ? t(`end.closed.${v.closed}`) // ended early (nobody left, an operator): nothing changed
+    : mine != null ? t("end.rating", { d: mine > 0 ? `+${mine}` : String(mine) })
     : v.seats.some((s) => s && s.bot) ? t("end.practice") : null;
   return [h("ol", { class: "places" }, places), note ? h("p", { class: "rating-note" }, note) : null, scoreTable(v, names)];
 }

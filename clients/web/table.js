@@ -21,7 +21,7 @@ export function statusText(v, playerId) {
   const mgr = isManager(v, playerId);
   if (v.status === "waiting" && full) return t("status.waiting.full") + t(mgr ? "status.waiting.full.mgr" : "status.waiting.full.other");
   if (v.status === "waiting") return t("status.waiting", { taken, seats: v.seats.length }) + t(mgr ? "status.waiting.mgr" : "status.waiting.other");
-  if (v.status === "finished") return t("status.finished");
+  if (v.status === "finished") return t(v.closed ? `status.finished.${v.closed}` : "status.finished");
   const hand = t("status.hand", { n: v.handNumber, of: v.hands, pile: v.pile });
   if (v.status === "paused") return `${hand} · ${t(full ? (mgr ? "status.paused.ready.mgr" : "status.paused.ready") : "status.paused")}`;
   return hand;

@@ -1,7 +1,8 @@
 """Issue 36 §3 in Chromium on the local stack: a correspondence table is chosen in the
 new-table form (its turn in hours and days, never seconds), its clock reads in days and hours,
 "Salona dön (yerin kalır)" goes back to the lobby keeping the seat, and the inbox brings the
-player back to it; left for good ("Masadan kalk"), the inbox says "Masadan kalktın". Phone
+player back to it; left for good ("Masadan kalk") by its only person, the game ends (nobody is
+left to play it for) and the inbox and the table say why. Phone
 (390×844) and desktop (1280×800); screenshots correspondence-<size>*.png in `.artifacts/web/`
 (docs/screens/ with HARFTET_SCREENS=1)."""
 
@@ -78,21 +79,44 @@ def test_a_correspondence_game_from_the_form_left_to_the_lobby_and_resumed_from_
     expect(page.get_by_role("button", name="Back to the lobby (keep your seat)")).to_be_visible()
     expect(page.locator("#timer")).to_have_text(re.compile(r"^(3 d|2 d 23 h)$"))
     page.locator("#lang").click()
-    # Given up for good ("Masadan kalk", asked first): a computer player takes the seat and
-    # the game goes on; the leaver's inbox says they left, not whose turn it is
+    # Given up for good ("Masadan kalk", asked first) by the only person at the table: no
+    # computer player plays on for nobody (docs/RULES.en.md "A table nobody is left at"), the
+    # game ends at once and the inbox says why, not whose turn it is
     page.get_by_role("button", name="Masadan kalk").click()
     expect(page.locator("#lobby")).to_be_visible()
     assert tab.dialogs and tab.dialogs[-1], tab.dialogs
+    ended = tab.api("GET", f"/tables/{table_id}")["body"]
+    assert ended["status"] == "finished" and ended["closed"] == "abandoned"
     page.wait_for_timeout(1500)  # the inbox follows the table's stream
     page.reload()
     expect(page.locator("#lobby")).to_be_visible()
-    expect(item.locator(".inbox-state")).to_have_text("Masadan kalktın")
+    expect(item.locator(".inbox-state")).to_have_text("Kimse kalmadı, bitti")
+    expect(item.locator(".inbox-last")).to_have_text("Oyun bitti: masada kimse kalmadı")
     expect(item).not_to_contain_text("Sıra")
-    expect(item).not_to_contain_text("koltuk masadan kalktı")
-    tab.axe("lobby with a table I left in the inbox")
+    tab.axe("lobby with a table everybody left in the inbox")
     page.screenshot(path=str(SCREENS / f"correspondence-{name}-left.png"), full_page=False)
     page.locator("#lang").click()
-    expect(item.locator(".inbox-state")).to_have_text("You left the table")
+    expect(item.locator(".inbox-state")).to_have_text("Nobody left, ended")
     page.locator("#lang").click()
+    # the table itself, opened from the inbox: over, and why; nobody's rating changed
+    item.locator(".inbox-open").click()
+    expect(page.locator("#table")).to_be_visible()
+    dialog = page.locator("#end-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog.locator(".rating-note")).to_have_text(
+        "Masada oynayan kimse kalmadığı için oyun bitirildi: kimsenin derecesi ve sicili değişmedi."
+    )
+    tab.axe("a table everybody left, its end")
+    page.screenshot(path=str(SCREENS / f"correspondence-{name}-abandoned.png"), full_page=False)
+    page.keyboard.press("Escape")  # the dialog closes; the table stays on screen
+    expect(dialog).to_be_hidden()
+    expect(page.locator("#table-status")).to_have_text(
+        "Oyun bitti: masada kimse kalmadı. Kimsenin derecesi değişmedi."
+    )
+    # the game is over: its emptied seat is offered to nobody
+    expect(page.get_by_role("button", name="Yedek olarak otur")).to_have_count(0)
+    page.screenshot(
+        path=str(SCREENS / f"correspondence-{name}-abandoned-table.png"), full_page=False
+    )
     assert tab.unexpected_errors() == [], tab.errors
     tab.close()

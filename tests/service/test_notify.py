@@ -360,3 +360,24 @@ def test_a_friends_invitation_to_an_offline_player_is_queued_once_per_version():
     [note] = sent
     assert (note.player_id, note.table_id, note.version, note.kind) == ("p2", "T", 3, "invitation")
     assert note.data["from"] == "Ayşe" and note.data["game"] == "harftet"
+
+
+def test_a_game_nobody_was_left_at_notifies_its_leavers_why_it_ended() -> None:
+    from harftet.engine import table as life
+    from harftet.engine.state import Occupant
+    from harftet.notify import from_version
+    from harftet.notify.texts import render
+
+    options = TableOptions("kastet", seats=2, turn_seconds=86400, pace="correspondence")
+    table = life.new_table("T", Occupant("p1", "Ayşe"), options, seed=1, now=0.0)
+    table = life.sit(table, 1, Occupant("p2", "Barış"), 0.0).table
+    table = life.start(table, "p1", 0.0).table
+    table = life.leave(table, "p1", 1.0).table
+    table = life.leave(table, "p2", 2.0).table
+    assert table.status == "finished"
+    notes = [n for n in from_version(table, 9) if n.player_id in ("p1", "p2")]
+    assert sorted(n.player_id for n in notes) == ["p1", "p2"]
+    assert all(n.kind == "gameEnd" and n.data["closed"] == "abandoned" for n in notes)
+    shown = render("gameEnd", notes[0].data, "Ayşe", "tr")
+    assert shown["title"] == "Masa kapandı" and "kimse kalmadı" in shown["body"]
+    assert render("gameEnd", notes[0].data, "Ayşe", "en")["title"] == "Table closed"

@@ -55,7 +55,8 @@ def proofs_seen(game: Game) -> dict[int, str]:
     return {number: proofs.pop() for number, proofs in seen.items()}
 
 
-@pytest.fixture(scope="module", params=[("kastet", 21, 4), ("harftet", 22, 3)], ids=str)
+# Seeds whose churn plays all three hands (harftet 22's ends abandoned in hand 1: everybody left)
+@pytest.fixture(scope="module", params=[("kastet", 21, 4), ("harftet", 24, 3)], ids=str)
 def finished(request: pytest.FixtureRequest) -> tuple[Game, dict[str, Any]]:
     name, seed, players = request.param
     game = run_game(name, seed, players=players, hands=3)

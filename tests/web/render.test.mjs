@@ -117,6 +117,16 @@ test("an empty seat at a waiting table offers a place; the manager may add a com
   assert.deepEqual(asked, [["sit", 1], ["bot", 1]]);
 });
 
+test("a vacated seat is offered to substitutes while the game goes on, never once it is over", () => {
+  const vacated = { seat: 1, playerId: null, name: null, connected: false, bot: false, vacant: true, tiles: 14, penalty: 0 };
+  const cb = { names: ["Ayşe", "2. koltuk"], onSit: () => {}, onBot: () => {}, onRemove: () => {} };
+  const paused = R.seatEl(kastetView({ status: "paused" }), vacated, 1, { ...cb, me: null, pos: "top", isManager: false });
+  assert.deepEqual([...paused.querySelectorAll("button")].map(read), ["Yedek olarak otur"]);
+  const over = kastetView({ status: "finished", closed: "abandoned" });
+  const ended = R.seatEl(over, vacated, 1, { ...cb, me: null, pos: "top", isManager: false });
+  assert.deepEqual([...ended.querySelectorAll("button")].map(read), []);
+});
+
 test("the move log says who did what in the game's words", () => {
   const names = ["Ayşe", "Bilgisayar 2"];
   const melds = [[L(1, "E"), L(2, "V")], [L(3, "A"), L(4, "T")]];
@@ -164,4 +174,19 @@ test("the computer levels are offered in the catalogue's words, the chosen one s
   assert.deepEqual(options.map((o) => [o.value, read(o), o.selected]), [["easy", "Kolay", false], ["medium", "Orta", false], ["hard", "Zor", true]]);
   assert.equal(R.levelOptions(["easy", "medium"], "expert")[0].selected, true);
   assert.equal(t("level.hard"), "Zor");
+});
+
+test("a game that ended with nobody left says so at its end, in the log, and changes no rating", () => {
+  const v = kastetView({ status: "finished", closed: "abandoned", result: { penalties: [12, 30], ratings: {}, closed: "abandoned" } });
+  const [places, note, scores] = R.gameEndEl(v, ["Ayşe", "Barış"], "p0");
+  assert.equal(read(note), "Masada oynayan kimse kalmadığı için oyun bitirildi: kimsenin derecesi ve sicili değişmedi.");
+  assert.deepEqual([...places.children].map((li) => li.children.length), [3, 3]); // no points: none were given
+  assert.equal(read(scores.querySelector("thead th:last-child")), "Toplam");
+  const end = { seq: 9, at: 1, hand: 1, seat: null, type: "gameEnd", closed: "abandoned", penalties: [12, 30] };
+  assert.equal(R.logLine(end, ["Ayşe", "Barış"], {}, "kastet"), "Oyun bitti: masada kimse kalmadı");
+  assert.equal(R.logLine({ ...end, closed: "operator" }, [], {}, "kastet"), "Oyun bitti: masayı yöneticiler kapattı");
+  assert.equal(R.logLine({ ...end, closed: undefined }, [], {}, "kastet"), "Oyun bitti");
+  install(catalogue("en"));
+  assert.equal(R.logLine(end, [], {}, "kastet"), "Game over: nobody was left at the table");
+  tr();
 });

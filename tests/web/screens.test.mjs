@@ -206,3 +206,16 @@ test("a full rack never says 'taş çek', and every button that is off says why"
   const fresh = kastetView();
   assert.equal(whyNot(fresh, D.fromView(fresh), false, true).pass, "Önce taş çek ya da yere aç");
 });
+
+test("a table that ended with nobody left reads so in the inbox and at the table", () => {
+  const over = { tableId: "t", game: "kastet", pace: "correspondence", yourTurn: false, status: "finished", players: [null, "Bilgisayar 2"],
+    last: { type: "gameEnd", seat: null, closed: "abandoned", penalties: [0, 0] }, left: true, closed: "abandoned" };
+  assert.deepEqual(inboxLine(over, "p0"), { state: "Kimse kalmadı, bitti", facts: "Kastet · Yazışmalı", names: "Bilgisayar 2", after: "Oyun bitti: masada kimse kalmadı" });
+  assert.equal(inboxLine({ ...over, closed: null, last: { type: "gameEnd" }, left: false }, "p0").state, "Bitti");
+  const v = kastetView({ status: "finished", closed: "abandoned" });
+  assert.equal(statusText(v, "p0"), "Oyun bitti: masada kimse kalmadı. Kimsenin derecesi değişmedi.");
+  assert.equal(statusText({ ...v, closed: null }, "p0"), "Oyun bitti.");
+  en();
+  assert.equal(inboxLine(over, "p0").state, "Nobody left, ended");
+  tr();
+});

@@ -15,7 +15,7 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
-from . import hand, proof
+from . import ending, hand, proof
 from . import table as life
 from .effects import Outcome, begin, changed, placed_from_json
 from .errors import EngineError, WrongStatusError
@@ -183,6 +183,8 @@ def _cause(table: Table, event: Event, after: list[Event], rules: Rules | None) 
         return _next_hand(table, at)  # the break ended: its time ran out, or all were ready
     if kind == "continue":
         return life.continue_game(table, str(table.manager), at)
+    if kind == "gameEnd" and event.get("closed"):  # a wait's end, a deletion, an operator
+        return _swept(table, event, rules) or ending.closed(table, at, str(event["closed"]))
     raise ReplayError(f"event {event['seq']}: a {kind} follows from another event")
 
 

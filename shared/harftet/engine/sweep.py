@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from . import hand
 from .effects import Outcome, begin, changed, note
+from .ending import ABANDONED, close, deserted
 from .moves import Lay, Move, Pass
 from .rules import Rules
 from .seats import (
@@ -100,6 +101,8 @@ def sweep(
         hand.deal_next(new, now)
     elif kind == _GRACE:
         _vacate_dropped(new, seat, now)
+    elif deserted(new, now):  # nobody is left to play for: the game ends instead
+        close(new, now, ABANDONED)
     else:
         chair = new.seats[seat]
         chair.occupant = bot_occupant(seat)

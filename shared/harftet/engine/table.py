@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from . import hand
 from .effects import Outcome, RatingChange, begin, changed, note
+from .ending import ABANDONED, close, deserted
 from .errors import (
     EngineError,
     NotManagerError,
@@ -260,6 +261,10 @@ def leave(table: Table, player_id: str, now: float) -> Outcome:
         note(new, now, "leave", index, playerId=player_id, penalty=penalty)
         if new.pace == "correspondence":  # RULES §6: no pause, no substitutes sought
             new.status, new.deadline = table.status, table.deadline
+            chair.occupant = None
+            if deserted(new, now):  # nobody left to play for: no computer player sits
+                close(new, now, ABANDONED)
+                return changed(new, effects)
             _bot_takes_over(new, index, now)
             if new.manager == player_id:
                 _hand_over_manager(new, index)

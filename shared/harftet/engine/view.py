@@ -11,6 +11,7 @@ from typing import Any
 from harftet.engine.words import ALPHABET
 
 from . import proof
+from .ending import closed_reason
 from .options import hint_budget
 from .rules import DEAL_SIZE, MAX_HAND, MAX_SERIES
 from .state import Placed, Table
@@ -62,6 +63,8 @@ def table_view(table: Table, viewer: str | None) -> dict[str, Any]:
         "pairs": [_meld_view(m, tiles) for m in table.pairs],
         "handResults": _hand_results_view(table, tiles),
         "result": table.result,
+        # why a finished game ended before its last hand ("abandoned", "operator"), else None
+        "closed": closed_reason(table),
         "hints": shown_hints(table),
         "private": table.private,
         "botSeconds": table.bot_seconds,

@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from harftet import cursors
+from harftet.engine.ending import closed_reason
 from harftet.engine.seating import has_left, members, your_turn
 from harftet.engine.state import Table
 from harftet.engine.table import BOT_PREFIX
@@ -93,6 +94,7 @@ def entry(table: Table, player_id: str) -> dict[str, Any]:
         "last": public_last(table),
         "players": [s.occupant.name if s.occupant else None for s in table.seats],
         "left": has_left(table, player_id),
+        "closed": closed_reason(table),  # why it ended early, if it did (API.md v4)
     }
 
 

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from harftet.engine.ending import closed_reason
 from harftet.engine.seating import members, your_turn
 from harftet.engine.state import Table
 
@@ -92,11 +93,13 @@ def from_version(
     kinds = {e.get("type") for e in table.recent}
     if table.status == "finished" and "gameEnd" in kinds:
         ratings = (table.result or {}).get("ratings")
+        closed = closed_reason(table)  # ended early: the notification says why
+        ended = {**about, "closed": closed} if closed else about
         for pid in members(table):
             if offline(pid):
                 mine = ratings.get(pid) if isinstance(ratings, dict) else None
                 out.append(
-                    Notification(pid, table.table_id, version, "gameEnd", {**about, "points": mine})
+                    Notification(pid, table.table_id, version, "gameEnd", {**ended, "points": mine})
                 )
     elif table.pace == "correspondence" and table.status == "playing" and table.recent:
         seat = table.turn_seat

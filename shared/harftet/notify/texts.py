@@ -24,5 +24,7 @@ def render(kind: str, data: dict[str, Any], player_name: str | None, lang: str) 
         "name": str(data.get("name") or ""),
     }
     key = "tournament.notify" if kind == "tournament" else f"notify.{kind}"  # a round seated
+    if kind == "gameEnd" and data.get("closed") == "abandoned":
+        key = "notify.abandoned"  # nobody was left at the table: the game ended
     title = fill(texts[f"{key}.title"], fields)
     return {"title": title, "body": fill(texts[f"{key}.body"], fields), "lang": lang}

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
+from harftet.engine import ending
 from harftet.engine import table as life
 from harftet.engine.effects import Outcome
 from harftet.engine.seating import DELETED_PREFIX
@@ -107,7 +108,10 @@ class Forgetting:
                 )
             if not _mentions(table, player_id):
                 return Outcome(table)
-            return Outcome(anonymized(table, player_id, anon))
+            new = anonymized(table, player_id, anon)
+            # a dropped seat of theirs held the game open for them: with them gone, it may
+            # have nobody left to play for (docs/RULES.en.md)
+            return ending.abandoned(new, now) or Outcome(new)
 
         try:
             self.writer.write(table_id, change)

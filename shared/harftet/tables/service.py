@@ -15,9 +15,9 @@ from harftet import cursors
 from harftet.api.delta import view_delta
 from harftet.api.views import stored_view
 from harftet.bounds import CORRESPONDENCE_TABLES_MAX, WAITING_TABLES_MAX
-from harftet.engine import hand, proof
+from harftet.engine import ending, hand, proof
 from harftet.engine import table as life
-from harftet.engine.effects import Outcome, changed, note
+from harftet.engine.effects import Outcome
 from harftet.engine.errors import NotSeatedError
 from harftet.engine.moves import Move
 from harftet.engine.options import TableOptions
@@ -49,7 +49,7 @@ logger = logging.getLogger(__name__)
 
 LOBBY_STATUSES = ("waiting", "open", "playing")
 LOBBY_LIMIT = 50
-CLOSED_BY_OPERATOR = "operator"
+CLOSED_BY_OPERATOR = ending.BY_OPERATOR
 SeatHook = Callable[[str, str], object]
 ListHook = Callable[[Table, int, str], object]
 
@@ -232,7 +232,7 @@ class Tables:
     def close(self, table_id: str) -> dict[str, Any]:
         """An operator ends a table: finished, nobody's rating or record changes."""
         written = self.writer.write(
-            table_id, lambda t, now: _closed(t, now) if t.status != "finished" else Outcome(t)
+            table_id, lambda t, now: ending.closed(t, now, CLOSED_BY_OPERATOR)
         )
         return {"tableId": table_id, "status": written.stored.table.status}
 
@@ -339,12 +339,3 @@ def _moving(caller: Caller, move: Move) -> Change:
         return Outcome(out.table, [*back.effects, *out.effects], out.table.recent)
 
     return change
-
-
-def _closed(table: Table, now: float) -> Outcome:
-    """The operator ends a table: finished, nobody's rating or record changes."""
-    new = table.clone()
-    new.recent = []
-    new.status = "finished"
-    note(new, now, "gameEnd", None, closed=CLOSED_BY_OPERATOR)
-    return changed(new)

@@ -186,7 +186,10 @@ class TableWriter:
         for change in outcome.effects:
             player = self.players.get(change.player_id) if change.reason == "leave" else None
             writes.append(RatingWrite(change, player))
-        if self.on_game_end is not None and outcome.effects:
+        # a game that ends with nobody's rating changing (abandoned, closed) still ends: a
+        # tournament round needs its result
+        ends = outcome.table.status == "finished" and stored.table.status != "finished"
+        if self.on_game_end is not None and (outcome.effects or ends):
             writes += self.on_game_end(outcome, now)
         writes += self._held_writes(stored.table, outcome.table, now, viewer)
         return self.tables.save(stored, outcome.table, Commit(move_key, writes, now, answered))

@@ -25,6 +25,11 @@ class InboxEntry(BaseModel):
         description="the caller left their seat during this game and sits at none now: the "
         "table goes on (or has ended) without them; never yourTurn",
     )
+    closed: Literal["abandoned", "operator"] | None = Field(
+        None,
+        description='why a finished game ended early: "abandoned" (nobody was left to play it '
+        'for), "operator" (closed by an operator); null otherwise',
+    )
 
 
 class Inbox(BaseModel):

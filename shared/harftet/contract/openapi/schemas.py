@@ -113,7 +113,14 @@ class TableView(BaseModel):
     hand: list[Tile] | None = Field(None, description="the caller's own hand only")
     handResults: list[HandResultView]
     result: dict[str, Any] | None = Field(
-        description="when finished: penalties, points per seat, rating changes per player"
+        description="when finished: penalties, points per seat, rating changes per player "
+        '(a game that ended early: no points, no rating changes, and "closed")'
+    )
+    closed: Literal["abandoned", "operator"] | None = Field(
+        None,
+        description='why a finished game ended before its last hand: "abandoned" (nobody was '
+        'left to play it for: docs/RULES.en.md), "operator" (an operator closed the table); '
+        "null for a game played to its end, or not over",
     )
     last: LogEvent | None = Field(description="the event that made this version (as in the log)")
     limits: RuleLimits = Field(description="the rule constants of the game, for clients")
