@@ -476,3 +476,21 @@ def test_a_table_left_waiting_leaves_the_inbox_and_the_count_after_a_day(app, cl
     assert app.inbox.tables(a)["tables"] == []
     # At the limit (here 1) a held table that expired waiting is dropped from the count.
     assert app.stores.tables.held_count(a.player_id, clock.now, limit=1) == 0
+
+
+def test_only_real_players_are_members_after_a_leave_never_the_leavers_tag():
+    """A leaver is remembered by a keyed tag (seats.tag), which is nobody's id: the inbox and
+    the notifications follow the table's members, so a tag among them wrote inbox items and
+    queued notifications for made-up players such as ``TLj_jQ``."""
+    from harftet.engine.seating import members
+    from harftet.engine.seats import _remember, tag
+    from harftet.engine.state import Occupant, Seat, Table
+
+    ayse, baris = Occupant("p1", "Ayşe"), Occupant("p2", "Barış")
+    gone = Seat(occupant=None, original=baris, original_fate="left")
+    table = Table("t1", "harftet", 1, "p1", status="paused", seats=[Seat(ayse, ayse), gone])
+    _remember(table, "p2", 1)
+    assert tag(table, "p2") in table.former
+    assert members(table) == ["p1", "p2"]
+    table.former["0123456789abcdef0123456789abcdef"] = 0  # an item stored before the tags
+    assert members(table) == ["p1", "p2", "0123456789abcdef0123456789abcdef"]

@@ -4,6 +4,7 @@ Pure functions of a table."""
 
 from __future__ import annotations
 
+from .seats import TAG_CHARS
 from .state import Table
 from .table import BOT_PREFIX
 
@@ -35,10 +36,16 @@ def members(table: Table) -> list[str]:
         for person in (chair.occupant, chair.original):
             if person is not None and not person.bot:
                 found[person.player_id] = None
-    for pid in table.former:
-        if not pid.startswith(BOT_PREFIX):
+    for pid in table.former:  # items stored before 656aa80 keep leavers' ids; later, tags
+        if not pid.startswith(BOT_PREFIX) and not _is_tag(pid):
             found[pid] = None
     return list(found)
+
+
+def _is_tag(key: str) -> bool:
+    """Whether a ``former`` key is a leaver's keyed tag (seats.tag), not a player id: a tag is
+    never anyone's id, so nobody's inbox or notification may be written for it."""
+    return len(key) == TAG_CHARS and "." not in key
 
 
 def has_left(table: Table, player_id: str) -> bool:

@@ -22,6 +22,7 @@ from .state import DEFAULT_BOT_LEVEL, BotLevel, Occupant, Table
 # n²/2³³ (under one in a million for 90 leavers), and ids are the server's random ones, so a
 # tag cannot be aimed at.
 TAG_BYTES = 4
+TAG_CHARS = -(-TAG_BYTES * 4 // 3)  # its unpadded URL-safe base64: 6 characters
 BOT_PREFIX = "bot:"
 
 
