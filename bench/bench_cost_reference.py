@@ -16,6 +16,7 @@ for a quick look that writes nothing. Writes its own RESULTS.md section and the 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import time
@@ -205,8 +206,24 @@ def _notes(label: str, game: Game, t: Tally, prices: dict[str, float]) -> list[s
         f"{label}, CloudWatch Logs per invocation by function, measured (the handler's own "
         f"lines — JSON logs and EMF metrics — + Lambda's platform lines at "
         f"{t.logs.config.describe()}): {t.logs.by_function()}; "
-        f"{t.logs.total_bytes():,} bytes in the game, {t.logs.total_bytes() / per:.0f} a change.",
+        f"{t.logs.total_bytes():,} bytes in the game, {t.logs.total_bytes() / per:.0f} a change"
+        f"{_debugging_logs(t, prices)}.",
     ]
+
+
+def _debugging_logs(t: Tally, prices: dict[str, float]) -> str:
+    """What the same invocations would log with START and REPORT back (SystemLogLevel INFO,
+    docs/DEPLOY.md "Logs"), when they are off."""
+    config = t.logs.config
+    if config.log_format != "JSON" or config.system_level != "WARN":
+        return ""
+    on = dataclasses.replace(t.logs, config=dataclasses.replace(config, system_level="INFO"))
+    usd = on.total_bytes() / 1e9 * prices["cloudwatch_logs_ingest_gb"] / max(1, t.changes)
+    start, report = (len(line.encode()) for line in on.config.platform_lines())
+    return (
+        f"; with SystemLogLevel INFO (a START line of {start} B and a REPORT of {report} B an "
+        f"invocation) it would be {on.total_bytes():,} bytes, ${usd * 1e6:.2f} per million changes"
+    )
 
 
 def quota_row(counted: dict[str, Any]) -> Result:
