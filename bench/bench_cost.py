@@ -64,6 +64,17 @@ def _deployed_settings() -> dict[str, str]:
     return {"DEADLINE_STEP_SECONDS": str(parameters["DeadlineStepSeconds"]["Default"])}
 
 
+def _logging_as_deployed() -> dict[str, str]:
+    """The handlers log and publish metrics as in AWS, so that their lines can be counted
+    (bench/cost_logs.py): powertools' metrics on (the local stack turns them off), the level
+    Lambda gives them (AWS_LAMBDA_LOG_LEVEL from template.yaml's LoggingConfig; without one,
+    powertools' own default, INFO)."""
+    from bench.cost_tally import log_config
+
+    deployed = log_config().environment()
+    return {"POWERTOOLS_METRICS_DISABLED": "false", "LOG_LEVEL": "INFO", **deployed}
+
+
 @contextlib.contextmanager
 def counted_stack(prefix: str) -> Iterator[tuple[Any, Path]]:
     """A local stack whose every AWS call is counted into the yielded folder; stopped after."""
@@ -76,7 +87,7 @@ def counted_stack(prefix: str) -> Iterator[tuple[Any, Path]]:
         with mock.patch.dict(os.environ, {"PYTHONPATH": path, "HARFTET_COUNT_CALLS": str(calls)}):
             stack = launch(
                 Path(workdir) / "stack",
-                env={"LOG_LEVEL": "WARNING", **_deployed_settings()},
+                env={**_logging_as_deployed(), **_deployed_settings()},
                 sweep_seconds=60,
                 timeout=180,
             )

@@ -16,6 +16,7 @@ for a quick look that writes nothing. Writes its own RESULTS.md section and the 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import time
@@ -29,10 +30,10 @@ from bench.cost_report import TARGET_PER_GAME, TARGET_PER_MILLION
 from bench.cost_tally import (
     BOT_TURN_SECONDS,
     HUMAN_TURN_SECONDS,
-    LOG_BYTES_PER_INVOCATION,
     PRICES,
     Tally,
     load_prices,
+    log_config,
     rates,
     records,
     tally,
@@ -61,6 +62,7 @@ def template_memory() -> int:
 
 def measure(limit: float, hands: int | None, stress: bool) -> dict[str, Any]:
     """A counted local stack; the reference game, then (``stress``) the stress game."""
+    logging = log_config()  # what the stack's handlers log with (counted_stack)
     with counted_stack("harftet-cost-ref-") as (stack, calls):
         tables_table = stack.env["TABLES_TABLE"]
         reference = Game("harftet", hands or 11)
@@ -85,6 +87,7 @@ def measure(limit: float, hands: int | None, stress: bool) -> dict[str, Any]:
         "records": counted,
         "tables_table": tables_table,
         "events": events,
+        "logging": logging,
     }
 
 
@@ -98,12 +101,13 @@ def minutes(game: Game, t: Tally) -> float:
 
 def old_pings_usd(game: Game, t: Tally, prices: dict[str, float]) -> tuple[float, float]:
     """What the clients' former 25 s pings would have added: (pings, USD) — each a message
-    in, a pong out, a Lambda request and its log lines."""
+    in, a pong out, a Lambda request and its log lines (a WebSocket invocation's, measured)."""
     pings = game.client.connections * minutes(game, t) * 60 / OLD_PING_SECONDS
+    app, platform, _ = t.logs.per_invocation("ws")
     each = (
         2 * prices["apigw_ws_message"]
         + prices["lambda_request"]
-        + LOG_BYTES_PER_INVOCATION / 1e9 * prices["cloudwatch_logs_ingest_gb"]
+        + (app + platform) / 1e9 * prices["cloudwatch_logs_ingest_gb"]
     )
     return pings, pings * each
 
@@ -115,7 +119,8 @@ def rows_and_notes(measured: dict[str, Any]) -> tuple[list[Result], list[str], d
     counts: dict[str, Any] = {}
     pings: Pings = measured["pings"]
     for name, game in measured["games"].items():
-        t = tally(game, per_game(measured["records"]), prices, measured["tables_table"])
+        records = per_game(measured["records"])
+        t = tally(game, records, prices, measured["tables_table"], measured["logging"])
         total = sum(t.usd.values())
         per_million = total / max(1, t.changes) * 1e6
         state = "" if game.finished else " (NOT finished within the time limit: partial)"
@@ -198,7 +203,27 @@ def _notes(label: str, game: Game, t: Tally, prices: dict[str, float]) -> list[s
         ),
         f"{label}, calls per stored change by function: {calls}; Lambda invocations: "
         f"{invocations}.",
+        f"{label}, CloudWatch Logs per invocation by function, measured (the handler's own "
+        f"lines — JSON logs and EMF metrics — + Lambda's platform lines at "
+        f"{t.logs.config.describe()}): {t.logs.by_function()}; "
+        f"{t.logs.total_bytes():,} bytes in the game, {t.logs.total_bytes() / per:.0f} a change"
+        f"{_debugging_logs(t, prices)}.",
     ]
+
+
+def _debugging_logs(t: Tally, prices: dict[str, float]) -> str:
+    """What the same invocations would log with START and REPORT back (SystemLogLevel INFO,
+    docs/DEPLOY.md "Logs"), when they are off."""
+    config = t.logs.config
+    if config.log_format != "JSON" or config.system_level != "WARN":
+        return ""
+    on = dataclasses.replace(t.logs, config=dataclasses.replace(config, system_level="INFO"))
+    usd = on.total_bytes() / 1e9 * prices["cloudwatch_logs_ingest_gb"] / max(1, t.changes)
+    start, report = (len(line.encode()) for line in on.config.platform_lines())
+    return (
+        f"; with SystemLogLevel INFO (a START line of {start} B and a REPORT of {report} B an "
+        f"invocation) it would be {on.total_bytes():,} bytes, ${usd * 1e6:.2f} per million changes"
+    )
 
 
 def quota_row(counted: dict[str, Any]) -> Result:

@@ -11,7 +11,11 @@ point. Each call and each invocation becomes one JSON line in ``<directory>/<pid
   (item sizes from the request or the answer; see ``units``), and ``n`` messages received;
 - ``{"k": "image", "t", "id", "v", "size", "keys"}``: every tables-table version the stream
   handed on (its item size and index attributes), read from GetRecords answers;
-- ``{"k": "invoke", "t", "fn", "ms"}``: one Lambda invocation and how long its handler ran.
+- ``{"k": "invoke", "t", "fn", "ms", "log_lines", "log_bytes", "cold"}``: one Lambda invocation,
+  how long its handler ran, and the log events (lines) and their UTF-8 bytes its execution
+  environment wrote to stdout and stderr since the invocation before (its init's lines go to its
+  first, ``cold``, invocation), less the lines Lambda's application log-level filter would drop
+  (bench/cost_logs.py: the level of AWS_LAMBDA_LOG_LEVEL, a line's ``level`` or INFO).
 
 Item sizes follow the DynamoDB developer guide ("Item sizes and formats"): the UTF-8 length of
 every attribute name and string, the bytes of a binary, about one byte per two digits of a
@@ -28,9 +32,14 @@ import threading
 import time
 from typing import Any
 
+from bench.cost_logs import kept_bytes
+
 _lock = threading.Lock()
+_log_lock = threading.Lock()
 _files: dict[int, Any] = {}
 _directory = ""
+# this process's log events and bytes so far, and at the end of its last invocation
+_logged = {"lines": 0, "bytes": 0, "reported_lines": 0, "reported_bytes": 0, "invocations": 0}
 # the indexes' keys, and dueV (the version that set the deadline: it alone sends a timer)
 INDEX_ATTRIBUTES = ("lobby", "watch", "createdAt", "due", "deadline", "dueV")
 TABLES_STREAM_OPS = {"GetRecords"}
@@ -213,6 +222,41 @@ def _hook(client: Any) -> Any:
     return client
 
 
+class _CountedStream:
+    """A text stream that counts the complete lines written through it (each a log event
+    in CloudWatch Logs) and their UTF-8 bytes, as Lambda would keep them."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self._partial = ""
+
+    def write(self, text: str) -> int:
+        written = int(self._stream.write(text) or 0)
+        *lines, self._partial = (self._partial + text).split("\n")
+        for line in lines:
+            size = kept_bytes(line, os.environ.get("AWS_LAMBDA_LOG_LEVEL"))
+            if size:
+                with _log_lock:
+                    _logged["lines"] += 1
+                    _logged["bytes"] += size
+                if os.environ.get("HARFTET_COUNT_LINES"):  # what was counted, to look at
+                    _write({"k": "line", "t": time.time(), "fn": _function(), "text": line})
+        return written
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _logged_since_last() -> dict[str, Any]:
+    """The log lines and bytes written since the last invocation ended, and whether this is
+    the execution environment's first (cold) invocation."""
+    lines = _logged["lines"] - _logged["reported_lines"]
+    size = _logged["bytes"] - _logged["reported_bytes"]
+    _logged.update(reported_lines=_logged["lines"], reported_bytes=_logged["bytes"])
+    _logged["invocations"] += 1
+    return {"log_lines": lines, "log_bytes": size, "cold": _logged["invocations"] == 1}
+
+
 def install(directory: str) -> None:
     """Count every call of every botocore client made from now on in this process (and the
     processes it forks), and every Lambda invocation of the local stack's workers."""
@@ -230,6 +274,12 @@ def install(directory: str) -> None:
 
     create_client.harftet_counted = True  # type: ignore[attr-defined]
     botocore.session.Session.create_client = create_client  # type: ignore[method-assign]
+    # Every line a handler prints (powertools' logger and metrics, warnings, tracebacks) goes
+    # through these; a worker forked from this process inherits them before any handler loads.
+    import sys
+
+    sys.stdout = _CountedStream(sys.stdout)
+    sys.stderr = _CountedStream(sys.stderr)
     try:
         from harftet.localstack import runtime
     except ImportError:
@@ -243,6 +293,7 @@ def install(directory: str) -> None:
             return invoke(event_json)
         finally:
             ms = (time.perf_counter() - started) * 1000
-            _write({"k": "invoke", "t": time.time(), "fn": _function(), "ms": ms})
+            logged = _logged_since_last()
+            _write({"k": "invoke", "t": time.time(), "fn": _function(), "ms": ms, **logged})
 
     runtime._invoke_in_worker = _invoke_in_worker  # type: ignore[assignment]

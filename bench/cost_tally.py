@@ -15,9 +15,9 @@ from typing import Any
 
 from bench import ROOT
 from bench.cost_games import Client, Game
+from bench.cost_logs import LogConfig, template_config
 
 PRICES = ROOT / "bench" / "prices.json"
-LOG_BYTES_PER_INVOCATION = 650  # START/END/REPORT lines and one EMF metrics line (estimate)
 HUMAN_TURN_SECONDS = 15.0  # a person's turn, for connection-minutes of a real game
 BOT_TURN_SECONDS = 1.0  # a computer player's default botSeconds
 
@@ -69,6 +69,62 @@ class Tally:
     lambda_ms: float = 0.0
     other_write_units: float = 0.0
     read_units: float = 0.0
+    logs: Logs = field(default_factory=lambda: Logs(LogConfig()))
+
+
+@dataclass
+class Logs:
+    """The log events and bytes of a game's invocations, by function: what the handlers wrote
+    (measured) and Lambda's platform lines under ``config`` (bench/cost_logs.py)."""
+
+    config: LogConfig
+    lines: Counter[str] = field(default_factory=Counter)  # the handlers' own, kept
+    app_bytes: Counter[str] = field(default_factory=Counter)
+    invocations: Counter[str] = field(default_factory=Counter)
+    cold: Counter[str] = field(default_factory=Counter)
+
+    def add(self, record: dict[str, Any]) -> None:
+        fn = _short(record.get("fn", ""))
+        self.invocations[fn] += 1
+        self.lines[fn] += int(record.get("log_lines", 0))
+        self.app_bytes[fn] += int(record.get("log_bytes", 0))
+        self.cold[fn] += bool(record.get("cold"))
+
+    def platform_bytes(self, fn: str) -> int:
+        warm = self.invocations[fn] - self.cold[fn]
+        return warm * self.config.platform_bytes() + self.cold[fn] * self.config.platform_bytes(
+            cold=True
+        )
+
+    def platform_lines(self, fn: str) -> int:
+        return self.invocations[fn] * len(self.config.platform_lines())
+
+    def total_bytes(self) -> int:
+        return sum(self.app_bytes.values()) + sum(self.platform_bytes(f) for f in self.invocations)
+
+    def per_invocation(self, fn: str) -> tuple[float, float, float]:
+        """(the handler's bytes, the platform's bytes, events) per invocation of ``fn``."""
+        n = max(1, self.invocations[fn])
+        events = self.lines[fn] + self.platform_lines(fn)
+        return self.app_bytes[fn] / n, self.platform_bytes(fn) / n, events / n
+
+    def by_function(self) -> str:
+        """``rest 0+0 B (0.00 events) × 120`` for each function, largest total first."""
+        parts = []
+        for fn in sorted(self.invocations, key=lambda f: -self.total_of(f)):
+            app, platform, events = self.per_invocation(fn)
+            parts.append(
+                f"{fn} {app:.0f}+{platform:.0f} B ({events:.2f} events) × {self.invocations[fn]}"
+            )
+        return "; ".join(parts)
+
+    def total_of(self, fn: str) -> int:
+        return self.app_bytes[fn] + self.platform_bytes(fn)
+
+
+def log_config() -> LogConfig:
+    """The logging configuration template.yaml deploys the game's functions with."""
+    return template_config(ROOT / "template.yaml")
 
 
 @dataclass
@@ -83,12 +139,18 @@ class _Calls:
     inbox_index_units: float = 0.0
     sqs: int = 0
     lambda_ms: float = 0.0
+    logs: Logs = field(default_factory=lambda: Logs(log_config()))
 
 
 def tally(
-    game: Game, records: list[dict[str, Any]], prices: dict[str, float], tables_table: str
+    game: Game,
+    records: list[dict[str, Any]],
+    prices: dict[str, float],
+    tables_table: str,
+    logging: LogConfig | None = None,
 ) -> Tally:
-    """Price one game's window of records."""
+    """Price one game's window of records; its functions' Lambda platform log lines as
+    ``logging`` configures them (None: as template.yaml does now)."""
     window = [r for r in records if game.started <= r["t"] <= game.ended]
     images = sorted(
         {
@@ -105,6 +167,7 @@ def tally(
     )
     table_wru, index_units = _table_writes(images)
     counted = _count_calls(window, tables_table)
+    counted.logs.config = logging or counted.logs.config
     sweeper_runs = max(
         1, sum(1 for r in records if r["k"] == "invoke" and "weeper" in r.get("fn", ""))
     )
@@ -124,6 +187,7 @@ def tally(
         lambda_ms=counted.lambda_ms,
         other_write_units=counted.write_units,
         read_units=counted.read_units,
+        logs=counted.logs,
     )
 
 
@@ -153,6 +217,7 @@ def _count_calls(window: list[dict[str, Any]], tables_table: str) -> _Calls:
         if r["k"] == "invoke":
             counted.invocations[fn] += 1
             counted.lambda_ms += r["ms"]
+            counted.logs.add(r)
             continue
         if r["k"] != "call":
             continue
@@ -218,8 +283,7 @@ def _usd(
         "DynamoDB other writes": counted.write_units * write_unit,
         "DynamoDB reads": counted.read_units * prices["dynamodb_read_request_unit"],
         "SQS requests": counted.sqs * prices["sqs_request"],
-        "CloudWatch Logs (estimate)": invocations
-        * LOG_BYTES_PER_INVOCATION
+        "CloudWatch Logs (measured)": counted.logs.total_bytes()
         / 1e9
         * prices["cloudwatch_logs_ingest_gb"],
     }
@@ -255,6 +319,7 @@ def rates(game: Game, t: Tally) -> dict[str, float]:
         "sqs_requests": sqs / per,
         "lambda_invocations": sum(t.invocations.values()) / per,
         "lambda_ms": t.lambda_ms / per,
+        "log_bytes": t.logs.total_bytes() / per,
         "usd": sum(t.usd.values()) / per,
         **{f"invocations_{k}": v for k, v in invocations.items()},
     }

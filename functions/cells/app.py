@@ -18,12 +18,12 @@ import urllib.request
 from typing import Any
 
 import boto3
-from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from harftet.observability import new_logger
 from harftet.router import Cell, deregister_cell, register_cell
 
-logger = Logger()
+logger = new_logger()
 PROBE_SECONDS = 240.0  # how long a create or update waits for the cell's API (Timeout: 300)
 PROBE_EVERY = 5.0
 

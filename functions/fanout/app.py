@@ -8,22 +8,18 @@ gc.disable()  # the cold start's imports run with the collector paused (bench_co
 
 from typing import Any
 
-from aws_lambda_powertools import Logger
-from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from harftet.bootstrap import app, settings
 from harftet.fanout import changes_from_stream
-from harftet.observability import new_metrics, observed
+from harftet.observability import new_logger, observed
 
-logger = Logger()
-metrics = new_metrics()
+logger = new_logger()
 
 
-@observed(logger, metrics, tracing=settings().tracing)
+@observed(logger, None, tracing=settings().tracing)
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     published = app().publisher.publish(changes_from_stream(event))
-    metrics.add_metric(name="Pushes", unit=MetricUnit.Count, value=published.pushed)
     # ReportBatchItemFailures: Lambda retries from the oldest record of a failed table.
     return {"batchItemFailures": [{"itemIdentifier": seq} for seq in published.failed]}
 

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from botocore.exceptions import ClientError
 
 from harftet.bootstrap import app
 from harftet.identity import parse_keys, rotated, sign_lead
+from harftet.observability import new_logger
 
-logger = Logger()
+logger = new_logger()
 
 
 @logger.inject_lambda_context

@@ -11,25 +11,21 @@ gc.disable()  # the cold start's imports run with the collector paused (bench_co
 
 from typing import Any
 
-from aws_lambda_powertools import Logger
-from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from harftet.bootstrap import app, settings
-from harftet.observability import new_metrics, observed
+from harftet.observability import new_logger, observed
 
-logger = Logger()
-metrics = new_metrics()
+logger = new_logger()
 
 
-@observed(logger, metrics, tracing=settings().tracing)
+@observed(logger, None, tracing=settings().tracing)
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     roll_over = app().leagues.roll_over
     # Stop a minute before the function's timeout: the next scheduled run goes on from there.
     roll_over.budget = max(1.0, context.get_remaining_time_in_millis() / 1000 - 60)
     week = event.get("week") if isinstance(event.get("week"), str) else None
     report = roll_over(week)
-    metrics.add_metric(name="LeaguePlayersRolled", unit=MetricUnit.Count, value=report["players"])
     logger.info("league roll-over", extra=report)
     return report
 

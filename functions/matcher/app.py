@@ -12,19 +12,16 @@ gc.disable()  # the cold start's imports run with the collector paused (bench_co
 import time
 from typing import Any
 
-from aws_lambda_powertools import Logger
-from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from harftet.bootstrap import app, settings
-from harftet.observability import new_metrics, observed
+from harftet.observability import new_logger, observed
 from harftet.store.matchmaking import pools_in
 
-logger = Logger()
-metrics = new_metrics()
+logger = new_logger()
 
 
-@observed(logger, metrics, tracing=settings().tracing)
+@observed(logger, None, tracing=settings().tracing)
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     current = app()
     matcher = current.matcher
@@ -41,7 +38,6 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         while time.monotonic() + every < ends:
             time.sleep(every)
             made += matcher.run()
-    metrics.add_metric(name="TablesMatched", unit=MetricUnit.Count, value=made)
     return {"matched": made}
 
 

@@ -8,17 +8,14 @@ gc.disable()  # the cold start's imports run with the collector paused (bench_co
 
 from typing import Any
 
-from aws_lambda_powertools import Logger, Metrics
-from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from harftet.bootstrap import app, settings
 from harftet.notify import Notification
 from harftet.notify.deliver import RetryLater
-from harftet.observability import observed
+from harftet.observability import new_logger, observed
 
-logger = Logger()
-metrics = Metrics()
+logger = new_logger()
 FIRST_RETRY_SECONDS = 30  # then 60, 120, 240, 480: the fifth failure goes to dead letters
 
 
@@ -36,7 +33,7 @@ def back_off(record: dict[str, Any]) -> int:
     return delay
 
 
-@observed(logger, metrics, tracing=settings().tracing)
+@observed(logger, None, tracing=settings().tracing)
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     failures = []
     sent = held = 0
@@ -57,8 +54,6 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         except Exception:
             logger.exception("a notification failed", extra={"tableId": notification.table_id})
             failures.append({"itemIdentifier": record["messageId"]})
-    metrics.add_metric(name="NotificationsSent", unit=MetricUnit.Count, value=sent)
-    metrics.add_metric(name="NotificationsHeld", unit=MetricUnit.Count, value=held)
     return {"batchItemFailures": failures}
 
 

@@ -16,22 +16,21 @@ gc.disable()  # the cold start's imports run with the collector paused (bench_co
 
 from typing import TYPE_CHECKING, Any
 
-from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, CORSConfig, Response
 from aws_lambda_powertools.logging.correlation_paths import API_GATEWAY_REST
 
 from harftet.api.errors import error_response, language
 from harftet.bootstrap import dynamodb, settings
 from harftet.errors import RateLimitedError
-from harftet.observability import observed
+from harftet.observability import new_logger, observed
 from harftet.rest import ROUTERS
-from harftet.rest.common import metrics, reply
+from harftet.rest.common import reply
 from harftet.rest.methods import allowed_methods, method_not_allowed
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.typing import LambdaContext
 
-logger = Logger()
+logger = new_logger()
 
 
 def _cors(origins: str) -> CORSConfig | None:
@@ -78,7 +77,7 @@ def _not_found(_: Exception) -> Response:
     return reply(404, {"error": {"code": "not_found", "message": f"no route {path[:200]}"}})
 
 
-@observed(logger, metrics, tracing=settings().tracing, correlation_id_path=API_GATEWAY_REST)
+@observed(logger, None, tracing=settings().tracing, correlation_id_path=API_GATEWAY_REST)
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     logger.append_keys(tableId=(event.get("pathParameters") or {}).get("tableId"))  # sam logs
     return app.resolve(event, context)

@@ -8,31 +8,25 @@ gc.disable()  # the cold start's imports run with the collector paused (bench_co
 
 from typing import Any
 
-from aws_lambda_powertools import Logger
-from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from harftet.bootstrap import App, app, settings
-from harftet.observability import new_metrics, observed
+from harftet.observability import new_logger, observed
 
-logger = Logger()
-metrics = new_metrics()
+logger = new_logger()
 
 
-@observed(logger, metrics, tracing=settings().tracing)
+@observed(logger, None, tracing=settings().tracing)
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     current = app()
     # How long one invocation keeps sweeping as deadlines fall due (SWEEP_WINDOW_SECONDS: the
     # schedule runs once a minute; 0 sweeps once and returns, as the local stack's loop wants).
     window = current.settings.sweep_window_seconds
     budget = min(window, context.get_remaining_time_in_millis() / 1000 - 5)
-    reminded = _remind(current)
-    armed = _arm(current)
-    metrics.add_metric(name="TimersArmed", unit=MetricUnit.Count, value=armed)
+    _remind(current)
+    _arm(current)
     deadlines = current.deadlines
     swept = deadlines.sweep_for(budget) if budget > 0 else deadlines.sweep()
-    metrics.add_metric(name="TablesSwept", unit=MetricUnit.Count, value=swept)
-    metrics.add_metric(name="RemindersQueued", unit=MetricUnit.Count, value=reminded)
     return {"swept": swept}
 
 

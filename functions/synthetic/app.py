@@ -9,15 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from aws_lambda_powertools import Logger
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from harftet.bootstrap import settings
-from harftet.observability import new_metrics, observed
+from harftet.observability import new_logger, new_metrics, observed
 from harftet.probe import over_http, over_websocket, play_with_computer
 
-logger = Logger()
+logger = new_logger()
 metrics = new_metrics()
 MOVES = 3
 

@@ -12,19 +12,16 @@ gc.disable()  # the cold start's imports run with the collector paused (bench_co
 
 from typing import Any
 
-from aws_lambda_powertools import Logger
-from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from harftet.bootstrap import app, settings
-from harftet.observability import new_metrics, observed
+from harftet.observability import new_logger, observed
 from harftet.timers import Timer
 
-logger = Logger()
-metrics = new_metrics()
+logger = new_logger()
 
 
-@observed(logger, metrics, tracing=settings().tracing)
+@observed(logger, None, tracing=settings().tracing)
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     records, timers = [], []
     for record in event.get("Records") or []:
@@ -42,7 +39,6 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         for r, o in zip(records, outcomes, strict=True)
         if o == "failed"
     ]
-    metrics.add_metric(name="TimersFired", unit=MetricUnit.Count, value=outcomes.count("committed"))
     return {"batchItemFailures": failures}
 
 

@@ -15,21 +15,17 @@ gc.disable()  # the cold start's imports run with the collector paused (bench_co
 
 from typing import Any
 
-from aws_lambda_powertools import Logger
-from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from harftet.bootstrap import app, settings
-from harftet.observability import new_metrics, observed
+from harftet.observability import new_logger, observed
 
-logger = Logger()
-metrics = new_metrics()
+logger = new_logger()
 
 
-@observed(logger, metrics, tracing=settings().tracing)
+@observed(logger, None, tracing=settings().tracing)
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     report = app().rounds.tick()
-    metrics.add_metric(name="TournamentsStarted", unit=MetricUnit.Count, value=report["started"])
     if any(report.values()):  # a run that found nothing to do is not worth a log line
         logger.info("tournaments", extra=report)
     return report

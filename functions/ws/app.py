@@ -12,7 +12,6 @@ import json
 import re
 from typing import Any
 
-from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from harftet.api.errors import BodyError, error_response, language, parse_json
@@ -21,11 +20,11 @@ from harftet.api.models import MoveRequest, WsMove
 from harftet.bootstrap import App, app, settings
 from harftet.errors import NotFoundError, TooManyConnectionsError, UnauthorizedError
 from harftet.identity import Caller
-from harftet.observability import observed
+from harftet.observability import new_logger, observed
 from harftet.store.transient import is_transient
 from harftet.tickets import verify_ticket
 
-logger = Logger()
+logger = new_logger()
 OK = {"statusCode": 200}
 MAX_MESSAGE_BYTES = 16 * 1024  # a move is a few hundred bytes; larger is answered an error
 

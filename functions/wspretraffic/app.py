@@ -11,14 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 import boto3
-from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from harftet.bootstrap import settings
 from harftet.deployhook import clients_of, pre_traffic, rest_caller, socket_caller
+from harftet.observability import new_logger
 from harftet.probe import play_on_socket
 
-logger = Logger()
+logger = new_logger()
 
 
 @logger.inject_lambda_context

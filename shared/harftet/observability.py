@@ -33,8 +33,23 @@ def traced(enabled: bool) -> Callable[[Handler], Handler]:
     return wrap
 
 
+def new_logger() -> Any:
+    """powertools' ``Logger`` as every function of ours logs: JSON lines on stdout with an
+    RFC 3339 timestamp. Lambda's JSON log format files a line by its ``level`` only when its
+    timestamp is RFC 3339 ("Log-level filtering": otherwise the line is taken as INFO), so a
+    WARN or ERROR line must carry one to pass an ApplicationLogLevel of WARN or ERROR. Its
+    level is Lambda's (AWS_LAMBDA_LOG_LEVEL, the template's ApplicationLogLevel), which
+    powertools puts before anything else; without it (the local stack, tests) LOG_LEVEL or
+    POWERTOOLS_LOG_LEVEL, INFO by default."""
+    from aws_lambda_powertools import Logger
+
+    return Logger(use_rfc3339=True)
+
+
 def new_metrics() -> Any:
-    """powertools' ``Metrics``, silent while POWERTOOLS_METRICS_DISABLED is true.
+    """powertools' ``Metrics``, silent while POWERTOOLS_METRICS_DISABLED is true. Only a
+    metric an alarm reads is published (docs/DEPLOY.md "Logs"): each is a line in the
+    function's log group, ingested and paid for on every invocation that flushes it.
 
     powertools skips the flush at the end of an invocation when metrics are disabled but
     keeps every value added, and its 100-value auto-flush then prints an EMF blob anyway

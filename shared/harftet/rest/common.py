@@ -17,7 +17,6 @@ from harftet.api.events import body_text
 from harftet.bootstrap import App, app
 from harftet.errors import BadRequestError
 from harftet.identity import Caller, bearer
-from harftet.observability import new_metrics
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -30,14 +29,12 @@ __all__ = [
     "caller",
     "count",
     "limit",
-    "metrics",
     "reply",
     "seat",
     "signed",
     "source_ip",
 ]
 
-metrics = new_metrics()  # the REST function's (its handler flushes them)
 SEAT = re.compile(r"[0-9]{1,2}")
 COUNT = re.compile(r"[0-9]{1,9}")
 Model = TypeVar("Model", bound="BaseModel")

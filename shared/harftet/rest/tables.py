@@ -4,11 +4,10 @@ moves and dry runs, hints, WebSocket tickets, the log and replays."""
 from __future__ import annotations
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.metrics import MetricUnit
 
 from harftet.tickets import issue_ticket
 
-from .common import Routes, app, count, limit, metrics, reply, seat
+from .common import Routes, app, count, limit, reply, seat
 
 router = Routes()
 
@@ -22,7 +21,6 @@ def create_table() -> Response:
     current = app()
     r = CreateTable.model_validate(router.body(), context={"testMode": current.settings.test_mode})
     view = current.tables.create_table(who, r.options(), seed=r.seed_value())
-    metrics.add_metric(name="TablesCreated", unit=MetricUnit.Count, value=1)
     return reply(201, view)
 
 
@@ -67,7 +65,6 @@ def move(table_id: str) -> Response:
         return reply(200, current.hints.dry_run(who, table_id, sent.version, request.move()))
     assert sent.moveId is not None  # the model requires it for a real move
     view = current.tables.move(who, table_id, sent.version, sent.moveId, request.move())
-    metrics.add_metric(name="Moves", unit=MetricUnit.Count, value=1)
     return reply(200, view)
 
 
