@@ -38,6 +38,22 @@ def full_table(
     return table_id, callers
 
 
+def play_out(app: Any, table_id: str, callers: list[Any]) -> None:
+    """Draws and passes until the (one-hand) game is over."""
+    from harftet.engine.moves import Draw, Pass
+
+    for i in range(80):
+        table = app.stores.tables.get(table_id).table
+        if table.status == "finished":
+            return
+        seat = table.turn_seat
+        move = Draw() if len(table.seats[seat].hand) < 22 and table.pile else Pass()
+        app.tables.move(
+            callers[seat], table_id, app.stores.tables.get(table_id).version, f"m{i}", move
+        )
+    raise AssertionError("the game never ended")
+
+
 def turn_player(app: Any, table_id: str, callers: list[Caller]) -> tuple[Caller, dict]:
     """Whose turn it is, and the table as they see it."""
     view = app.tables.view(callers[0], table_id)

@@ -162,7 +162,7 @@ function mount() {
   mountAccount({ store, act: account });
   const people = initPeople(api, document.querySelector("#lobby"), { store, openReplay: (id) => attempt(() => replays.open(id)) }); // profiles and leaderboards
   mountReplay({ store, act: { step: replays.step, lobby: () => tables.openLobby(), tournament: (id) => tourneys.open(id) } });
-  initLeagues(api, document.querySelector("#lobby"), () => store.get().me && store.get().me.playerId); // the week's league
+  initLeagues(api, document.querySelector("#lobby"), () => store.get().me && store.get().me.playerId, { store }); // the week's league
   mountTournaments({ store, act: { ...tourneys, page: tourneys.loadList, lobby: () => tables.openLobby() } }); // the list, the round's call
   mountTournament({ store, act: { ...tourneys, list: () => tourneys.openList(), profile: (pid) => people.profile(pid) } });
   mountFriends({ store, act: contacts, host: document.querySelector("#lobby") });

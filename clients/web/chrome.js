@@ -24,6 +24,32 @@ export function layoutDock() {
   document.documentElement.style.setProperty("--dock-h", `${Math.ceil(height)}px`);
 }
 
+/** The switch to the other language, named in it ("English" on a Turkish page); mountChrome
+ * makes every one of them switch, those made later too. */
+export function langSwitch() {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "link lang-switch";
+  b.lang = getLang() === "tr" ? "en" : "tr";
+  b.dataset.t = "lang.switch";
+  b.textContent = t("lang.switch");
+  return b;
+}
+
+/** A dialog's head and body (leaderboard, league, word card; the end of a hand's is in
+ * index.html): `heading` with a language switch of its own beside it (a modal dialog leaves the
+ * top bar's switch inert behind it), and the body, which returns: drawn again in place while the
+ * head stays, so the focus stays on the switch. */
+export function dialogFrame(host, heading) {
+  const head = document.createElement("div");
+  head.className = "dialog-head";
+  head.append(heading, langSwitch());
+  const body = document.createElement("div");
+  body.className = "dialog-body";
+  host.replaceChildren(head, body);
+  return body;
+}
+
 /** `act`: { switchLang(lang), changeSettings(patch), openSettings(open), signOut(), clearNotice() }. */
 export function mountChrome({ store, act }) {
   const baseTitle = document.title;
@@ -32,8 +58,11 @@ export function mountChrome({ store, act }) {
 
   $("#notice-close").onclick = act.clearNotice;
   $("#logout").onclick = act.signOut;
-  // the top bar's switch, and one in the end dialog (a modal dialog leaves the page behind it inert)
-  for (const b of document.querySelectorAll(".lang-switch")) b.onclick = () => act.switchLang(getLang() === "tr" ? "en" : "tr");
+  // the top bar's switch, and one in each dialog (a modal dialog leaves the page behind it inert),
+  // those drawn later too (render.js dialogFrame)
+  document.addEventListener("click", (ev) => {
+    if (ev.target.closest && ev.target.closest(".lang-switch")) act.switchLang(getLang() === "tr" ? "en" : "tr");
+  });
   $("#settings").onclick = () => act.openSettings(true);
   $("#settings-dialog").addEventListener("close", () => act.openSettings(false));
   $("#settings-form").oninput = (ev) => {

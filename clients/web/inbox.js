@@ -25,12 +25,14 @@ export function inboxLine(x, me = null) {
     : x.yourTurn ? t("inbox.yourTurn")
     : x.status === "waiting" ? t("inbox.waitingTable")
     : x.status === "finished" ? t("inbox.finished") : t("inbox.theirTurn");
-  const names = x.players.map((n, i) => listedName(n) || t("seat", { n: i + 1 }));
+  const gone = new Set(x.deleted || []); // a deleted player's seat: the server stores its name in Turkish
+  const named = (n, i) => (gone.has(i) ? t("player.deleted") : listedName(n));
+  const names = x.players.map((n, i) => named(n, i) || t("seat", { n: i + 1 }));
   const facts = [t(`game.${x.game}`), t(`inbox.pace.${x.pace}`)].join(" · ");
   const mine = x.last && x.last.playerId && x.last.playerId === me; // my own leave: the state says it
   const last = x.last && !(left && mine) ? logLine(x.last, names, {}, x.game) : null;
   const after = [last, x.yourTurn && x.deadline ? timeLeft(x.deadline) : null].filter(Boolean).join(" · ");
-  return { state, facts, names: x.players.filter(Boolean).map(listedName).join(", "), after };
+  return { state, facts, names: x.players.map((n, i) => n && named(n, i)).filter(Boolean).join(", "), after };
 }
 
 /** `act`: { openTable(id), more(), enablePush() }; mounted at the top of `screen` (the lobby). */

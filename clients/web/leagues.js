@@ -1,6 +1,7 @@
 // The weekly league (API.md v4, RULES §8): a "Lig" button in the lobby opens the player's
 // division this week for a game: the tier and division, the time left in the week, who goes
 // up and who goes down, every row's points and games, the player's own row marked.
+import { dialogFrame } from "./chrome.js";
 import { deletedRow, h } from "./render.js";
 import { t } from "./texts.js";
 
@@ -22,8 +23,9 @@ export function divisionName(division) {
   return t("league.division", { tier: t(`tier.${tier}`), n });
 }
 
-/** Adds the button to `host` (the lobby); `me()` is the signed-in player's id. */
-export function initLeagues(api, host, me, now = () => Date.now() / 1000) {
+/** Adds the button to `host` (the lobby); `me()` is the signed-in player's id; `store`: its
+ * language switch draws the open dialog again (from the answer it holds: nothing is asked again). */
+export function initLeagues(api, host, me, { now = () => Date.now() / 1000, store = null } = {}) {
   if (!host || host.querySelector(".league-open")) return;
   const dialog = h("dialog", { class: "league card", "aria-labelledby": "league-h" });
   document.body.append(dialog);
@@ -31,11 +33,13 @@ export function initLeagues(api, host, me, now = () => Date.now() / 1000) {
   const open = h("button", { type: "button", class: "league-open", dataset: { t: "league.open" }, onclick: () => { dialog.showModal(); show(); } }, t("league.open"));
   host.prepend(open);
 
+  const heading = h("h2", { id: "league-h" });
+  const body = dialogFrame(dialog, heading); // the head (and its language switch) stays while the body is drawn again
   function frame(...kids) {
     const games = h("div", { role: "group" }, ...["harftet", "kastet"].map((g) =>
       h("button", { type: "button", "aria-pressed": String(state.game === g), onclick: () => { state.game = g; show(); } }, t(`game.${g}`))));
-    dialog.replaceChildren(h("h2", { id: "league-h" }, t("league.title")), games, ...kids,
-      h("button", { type: "button", onclick: () => dialog.close() }, t("btn.close")));
+    heading.textContent = t("league.title");
+    body.replaceChildren(games, ...kids, h("button", { type: "button", onclick: () => dialog.close() }, t("btn.close")));
   }
 
   function row(s, mine) {
@@ -47,11 +51,26 @@ export function initLeagues(api, host, me, now = () => Date.now() / 1000) {
       h("span", { class: "move" }, t(`league.${s.move}`)));
   }
 
+  let answer = null; // what the open dialog shows: { data } or { error }
+  let lang = store && store.get().texts;
+  if (store) store.subscribe((st) => { if (st.texts !== lang) { lang = st.texts; if (dialog.open && answer) draw(); } });
+
   async function show() {
-    let data;
+    const { game } = state;
+    let got;
     try {
-      data = await api.request("GET", `/leagues/${state.game}/me`);
+      got = { data: await api.request("GET", `/leagues/${game}/me`) };
     } catch (error) {
+      got = { error };
+    }
+    if (game !== state.game) return; // the other game was asked for meanwhile: its answer shows
+    answer = got;
+    draw();
+  }
+
+  function draw() {
+    const { data, error } = answer;
+    if (!data) {
       const none = error && (error.status === 404 || error.code === "not_found");
       return frame(h("p", { class: "league-none" }, t(none ? "league.none" : "league.failed")));
     }

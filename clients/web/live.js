@@ -1,6 +1,9 @@
 // The live connection (API.md "WebSocket"): pushes of what changed in the table view (delta.js
 // applies them; a gap asks for the whole view with {"action": "sync"}), reconnect with backoff,
-// and a resync after every (re)connect so a missed push is never missed for long. Moves go out
+// and after every (re)connect ONE way back to the present: a REST read (resync) made once the
+// socket is open, so every version after it is pushed here; pushes that arrive before its answer
+// and do not fit the view held are kept and applied on top of it (no {"action": "sync"}, which
+// would cost two WebSocket messages a connect, each priced as a push). Moves go out
 // on it too (move()): the answer names the move's moveId; without one in time the caller sends
 // the same move over REST (the same moveId is never applied twice). A ping goes out only after
 // QUIET ms without any message either way (API Gateway closes a socket idle for 10 minutes), so
@@ -25,6 +28,7 @@ export class Live {
     this.view = null; // the view the pushes are applied to
     this.pending = new Map(); // moveId -> { resolve, reject, timer }: moves awaiting their answer
     this.stepping = 0; // the timer of a push's next version to show (a newer push shows at once)
+    this.held = null; // while the resync after a connect is on its way: the pushes that did not fit yet
   }
 
   connect(token, tableId) {
@@ -45,28 +49,13 @@ export class Live {
     ws.onopen = () => {
       this.tries = 0;
       this.onState("live");
-      this.send(ws, { action: "sync" });
-      this.resync();
+      this.catchUp(ws);
     };
     ws.onmessage = (ev) => {
       this.quiet(ws);
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
-      const waiting = typeof msg.moveId === "string" ? this.pending.get(msg.moveId) : undefined;
-      if (waiting) {
-        this.pending.delete(msg.moveId);
-        clearTimeout(waiting.timer);
-      }
-      if (msg.type === "error" && waiting) return waiting.reject(msg);
-      if (msg.type !== "table" && msg.type !== "delta") return this.onMessage(msg); // phrases, invitations (phrases.js)
-      const { view, sync } = receive(this.view, msg);
-      if (sync && ws.readyState === 1) this.send(ws, { action: "sync" });
-      if (view === this.view) return waiting && waiting.resolve(null); // not applied: the caller asks REST
-      const before = this.view;
-      this.view = view;
-      clearTimeout(this.stepping); // a newer view: what an older push still had to show is past
-      if (waiting) return waiting.resolve(structuredClone(view)); // the mover sets it as its answer
-      this.show(msg.type === "delta" && msg.steps ? stepViews(before, msg) : [view]);
+      this.take(ws, msg);
     };
     ws.onclose = () => {
       clearTimeout(this.ping);
@@ -78,6 +67,43 @@ export class Live {
       const delay = Math.min(15000, 500 * 2 ** this.tries++);
       this.timer = setTimeout(() => this.open(), delay);
     };
+  }
+
+  /**
+   * The resync after a connect (a REST read: the socket is registered, so every version after the
+   * one it reads is pushed here); the pushes held meanwhile then go on top of the view it brought.
+   * Only a push that still does not fit (the read failed, or a push was lost) asks for a sync.
+   */
+  async catchUp(ws) {
+    this.held = [];
+    try { await this.resync(); } catch { /* the held pushes ask for a sync below */ }
+    if (this.ws !== ws) return;
+    const held = this.held;
+    this.held = null;
+    for (const msg of held) if (this.take(ws, msg) === "sync") break; // one sync brings the rest
+  }
+
+  /** One push or answer on `ws`; "sync" when it asked for the whole view. */
+  take(ws, msg) {
+    const waiting = typeof msg.moveId === "string" ? this.pending.get(msg.moveId) : undefined;
+    if (waiting) {
+      this.pending.delete(msg.moveId);
+      clearTimeout(waiting.timer);
+    }
+    if (msg.type === "error" && waiting) return waiting.reject(msg);
+    if (msg.type !== "table" && msg.type !== "delta") return this.onMessage(msg); // phrases, invitations (phrases.js)
+    const { view, sync } = receive(this.view, msg);
+    if (sync && this.held && !waiting) return void this.held.push(msg); // the resync's view may be its base
+    if (sync && ws.readyState === 1) this.send(ws, { action: "sync" });
+    if (view === this.view) {
+      if (waiting) waiting.resolve(null); // not applied: the caller asks REST
+      return sync ? "sync" : undefined;
+    }
+    const before = this.view;
+    this.view = view;
+    clearTimeout(this.stepping); // a newer view: what an older push still had to show is past
+    if (waiting) return waiting.resolve(structuredClone(view)); // the mover sets it as its answer
+    this.show(msg.type === "delta" && msg.steps ? stepViews(before, msg) : [view]);
   }
 
   /** Hand the app each of `views` in turn, STEP_MS apart (a copy: ours stays the base). */
@@ -153,6 +179,7 @@ export class Live {
   close() {
     this.settle();
     this.want = null;
+    this.held = null;
     clearTimeout(this.timer);
     clearTimeout(this.stepping);
     clearTimeout(this.ping);

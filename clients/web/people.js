@@ -2,6 +2,7 @@
 // the week's or all-time board of a game and the caller's rank; a name opens its profile card.
 // Everything shown is what the API gives anyone: names, scores, records, replay links.
 import { badgesEl } from "./badges.js";
+import { dialogFrame } from "./chrome.js";
 import { deletedRow, h } from "./render.js";
 import { t } from "./texts.js";
 
@@ -22,9 +23,11 @@ export function initPeople(api, host, { store = null, openReplay = () => {} } = 
   let lang = store && store.get().texts;
   if (store) store.subscribe((st) => { if (st.texts !== lang) { lang = st.texts; if (dialog.open) shown(); } });
 
+  const heading = h("h2", { id: "people-h" });
+  const body = dialogFrame(dialog, heading); // the head (and its language switch) stays while the body is drawn again
   function frame(...kids) {
-    dialog.replaceChildren( // (a part that is not there is null: replaceChildren would print "null")
-      h("h2", { id: "people-h" }, w("title")),
+    heading.textContent = w("title");
+    body.replaceChildren( // (a part that is not there is null: replaceChildren would print "null")
       ...kids.filter((k) => k != null),
       h("button", { type: "button", onclick: () => dialog.close() }, t("btn.close")),
     );

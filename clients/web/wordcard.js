@@ -3,6 +3,7 @@
 // that hold it — and lets a player report it as wrong (or missing). The server's own sentence
 // says why a word is refused (Accept-Language).
 import { errorText } from "./refusals.js";
+import { dialogFrame } from "./chrome.js";
 import { has, t } from "./texts.js";
 
 /** The small "?" button a word on the table carries (render.js adds it to Harftet melds). */
@@ -33,9 +34,12 @@ export function initWordCard(app) {
     e.append(...kids.filter((k) => k != null));
     return e;
   };
+  // the word and its own language switch stay while the body is drawn again (chrome.js)
+  const heading = el("h3", { className: "wc-word" });
+  const body = dialogFrame(card, heading);
   // what the open card shows: { word, info (null while asked), failed (an error), note (a report's outcome) }
   let held = null;
-  const close = () => { held = null; card.hidden = true; card.replaceChildren(); };
+  const close = () => { held = null; card.hidden = true; body.replaceChildren(); };
 
   async function show(word) {
     const mine = (held = { word, info: null, failed: null, note: null });
@@ -65,8 +69,9 @@ export function initWordCard(app) {
   function draw() {
     const { word, info, failed, note } = held;
     card.setAttribute("aria-label", t("wc.label", { word }));
-    if (failed) return card.replaceChildren(el("p", { className: "wc-error" }, errorText(failed)), closeButton());
-    if (!info) return card.replaceChildren(el("p", { className: "wc-loading" }, t("wc.loading")));
+    heading.textContent = info ? info.word : word;
+    if (failed) return body.replaceChildren(el("p", { className: "wc-error" }, errorText(failed)), closeButton());
+    if (!info) return body.replaceChildren(el("p", { className: "wc-loading" }, t("wc.loading")));
     const status = el("p", { className: `wc-status ${info.known ? "known" : "unknown"}` },
       info.known ? `✓ ${t("wc.known")}` : `✗ ${t("wc.unknown")}`);
     // the reason in the catalogue's words (the server's message is a fallback for a reason this client does not know)
@@ -80,8 +85,8 @@ export function initWordCard(app) {
     const said = !note || note.sending ? "" : note.thanks ? t("wc.thanks") : errorText(note.error);
     const button = el("button", { type: "button", className: "wc-report", textContent: t(`wc.${kind}`),
       disabled: !!note && !note.error, onclick: () => report(kind) });
-    card.replaceChildren(...[
-      el("h3", { className: "wc-word" }, info.word), status, why,
+    body.replaceChildren(...[
+      status, why,
       info.known ? list(t("wc.kinds"), info.kinds) : null,
       info.known ? sources : null,
       el("div", { className: "wc-actions" }, button, closeButton()), el("p", { className: "wc-note", role: "status" }, said),

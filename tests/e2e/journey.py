@@ -169,7 +169,8 @@ def switch_language(tab: Tab, to: str, data: Iterable[str] = ()) -> None:
 
     questions_asked(tab, "en" if to == "tr" else "tr", data)
     inside = tab.page.locator("dialog[open]:modal .lang-switch")
-    if inside.count():  # the end of a hand keeps the header out of reach: its own switch
+    if inside.count():  # a modal dialog keeps the header out of reach: its own switch (the end
+        # of a hand, the leaderboard, the league)
         inside.click()
         expect(tab.page.locator("html")).to_have_attribute("lang", to)
         return

@@ -1031,9 +1031,14 @@ def test_a_dropped_connection_comes_back_and_catches_up_by_version(
     tab = Tab(browser, local_stack, PHONE)
     page = tab.page
     sockets: list[Any] = []
+    said: list[list[str]] = []  # per socket: what the client sent on it
 
     def keep(ws: Any) -> None:
-        ws.connect_to_server()  # messages pass both ways as usual
+        server = ws.connect_to_server()  # messages pass both ways as usual, the client's noted
+        mine: list[str] = []
+        said.append(mine)
+        ws.on_message(lambda message: (mine.append(message), server.send(message)))
+        server.on_message(ws.send)
         sockets.append(ws)
 
     page.route_web_socket(re.compile(r"/ws\?"), keep)
@@ -1061,6 +1066,18 @@ def test_a_dropped_connection_comes_back_and_catches_up_by_version(
     expect(tab.seat(0).locator(".tiles")).to_have_text("15")  # and resynced, no click
     expect(tab.rack()).to_have_count(15)
     assert len(sockets) >= 2
+    # caught up by the REST read after the opening alone: no {"action": "sync"} on any socket
+    # (it and its answer were 2 WebSocket messages a connect, each priced as a push)
+    tab.wait_for_my_turn_or_end()  # a move on the socket that came back: what it sends is seen
+    move = "draw" if tab.button("Taş çek").is_enabled() else "pass"
+    tab.button("Taş çek" if move == "draw" else "Pas").click()
+    for _ in range(50):  # until the route's handler has noted the move's frame
+        sent = [json.loads(m) for mine in said for m in mine]
+        if any(m.get("action") == "move" for m in sent):
+            break
+        page.wait_for_timeout(100)
+    assert [m["type"] for m in sent if m.get("action") == "move"] == [move], said
+    assert [m for m in sent if m.get("action") == "sync"] == [], said
     assert tab.unexpected_errors() == [], tab.errors
     tab.close()
 

@@ -25,6 +25,7 @@ from test_web_client import (  # noqa: F401 (browser: the module's fixture)
     expect,
     lay_something,
 )
+from test_web_replay import finish_an_unseeded_game
 
 from harftet.localstack.launcher import RunningStack
 from harftet.store.profiles import shard_of, week_key
@@ -176,7 +177,13 @@ def test_a_laid_word_opens_its_card_and_is_reported(
     assert sent.value.status == 202
     expect(card.locator(".wc-note")).to_have_text(TR["wc.thanks"])
     look(tab, "wordcard-reported", data=data)
-    switch_language(tab, "en")
+    own = card.locator(".dialog-head .lang-switch")  # the card's own switch, beside its word
+    expect(own).to_have_text(TR["lang.switch"])
+    own.click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(own).to_be_focused()  # the card is drawn again in place: the focus stays on the switch
+    expect(own).to_have_text(EN["lang.switch"])
+    expect(card.locator(".wc-note")).to_have_text(EN["wc.thanks"])  # the report's outcome kept
     expect(card).to_contain_text(EN["wc.known"])
     expect(card.get_by_role("button", name=EN["btn.close"])).to_be_visible()
     look(tab, "wordcard-open", "en", data=data)
@@ -255,7 +262,9 @@ def test_the_leaderboards_of_the_week_and_of_all_time_and_a_profile(
     look(tab, "leaderboard-profile", data=names)
     dialog.get_by_role("button", name=TR["people.back"]).click()
     expect(mine).to_be_visible()
-    switch_language(tab, "en")
+    switch_language(tab, "en")  # the dialog's own switch: the header's is inert behind it
+    expect(dialog.locator(".dialog-head .lang-switch")).to_be_focused()
+    expect(dialog.locator(".dialog-head .lang-switch")).to_have_text(EN["lang.switch"])
     expect(dialog.locator("#people-h")).to_have_text(EN["people.title"])
     expect(board.first).to_contain_text(EN["people.score.all"].format(n=1040))
     expect(dialog.locator(".people-board")).to_contain_text(EN["player.deleted"])
@@ -369,3 +378,45 @@ def test_my_data_downloaded_then_my_account_deleted_and_the_old_session_refused(
     for tab in (ayse, ali):
         assert not [e for e in tab.unexpected_errors() if "401" not in e], tab.errors
         tab.close()
+
+
+@SIZES
+def test_a_deleted_partner_in_my_inbox_is_named_in_my_language(
+    stack: RunningStack,
+    browser: Any,  # noqa: F811
+    size: tuple[int, int],
+) -> None:
+    """Ece and Ali finish a game; Ali deletes his account. Ece's inbox lists the game with
+    the catalogue's "Silinmiş oyuncu" for him, and "Deleted player" on the switch (the server
+    keeps the Turkish name at the table and marks the seat, GET /players/me/tables
+    `deleted`)."""
+    ece = Tab(browser, base(stack), size)
+    page = ece.page
+    ece.sign_in("Ece")
+    ali = Tab(browser, base(stack), size)
+    ali.sign_in("Ali")
+    table_id = finish_an_unseeded_game(ece, ali)
+    assert ali.api("DELETE", "/players/me")["status"] in (200, 204)
+    ali.close()
+    deadline = time.monotonic() + 30  # the stream's consumer writes her item of the new version
+    while True:
+        tables = ece.api("GET", "/players/me/tables")["body"]["tables"]
+        entry = next(t for t in tables if t["tableId"] == table_id)
+        if entry["deleted"] == [1]:
+            break
+        assert time.monotonic() < deadline, entry
+        time.sleep(0.5)
+    assert entry["players"] == ["Ece", TR["player.deleted"]]  # the stored name is Turkish
+    page.reload()
+    row = page.locator(f'#inbox .inbox-item[data-table="{table_id}"]')
+    expect(row.locator(".inbox-names")).to_have_text(f"Ece, {TR['player.deleted']}")
+    look(ece, "inbox-deleted", data=["Ece"])
+    switch_language(ece, "en")
+    expect(row.locator(".inbox-names")).to_have_text(f"Ece, {EN['player.deleted']}")
+    expect(row).not_to_contain_text(TR["player.deleted"])
+    look(ece, "inbox-deleted", "en", data=["Ece"])
+    switch_language(ece, "tr")
+    expect(row.locator(".inbox-names")).to_have_text(f"Ece, {TR['player.deleted']}")
+    # the game's own moves went over the API, the draw refused once the hand is full: not the page's
+    assert [e for e in ece.unexpected_errors() if "status of 4" not in e] == [], ece.errors
+    ece.close()

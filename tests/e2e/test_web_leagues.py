@@ -96,12 +96,18 @@ def test_my_division_shows_who_goes_up_and_down_and_the_time_left(
     rows.nth(29).scroll_into_view_if_needed()  # the bottom five, going down
     expect(rows.nth(25).locator(".move")).to_have_text("Düşüyor")
     page.screenshot(path=str(SCREENS / f"league-{name}-bottom.png"), full_page=False)
-    dialog.get_by_role("button", name="Kapat").click()
-    page.locator("#lang").click()  # English on the switch
-    expect(page.locator(".league-open")).to_have_text("League")
-    page.locator(".league-open").click()
+    own = dialog.locator(".dialog-head .lang-switch")  # the header's is inert behind the dialog
+    expect(own).to_have_text("English")
+    own.click()  # English on the dialog's own switch, the dialog open
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(own).to_be_focused()
+    expect(own).to_have_text("Türkçe")
+    expect(dialog.locator("#league-h")).to_have_text("Weekly league")
     expect(dialog.locator(".league-division")).to_have_text("Silver · division 3")
     expect(mine.locator(".move")).to_have_text("Staying")
     expect(gone.locator(".name")).to_have_text("Deleted player")  # not the stored Turkish name
+    tab.axe("league dialog in English")
     page.screenshot(path=str(SCREENS / f"league-{name}-en.png"), full_page=False)
+    dialog.get_by_role("button", name="Close").click()
+    expect(page.locator(".league-open")).to_have_text("League")  # the lobby followed
     assert not tab.unexpected_errors()

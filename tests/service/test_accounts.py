@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from authenticator import SoftPasskey, b64url, unb64url
-from service_helpers import full_table, player
+from service_helpers import full_table, play_out, player
 
 from harftet.accounts.service import Accounts
 from harftet.engine.options import TableOptions
@@ -259,22 +259,6 @@ def test_export_holds_everything_stored_about_the_caller_and_no_key_material(app
     assert len(exported["sessions"]) == 1 and exported["tables"] == [table_id]
     text = json.dumps(exported)
     assert "nonce" not in text and answer["refreshToken"].split(".")[-1] not in text
-
-
-def play_out(app: Any, table_id: str, callers: list[Any]) -> None:
-    """Draws and passes until the (one-hand) game is over."""
-    from harftet.engine.moves import Draw, Pass
-
-    for i in range(80):
-        table = app.stores.tables.get(table_id).table
-        if table.status == "finished":
-            return
-        seat = table.turn_seat
-        move = Draw() if len(table.seats[seat].hand) < 22 and table.pile else Pass()
-        app.tables.move(
-            callers[seat], table_id, app.stores.tables.get(table_id).version, f"m{i}", move
-        )
-    raise AssertionError("the game never ended")
 
 
 def test_deleting_a_player_removes_everything_and_anonymises_their_seats(app, accounts):

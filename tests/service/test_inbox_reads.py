@@ -4,10 +4,11 @@ stream consumer at all, so nothing but the request itself can have listed it."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
-from service_helpers import player
+from service_helpers import full_table, play_out, player
 
 from harftet.engine.options import TableOptions
 from harftet.errors import NotFoundError
@@ -62,3 +63,31 @@ def test_an_invitation_entry_goes_after_a_day(app, clock):
     item = app.stores.inbox.get(friend.player_id, table_id)
     assert item is not None and item.expires_at is not None
     assert item.expires_at <= clock.now + 24 * 3600
+
+
+def test_a_deleted_players_seat_is_marked_so_clients_name_it_in_their_language(app):
+    """API.md "Deleted players": their seat keeps the server's Turkish name; ``deleted`` marks it
+    (as leaderboards and leagues do), and an entry stored before the mark gets it from the name."""
+    from harftet.engine.seating import DELETED_NAME
+
+    table_id, (ali, ayse) = full_table(app, seats=2)
+    play_out(app, table_id, [ali, ayse])
+
+    def streamed() -> None:  # what the stream consumer writes of the table's newest version
+        stored = app.stores.tables.get(table_id)
+        app.inbox.record(stored.table, stored.version, app.clock())
+
+    streamed()
+    (entry,) = app.inbox.tables(ali)["tables"]
+    assert entry["players"] == ["Oyuncu0", "Oyuncu1"] and entry["deleted"] == []
+    app.accounts.remember_table(ayse.player_id, table_id)
+    app.data.delete(ayse)
+    streamed()
+    (entry,) = app.inbox.tables(ali)["tables"]
+    assert entry["status"] == "finished"
+    assert entry["players"] == ["Oyuncu0", DELETED_NAME] and entry["deleted"] == [1]
+    item = app.stores.inbox.get(ali.player_id, table_id)
+    assert item is not None and item.entry["deleted"] == [1]  # stored so, from the anonymous id
+    older = {k: v for k, v in item.entry.items() if k != "deleted"}  # written before the mark
+    app.stores.inbox.put(dataclasses.replace(item, version=item.version + 1, entry=older))
+    assert app.inbox.tables(ali)["tables"][0]["deleted"] == [1]

@@ -147,3 +147,61 @@ test("the lobby's title counts the tables waiting for the player; a hidden tab b
   t.mock.timers.tick(5000);
   assert.equal(document.title, base); // the blinking stopped
 });
+
+test("the leaderboard, the league and the word card each have a language switch of their own: the open one is drawn again in English, the focus stays on it, and back", async () => {
+  const { initPeople } = await import("../../clients/web/people.js");
+  const { initLeagues } = await import("../../clients/web/leagues.js");
+  const { initWordCard, wordButton } = await import("../../clients/web/wordcard.js");
+  const { settled } = await import("./dom.mjs");
+  const store = await storeWith({ me: { token: "t", playerId: "p0", name: "Ayşe", rating: 1500 } });
+  page("index.html");
+  const switchLang = (lang) => { install(catalogue(lang)); store.dispatch({ type: "catalogue", lang }); };
+  mountChrome({ store, act: { switchLang, changeSettings() {}, openSettings() {}, signOut() {}, clearNotice() {} } });
+  const asked = [];
+  const answers = {
+    "/leaderboards/harftet?period=week&limit=100": { entries: [{ rank: 1, playerId: "p0", name: "Ayşe", score: 40 }], me: null },
+    "/leagues/harftet/me": { division: "gumus-3", endsAt: 2e9, rolled: false, promote: 5, relegate: 5,
+      standings: [{ rank: 1, playerId: "p0", name: "Ayşe", points: 40, games: 2, move: "up" }] },
+    "/words/EV": { word: "EV", known: true, kinds: ["isim"], sources: ["TDK"] },
+  };
+  const api = { request: async (method, path) => { asked.push(path); return answers[path]; } };
+  const lobby = document.querySelector("#lobby");
+  initPeople(api, lobby, { store });
+  initLeagues(api, lobby, () => "p0", { store });
+  initWordCard({ api, store });
+  const meld = document.createElement("li");
+  meld.append(wordButton("EV"));
+  document.body.append(meld);
+  const dialogs = [
+    { name: "leaderboard", open: () => document.querySelector(".people-open").click(), host: "dialog.people", tr: /Sıralama.*Bu hafta/, en: /Leaderboard.*This week/ },
+    { name: "league", open: () => document.querySelector(".league-open").click(), host: "dialog.league", tr: /Haftalık lig.*Gümüş · 3\. grup.*Yükseliyor/, en: /Weekly league.*Silver · division 3.*Going up/ },
+    { name: "word card", open: () => document.querySelector("button.word-info").click(), host: "#word-card", tr: /EV.*Sözlükte var.*Türü: isim/, en: /EV.*In the dictionary.*Kind: noun/ },
+  ];
+  for (const d of dialogs) {
+    d.open();
+    await settled();
+    const host = document.querySelector(d.host);
+    const inside = host.querySelector(".dialog-head .lang-switch");
+    assert.ok(inside, `${d.name}: a switch of its own`);
+    assert.equal(read(inside), "English", d.name);
+    assert.equal(inside.getAttribute("lang"), "en", d.name); // named in the language it switches to
+    assert.match(read(host), d.tr, d.name);
+    inside.focus();
+    inside.click();
+    await settled();
+    assert.equal(store.get().lang, "en", d.name);
+    assert.match(read(host), d.en, d.name);
+    assert.doesNotMatch(read(host), /Kapat|Sözlükte|Haftalık|Sıralama/, d.name);
+    assert.equal(read(inside), "Türkçe", d.name);
+    assert.equal(inside.getAttribute("lang"), "tr", d.name);
+    assert.equal(document.activeElement, inside, `${d.name}: the focus stays on the switch`);
+    assert.equal(read(document.querySelector("#lang")), "Türkçe", `${d.name}: the top bar's follows`);
+    inside.click();
+    await settled();
+    assert.equal(store.get().lang, "tr", d.name);
+    assert.match(read(host), d.tr, d.name);
+    if (host.close) host.close(); else host.querySelector(".wc-close").click();
+  }
+  // the league is drawn again from the answer it holds: a switch asks the server nothing
+  assert.equal(asked.filter((p) => p.startsWith("/leagues")).length, 1);
+});

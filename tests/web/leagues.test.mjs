@@ -16,11 +16,11 @@ const DIVISION = {
   standings: [row(1, "p1", "Ece", 30, "up"), row(2, "p0", "Ayşe", 12, "up"), row(3, "p2", "Can", -8, "down")],
 };
 
-function mounted(answer = () => DIVISION) {
+function mounted(answer = () => DIVISION, store = null) {
   page("index.html");
   const asked = [];
   const api = { request: async (method, path) => { asked.push(`${method} ${path}`); const a = answer(path); if (a instanceof Error) throw a; return a; } };
-  initLeagues(api, document.querySelector("#lobby"), () => "p0", () => NOW);
+  initLeagues(api, document.querySelector("#lobby"), () => "p0", { now: () => NOW, store });
   const dialog = document.querySelector("dialog.league");
   const open = async () => { document.querySelector(".league-open").click(); await settled(); };
   return { api, asked, dialog, open };

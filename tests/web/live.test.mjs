@@ -38,35 +38,40 @@ const { Live } = await import("../../clients/web/live.js");
 
 const view = (version, extra = {}) => ({ tableId: "t1", version, pile: 40 - version, hand: [{ id: 1 }], ...extra });
 
-/** A Live connected to table t1 over a fake socket, closed when test `t` ends (pass or fail). */
-function connected(t) {
+/** Lets the promises started settle (the resync after a connect, a fake that answers at once). */
+const settled = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A Live connected to table t1 over a fake socket, closed when test `t` ends (pass or fail), its
+ * resync after the connect answered (`resync(live)`: the REST read, by default nothing newer). */
+async function connected(t, { resync = () => {} } = {}) {
   const seen = { views: [], states: [], resyncs: 0, messages: [] };
   const live = new Live({
     onView: (v) => seen.views.push(v),
     onState: (s) => seen.states.push(s),
-    resync: () => { seen.resyncs += 1; },
+    resync: () => { seen.resyncs += 1; return resync(live); },
     onMessage: (m) => seen.messages.push(m),
   });
   t.after(() => live.close()); // its ping timer would keep node running
   live.connect("tok en", "t1");
   const socket = FakeSocket.all.at(-1);
   socket.open();
+  await settled();
   return { live, socket, seen };
 }
 
-test("connecting names the token and table, asks for the whole view, and resyncs over REST", (t) => {
-  const { live, socket, seen } = connected(t);
+test("connecting names the token and table and, once open, resyncs over REST: nothing goes on the socket", async (t) => {
+  const { live, socket, seen } = await connected(t);
   assert.equal(socket.url, "ws://127.0.0.1:3000/ws?token=tok%20en&tableId=t1");
   assert.deepEqual(seen.states, ["connecting", "live"]);
-  assert.deepEqual(socket.sent, [{ action: "sync" }]);
+  assert.deepEqual(socket.sent, []); // no {"action": "sync"}: the REST read is the one way back
   assert.equal(seen.resyncs, 1);
   assert.equal(live.connected, true);
   live.close();
   assert.equal(live.connected, false);
 });
 
-test("pushes build the view; a missed push asks for the whole view and shows nothing wrong", (t) => {
-  const { live, socket, seen } = connected(t);
+test("pushes build the view; a missed push asks for the whole view and shows nothing wrong", async (t) => {
+  const { live, socket, seen } = await connected(t);
   socket.push({ type: "table", view: view(5) });
   socket.push({ type: "delta", from: 5, version: 6, ops: [["/pile", 34]] });
   assert.deepEqual(seen.views.map((v) => [v.version, v.pile]), [[5, 35], [6, 34]]);
@@ -84,7 +89,7 @@ test("pushes build the view; a missed push asks for the whole view and shows not
 });
 
 test("a move right after a REST answer goes on the socket once that view is adopted", async (t) => {
-  const { live, socket } = connected(t);
+  const { live, socket } = await connected(t);
   socket.push({ type: "table", view: view(5) });
   const body = { version: 6, moveId: "m1", move: { type: "draw" } };
   assert.equal(await live.move(body, "tr"), null); // the socket is at 5: the caller uses REST
@@ -99,7 +104,7 @@ test("a move right after a REST answer goes on the socket once that view is adop
 });
 
 test("a refused move is the caller's error to show, and the view stays where it was", async (t) => {
-  const { live, socket, seen } = connected(t);
+  const { live, socket, seen } = await connected(t);
   socket.push({ type: "table", view: view(5) });
   const answer = live.move({ version: 5, moveId: "m2", move: { type: "pass" } }, "en");
   const refusal = { type: "error", moveId: "m2", error: { code: "not_allowed", message: "You may still draw" } };
@@ -110,7 +115,7 @@ test("a refused move is the caller's error to show, and the view stays where it 
 });
 
 test("an answer that comes too late is not taken twice: the move went to REST", async (t) => {
-  const { live, socket, seen } = connected(t);
+  const { live, socket, seen } = await connected(t);
   socket.push({ type: "table", view: view(5) });
   const answer = await live.move({ version: 5, moveId: "m3", move: { type: "draw" } }, "tr", 10);
   assert.equal(answer, null); // the caller sends the same moveId over REST
@@ -119,7 +124,7 @@ test("an answer that comes too late is not taken twice: the move went to REST", 
 });
 
 test("a dropped socket hands its waiting move to REST and reconnects by itself", async (t) => {
-  const { live, socket, seen } = connected(t);
+  const { live, socket, seen } = await connected(t);
   socket.push({ type: "table", view: view(5) });
   const answer = live.move({ version: 5, moveId: "m4", move: { type: "draw" } }, "tr");
   socket.drop();
@@ -130,15 +135,15 @@ test("a dropped socket hands its waiting move to REST and reconnects by itself",
   assert.notEqual(again, socket);
   again.open();
   assert.deepEqual(seen.states.slice(-2), ["connecting", "live"]);
-  assert.deepEqual(again.sent, [{ action: "sync" }]);
+  assert.deepEqual(again.sent, []);
   assert.equal(seen.resyncs, 2);
   live.close();
   assert.equal(FakeSocket.all.at(-1), again); // closed on purpose: no reconnect
 });
 
-test("a ping goes out only after 9 minutes without any message either way, never while pushes flow", (t) => {
+test("a ping goes out only after 9 minutes without any message either way, never while pushes flow", async (t) => {
   t.mock.timers.enable({ apis: ["setTimeout"] });
-  const { socket } = connected(t);
+  const { socket } = await connected(t);
   const pings = () => socket.sent.filter((m) => m.action === "ping").length;
   const minute = 60 * 1000;
   let version = 5;
@@ -164,7 +169,7 @@ test("a ping goes out only after 9 minutes without any message either way, never
 
 test("a move the client sends counts as traffic: the ping waits 9 minutes after it", async (t) => {
   t.mock.timers.enable({ apis: ["setTimeout"] });
-  const { live, socket } = connected(t);
+  const { live, socket } = await connected(t);
   socket.push({ type: "table", view: view(5) });
   t.mock.timers.tick(8 * 60 * 1000);
   const answer = live.move({ version: 5, moveId: "m1", type: "draw" }, "tr", 600000);
@@ -179,9 +184,9 @@ test("a move the client sends counts as traffic: the ping waits 9 minutes after 
   assert.equal(socket.sent.filter((m) => m.action === "ping").length, 1);
 });
 
-test("a spectator's push of several versions shows each in turn, and a newer push cuts it short", (t) => {
+test("a spectator's push of several versions shows each in turn, and a newer push cuts it short", async (t) => {
   t.mock.timers.enable({ apis: ["setTimeout"] });
-  const { socket, seen } = connected(t);
+  const { socket, seen } = await connected(t);
   socket.push({ type: "table", view: view(5, { last: "a" }) });
   const ops = [["/pile", 34], ["/last", "b"], ["/pile", 33], ["/last", "c"], ["/pile", 32], ["/last", "d"]];
   const steps = [{ version: 6, ops: 2 }, { version: 7, ops: 2 }, { version: 8, ops: 2 }];
@@ -196,4 +201,93 @@ test("a spectator's push of several versions shows each in turn, and a newer pus
   socket.push({ type: "delta", from: 10, version: 11, ops: [["/pile", 29]] }); // before 10 was shown
   t.mock.timers.tick(5000);
   assert.deepEqual(seen.views.slice(4).map((v) => v.version), [9, 11]); // never back to an older one
+});
+
+/**
+ * WebSocket messages of one connect, both ways (each is priced as a push, issue 40): what the
+ * client sends, and what the server answers (a {"action": "sync"} is answered with the whole view).
+ */
+function messagesOfConnect(socket, server) {
+  const answered = socket.sent.filter((m) => m.action === "sync").map(() => ({ type: "table", view: server.view }));
+  for (const answer of answered) socket.push(answer);
+  return socket.sent.length + answered.length;
+}
+
+test("a connect and every reconnect cost no WebSocket message: the view comes back by REST alone", async (t) => {
+  const server = { view: view(5) }; // the table as stored
+  const { live, socket, seen } = await connected(t, { resync: (l) => l.adopt(server.view) });
+  const counts = [messagesOfConnect(socket, server)];
+  for (let i = 0; i < 3; i += 1) { // the socket drops; the table goes on meanwhile; it comes back
+    FakeSocket.all.at(-1).drop();
+    server.view = view(server.view.version + 2);
+    live.wake();
+    FakeSocket.all.at(-1).open();
+    await settled();
+    counts.push(messagesOfConnect(FakeSocket.all.at(-1), server));
+  }
+  assert.deepEqual(counts, [0, 0, 0, 0]); // it was 2 a connect: {"action": "sync"} and its answer
+  assert.equal(seen.resyncs, 4);
+  assert.equal(live.view.version, 11); // nothing missed: the REST read brought each reconnect's present
+  const again = FakeSocket.all.at(-1);
+  again.push({ type: "delta", from: 11, version: 12, ops: [["/pile", 28]] });
+  assert.deepEqual(seen.views.map((v) => v.version), [12]); // the pushes go on from it
+  assert.equal(again.sent.length, 0);
+});
+
+test("a change between the table's first REST read and the socket's opening is not missed: the read after the opening has it", async (t) => {
+  // The lobby read the table at 5 (play.js enterTable adopts it); 6 is stored before the socket is
+  // registered, so no push of it ever comes here; the resync, made once the socket is open, reads 6.
+  const stored = { view: view(6) };
+  let live;
+  const { socket, seen } = await connected(t, { resync: (l) => { live = l; l.adopt(stored.view); } });
+  assert.equal(live.view.version, 6);
+  socket.push({ type: "delta", from: 6, version: 7, ops: [["/pile", 33]] });
+  assert.deepEqual(seen.views.map((v) => [v.version, v.pile]), [[7, 33]]);
+  assert.deepEqual(socket.sent, []);
+});
+
+test("pushes that come while the resync is on its way are kept and laid on the view it brings: no sync, nothing stale", async (t) => {
+  const seen = { views: [] };
+  let answer;
+  const live = new Live({
+    onView: (v) => seen.views.push(v), onState() {},
+    resync: () => new Promise((resolve) => { answer = resolve; }),
+  });
+  t.after(() => live.close());
+  live.connect("tok", "t1");
+  live.adopt(view(5)); // the first REST read, before the socket opened
+  const socket = FakeSocket.all.at(-1);
+  socket.open();
+  // 6 was stored before the socket was registered (never pushed here); 7 and 8 come at once
+  socket.push({ type: "delta", from: 6, version: 7, ops: [["/pile", 33]] });
+  socket.push({ type: "delta", from: 7, version: 8, ops: [["/pile", 32]] });
+  assert.deepEqual(seen.views, []); // nothing built on a view it does not hold
+  live.adopt(view(6)); // the resync's read: 6 (7 was written after it)
+  answer();
+  await settled();
+  assert.deepEqual(seen.views.map((v) => [v.version, v.pile]), [[7, 33], [8, 32]]);
+  assert.deepEqual(socket.sent, []);
+  socket.push({ type: "delta", from: 8, version: 9, ops: [["/pile", 31]] });
+  assert.equal(seen.views.at(-1).version, 9);
+});
+
+test("a resync that brings nothing (the server not reachable) leaves the held pushes to one sync", async (t) => {
+  const { live, socket, seen } = await connected(t, { resync: () => Promise.reject(new Error("network")) });
+  assert.equal(seen.resyncs, 1);
+  socket.push({ type: "delta", from: 6, version: 7, ops: [["/pile", 33]] }); // after the catch-up: asks at once
+  assert.deepEqual(socket.sent, [{ action: "sync" }]);
+  socket.drop();
+  live.wake();
+  let fail;
+  const again = FakeSocket.all.at(-1);
+  live.resync = () => new Promise((_, reject) => { fail = reject; });
+  again.open();
+  again.push({ type: "delta", from: 6, version: 7, ops: [["/pile", 33]] });
+  again.push({ type: "delta", from: 7, version: 8, ops: [["/pile", 32]] });
+  assert.deepEqual(again.sent, []);
+  fail(new Error("network"));
+  await settled();
+  assert.deepEqual(again.sent, [{ action: "sync" }]); // one, for both
+  again.push({ type: "table", view: view(8) });
+  assert.equal(seen.views.at(-1).version, 8);
 });

@@ -114,6 +114,18 @@ test("the inbox says whose turn, the game and its pace, and how long is left", (
   tr();
 });
 
+test("a deleted player's name in the inbox is the catalogue's, in the reader's language (the server stores it in Turkish)", () => {
+  // what GET /players/me/tables gives once Barış deleted his account: his seat's stored name, and its mark
+  const over = { tableId: "t", game: "harftet", pace: "live", yourTurn: false, status: "finished", players: ["Ayşe", "Silinmiş oyuncu"],
+    deleted: [1], last: { type: "lay", seat: 1, words: ["ELMA"] } };
+  assert.deepEqual([inboxLine(over, "p0").names, inboxLine(over, "p0").after], ["Ayşe, Silinmiş oyuncu", "Silinmiş oyuncu: ELMA açtı"]);
+  en();
+  assert.deepEqual([inboxLine(over, "p0").names, inboxLine(over, "p0").after], ["Ayşe, Deleted player", "Deleted player laid ELMA"]);
+  // a player who chose that very name is not taken for a deleted one: only the mark counts
+  assert.equal(inboxLine({ ...over, deleted: [] }, "p0").names, "Ayşe, Silinmiş oyuncu");
+  tr();
+});
+
 test("a table I left reads as left in my inbox, never 'Sıra rakipte' with 'Koltuk 1 masadan kalktı'", async () => {
   // what GET /players/me/tables gives the leaver right after leaving a live table: paused, the seat empty
   const gone = { tableId: "t", game: "harftet", pace: "live", yourTurn: false, status: "paused", players: [null, "Barış"],

@@ -12,6 +12,7 @@ WAITING_SECONDS = 24 * 3600  # a waiting table leaves the lobby (and every list)
 
 
 DELETED_PREFIX = "deleted-"  # a deleted player's anonymous id at the tables they sat at
+DELETED_NAME = "Silinmiş oyuncu"  # and their name there (tables/forget.py); clients say their own
 
 
 def is_deleted(player_id: str, name: str) -> bool:

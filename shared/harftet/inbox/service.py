@@ -34,7 +34,7 @@ from typing import Any
 
 from harftet import cursors
 from harftet.engine.ending import closed_reason
-from harftet.engine.seating import has_left, members, your_turn
+from harftet.engine.seating import DELETED_NAME, has_left, is_deleted, members, your_turn
 from harftet.engine.state import Table
 from harftet.engine.table import BOT_PREFIX
 from harftet.engine.view import public_event
@@ -93,9 +93,29 @@ def entry(table: Table, player_id: str) -> dict[str, Any]:
         "deadline": table.deadline if mine else None,
         "last": public_last(table),
         "players": [s.occupant.name if s.occupant else None for s in table.seats],
+        "deleted": deleted_seats(table),
         "left": has_left(table, player_id),
         "closed": closed_reason(table),  # why it ended early, if it did (API.md v4)
     }
+
+
+def deleted_seats(table: Table) -> list[int]:
+    """The seats of ``table`` whose player was deleted (their stored name is the server's
+    Turkish one: a client names them in its reader's language)."""
+    return [
+        i
+        for i, s in enumerate(table.seats)
+        if s.occupant and is_deleted(s.occupant.player_id, s.occupant.name)
+    ]
+
+
+def shown(entry: dict[str, Any]) -> dict[str, Any]:
+    """A stored entry as the inbox lists it: one stored before entries had ``deleted`` gets it
+    from the names (a deleted player's is DELETED_NAME; their id was not kept in the entry)."""
+    if "deleted" in entry:
+        return entry
+    names = entry.get("players") or []
+    return {**entry, "deleted": [i for i, n in enumerate(names) if n == DELETED_NAME]}
 
 
 def inbox_item(table: Table, version: int, player_id: str, now: float) -> InboxItem:
@@ -237,7 +257,7 @@ class Inbox:
         items, last = self.store.page(caller.player_id, PAGE, after)
         now = self.clock()
         # TTL removes an expired item within a day or two; the inbox no longer shows it
-        entries = [i.entry for i in items if i.expires_at is None or i.expires_at > now]
+        entries = [shown(i.entry) for i in items if i.expires_at is None or i.expires_at > now]
         return {
             "tables": entries,
             "cursor": cursors.sign(self.mac, last) if last else None,

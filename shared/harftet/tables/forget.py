@@ -15,14 +15,13 @@ from typing import Any
 from harftet.engine import ending
 from harftet.engine import table as life
 from harftet.engine.effects import Outcome
-from harftet.engine.seating import DELETED_PREFIX
+from harftet.engine.seating import DELETED_NAME, DELETED_PREFIX
 from harftet.engine.state import Occupant, Table
 from harftet.errors import NotFoundError
 from harftet.store.ports import LogStorePort
 
 from .writer import TableWriter
 
-DELETED_NAME = "Silinmiş oyuncu"  # "deleted player": shown on the seat, in any language
 REPLAY_EVENTS = 100_000
 LOG_WAIT_SECONDS = 5.0  # for the stream's consumer to log the changes before the deletion
 LOG_POLL_SECONDS = 0.1

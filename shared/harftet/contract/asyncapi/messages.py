@@ -162,8 +162,10 @@ def _requests(schemas: dict[str, Any]) -> dict[str, Any]:
         "sync": _message(
             "sync",
             "Send me the whole view: the server answers a table message on this connection. "
-            "A client sends it when it opens the socket and whenever a delta does not apply "
-            "to the view it holds (a missed push).",
+            "A client sends it whenever a delta does not apply to the view it holds (a missed "
+            "push), and on opening the socket unless it reads the view there over REST (GET "
+            "/tables/{tableId}) once the socket is open, as the web client does: every later "
+            "version is pushed, so one of the two suffices (each message costs as a push).",
             _object("action", "sync"),
         ),
         "move": _message(

@@ -20,6 +20,11 @@ class InboxEntry(BaseModel):
     deadline: float | None = Field(description="the caller's turn deadline; null unless yourTurn")
     last: LogEvent | None = Field(description="the latest event at the table")
     players: list[str | None] = Field(description="names by seat, null where empty")
+    deleted: list[int] = Field(
+        default_factory=list,
+        description="the seats (indexes into players) whose player was deleted: their stored "
+        "name is the server's Turkish one; show the catalogue's player.deleted instead",
+    )
     left: bool = Field(
         False,
         description="the caller left their seat during this game and sits at none now: the "
