@@ -40,3 +40,13 @@ def test_every_documented_route_is_served_by_the_rest_handler_and_no_other():
         for method in operations
     }
     assert served == documented
+
+
+def test_matchmaking_s_wait_states_the_bounds_the_server_checks():
+    """A client (and the fuzzer) reads 5–120 from the document; the server refused anything
+    else with a 400 while the schema allowed any integer."""
+    from harftet.matchmaking.models import WAIT_BOUNDS
+
+    wait = document()["components"]["schemas"]["TicketRequest"]["properties"]["waitSeconds"]
+    (number,) = [s for s in wait["anyOf"] if s.get("type") == "integer"]
+    assert (number["minimum"], number["maximum"]) == WAIT_BOUNDS == (5, 120)

@@ -14,6 +14,7 @@ import pytest
 
 from harftet.engine import options
 from harftet.localstack.launcher import RunningStack
+from harftet.matchmaking.models import WAIT_TEST_FLOOR
 
 pytestmark = pytest.mark.e2e
 
@@ -68,6 +69,10 @@ def _test_mode_document(folder: Path) -> Path:
                 lower(value)
 
     lower(document["components"]["schemas"]["CreateTable"])
+    wait = document["components"]["schemas"]["TicketRequest"]["properties"]["waitSeconds"]
+    for schema in [wait, *wait.get("anyOf", [])]:  # matchmaking's wait: the same test floor
+        if "minimum" in schema:
+            schema["minimum"] = WAIT_TEST_FLOOR
     path = folder / "openapi.test-mode.json"
     path.write_text(json.dumps(document))
     return path

@@ -13,9 +13,9 @@ from harftet.identity import Caller
 from harftet.store.matchmaking import Ticket
 from harftet.store.ports import MatchStorePort
 
+from .models import WAIT_BOUNDS, WAIT_TEST_FLOOR
 from .skill import Skills
 
-WAIT_BOUNDS = (5, 120)  # the wait before computer players take the empty seats, seconds
 DEFAULT_WAIT = 30
 ENDED = ("matched", "cancelled")
 
@@ -37,7 +37,7 @@ class Matchmaking:
     def open(self, caller: Caller, game: str, seats: int, wait: int | None) -> dict[str, Any]:
         """A new waiting ticket (409 already_waiting while the caller holds one)."""
         wait = DEFAULT_WAIT if wait is None else wait
-        low = 0 if self.test_mode else WAIT_BOUNDS[0]
+        low = WAIT_TEST_FLOOR if self.test_mode else WAIT_BOUNDS[0]
         if not low <= wait <= WAIT_BOUNDS[1]:
             raise BadRequestError(
                 f"waitSeconds must be {low}–{WAIT_BOUNDS[1]}, not {wait}", field="waitSeconds"
