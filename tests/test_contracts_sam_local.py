@@ -200,8 +200,12 @@ def test_the_files_endpoints_are_the_ones_make_run_prints_and_reach_its_tables(t
         )
         assert (player["playerId"], player["name"]) == (made["playerId"], "Ayşe")
     finally:
-        stack.terminate()
-        stack.wait(15)
+        stack.terminate()  # its functions' workers close one by one: slow on a busy machine
+        try:
+            stack.wait(60)
+        except subprocess.TimeoutExpired:
+            stack.kill()
+            raise
 
 
 def _wait_for_the_secret(endpoint: str, name: str, timeout: float = 60) -> None:

@@ -119,7 +119,7 @@ SHOWN_TEXTS = """(where) => {
     const walk = document.createTreeWalker(host, NodeFilter.SHOW_TEXT);
     for (let n = walk.nextNode(); n; n = walk.nextNode()) {
       const el = n.parentElement;
-      const skip = el.closest(".tile, .avatar, script, style");
+      const skip = el.closest(".tile, .avatar, #my-friend-code, script, style"); // a code is data
       if (!n.textContent.trim() || !shown(el) || skip) continue;
       texts.push(n.textContent.trim());
     }
