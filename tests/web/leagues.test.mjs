@@ -56,6 +56,13 @@ test("the last day is told in hours and minutes", () => {
   assert.equal(timeLeft(NOW + 3 * 3600 + 120, NOW), "Haftanın bitmesine 3 saat 2 dakika");
 });
 
+test("English never says '1 hours' or '1 days': the units are short, as in the inbox", () => {
+  install(catalogue("en"));
+  assert.equal(timeLeft(NOW + 3600 + 55 * 60, NOW), "The week ends in 1 h 55 min");
+  assert.equal(timeLeft(NOW + 86400 + 3600, NOW), "The week ends in 1 d 1 h");
+  install(catalogue("tr"));
+});
+
 test("a deleted player's row in my division is named by the catalogue, in the reader's language", async () => {
   const division = { ...DIVISION, standings: [row(1, "deleted-ab", "Silinmiş oyuncu", 30, "up"), row(2, "p0", "Ayşe", 12, "up"),
     { ...row(3, "c0.gone", "Silinmiş oyuncu", -8, "down"), deleted: true }] };
