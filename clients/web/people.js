@@ -19,9 +19,9 @@ export function initPeople(api, host, { store = null, openReplay = () => {} } = 
   const open = h("button", { type: "button", class: "people-open", dataset: { t: "people.open" }, onclick: () => { dialog.showModal(); board(); } }, w("open"));
   host.prepend(open);
 
-  let shown = board; // what the dialog shows: drawn again in the new language on a switch
+  let redraw = () => {}; // draws the answer shown again: a language switch asks the server nothing
   let lang = store && store.get().texts;
-  if (store) store.subscribe((st) => { if (st.texts !== lang) { lang = st.texts; if (dialog.open) shown(); } });
+  if (store) store.subscribe((st) => { if (st.texts !== lang) { lang = st.texts; if (dialog.open) redraw(); } });
 
   const heading = h("h2", { id: "people-h" });
   const body = dialogFrame(dialog, heading); // the head (and its language switch) stays while the body is drawn again
@@ -48,14 +48,23 @@ export function initPeople(api, host, { store = null, openReplay = () => {} } = 
       " ", h("span", {}, t(`people.score.${state.period}`, { n: e.score })));
   }
 
+  /** Draws `draw` now and on every language switch while it is shown. */
+  function showing(draw) {
+    redraw = draw;
+    draw();
+  }
+
   async function board() {
-    shown = board;
     let data;
     try {
       data = await api.request("GET", `/leaderboards/${state.game}?period=${state.period}&limit=100`);
     } catch {
-      return frame(h("p", {}, w("failed")));
+      return showing(() => frame(h("p", {}, w("failed"))));
     }
+    showing(() => drawBoard(data));
+  }
+
+  function drawBoard(data) {
     const mine = data.me && data.me.playerId;
     const list = data.entries.length
       ? h("ol", { class: "people-board" }, ...data.entries.map((e) => row(e, e.playerId === mine)))
@@ -87,13 +96,16 @@ export function initPeople(api, host, { store = null, openReplay = () => {} } = 
   }
 
   async function profile(playerId) {
-    shown = () => profile(playerId);
     let p;
     try {
       p = await api.request("GET", `/players/${encodeURIComponent(playerId)}/profile`);
     } catch {
-      return frame(h("p", {}, w("failed")));
+      return showing(() => frame(h("p", {}, w("failed"))));
     }
+    showing(() => drawProfile(p));
+  }
+
+  function drawProfile(p) {
     const records = ["harftet", "kastet"].map((g) => h("tr", {},
       h("th", { scope: "row" }, w(g)),
       ...["played", "won", "abandoned"].map((k) => h("td", {}, String(p.games[g][k])))));

@@ -202,6 +202,8 @@ test("the leaderboard, the league and the word card each have a language switch 
     assert.match(read(host), d.tr, d.name);
     if (host.close) host.close(); else host.querySelector(".wc-close").click();
   }
-  // the league is drawn again from the answer it holds: a switch asks the server nothing
+  // the league and the leaderboard are drawn again from the answers they hold: a switch asks
+  // the server nothing
   assert.equal(asked.filter((p) => p.startsWith("/leagues")).length, 1);
+  assert.equal(asked.filter((p) => p.startsWith("/leaderboards")).length, 1);
 });
