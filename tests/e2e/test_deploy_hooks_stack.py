@@ -53,6 +53,11 @@ def run_hook(aws: Any, stack: RunningStack, hook: str) -> tuple[dict[str, Any], 
     return result, status
 
 
+def _text(item: dict[str, Any]) -> str:
+    """An item as text to search, its binary values (kept answers, compressed) as raw bytes."""
+    return json.dumps(item, default=lambda value: value.decode("latin-1"))
+
+
 def left_behind(stack: RunningStack, guests: list[str]) -> list[dict[str, Any]]:
     """Every item of the players, mail and connections tables that names one of ``guests``
     (a player, a session, a name, an inbox or mail item, a socket, presence)."""
@@ -63,7 +68,7 @@ def left_behind(stack: RunningStack, guests: list[str]) -> list[dict[str, Any]]:
     found = []
     for variable in ("PLAYERS_TABLE", "MAIL_TABLE", "CONNECTIONS_TABLE"):
         for page in dynamodb.get_paginator("scan").paginate(TableName=stack.env[variable]):
-            found += [i for i in page["Items"] if any(g in json.dumps(i) for g in guests)]
+            found += [i for i in page["Items"] if any(g in _text(i) for g in guests)]
     return found
 
 
