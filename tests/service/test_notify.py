@@ -381,3 +381,35 @@ def test_a_game_nobody_was_left_at_notifies_its_leavers_why_it_ended() -> None:
     shown = render("gameEnd", notes[0].data, "Ayşe", "tr")
     assert shown["title"] == "Masa kapandı" and "kimse kalmadı" in shown["body"]
     assert render("gameEnd", notes[0].data, "Ayşe", "en")["title"] == "Table closed"
+
+
+def test_a_phone_only_player_chooses_her_notification_language_and_quiet_hours(mail, clock):
+    """A player with an app and no browser set her settings nowhere: her phone's registration
+    carries them (optional; left out, they stay as they are), and a wrong one changes nothing."""
+    from fakes import FakeSns
+
+    _, store, _ = mail
+    sns = FakeSns()
+    fcm = sns.create_platform_application(
+        Name="harftet-fcm", Platform="GCM", Attributes={"PlatformCredential": "x"}
+    )["PlatformApplicationArn"]
+    mobile = MobilePush(sns, {"fcm": fcm, "apns": ""})
+    token = "f" * 40 + ":APA91b" + "x" * 100
+    subs = Subscriptions(store, clock, mobile=mobile)
+    with pytest.raises(BadRequestError, match="quietHours"):
+        subs.add_device(P1, {"platform": "fcm", "token": token, "quietHours": {"start": "25:00"}})
+    with pytest.raises(BadRequestError, match="lang"):
+        subs.add_device(P1, {"platform": "fcm", "token": token, "lang": "de"})
+    assert store.devices("p1") == [] and store.prefs("p1") is None  # nothing changed
+    subs.add_device(P1, {"platform": "fcm", "token": token, "lang": "en", "quietHours": None})
+    subs.add_device(P1, {"platform": "fcm", "token": token})  # again, with none: kept
+    clock.now = 1_700_000_000 - 1_700_000_000 % 86400 + 21 * 3600  # 00:00 in Istanbul
+    notifier = Notifier(store, None, None, mobile, None, clock, lambda pid: "Ayşe")
+    note = Notification("p1", "T9", 7, "turn", {"game": "kastet", "players": ["Ayşe", "Cem"]})
+    assert notifier.deliver(note).sent == 1  # at midnight: she has no quiet hours
+    [arn] = [d.endpoint_arn for d in store.devices("p1")]
+    assert "Kastet: it is your turn at your table with Cem." in sns.messages(arn)[0]
+    subs.add_device(
+        P1, {"platform": "fcm", "token": token, "quietHours": {"start": "23:00", "end": "08:00"}}
+    )
+    assert store.prefs("p1").lang == "en"  # the language she chose stays

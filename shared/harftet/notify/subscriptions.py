@@ -10,15 +10,17 @@ from typing import Any
 
 from harftet.errors import BadRequestError, NotFoundError
 from harftet.identity import Caller
-from harftet.store.mail import DEVICE, PUSH, Device
+from harftet.store.mail import DEVICE, PUSH, Device, Prefs
 from harftet.store.ports import MailStorePort
 
 from .deliver import MobilePush
 from .targets import (
+    DEFAULT_QUIET,
     MAX_DEVICES,
     MAX_SUBSCRIPTIONS,
     Resolver,
     TargetError,
+    check_quiet,
     device_id,
     parse_subscription,
     resolve_host,
@@ -60,13 +62,24 @@ class Subscriptions:
             raise NotFoundError(f"you have no push subscription {sub_id[:40]}")
 
     def add_device(self, caller: Caller, body: Any) -> dict[str, Any]:
-        """Register a phone's token with SNS and keep it."""
-        if not isinstance(body, dict) or set(body) != {"platform", "token"}:
-            raise BadRequestError('the body must be {"platform": "fcm"|"apns", "token": "..."}')
+        """Register a phone's token with SNS and keep it; ``lang`` and ``quietHours``, when
+        sent, are the player's notification settings, as a browser's subscription sets them
+        (a phone-only player had no way to choose them)."""
+        if not isinstance(body, dict) or not {"platform", "token"} <= set(body) <= {
+            "platform",
+            "token",
+            "lang",
+            "quietHours",
+        }:
+            raise BadRequestError(
+                'the body must be {"platform": "fcm"|"apns", "token": "..."} with, optionally, '
+                '"lang" and "quietHours"'
+            )
         mobile = self.mobile
         if mobile is None:
             raise BadRequestError("mobile notifications are not set up on this server")
         try:
+            prefs = self._device_prefs(caller.player_id, body)
             found = device_id(body["platform"], body["token"])
             player = caller.player_id
             new = not self.mail.has(player, DEVICE, found)
@@ -76,7 +89,21 @@ class Subscriptions:
         except TargetError as error:
             raise BadRequestError(str(error)) from error
         self.mail.put_device(player, Device(found, body["platform"], arn), self.clock())
+        if prefs is not None:
+            self.mail.set_prefs(player, prefs)
         return {"id": found}
+
+    def _device_prefs(self, player_id: str, body: dict[str, Any]) -> Prefs | None:
+        """The settings a device's body changes (None: it sends none; what it leaves out stays
+        as it was); TargetError saying what is wrong."""
+        if "lang" not in body and "quietHours" not in body:
+            return None
+        kept = self.mail.prefs(player_id) or Prefs("tr", DEFAULT_QUIET)
+        lang = kept.lang if body.get("lang") is None else body["lang"]  # null: kept too
+        if lang not in ("tr", "en"):
+            raise TargetError('lang must be "tr" or "en"')
+        quiet = check_quiet(body["quietHours"]) if "quietHours" in body else kept.quiet
+        return Prefs(lang, quiet)
 
     def key(self) -> dict[str, Any]:
         """The VAPID public key browsers subscribe with (applicationServerKey)."""

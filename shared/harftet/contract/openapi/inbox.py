@@ -80,9 +80,16 @@ class Created(BaseModel):
 
 
 class DeviceBody(BaseModel):
+    """A phone's push token (and, optionally, the player's notification language and quiet
+    hours, as with a browser's subscription; left out: kept as they are)."""
+
     model_config = {"extra": "forbid"}
     platform: Literal["fcm", "apns"]
     token: str = Field(max_length=4096, description="the FCM registration or APNs device token")
+    lang: Literal["tr", "en"] | None = Field(None, description="left out: kept as it is")
+    quietHours: QuietHours | None = Field(
+        None, description="Europe/Istanbul; null for none; left out: kept as they are"
+    )
 
 
 class PushKey(BaseModel):
