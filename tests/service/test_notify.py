@@ -255,18 +255,23 @@ def test_web_push_goes_through_pywebpush_encrypted_and_signed(mail, clock, monke
     assert bad(flat, {"title": "x", "body": "y"}) == "gone" and calls == []
 
 
-def test_mobile_devices_get_sns_platform_endpoints(mail, clock) -> None:
+def _android(store: Any, clock: Any) -> tuple[Any, MobilePush, str, Subscriptions]:
+    """SNS (the fake) with an FCM application, the notifier's mobile push over it, an Android
+    phone's token, and the subscriptions feature that registers it."""
     from fakes import FakeSns
 
-    _, store, _ = mail
-    _midday(clock)
     sns = FakeSns()
     fcm = sns.create_platform_application(
         Name="harftet-fcm", Platform="GCM", Attributes={"PlatformCredential": "x"}
     )["PlatformApplicationArn"]
     mobile = MobilePush(sns, {"fcm": fcm, "apns": ""})
-    token = "f" * 40 + ":APA91b" + "x" * 100
-    subs = Subscriptions(store, clock, mobile=mobile)
+    return sns, mobile, "f" * 40 + ":APA91b" + "x" * 100, Subscriptions(store, clock, mobile=mobile)
+
+
+def test_mobile_devices_get_sns_platform_endpoints(mail, clock) -> None:
+    _, store, _ = mail
+    _midday(clock)
+    sns, mobile, token, subs = _android(store, clock)
     device = subs.add_device(P1, {"platform": "fcm", "token": token})
     assert subs.add_device(P1, {"platform": "fcm", "token": token}) == device
     with pytest.raises(BadRequestError, match="not set up"):
@@ -386,16 +391,8 @@ def test_a_game_nobody_was_left_at_notifies_its_leavers_why_it_ended() -> None:
 def test_a_phone_only_player_chooses_her_notification_language_and_quiet_hours(mail, clock):
     """A player with an app and no browser set her settings nowhere: her phone's registration
     carries them (optional; left out, they stay as they are), and a wrong one changes nothing."""
-    from fakes import FakeSns
-
     _, store, _ = mail
-    sns = FakeSns()
-    fcm = sns.create_platform_application(
-        Name="harftet-fcm", Platform="GCM", Attributes={"PlatformCredential": "x"}
-    )["PlatformApplicationArn"]
-    mobile = MobilePush(sns, {"fcm": fcm, "apns": ""})
-    token = "f" * 40 + ":APA91b" + "x" * 100
-    subs = Subscriptions(store, clock, mobile=mobile)
+    sns, mobile, token, subs = _android(store, clock)
     with pytest.raises(BadRequestError, match="quietHours"):
         subs.add_device(P1, {"platform": "fcm", "token": token, "quietHours": {"start": "25:00"}})
     with pytest.raises(BadRequestError, match="lang"):
