@@ -49,7 +49,6 @@ logger = logging.getLogger(__name__)
 
 LOBBY_STATUSES = ("waiting", "open", "playing")
 LOBBY_LIMIT = 50
-CLOSED_BY_OPERATOR = ending.BY_OPERATOR
 SeatHook = Callable[[str, str], object]
 ListHook = Callable[[Table, int, str], object]
 
@@ -232,7 +231,7 @@ class Tables:
     def close(self, table_id: str) -> dict[str, Any]:
         """An operator ends a table: finished, nobody's rating or record changes."""
         written = self.writer.write(
-            table_id, lambda t, now: ending.closed(t, now, CLOSED_BY_OPERATOR)
+            table_id, lambda t, now: ending.closed(t, now, ending.BY_OPERATOR)
         )
         return {"tableId": table_id, "status": written.stored.table.status}
 
